@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const forbiddenInSim = {
+  paths: [
+    { name: 'react', message: 'src/sim is pure: no React.' },
+    { name: 'react-dom', message: 'src/sim is pure: no React.' },
+    { name: 'd3', message: 'src/sim is pure: no d3.' },
+    { name: 'zustand', message: 'src/sim is pure: no UI state.' },
+  ],
+  patterns: [
+    { group: ['**/ui/**', 'd3-*', 'react-*'], message: 'src/sim imports nothing from the UI.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The simulation core is deterministic: virtual time only, randomness only from the seed.
+    files: ['src/sim/**/*.ts'],
+    ignores: ['src/sim/**/*.test.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': ['error', forbiddenInSim],
+      'no-restricted-globals': ['error',
+        { name: 'window', message: 'src/sim has no DOM.' },
+        { name: 'document', message: 'src/sim has no DOM.' },
+        { name: 'setTimeout', message: 'src/sim uses virtual time only.' },
+        { name: 'setInterval', message: 'src/sim uses virtual time only.' },
+        { name: 'performance', message: 'src/sim uses virtual time only.' },
+        { name: 'crypto', message: 'src/sim draws randomness from the scenario seed.' },
+      ],
+      'no-restricted-properties': ['error',
+        { object: 'Math', property: 'random', message: 'Use the scenario seed (src/sim/engine/rng.ts).' },
+        { object: 'Date', property: 'now', message: 'Use virtual time (nowMs).' },
+      ],
+      'no-restricted-syntax': ['error',
+        { selector: "NewExpression[callee.name='Date']", message: 'Use virtual time (nowMs).' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,111 @@
+/**
+ * `npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json]`
+ * `npm run simulate -- --list`
+ *
+ * Prints the timeline (time, actor, command, reply, narration) and the verdict. Exit codes:
+ * 0 the invariants held, 1 an invariant was violated, 2 bad input (with a message naming it).
+ * `--json` prints one object: { scenario, verdict: { held, violations[] }, traceHash, events[], metrics }.
+ * Thin over src/sim: all semantics live there.
+ */
+import { readFileSync } from 'node:fs';
+import { PRESETS, findPreset, runScenario, validateScenario, formatErrors, type RunResult, type Scenario } from '../sim';
+
+/** Parsed command line. */
+interface Args {
+  target: string | null;
+  fixed: boolean;
+  json: boolean;
+  list: boolean;
+}
+
+/** Thrown for bad input; the message is printed and the exit code is 2. */
+export class InputError extends Error {}
+
+/** Parses argv (without node and the script). Throws InputError on unknown flags. */
+export function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { target: null, fixed: false, json: false, list: false };
+  for (const a of argv) {
+    if (a === '--fixed') args.fixed = true;
+    else if (a === '--json') args.json = true;
+    else if (a === '--list') args.list = true;
+    else if (a.startsWith('-')) throw new InputError(`unknown option ${a} (expected --fixed, --json or --list)`);
+    else if (args.target === null) args.target = a;
+    else throw new InputError(`unexpected argument ${a}: give one preset id or one scenario file`);
+  }
+  return args;
+}
+
+/** Resolves a preset id or a JSON file path to a validated scenario. Throws InputError with the field paths on bad input. */
+export function loadScenario(target: string, fixed: boolean): Scenario {
+  const preset = findPreset(target);
+  if (preset) return fixed ? preset.withFix : preset.withoutFix;
+  if (!target.endsWith('.json') && !target.includes('/')) {
+    throw new InputError(`unknown preset "${target}". Known presets: ${PRESETS.map((p) => p.id).join(', ')} (or give a path to a .json scenario file)`);
+  }
+  if (fixed) throw new InputError('--fixed applies to presets only; a scenario file already says which mechanism it uses');
+  let text: string;
+  try {
+    text = readFileSync(target, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${target}: ${(e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${target} is not valid JSON: ${(e as Error).message}`);
+  }
+  const result = validateScenario(data);
+  if (!result.ok) throw new InputError(`${target} is not a valid scenario:\n${formatErrors(result.errors)}`);
+  return result.scenario;
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** The human-readable timeline and verdict. */
+export function formatTimeline(r: RunResult): string {
+  const lines = [`${r.scenario.title}${r.scenario.id ? ` (${r.scenario.id})` : ''}`, ''];
+  for (const e of r.events) {
+    const t = pad(`${(e.atMs / 1000).toFixed(3)} s`, 10);
+    const cmd = e.command !== undefined ? `${e.command}${e.reply !== undefined ? ` → ${e.reply}` : ''}` : e.reply ?? '';
+    lines.push(`${t} ${pad(e.id, 5)} ${pad(e.actor, 9)} ${cmd}`);
+    lines.push(`${' '.repeat(26)}${e.narration}`);
+  }
+  lines.push('', r.verdict.summary);
+  for (const v of r.verdict.violations) lines.push(`  ✗ ${v.invariant}: ${v.message} [${v.eventIds.join(', ')}]`);
+  for (const n of r.verdict.notes) lines.push(`  ~ ${n.invariant}: ${n.message} [${n.eventIds.join(', ')}]`);
+  const m = r.metrics;
+  lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs}), lease age at commit max ${m.leaseAgeAtCommit.maxMs} ms, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}`);
+  lines.push(`  trace hash ${r.traceHash}`);
+  if (r.error) lines.push(`  run stopped early: ${r.error}`);
+  return lines.join('\n');
+}
+
+/** Runs the CLI; returns the exit code. */
+export function main(argv: readonly string[], out: (s: string) => void = console.log, err: (s: string) => void = console.error): number {
+  try {
+    const args = parseArgs(argv);
+    if (args.list) {
+      for (const p of PRESETS) out(`${pad(p.id, 22)} ${p.title}`);
+      return 0;
+    }
+    if (args.target === null) throw new InputError('give a preset id or a scenario file (npm run simulate -- --list lists presets)');
+    const scenario = loadScenario(args.target, args.fixed);
+    const r = runScenario(scenario);
+    if (args.json) {
+      out(JSON.stringify({ scenario: r.scenario, verdict: { held: r.verdict.held, summary: r.verdict.summary, violations: r.verdict.violations, notes: r.verdict.notes }, traceHash: r.traceHash, events: r.events, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) }, null, 2));
+    } else out(formatTimeline(r));
+    return r.verdict.held ? 0 : 1;
+  } catch (e) {
+    if (e instanceof InputError) {
+      err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+const invokedDirectly = process.argv[1]?.endsWith('simulate.ts') || process.argv[1]?.endsWith('simulate.js');
+if (invokedDirectly) process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,182 @@
+/**
+ * `runScenario(scenario) → RunResult`: builds the world, runs the event loop in virtual time up
+ * to the horizon, feeds every event to the invariant checkers, and returns the trace, the verdict
+ * (citing event ids), the metrics and the trace hash. Deterministic: same scenario, same result.
+ */
+import { World, EventLimitError } from './world';
+import { tablesFor } from './tables';
+import { traceHash, type TraceEvent } from './trace';
+import { checkersFor, INVARIANT_TEXT, type Finding } from '../invariants';
+import { scheduleTimedFaults } from '../faults/apply';
+import { startJob } from '../workers/steps';
+import type { Scenario } from '../scenario/schema';
+import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
+import type { LockRow } from '../resources/database';
+import type { Row } from '../resources/sqlTypes';
+import type { DestinationSnapshot } from '../resources/destination';
+import type { PoolSnapshot } from '../resources/connectionPool';
+
+/** The verdict: did every declared invariant hold? Violations cite the events that broke them. */
+export interface Verdict {
+  readonly held: boolean;
+  readonly violations: readonly Finding[];
+  /** Declared-harmless duplicates ("redundant, not a violation"). */
+  readonly notes: readonly Finding[];
+  /** One line in words, e.g. "Violated: 2 rows exist for order_id = 42 in invoices". */
+  readonly summary: string;
+}
+
+/** Summary of a list of durations in ms. */
+export interface Distribution {
+  readonly count: number;
+  readonly meanMs: number;
+  readonly maxMs: number;
+}
+
+/** Per-run metrics. */
+export interface RunMetrics {
+  /** Lock/lease acquisition latency (request → grant). */
+  readonly acquisitionLatency: Distribution;
+  /** Age of the holder's lease when it committed/finished its write. */
+  readonly leaseAgeAtCommit: Distribution;
+  /** Time spent waiting for a pooled connection. */
+  readonly connectionWait: Distribution;
+  readonly renewFailures: number;
+  readonly staleWritesRejected: number;
+  /** Effects performed beyond the first. */
+  readonly duplicateEffects: number;
+  readonly events: number;
+  readonly workerTransitions: number;
+}
+
+/** What the world looked like right after one event (for the inspector and scrubbing). */
+export interface WorldSnapshot {
+  readonly atMs: number;
+  readonly workers: readonly { readonly id: string; readonly state: WorkerStateName; readonly beliefs: Beliefs }[];
+  readonly leases: readonly { readonly key: string; readonly value: string; readonly expiresAtMs: number | null; readonly pttlMs: number }[];
+  readonly tables: Readonly<Record<string, readonly Row[]>>;
+  readonly locks: readonly LockRow[];
+  readonly destination: DestinationSnapshot;
+  readonly pool: PoolSnapshot;
+}
+
+/** Everything a run produces. */
+export interface RunResult {
+  readonly scenario: Scenario;
+  readonly events: readonly TraceEvent[];
+  readonly verdict: Verdict;
+  readonly metrics: RunMetrics;
+  readonly traceHash: string;
+  /** Virtual time of the last processed event. */
+  readonly endMs: number;
+  /** Set when the run stopped early (too many events). */
+  readonly error?: string;
+  /** With `captureSnapshots`, one per event, aligned with `events`. */
+  readonly snapshots?: readonly WorldSnapshot[];
+}
+
+/** Options for a run. */
+export interface RunOptions {
+  /** Capture a WorldSnapshot after every event (the UI's scrubbing cache). Off for benchmarks. */
+  readonly captureSnapshots?: boolean;
+  /** Override LIMITS.maxEvents. */
+  readonly maxEvents?: number;
+}
+
+function distribution(values: readonly number[]): Distribution {
+  if (values.length === 0) return { count: 0, meanMs: 0, maxMs: 0 };
+  let sum = 0;
+  let max = 0;
+  for (const v of values) {
+    sum += v;
+    if (v > max) max = v;
+  }
+  return { count: values.length, meanMs: Math.round(sum / values.length), maxMs: max };
+}
+
+/** Takes a WorldSnapshot of the world now. */
+export function snapshotWorld(world: World): WorldSnapshot {
+  const tables: Record<string, Row[]> = {};
+  for (const { name } of tablesFor(world.scenario)) tables[name] = world.db.committedRows(name);
+  return {
+    atMs: world.nowMs,
+    workers: [...world.workers.values()].map((w) => ({ id: w.id, state: world.stateOf(w), beliefs: world.beliefs(w) })),
+    leases: world.leases.entries(world.nowMs),
+    tables,
+    locks: world.db.locks(),
+    destination: world.destination.snapshot(),
+    pool: world.pool.snapshot(),
+  };
+}
+
+/**
+ * Runs a validated scenario (see validateScenario) to its horizon. Never throws for a valid
+ * scenario: a run that exceeds the event limit stops and reports `error`.
+ */
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const world = new World(scenario, options.maxEvents);
+  const checkers = checkersFor(scenario.invariants);
+  const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
+  let transitions = 0;
+  world.onEvent = (event) => {
+    if (event.state !== undefined) transitions += 1;
+    for (const c of checkers) c.onEvent(event, world);
+    if (snapshots) snapshots.push(snapshotWorld(world));
+  };
+  for (const w of world.workers.values()) world.at(w.spec.startMs, () => startJob(world, w), w);
+  scheduleTimedFaults(world);
+  let error: string | undefined;
+  try {
+    while (world.step(scenario.horizonMs));
+  } catch (e) {
+    if (!(e instanceof EventLimitError)) throw e;
+    error = e.message;
+  }
+  for (const c of checkers) c.finish(world);
+  const findings = checkers.flatMap((c) => c.findings);
+  const violations = findings.filter((f) => f.severity === 'violation');
+  const notes = findings.filter((f) => f.severity === 'redundant');
+  const verdict: Verdict = {
+    held: violations.length === 0,
+    violations,
+    notes,
+    summary: violations.length > 0
+      ? `Violated: ${violations.map((v) => v.message).join('; ')}.`
+      : notes.length > 0
+        ? `Held: ${notes.map((n) => n.message).join('; ')}.`
+        : `Held: ${scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.`,
+  };
+  const m = world.metrics;
+  const performed = duplicateBase(world);
+  const metrics: RunMetrics = {
+    acquisitionLatency: distribution(m.acquisitionLatencyMs),
+    leaseAgeAtCommit: distribution(m.leaseAgeAtCommitMs),
+    connectionWait: distribution(m.connectionWaitMs),
+    renewFailures: m.renewFailures,
+    staleWritesRejected: m.staleWritesRejected,
+    duplicateEffects: Math.max(0, performed - 1),
+    events: world.events.length,
+    workerTransitions: transitions,
+  };
+  for (const w of world.workers.values()) w.actor.stop();
+  return {
+    scenario,
+    events: world.events,
+    verdict,
+    metrics,
+    traceHash: traceHash(world.events),
+    endMs: world.nowMs,
+    ...(error !== undefined ? { error } : {}),
+    ...(snapshots ? { snapshots } : {}),
+  };
+}
+
+/** Effects performed: destination writes for external jobs, committed rows for insertOnce jobs. */
+function duplicateBase(world: World): number {
+  const job = world.scenario.job;
+  if (job.kind === 'insertOnce') {
+    const key = Object.entries(job.key);
+    return world.db.committedRows(job.table).filter((r) => key.every(([c, v]) => r[c] === v)).length;
+  }
+  return world.destination.allWrites().filter((w) => w.performed).length;
+}

@@ -1,0 +1,70 @@
+/**
+ * The database tables a scenario needs, derived from its job and mechanism: the business table
+ * (with or without the UNIQUE constraint / CHECK the mechanism switches on) and the `jobs` table
+ * for durable job records.
+ */
+import type { Row, SqlValue, TableSpec } from '../resources/sqlTypes';
+import type { Scenario } from '../scenario/schema';
+
+/** The `jobs` table: one durable record per job key (`pending` → `done`). */
+export const JOBS_TABLE: TableSpec = {
+  name: 'jobs',
+  columns: [
+    { name: 'job_key', type: 'text' },
+    { name: 'status', type: 'text' },
+  ],
+  primaryKey: ['job_key'],
+};
+
+function typeOf(v: SqlValue): 'bigint' | 'text' {
+  return typeof v === 'number' ? 'bigint' : 'text';
+}
+
+/** Tables for the scenario, in creation order. */
+export function tablesFor(s: Scenario): TableSpec[] {
+  const job = s.job;
+  const m = s.mechanism;
+  switch (job.kind) {
+    case 'insertOnce': {
+      const keyCols = Object.keys(job.key);
+      const row: Row = { ...job.key, ...job.values };
+      return [
+        {
+          name: job.table,
+          columns: [{ name: 'id', type: 'bigint', serial: true }, ...Object.entries(row).map(([name, v]) => ({ name, type: typeOf(v) }))],
+          primaryKey: ['id'],
+          unique: m.uniqueKey ? [{ name: `${job.table}_${keyCols.join('_')}_key`, columns: keyCols }] : [],
+        },
+        JOBS_TABLE,
+      ];
+    }
+    case 'debit':
+      return [
+        {
+          name: 'accounts',
+          columns: [{ name: 'id', type: 'bigint' }, { name: 'balance', type: 'bigint' }],
+          primaryKey: ['id'],
+          initialRows: [{ id: job.accountId, balance: job.initialBalance }],
+        },
+        JOBS_TABLE,
+      ];
+    case 'reserve':
+      return [
+        {
+          name: 'items',
+          columns: [{ name: 'id', type: 'bigint' }, { name: 'stock', type: 'bigint' }],
+          primaryKey: ['id'],
+          checks: m.checkConstraint ? [{ name: 'items_stock_check', column: 'stock', min: 0 }] : [],
+          initialRows: [{ id: job.itemId, stock: job.initialStock }],
+        },
+        JOBS_TABLE,
+      ];
+    case 'external':
+      return [JOBS_TABLE];
+  }
+}
+
+/** The job key for a worker: `{worker}` in the scenario's jobKey is replaced by the worker id. */
+export function jobKeyFor(s: Scenario, workerId: string): string {
+  return s.job.kind === 'external' ? s.job.jobKey.replace('{worker}', workerId) : `${s.job.kind}-${workerId}`;
+}

@@ -1,0 +1,331 @@
+/**
+ * The world of one run: the virtual clock, the event queue, the resources (database, connection
+ * pool, lease store, destination) and the workers' runtimes. Step logic lives in
+ * src/sim/workers/steps.ts, faults in src/sim/faults/apply.ts; this file schedules, emits trace
+ * events and routes replies. Pure: no real time, randomness only from the seeded Rng.
+ */
+import { createActor, type Actor } from 'xstate';
+import { EventQueue } from './eventQueue';
+import { Rng } from './rng';
+import type { EventData, TraceEvent, TraceKind } from './trace';
+import { tablesFor } from './tables';
+import { Database } from '../resources/database';
+import { renderReply, renderSql } from '../resources/renderSql';
+import type { DbCompletion, DbReply, Stmt } from '../resources/sqlTypes';
+import { LeaseStore } from '../resources/leaseStore';
+import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
+import { ConnectionPool, type Handoff } from '../resources/connectionPool';
+import { Destination } from '../resources/destination';
+import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
+import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
+
+/** A worker's runtime: its machine, where it is in its steps, its timers and what it waits for. */
+export interface WorkerRuntime {
+  readonly id: string;
+  readonly spec: WorkerSpec;
+  readonly actor: Actor<typeof workerMachine>;
+  /** Index of the current step. */
+  pc: number;
+  /** Timer generation: bumping it cancels every pending timer of the worker (crash, finish). */
+  gen: number;
+  /** Renewal timer generation (bumped on release/crash). */
+  renewGen: number;
+  /** Paused until this virtual ms (exclusive), or null. */
+  pausedUntilMs: number | null;
+  pauseMs: number;
+  /** Cut off from the lease store until this virtual ms, or null. */
+  cutOffUntilMs: number | null;
+  /** Continuation of a waiting database statement or pool borrow. */
+  waitingK: ((reply: DbReply | string) => void) | null;
+  /** Narration (and belief update) for the waiting statement's eventual reply. */
+  waitingNarrate: ((reply: DbReply) => string) | null;
+  waitKind: 'db' | 'pool' | 'lease' | null;
+  waitSinceMs: number;
+  /** Destination write in flight. */
+  writeId: number | null;
+  /** This worker inserted a 'pending' job record (enqueue step). */
+  enqueued: boolean;
+  /** Set when the job skips its remaining work (found the result, sold out, stopped): only commit/release/disconnect steps still run. */
+  cleanupOnly: boolean;
+  /** How the job will end when its steps run out. */
+  outcome: WorkerOutcome;
+  /** When the job's first acquire attempt started (for acquisition latency). */
+  requestStartMs: number | null;
+}
+
+/** A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's length, others fire at resume. */
+interface QueueItem {
+  readonly worker: WorkerRuntime | null;
+  readonly gen: number;
+  readonly shiftable: boolean;
+  readonly fn: () => void;
+}
+
+/** Per-run measurements (see RunMetrics in run.ts for the summary). */
+export interface RawMetrics {
+  acquisitionLatencyMs: number[];
+  leaseAgeAtCommitMs: number[];
+  connectionWaitMs: number[];
+  renewFailures: number;
+  staleWritesRejected: number;
+  wastedWorkMs: number;
+}
+
+/** Thrown when a run exceeds LIMITS.maxEvents (an input that would hang the tab). */
+export class EventLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`the run produced more than ${limit} events; shorten horizonMs or lengthen retryEveryMs`);
+  }
+}
+
+/** The mutable world of one run. Create with the validated scenario, then `run.ts` drives it. */
+export class World {
+  nowMs = 0;
+  readonly rng: Rng;
+  readonly queue = new EventQueue<QueueItem>();
+  readonly events: TraceEvent[] = [];
+  readonly db: Database;
+  readonly pool: ConnectionPool;
+  readonly leases: LeaseStore;
+  readonly destination: Destination;
+  readonly workers = new Map<string, WorkerRuntime>();
+  /** Session id → worker id holding it (pooled connections and the admin's own session). */
+  readonly sessionOwner = new Map<string, string>();
+  readonly metrics: RawMetrics = { acquisitionLatencyMs: [], leaseAgeAtCommitMs: [], connectionWaitMs: [], renewFailures: 0, staleWritesRejected: 0, wastedWorkMs: 0 };
+  /** Called after every emitted event (invariant checkers, snapshot capture). */
+  onEvent: ((event: TraceEvent) => void) | null = null;
+  private readonly maxEvents: number;
+  private readonly expiryChecks = new Set<number>();
+
+  constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents) {
+    this.maxEvents = maxEvents;
+    this.rng = new Rng(scenario.seed);
+    this.db = new Database(tablesFor(scenario));
+    this.leases = new LeaseStore({ replicationLagMs: scenario.lease.replicationLagMs });
+    this.destination = new Destination(scenario.destination);
+    // The fencing counter starts at fenceStart, so the first token is fenceStart + 1.
+    if (scenario.lease.fenceStart > 0) this.leases.execute(0, { op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) });
+    this.pool = new ConnectionPool(scenario.database.poolSize, (id) => this.db.openSession(id));
+    for (const spec of scenario.workers) {
+      const actor = createActor(workerMachine);
+      actor.start();
+      this.workers.set(spec.id, {
+        id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
+        waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', requestStartMs: null,
+      });
+    }
+  }
+
+  // ---- scheduling ---------------------------------------------------------------------------
+
+  /** Runs `fn` at `atMs`; with a worker, the timer dies if the worker's generation changes. */
+  at(atMs: number, fn: () => void, worker: WorkerRuntime | null = null, shiftable = false): void {
+    this.queue.push(atMs, { worker, gen: worker ? worker.gen : 0, shiftable, fn });
+  }
+
+  /** Pops and runs one queue item; returns false when the queue is empty or past the horizon. */
+  step(horizonMs: number): boolean {
+    const next = this.queue.peek();
+    if (!next || next.atMs > horizonMs) return false;
+    this.queue.pop();
+    this.nowMs = next.atMs;
+    const { worker, gen, shiftable, fn } = next.item;
+    if (worker) {
+      if (worker.gen !== gen) return true; // cancelled
+      if (worker.pausedUntilMs !== null && this.nowMs < worker.pausedUntilMs) {
+        // A paused worker runs nothing: its step timers move by the pause, everything else waits for the resume.
+        this.queue.push(shiftable ? next.atMs + worker.pauseMs : worker.pausedUntilMs, next.item);
+        return true;
+      }
+    }
+    fn();
+    return true;
+  }
+
+  // ---- workers ------------------------------------------------------------------------------
+
+  /** Sends an event (with an optional belief patch) to the worker's machine. */
+  send(w: WorkerRuntime, type: WorkerEvent['type'], patch?: Partial<Beliefs>): void {
+    w.actor.send(patch ? ({ type, patch } as WorkerEvent) : ({ type } as WorkerEvent));
+  }
+
+  beliefs(w: WorkerRuntime): Beliefs {
+    return w.actor.getSnapshot().context;
+  }
+
+  stateOf(w: WorkerRuntime): WorkerStateName {
+    return stateName(w.actor.getSnapshot().value);
+  }
+
+  isAlive(w: WorkerRuntime): boolean {
+    const s = this.stateOf(w);
+    return s !== 'crashed' && s !== 'done';
+  }
+
+  // ---- trace ----------------------------------------------------------------------------------
+
+  /** Appends a trace event at the current time. Throws EventLimitError past the event limit. */
+  emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime }): TraceEvent {
+    if (this.events.length >= this.maxEvents) throw new EventLimitError(this.maxEvents);
+    const event: TraceEvent = {
+      id: `e${this.events.length + 1}`,
+      atMs: this.nowMs,
+      actor,
+      kind,
+      ...(extra?.command !== undefined ? { command: extra.command } : {}),
+      ...(extra?.reply !== undefined ? { reply: extra.reply } : {}),
+      narration,
+      ...(extra?.worker ? { state: this.stateOf(extra.worker) } : {}),
+      ...(extra?.data ? { data: extra.data } : {}),
+    };
+    this.events.push(event);
+    this.onEvent?.(event);
+    return event;
+  }
+
+  // ---- resources --------------------------------------------------------------------------
+
+  /**
+   * Runs a SQL statement on the worker's connection (borrowing one first if it has none). Calls
+   * `k` with the reply now, or later when the statement stops waiting. `narrate` returns the
+   * event's sentence and may first update the worker's beliefs, so the event shows the new state.
+   */
+  sql(w: WorkerRuntime, stmt: Stmt, narrate: (reply: DbReply) => string, k: (reply: DbReply) => void): void {
+    const session = this.beliefs(w).connection;
+    if (session === null) {
+      this.borrow(w, () => this.sql(w, stmt, narrate, k));
+      return;
+    }
+    const result = this.db.execute(session, stmt);
+    const command = renderSql(stmt);
+    if (result.reply.status === 'waits') {
+      w.waitingK = (reply) => k(reply as DbReply);
+      w.waitingNarrate = narrate;
+      w.waitKind = 'db';
+      w.waitSinceMs = this.nowMs;
+      this.send(w, 'WAIT');
+      this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs } });
+    } else {
+      this.emit(w.id, 'sql', narrate(result.reply), { command, reply: renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}) });
+    }
+    this.deliverCompletions(result.completions);
+    if (result.reply.status !== 'waits') k(result.reply);
+  }
+
+  /** Routes statements that stopped waiting to their workers (continuing at the current time). */
+  deliverCompletions(completions: readonly DbCompletion[]): void {
+    for (const c of completions) {
+      const owner = this.sessionOwner.get(c.sessionId);
+      const w = owner === undefined ? undefined : this.workers.get(owner);
+      if (!w || !w.waitingK) continue;
+      const k = w.waitingK;
+      const narrate = w.waitingNarrate;
+      const waitedMs = this.nowMs - w.waitSinceMs;
+      w.waitingK = null;
+      w.waitingNarrate = null;
+      w.waitKind = null;
+      if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
+      const said = narrate ? narrate(c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
+      this.emit(w.id, 'sql', `After waiting ${fmtMs(waitedMs)}: ${said}`, {
+        command: renderSql(c.stmt), reply: renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: w.waitSinceMs },
+      });
+      this.at(this.nowMs, () => k(c.reply), w);
+    }
+  }
+
+  /** Borrows a pooled connection for the worker, waiting in FIFO order when none is idle. */
+  borrow(w: WorkerRuntime, k: () => void): void {
+    this.send(w, 'REQUEST');
+    const r = this.pool.borrow(w.id);
+    if (r.status === 'ok') {
+      this.sessionOwner.set(r.connection, w.id);
+      this.send(w, 'BELIEVE', { connection: r.connection });
+      this.metrics.connectionWaitMs.push(0);
+      this.emit(w.id, 'pool', `${w.id} borrows connection ${r.connection} from the pool.`, { command: 'pool.connect()', reply: r.connection, worker: w });
+      k();
+      return;
+    }
+    w.waitingK = () => k();
+    w.waitKind = 'pool';
+    w.waitSinceMs = this.nowMs;
+    this.send(w, 'WAIT');
+    this.emit(w.id, 'pool', `Every connection is lent out: ${w.id} waits for one (position ${r.position} in the queue).`, {
+      command: 'pool.connect()', reply: 'waits (pool exhausted)', worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs },
+    });
+  }
+
+  /** Returns the worker's connection to the pool as it is (or discards it), handing it to a waiter. */
+  giveBack(w: WorkerRuntime, discard = false): void {
+    const id = this.beliefs(w).connection;
+    if (id === null) return;
+    this.sessionOwner.delete(id);
+    this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
+    let handoff: Handoff | null;
+    if (discard) {
+      let completions: readonly DbCompletion[] = [];
+      handoff = this.pool.discard(id, (sid) => {
+        completions = this.db.closeSession(sid);
+      });
+      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: 'connection.destroy()', reply: 'closed', worker: w });
+      this.deliverCompletions(completions);
+    } else {
+      handoff = this.pool.giveBack(id);
+      const held = this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0);
+      const note = held.length > 0 ? ` It still holds session-level advisory lock ${held.map((l) => l.key).join(', ')}: the lock goes back into the pool with it.` : '';
+      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: 'client.release()', reply: 'ok', worker: w });
+    }
+    if (handoff) this.handOver(handoff);
+  }
+
+  private handOver(h: Handoff): void {
+    const w = this.workers.get(h.worker);
+    if (!w || !w.waitingK) return;
+    const k = w.waitingK;
+    w.waitingK = null;
+    w.waitKind = null;
+    this.sessionOwner.set(h.connection, w.id);
+    this.send(w, 'BELIEVE', { connection: h.connection });
+    this.metrics.connectionWaitMs.push(this.nowMs - w.waitSinceMs);
+    this.emit(w.id, 'pool', `${w.id} gets connection ${h.connection} after waiting ${fmtMs(this.nowMs - w.waitSinceMs)} for the pool.`, {
+      command: 'pool.connect()', reply: h.connection, worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: w.waitSinceMs },
+    });
+    this.at(this.nowMs, () => k(''), w);
+  }
+
+  /** Sends a Redis command for an actor; a worker cut off from the lease store gets a timeout instead. */
+  redis(actor: string, cmd: RedisCmd, narrate: (reply: RedisReply) => string, w?: WorkerRuntime): RedisReply {
+    const command = renderRedis(cmd);
+    if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
+      const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
+      this.emit(actor, 'redis', narrate(reply), { command, reply: '(no reply: connection timed out)', worker: w });
+      return reply;
+    }
+    const reply = this.leases.execute(this.nowMs, cmd);
+    this.emit(actor, 'redis', narrate(reply), { command, reply: renderRedisReply(reply), ...(w ? { worker: w } : {}) });
+    this.scheduleExpiry();
+    return reply;
+  }
+
+  /** Emits "lease expired" events for keys whose TTL ran out, and schedules the next check. */
+  scheduleExpiry(): void {
+    const next = this.leases.nextExpiryMs();
+    if (next === null || this.expiryChecks.has(next)) return;
+    this.expiryChecks.add(next);
+    this.at(next, () => {
+      this.expiryChecks.delete(next);
+      for (const key of this.leases.expireDue(this.nowMs)) {
+        this.emit('redis', 'expiry', `${key} expired: its TTL ran out. Whoever believes they own it no longer does, and anyone may take it.`, { data: { t: 'lease', op: 'expired', key } });
+      }
+      this.scheduleExpiry();
+    });
+  }
+}
+
+function isCommit(stmt: Stmt, reply: DbReply): boolean {
+  return reply.status === 'ok' && stmt.op === 'commit';
+}
+
+/** `1500` → `1.5 s`, `40` → `40 ms`. */
+export function fmtMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : ms % 100 === 0 ? 1 : 3)} s` : `${ms} ms`;
+}

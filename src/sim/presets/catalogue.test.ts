@@ -1,0 +1,233 @@
+/**
+ * The catalogue is the acceptance test: every preset of product.md, without and with its fix,
+ * must give the verdict and show the key events the product claims.
+ */
+import { PRESETS, findPreset } from './index';
+import { inventoryReserveCheck } from './inventoryReserve';
+import { runScenario, type RunResult } from '../engine/run';
+import { validateScenario } from '../scenario/validate';
+
+const run = (id: string, fixed: boolean): RunResult => {
+  const p = findPreset(id);
+  if (!p) throw new Error(`no preset ${id}`);
+  return runScenario(fixed ? p.withFix : p.withoutFix);
+};
+const find = (r: RunResult, pred: (e: RunResult['events'][number]) => boolean) => r.events.filter(pred);
+const cmd = (r: RunResult, actor: string, prefix: string) => find(r, (e) => e.actor === actor && (e.command ?? '').startsWith(prefix));
+const rows = (r: RunResult, table: string) => {
+  // the last snapshot-free way: re-run with snapshots and read the final table
+  const s = runScenario(r.scenario, { captureSnapshots: true }).snapshots!;
+  return s[s.length - 1]!.tables[table] ?? [];
+};
+
+describe('catalogue', () => {
+  it('has the 13 presets of product.md, each valid in both variants', () => {
+    expect(PRESETS.map((p) => p.id)).toEqual([
+      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool',
+      'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
+    ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(13);
+    for (const p of PRESETS) {
+      for (const s of [p.withoutFix, p.withFix]) {
+        const v = validateScenario(JSON.parse(JSON.stringify(s)));
+        expect(v.ok ? [] : v.errors).toEqual([]);
+      }
+    }
+  });
+
+  const verdicts: [string, boolean, boolean][] = PRESETS.map((p) => [p.id, p.id === 'thumbnail', true]);
+  it.each(verdicts)('%s: violated without the fix (held for thumbnail), held with it', (id, heldWithout, heldWith) => {
+    expect(run(id, false).verdict.held).toBe(heldWithout);
+    expect(run(id, true).verdict.held).toBe(heldWith);
+  });
+
+  it('every violation cites existing event ids', () => {
+    for (const p of PRESETS) {
+      const r = runScenario(p.withoutFix);
+      const ids = new Set(r.events.map((e) => e.id));
+      for (const v of [...r.verdict.violations, ...r.verdict.notes]) {
+        expect(v.eventIds.length).toBeGreaterThan(0);
+        for (const id of v.eventIds) expect(ids.has(id)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('invoice-race', () => {
+  it('without the fix: 2 invoices for order 42', () => {
+    const r = run('invoice-race', false);
+    expect(rows(r, 'invoices').filter((x) => x.order_id === 42)).toHaveLength(2);
+    expect(r.verdict.summary).toContain('2 rows exist for order_id = 42');
+  });
+  it('with the unique key: B waits, gets 23505, loads the winner\'s row; 1 invoice', () => {
+    const r = run('invoice-race', true);
+    const bInserts = cmd(r, 'B', 'INSERT INTO invoices');
+    expect(bInserts[0]!.reply).toMatch(/^waits/);
+    expect(bInserts[1]!.reply).toMatch(/ERROR 23505 duplicate key value violates unique constraint "invoices_order_id_key"/);
+    expect(cmd(r, 'B', 'ROLLBACK')).toHaveLength(1);
+    const load = cmd(r, 'B', 'SELECT * FROM invoices WHERE order_id = 42');
+    expect(load.at(-1)!.reply).toMatch(/order_id=42/);
+    expect(rows(r, 'invoices')).toHaveLength(1);
+  });
+});
+
+describe('admin-bypass', () => {
+  it('without the fix the admin script inserts a duplicate; B waited for the advisory lock', () => {
+    const r = run('admin-bypass', false);
+    expect(cmd(r, 'B', 'SELECT pg_advisory_xact_lock(7)')[0]!.reply).toMatch(/^waits/);
+    expect(cmd(r, 'admin', 'INSERT INTO invoices')[0]!.reply).toMatch(/^INSERT 0 1/);
+    expect(rows(r, 'invoices')).toHaveLength(2);
+  });
+  it('with the unique key the admin INSERT waits, then fails with 23505', () => {
+    const r = run('admin-bypass', true);
+    const admin = cmd(r, 'admin', 'INSERT INTO invoices');
+    expect(admin.at(-1)!.reply).toMatch(/23505/);
+    expect(rows(r, 'invoices')).toHaveLength(1);
+  });
+});
+
+describe('balance-update', () => {
+  it('without the fix: lost update, balance 50 instead of 20', () => {
+    const r = run('balance-update', false);
+    expect(rows(r, 'accounts')[0]!.balance).toBe(50);
+    expect(r.verdict.violations[0]!.message).toContain('an update was lost');
+  });
+  it('with FOR UPDATE: B waits for A and ends at 20', () => {
+    const r = run('balance-update', true);
+    expect(cmd(r, 'B', 'SELECT balance FROM accounts WHERE id = 1 FOR UPDATE')[0]!.reply).toMatch(/^waits/);
+    expect(rows(r, 'accounts')[0]!.balance).toBe(20);
+  });
+});
+
+describe('inventory-reserve', () => {
+  it('without the fix: oversold, stock -1', () => {
+    const r = run('inventory-reserve', false);
+    expect(rows(r, 'items')[0]!.stock).toBe(-1);
+  });
+  it('with a row lock: B reads 0 and reserves nothing', () => {
+    const r = run('inventory-reserve', true);
+    expect(rows(r, 'items')[0]!.stock).toBe(0);
+    expect(cmd(r, 'B', 'UPDATE items')).toHaveLength(0);
+  });
+  it('with CHECK (stock >= 0): B\'s UPDATE waits, then fails with 23514', () => {
+    const r = runScenario(inventoryReserveCheck);
+    expect(r.verdict.held).toBe(true);
+    expect(cmd(r, 'B', 'UPDATE items').at(-1)!.reply).toMatch(/23514/);
+  });
+});
+
+describe('session-lock-pool', () => {
+  it('without the fix: B re-acquires on the leaked connection, C waits for ever', () => {
+    const r = run('session-lock-pool', false);
+    const bLock = cmd(r, 'B', 'SELECT pg_advisory_lock(42)');
+    expect(bLock[0]!.reply).not.toMatch(/waits/);
+    expect(cmd(r, 'C', 'SELECT pg_advisory_lock(42)')[0]!.reply).toMatch(/^waits/);
+    expect(r.verdict.violations.map((v) => v.invariant)).toContain('boundedWait');
+    expect(r.verdict.summary).toMatch(/C was still waiting/);
+  });
+  it('with a transaction-scoped lock: the rollback releases it and everyone finishes', () => {
+    const r = run('session-lock-pool', true);
+    expect(find(r, (e) => e.narration.includes('is done')).length).toBe(3);
+  });
+});
+
+describe('export-lease-expiry', () => {
+  it('without the fix: two overlapping uploads of one file', () => {
+    const r = run('export-lease-expiry', false);
+    expect(r.verdict.violations[0]!.invariant).toBe('noOverlappingWrites');
+    expect(cmd(r, 'A', 'SET lease:export')[0]!.reply).toBe('OK');
+    expect(cmd(r, 'B', 'SET lease:export').at(-1)!.reply).toBe('OK');
+    expect(find(r, (e) => e.kind === 'expiry').length).toBeGreaterThan(0);
+  });
+  it('with fencing: A\'s upload with token 33 is rejected (highest 34)', () => {
+    const r = run('export-lease-expiry', true);
+    const aPut = cmd(r, 'A', 'PUT exports/2026-11-30.csv');
+    expect(aPut[0]!.command).toContain('Fencing-Token: 33');
+    expect(aPut[0]!.reply).toMatch(/409 Conflict: stale fencing token 33 \(highest accepted 34\)/);
+    expect(r.metrics.staleWritesRejected).toBe(1);
+  });
+});
+
+describe('unsafe-release', () => {
+  it('without the fix: A\'s plain DEL deletes B\'s lock and C acquires while B works', () => {
+    const r = run('unsafe-release', false);
+    const del = cmd(r, 'A', 'DEL lease:rebuild')[0]!;
+    expect(del.reply).toBe('(integer) 1');
+    expect(del.narration).toMatch(/deletes B's lease/);
+    expect(r.verdict.violations[0]!.message).toMatch(/B and C were inside the critical section/);
+  });
+  it('with compare-and-delete: A deletes nothing, C waits for B', () => {
+    const r = run('unsafe-release', true);
+    expect(cmd(r, 'A', 'EVAL')[0]!.reply).toBe('(integer) 0');
+  });
+});
+
+describe('fence-ignored', () => {
+  it('without the fix: the API performs the effect twice despite fencing tokens', () => {
+    const r = run('fence-ignored', false);
+    const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'begin' && e.reply === '201 Created');
+    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => c.command).join()).toMatch(/Fencing-Token: 33.*Fencing-Token: 34|Fencing-Token: 34.*Fencing-Token: 33/);
+  });
+  it('with an idempotency key the second call is a replay', () => {
+    const r = run('fence-ignored', true);
+    expect(find(r, (e) => e.kind === 'destination' && (e.reply ?? '').includes('replayed'))).toHaveLength(1);
+  });
+});
+
+describe('crash-after-effect', () => {
+  it('without the fix: 2 charges', () => {
+    const r = run('crash-after-effect', false);
+    expect(r.metrics.duplicateEffects).toBe(1);
+    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('restarts'))).toHaveLength(1);
+  });
+  it('with an idempotency key: 1 charge', () => {
+    expect(run('crash-after-effect', true).metrics.duplicateEffects).toBe(0);
+  });
+});
+
+describe('renew-partition', () => {
+  it('without the fix: overlapping uploads and renew failures in the metrics', () => {
+    const r = run('renew-partition', false);
+    expect(r.metrics.renewFailures).toBeGreaterThan(0);
+    expect(r.verdict.violations[0]!.invariant).toBe('noOverlappingWrites');
+  });
+  it('with the fix: A stops before uploading', () => {
+    const r = run('renew-partition', true);
+    expect(cmd(r, 'A', 'PUT')).toHaveLength(0);
+    expect(r.metrics.renewFailures).toBeGreaterThan(0);
+  });
+});
+
+describe('manual-unlock', () => {
+  it('without the fix: the operator\'s DEL lets B run; 2 shipments', () => {
+    const r = run('manual-unlock', false);
+    expect(cmd(r, 'operator', 'DEL')[0]!.reply).toBe('(integer) 1');
+    expect(r.metrics.duplicateEffects).toBe(1);
+  });
+  it('with an idempotent destination: 1 shipment', () => {
+    expect(run('manual-unlock', true).metrics.duplicateEffects).toBe(0);
+  });
+});
+
+describe('remote-call-in-txn', () => {
+  it('without the fix: the pool is exhausted and C and D wait', () => {
+    const r = run('remote-call-in-txn', false);
+    expect(find(r, (e) => e.kind === 'pool' && (e.reply ?? '').startsWith('waits'))).toHaveLength(2);
+    expect(r.metrics.connectionWait.maxMs).toBeGreaterThan(2_000);
+  });
+  it('with short transactions nobody waits long for a connection', () => {
+    expect(run('remote-call-in-txn', true).metrics.connectionWait.maxMs).toBeLessThan(1_000);
+  });
+});
+
+describe('thumbnail', () => {
+  it('two renders, reported as redundant, not a violation', () => {
+    const r = run('thumbnail', false);
+    expect(r.verdict.held).toBe(true);
+    expect(r.verdict.notes[0]!.message).toMatch(/redundant, not a violation/);
+  });
+  it('with the optional efficiency lease: 1 render', () => {
+    expect(run('thumbnail', true).metrics.duplicateEffects).toBe(0);
+  });
+});

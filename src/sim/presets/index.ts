@@ -1,0 +1,38 @@
+/** The scenario catalogue of product.md, in the order a lesson walks through it (invariants, locks, leases and fencing, recovery). */
+import type { Preset } from './build';
+import { invoiceRace } from './invoiceRace';
+import { balanceUpdate } from './balanceUpdate';
+import { inventoryReserve } from './inventoryReserve';
+import { thumbnail } from './thumbnail';
+import { adminBypass } from './adminBypass';
+import { sessionLockPool } from './sessionLockPool';
+import { exportLeaseExpiry } from './exportLeaseExpiry';
+import { unsafeRelease } from './unsafeRelease';
+import { fenceIgnored } from './fenceIgnored';
+import { renewPartition } from './renewPartition';
+import { crashAfterEffect } from './crashAfterEffect';
+import { manualUnlock } from './manualUnlock';
+import { remoteCallInTxn } from './remoteCallInTxn';
+
+export type { Preset } from './build';
+
+/** All 13 presets. */
+export const PRESETS: readonly Preset[] = [
+  invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
+  adminBypass, sessionLockPool,
+  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition,
+  crashAfterEffect, manualUnlock, remoteCallInTxn,
+];
+
+/** The preset with this id, or undefined. */
+export function findPreset(id: string): Preset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}
+
+/** Lesson headings in catalogue order. */
+export const LESSONS: readonly { readonly id: Preset['lesson']; readonly title: string }[] = [
+  { id: 'invariants', title: 'Start from the invariant' },
+  { id: 'locks', title: 'Locks in the database' },
+  { id: 'leases', title: 'Leases and fencing' },
+  { id: 'recovery', title: 'Recovery and retries' },
+];

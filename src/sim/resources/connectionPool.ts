@@ -1,0 +1,116 @@
+/**
+ * An application-side connection pool. Connections keep their database session (and so any
+ * session-level advisory lock) between borrowers: returning a connection does not reset it, as
+ * with PgBouncer in transaction mode without `server_reset_query_always` (semantics.md,
+ * "Connection pools and session locks"). Idle connections are handed out last-returned first;
+ * borrowers wait in FIFO order when every connection is lent.
+ */
+
+/** One pooled connection: its id doubles as the database session id. */
+export interface PooledConnection {
+  readonly id: string;
+  /** Worker currently borrowing it, or null when idle. */
+  borrower: string | null;
+}
+
+/** Result of a borrow: a connection now, or a place in the wait queue. */
+export type BorrowResult = { readonly status: 'ok'; readonly connection: string } | { readonly status: 'waits'; readonly position: number };
+
+/** A hand-over: a returned or new connection given to the first waiting borrower. */
+export interface Handoff {
+  readonly worker: string;
+  readonly connection: string;
+}
+
+/** Plain data copy for inspection. */
+export interface PoolSnapshot {
+  readonly connections: readonly { readonly id: string; readonly borrower: string | null }[];
+  readonly waiting: readonly string[];
+}
+
+/** The pool. `openSession`/`closeSession` create and end the database session of a connection. */
+export class ConnectionPool {
+  private readonly connections: PooledConnection[] = [];
+  private idle: string[] = [];
+  private readonly waiters: string[] = [];
+  private nextId = 1;
+
+  /**
+   * @param size number of connections (opened at once, like a pool with min = max).
+   * @param openSession called with a new connection's id to open its database session.
+   */
+  constructor(
+    size: number,
+    private readonly openSession: (id: string) => void,
+  ) {
+    for (let i = 0; i < size; i++) this.openNew();
+    this.idle.reverse(); // the first borrower gets c1
+  }
+
+  /** Borrow a connection for `worker`: the most recently returned idle one, or wait (FIFO). */
+  borrow(worker: string): BorrowResult {
+    const id = this.idle.pop();
+    if (id !== undefined) {
+      this.conn(id).borrower = worker;
+      return { status: 'ok', connection: id };
+    }
+    this.waiters.push(worker);
+    return { status: 'waits', position: this.waiters.length };
+  }
+
+  /** Return a connection as it is (session state kept). Returns the hand-over if someone was waiting. */
+  giveBack(id: string): Handoff | null {
+    const c = this.conn(id);
+    c.borrower = null;
+    return this.handToWaiterOrIdle(id);
+  }
+
+  /** Close a connection (its session ends) and open a fresh one in its place. Returns the hand-over of the new one, if any. */
+  discard(id: string, closeSession: (id: string) => void): Handoff | null {
+    const index = this.connections.findIndex((c) => c.id === id);
+    if (index < 0) throw new Error(`no connection ${id}`);
+    this.connections.splice(index, 1);
+    this.idle = this.idle.filter((x) => x !== id);
+    closeSession(id);
+    return this.handToWaiterOrIdle(this.openNew(false));
+  }
+
+  /** Stop waiting (the waiter crashed). */
+  cancelWait(worker: string): void {
+    const i = this.waiters.indexOf(worker);
+    if (i >= 0) this.waiters.splice(i, 1);
+  }
+
+  /** The worker borrowing `id`, or null. */
+  borrowerOf(id: string): string | null {
+    return this.conn(id).borrower;
+  }
+
+  snapshot(): PoolSnapshot {
+    return { connections: this.connections.map((c) => ({ id: c.id, borrower: c.borrower })), waiting: [...this.waiters] };
+  }
+
+  private handToWaiterOrIdle(id: string): Handoff | null {
+    const worker = this.waiters.shift();
+    if (worker === undefined) {
+      this.idle.push(id);
+      return null;
+    }
+    this.conn(id).borrower = worker;
+    return { worker, connection: id };
+  }
+
+  private openNew(toIdle = true): string {
+    const id = `c${this.nextId++}`;
+    this.connections.push({ id, borrower: null });
+    this.openSession(id);
+    if (toIdle) this.idle.push(id);
+    return id;
+  }
+
+  private conn(id: string): PooledConnection {
+    const c = this.connections.find((x) => x.id === id);
+    if (!c) throw new Error(`no connection ${id}`);
+    return c;
+  }
+}

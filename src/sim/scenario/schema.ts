@@ -1,0 +1,231 @@
+/**
+ * The scenario format, version 1: a scenario is plain, versioned JSON data (seed + parameters +
+ * workers' job steps + faults + invariants). Validated with zod; every bound is a limit that keeps
+ * one run small enough that no input can hang a browser tab.
+ *
+ * Units: every duration is an integer number of virtual milliseconds and its name ends in `Ms`.
+ */
+import { z } from 'zod';
+
+/** Upper bounds on what one scenario may ask for (the UI shows them in its messages). */
+export const LIMITS = {
+  /** Longest run, in virtual milliseconds (1 hour). */
+  maxHorizonMs: 3_600_000,
+  /** Longest single duration (a step, a pause, a TTL), in virtual milliseconds. */
+  maxDurationMs: 3_600_000,
+  maxWorkers: 16,
+  maxStepsPerWorker: 40,
+  maxFaults: 32,
+  /** Trace events one run may produce before it stops with a "too many events" error. */
+  maxEvents: 20_000,
+  maxTextLength: 2_000,
+} as const;
+
+const durationMs = z.int().min(0).max(LIMITS.maxDurationMs);
+const positiveMs = z.int().min(1).max(LIMITS.maxDurationMs);
+const name = z.string().min(1).max(120);
+const identifier = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/, { error: 'must be 1–16 letters, digits, "-" or "_", starting with a letter' });
+const sqlInt = z.int().min(-2_147_483_648).max(2_147_483_647);
+const sqlValue = z.union([sqlInt, z.string().max(200), z.null()]);
+const rowSchema = z.record(z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, { error: 'must be a lower-case SQL column name' }), sqlValue);
+
+/** One step of a worker's job. What each step does depends on the job kind and the mechanism. */
+export const stepSchema = z.discriminatedUnion('do', [
+  /** Borrow a connection from the pool (waits when every connection is lent out). */
+  z.strictObject({ do: z.literal('connect') }),
+  /** Return the connection to the pool (session state, including session advisory locks, stays on it). */
+  z.strictObject({ do: z.literal('disconnect') }),
+  z.strictObject({ do: z.literal('begin') }),
+  z.strictObject({ do: z.literal('commit') }),
+  /** Take the coordination the mechanism names (advisory lock, lease, or nothing). */
+  z.strictObject({ do: z.literal('acquire') }),
+  /** Give it back (unlock, `DEL` or compare-and-delete). */
+  z.strictObject({ do: z.literal('release') }),
+  /** Look for the finished result (the business row, or the durable job record); if found, the job ends having loaded it. */
+  z.strictObject({ do: z.literal('check') }),
+  /** Read the value a read-modify-write job changes (with `FOR UPDATE` when the mechanism says so). */
+  z.strictObject({ do: z.literal('read') }),
+  /** Local computation inside the job, `ms` long. */
+  z.strictObject({ do: z.literal('work'), ms: durationMs }),
+  /** The business effect: the INSERT/UPDATE, the file upload or the external API call; `ms` is how long it takes. */
+  z.strictObject({ do: z.literal('effect'), ms: durationMs }),
+  /** Write a durable job record ('pending') before the effect. */
+  z.strictObject({ do: z.literal('enqueue') }),
+  /** Write the completion record ('done'). */
+  z.strictObject({ do: z.literal('record') }),
+]);
+
+/** What the job is about (its business invariant lives here). */
+export const jobSchema = z.discriminatedUnion('kind', [
+  /** Create one row per business key (an invoice per order). */
+  z.strictObject({
+    kind: z.literal('insertOnce'),
+    table: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/),
+    /** The business key columns and values, e.g. `{ "order_id": 42 }`. */
+    key: rowSchema,
+    /** Other columns of the row, e.g. `{ "amount": 100 }`. */
+    values: rowSchema,
+  }),
+  /** Read-modify-write a balance: each worker debits its `amount`. */
+  z.strictObject({ kind: z.literal('debit'), accountId: sqlInt, initialBalance: sqlInt }),
+  /** Reserve `quantity` of an item with `initialStock` left. */
+  z.strictObject({ kind: z.literal('reserve'), itemId: sqlInt, initialStock: z.int().min(0).max(1_000_000), quantity: z.int().min(1).max(1_000) }),
+  /** A job whose effect goes to the destination (file store or external API). */
+  z.strictObject({ kind: z.literal('external'), jobKey: z.string().min(1).max(100) }),
+]);
+
+/** How the workers coordinate. Each field is one switch of the mechanism panel. */
+export const mechanismSchema = z.strictObject({
+  /** Coordination taken by the `acquire` step. */
+  lock: z.enum(['none', 'advisory-xact', 'advisory-session', 'lease']),
+  /** Key of the advisory lock (one bigint). */
+  advisoryKey: sqlInt,
+  /** Row lock taken by the `read` step. */
+  rowLock: z.enum(['none', 'forUpdate', 'forUpdateNowait', 'forUpdateSkipLocked']),
+  /** A UNIQUE constraint on the business key of an insertOnce job. */
+  uniqueKey: z.boolean(),
+  /** `CHECK (stock >= 0)` on a reserve job's table. */
+  checkConstraint: z.boolean(),
+  /** insertOnce: plain INSERT (on 23505: ROLLBACK, then load the winner's row) or `ON CONFLICT DO NOTHING RETURNING` (on 0 rows: load it). */
+  onConflict: z.enum(['error', 'doNothing']),
+  /** How a lease is released: plain `DEL` or the compare-and-delete script. */
+  release: z.enum(['del', 'compare-and-delete']),
+  /** Lease renewal: none, the compare-and-extend script, or a plain `SET` (which discards the TTL). */
+  renewal: z.enum(['none', 'compare-and-extend', 'set']),
+  /** Stop before the effect or the record once a renewal has failed. */
+  stopOnRenewFailure: z.boolean(),
+  /** Take an `INCR` fencing token with the lease and send it with the effect. */
+  fencing: z.boolean(),
+  /** Send an idempotency key (the job key) with the effect. */
+  idempotencyKey: z.boolean(),
+  /** Check the durable job record first and skip the work when it says done. */
+  jobRecord: z.boolean(),
+  /** On a job error: return the connection as is, unlock in `finally`, or discard the connection. */
+  onError: z.enum(['return', 'unlockInFinally', 'discardConnection']),
+});
+
+/** Lease store settings (Redis semantics). */
+export const leaseSchema = z.strictObject({
+  key: z.string().min(1).max(100),
+  /** Counter key for fencing tokens (`INCR`). */
+  fenceKey: z.string().min(1).max(100),
+  /** Value of the fencing counter before the run: the first token is `fenceStart + 1`. */
+  fenceStart: z.int().min(0).max(1_000_000_000),
+  ttlMs: positiveMs,
+  /** How long a worker waits between `SET NX` attempts. */
+  retryEveryMs: positiveMs,
+  /** Renewal period when the mechanism renews. */
+  renewEveryMs: positiveMs,
+  /** How far the replica lags behind the primary (used by the failover fault). */
+  replicationLagMs: durationMs,
+});
+
+export const databaseSchema = z.strictObject({
+  /** Connections in the application's pool. */
+  poolSize: z.int().min(1).max(64),
+});
+
+export const destinationSchema = z.strictObject({
+  kind: z.enum(['file', 'api']),
+  /** File path or API endpoint, e.g. `exports/2026-11-30.csv`, `POST /v1/charges`. */
+  target: z.string().min(1).max(200),
+  /** Rejects a fencing token lower than the highest it accepted. */
+  checksFencing: z.boolean(),
+  /** Deduplicates repeated idempotency keys (returns the first result, performs nothing). */
+  honoursIdempotencyKeys: z.boolean(),
+});
+
+export const workerSchema = z.strictObject({
+  id: identifier,
+  /** When the worker starts its job. */
+  startMs: durationMs,
+  /** debit jobs: how much this worker debits. */
+  amount: sqlInt.optional(),
+  steps: z.array(stepSchema).min(1).max(LIMITS.maxStepsPerWorker),
+});
+
+const at = {
+  /** Fault time (virtual ms). Give either atMs, or step (+ phase) for a worker fault. */
+  atMs: durationMs.optional(),
+  /** Index into the worker's steps where the fault fires. */
+  step: z.int().min(0).max(LIMITS.maxStepsPerWorker - 1).optional(),
+  phase: z.enum(['before', 'after']).optional(),
+};
+
+/** The fault kinds: plain data, placed at a virtual time or at a worker's step. */
+export const faultSchema = z.discriminatedUnion('kind', [
+  /** The worker stops (GC, VM migration, blocked event loop) for pauseMs, then resumes believing what it believed. */
+  z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...at }),
+  /** The lease key expires now, whatever its TTL says. */
+  z.strictObject({ kind: z.literal('expireLease'), ...at, worker: identifier.optional() }),
+  /** The worker's process dies; with restartAfterMs it starts its job again from the first step. */
+  z.strictObject({ kind: z.literal('crash'), worker: identifier, restartAfterMs: durationMs.nullable(), ...at }),
+  /** The worker cannot reach the lease store for durationMs (renewals fail); the database stays reachable. */
+  z.strictObject({ kind: z.literal('partition'), worker: identifier, durationMs: positiveMs, ...at }),
+  /** An admin script performs the job's write directly, ignoring the cooperative lock. */
+  z.strictObject({ kind: z.literal('adminBypass'), ...at, worker: identifier.optional() }),
+  /** An operator deletes the lease key by hand (`DEL`). */
+  z.strictObject({ kind: z.literal('manualDelete'), ...at, worker: identifier.optional() }),
+  /** The job throws here; its error path runs (see mechanism.onError) and the connection goes back to the pool. */
+  z.strictObject({ kind: z.literal('jobError'), worker: identifier, ...at }),
+  /** The Redis primary fails over to a replica that lost the writes of the last replicationLagMs. */
+  z.strictObject({ kind: z.literal('failover'), ...at, worker: identifier.optional() }),
+  /** The lease store's clock jumps forward by jumpMs: keys expire early. */
+  z.strictObject({ kind: z.literal('clockJump'), jumpMs: positiveMs, ...at, worker: identifier.optional() }),
+]);
+
+/** What must never happen. Checkers in src/sim/invariants see every event. */
+export const invariantSchema = z.discriminatedUnion('kind', [
+  /** insertOnce: at most one committed row per business key. */
+  z.strictObject({ kind: z.literal('uniqueBusinessKey') }),
+  /** Destination: no two accepted writes to one target in flight at once. */
+  z.strictObject({ kind: z.literal('noOverlappingWrites') }),
+  /** Destination: never accept a fencing token lower than one already accepted. */
+  z.strictObject({ kind: z.literal('noStaleTokenAccepted') }),
+  /** Destination: the external effect happens at most once per job key; `harmless` reports duplicates as redundant. */
+  z.strictObject({ kind: z.literal('effectOnce'), harmless: z.boolean() }),
+  /** debit: the final balance equals the initial balance minus every committed debit. */
+  z.strictObject({ kind: z.literal('noLostUpdate') }),
+  /** reserve: never reserve more than the stock (committed stock never below 0). */
+  z.strictObject({ kind: z.literal('noOversell') }),
+  /** No two workers inside the critical section (working or performing the effect while holding the lock) at once. */
+  z.strictObject({ kind: z.literal('mutualExclusion') }),
+  /** No two live workers believe they own the lease at the same time. */
+  z.strictObject({ kind: z.literal('singleLeaseOwner') }),
+  /** No worker waits longer than maxWaitMs for a lock or a connection (a waiter still waiting at the end counts). */
+  z.strictObject({ kind: z.literal('boundedWait'), maxWaitMs: positiveMs }),
+]);
+
+/** The whole scenario, version 1. */
+export const scenarioSchema = z.strictObject({
+  version: z.literal(1),
+  /** Preset id this scenario came from (informational). */
+  id: z.string().max(60).optional(),
+  title: name,
+  description: z.string().max(LIMITS.maxTextLength),
+  /** Grouping in the catalogue. */
+  lesson: z.enum(['invariants', 'locks', 'leases', 'recovery']),
+  seed: z.int().min(0).max(2_147_483_647),
+  horizonMs: z.int().min(1).max(LIMITS.maxHorizonMs),
+  job: jobSchema,
+  mechanism: mechanismSchema,
+  lease: leaseSchema,
+  database: databaseSchema,
+  destination: destinationSchema,
+  workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
+  faults: z.array(faultSchema).max(LIMITS.maxFaults),
+  invariants: z.array(invariantSchema).min(1).max(12),
+});
+
+export type Step = z.infer<typeof stepSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type Mechanism = z.infer<typeof mechanismSchema>;
+export type LeaseConfig = z.infer<typeof leaseSchema>;
+export type DestinationConfig = z.infer<typeof destinationSchema>;
+export type WorkerSpec = z.infer<typeof workerSchema>;
+export type Fault = z.infer<typeof faultSchema>;
+export type FaultKind = Fault['kind'];
+export type Invariant = z.infer<typeof invariantSchema>;
+export type InvariantKind = Invariant['kind'];
+/** A validated version-1 scenario. */
+export type Scenario = z.infer<typeof scenarioSchema>;

@@ -1,0 +1,104 @@
+/**
+ * Scenario validation: zod for shapes and bounds, then the cross-field rules zod cannot see
+ * (worker ids unique, faults naming existing workers and steps, faults inside the run). Every
+ * error names the field path and the rule, e.g. `faults[2].pauseMs: must be ≥ 1`.
+ */
+import type { z } from 'zod';
+import { scenarioSchema, type Scenario } from './schema';
+
+/** One validation problem: where (`faults[2].pauseMs`) and what rule it breaks. */
+export interface ValidationError {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The outcome of validation: a scenario, or every problem found. */
+export type ValidationResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+
+/** Renders a path like `["faults", 2, "pauseMs"]` as `faults[2].pauseMs` (`(root)` when empty). */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} item(s)`;
+      if (issue.origin === 'string') return `must be at least ${String(issue.minimum)} character(s)`;
+      return `must be ${issue.inclusive === false ? '>' : '≥'} ${String(issue.minimum)}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `must have at most ${String(issue.maximum)} item(s)`;
+      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters`;
+      return `must be ${issue.inclusive === false ? '<' : '≤'} ${String(issue.maximum)}`;
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'must be an integer' : `must be ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    case 'invalid_union':
+      return 'does not match any allowed form';
+    default:
+      return issue.message;
+  }
+}
+
+/** Turns zod issues into `{ path, message }` pairs with our wording. */
+export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): ValidationError[] {
+  return issues.map((issue) => {
+    // discriminatedUnion reports a bad tag at the union; name the tag field.
+    if (issue.code === 'invalid_union' && issue.errors.length === 0 && 'discriminator' in issue && typeof issue.discriminator === 'string') {
+      return { path: formatPath([...issue.path, issue.discriminator]), message: 'is not a known kind' };
+    }
+    return { path: formatPath(issue.path), message: describeIssue(issue) };
+  });
+}
+
+/**
+ * Validates unknown input (parsed JSON) as a version-1 scenario. Never throws: bad input of any
+ * shape yields `{ ok: false, errors }`.
+ */
+export function validateScenario(input: unknown): ValidationResult {
+  const parsed = scenarioSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: formatZodIssues(parsed.error.issues) };
+  const errors = crossFieldErrors(parsed.data);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
+}
+
+/** Rules across fields: unique worker ids, faults naming real workers/steps and placed inside the run. */
+export function crossFieldErrors(s: Scenario): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const ids = new Map<string, number>();
+  s.workers.forEach((w, i) => {
+    if (ids.has(w.id)) errors.push({ path: `workers[${i}].id`, message: `duplicates workers[${ids.get(w.id)}].id "${w.id}"` });
+    else ids.set(w.id, i);
+    if (w.startMs > s.horizonMs) errors.push({ path: `workers[${i}].startMs`, message: `must be ≤ horizonMs (${s.horizonMs})` });
+  });
+  s.faults.forEach((f, i) => {
+    const where = `faults[${i}]`;
+    const hasTime = f.atMs !== undefined;
+    const hasStep = f.step !== undefined;
+    if (hasTime === hasStep) errors.push({ path: where, message: 'must give exactly one of atMs or step' });
+    if (f.phase !== undefined && !hasStep) errors.push({ path: `${where}.phase`, message: 'only applies with step' });
+    if (hasTime && f.atMs! > s.horizonMs) errors.push({ path: `${where}.atMs`, message: `must be ≤ horizonMs (${s.horizonMs}): the fault would fire after the run ends` });
+    if (f.worker !== undefined && !ids.has(f.worker)) errors.push({ path: `${where}.worker`, message: `no worker "${f.worker}" in workers` });
+    if (hasStep) {
+      if (f.worker === undefined) errors.push({ path: `${where}.worker`, message: 'is required with step' });
+      else {
+        const w = s.workers[ids.get(f.worker) ?? -1];
+        if (w && f.step! >= w.steps.length) errors.push({ path: `${where}.step`, message: `must be < ${w.steps.length} (worker ${w.id} has ${w.steps.length} steps)` });
+      }
+    }
+  });
+  return errors;
+}
+
+/** Formats errors one per line, `path: message`. */
+export function formatErrors(errors: readonly ValidationError[]): string {
+  return errors.map((e) => `${e.path}: ${e.message}`).join('\n');
+}
