@@ -46,6 +46,7 @@ export interface RunMetrics {
   /** Effects performed beyond the first. */
   readonly duplicateEffects: number;
   readonly events: number;
+  /** Events processed by the worker machines (XState sends), the engine's unit of work. */
   readonly workerTransitions: number;
 }
 
@@ -66,6 +67,7 @@ export interface RunResult {
   readonly events: readonly TraceEvent[];
   readonly verdict: Verdict;
   readonly metrics: RunMetrics;
+  /** Stable hash of the events (see traceHash); computed when first read. */
   readonly traceHash: string;
   /** Virtual time of the last processed event. */
   readonly endMs: number;
@@ -117,9 +119,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const world = new World(scenario, options.maxEvents);
   const checkers = checkersFor(scenario.invariants);
   const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
-  let transitions = 0;
   world.onEvent = (event) => {
-    if (event.state !== undefined) transitions += 1;
     for (const c of checkers) c.onEvent(event, world);
     if (snapshots) snapshots.push(snapshotWorld(world));
   };
@@ -156,15 +156,20 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     staleWritesRejected: m.staleWritesRejected,
     duplicateEffects: Math.max(0, performed - 1),
     events: world.events.length,
-    workerTransitions: transitions,
+    workerTransitions: world.transitions,
   };
   for (const w of world.workers.values()) w.actor.stop();
+  const events = world.events;
+  let hash: string | null = null;
   return {
     scenario,
-    events: world.events,
+    events,
     verdict,
     metrics,
-    traceHash: traceHash(world.events),
+    // Computed on first read (and then kept): a fault search runs thousands of simulations and reads only verdicts.
+    get traceHash(): string {
+      return (hash ??= traceHash(events));
+    },
     endMs: world.nowMs,
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),

@@ -152,8 +152,18 @@ function quoteRepr(s: string): string {
 }
 
 /** An argument as typed into redis-cli: bare if it is non-empty printable ASCII without quotes or backslashes. */
+const quotedCache = new Map<string, string>();
+
 function cliArg(arg: string): string {
-  return /^[\x21-\x7e]+$/.test(arg) && !/["'\\]/.test(arg) ? arg : quoteRepr(arg);
+  if (/^[\x21-\x7e]+$/.test(arg) && !/["'\\]/.test(arg)) return arg;
+  // The Lua scripts are long and constant: quote each once (rendering is on the engine's hot path).
+  if (arg.length < 40) return quoteRepr(arg);
+  let q = quotedCache.get(arg);
+  if (q === undefined) {
+    q = quoteRepr(arg);
+    if (quotedCache.size < 64) quotedCache.set(arg, q);
+  }
+  return q;
 }
 
 /**

@@ -62,8 +62,9 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   const token = world.rng.hexToken();
   const started = world.nowMs;
   world.send(w, 'REQUEST', { ownerToken: token });
+  const setNx = { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs } as const;
   const attempt = (): void => {
-    const reply = world.redis(w.id, { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs }, (r) => {
+    const reply = world.redis(w.id, setNx, (r) => {
       if (r.kind === 'ok') {
         if (!fencing) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: null });
         return `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`;
