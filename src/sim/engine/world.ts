@@ -150,6 +150,7 @@ export class World {
 
   /** Sends an event (with an optional belief patch) to the worker's machine. */
   send(w: WorkerRuntime, type: WorkerEvent['type'], patch?: Partial<Beliefs>): void {
+    if (w.actor.getSnapshot().status !== 'active') return; // a finished worker takes no more events
     this.transitions += 1;
     w.actor.send(patch ? ({ type, patch } as WorkerEvent) : ({ type } as WorkerEvent));
   }

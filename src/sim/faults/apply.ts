@@ -165,7 +165,12 @@ function crashWorker(world: World, w: WorkerRuntime, restartAfterMs: number | nu
 function runAdminScript(world: World, index: number): void {
   const s = world.scenario;
   let admin = world.workers.get('admin');
-  if (!admin) {
+  if (admin && admin.waitingK !== null) {
+    faultEvent(world, s.faults[index]!, index, 'A second admin script would start, but the first one is still waiting for the database: skipped.');
+    return;
+  }
+  if (!admin || !world.isAlive(admin)) {
+    const firstRun = !admin;
     const actor = createActor(workerMachine);
     actor.start();
     admin = {
@@ -173,7 +178,7 @@ function runAdminScript(world: World, index: number): void {
       waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', requestStartMs: null,
     };
     world.workers.set('admin', admin);
-    world.db.openSession('admin');
+    if (firstRun) world.db.openSession('admin');
     world.sessionOwner.set('admin', 'admin');
     world.send(admin, 'BELIEVE', { connection: 'admin' });
   }

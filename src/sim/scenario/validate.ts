@@ -53,7 +53,8 @@ export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): Validation
   return issues.map((issue) => {
     // discriminatedUnion reports a bad tag at the union; name the tag field.
     if (issue.code === 'invalid_union' && issue.errors.length === 0 && 'discriminator' in issue && typeof issue.discriminator === 'string') {
-      return { path: formatPath([...issue.path, issue.discriminator]), message: 'is not a known kind' };
+      const path = issue.path[issue.path.length - 1] === issue.discriminator ? issue.path : [...issue.path, issue.discriminator];
+      return { path: formatPath(path), message: 'is not a known kind' };
     }
     return { path: formatPath(issue.path), message: describeIssue(issue) };
   });

@@ -1,0 +1,389 @@
+/**
+ * The simulated PostgreSQL 15 database: sessions, READ COMMITTED transactions, unique and CHECK
+ * constraints, row locks and advisory locks, with the replies (and waits) PostgreSQL gives.
+ * The rules, with sources, are in /work/shared/semantics.md (PostgreSQL sections).
+ *
+ * Files: `advisoryLocks.ts` (advisory lock table), `tableStore.ts` (rows, visibility,
+ * constraints), `dmlExec.ts` (resumable SELECT/INSERT/UPDATE/DELETE), `stmtValidate.ts`
+ * (programming-error checks), `sqlErrors.ts` (error texts), `dbTypes.ts` (state and view types).
+ *
+ * Pure, deterministic module: no clock, no randomness, no DOM; time is the caller's business
+ * (timeouts arrive as `cancelWaiting`).
+ */
+import {
+  acquireAdvisory,
+  advisoryFnInfo,
+  advisoryKeyId,
+  advisoryLockRows,
+  describeAdvisoryKey,
+  firstGrantable,
+  grantQueuedAdvisory,
+  heldAdvisoryLocks,
+  releaseAdvisoryScope,
+  removeQueuedAdvisory,
+  unlockAdvisory,
+} from './advisoryLocks';
+import type { DatabaseSnapshot, LockRow, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
+import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
+import { ALREADY_IN_TRANSACTION_WARNING, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
+import type { DbCompletion, DbReply, DbResult, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
+import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
+import { validateStmt } from './stmtValidate';
+
+export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
+export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
+
+/** Deep copy of plain JSON data. */
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function okOutcome(tag: string, rows: readonly Row[] = [], warning?: string): Outcome {
+  return warning === undefined ? { kind: 'ok', tag, rows } : { kind: 'ok', tag, rows, warning };
+}
+
+function okReply(tag: string, warning?: string): DbReply {
+  return warning === undefined ? { status: 'ok', tag, rows: [] } : { status: 'ok', tag, rows: [], warning };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+type AdvisoryStmt = Extract<Stmt, { op: 'advisory' | 'advisoryUnlockAll' }>;
+type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
+
+/**
+ * A PostgreSQL 15 server under READ COMMITTED, driven one statement at a time.
+ *
+ * - Autocommit without BEGIN; COMMIT/ROLLBACK/BEGIN warnings as psql shows them; a failed
+ *   statement in a block aborts it at once (its locks and changes are released then, as
+ *   PostgreSQL does) and later statements get 25P02 until COMMIT/ROLLBACK (COMMIT replies
+ *   `ROLLBACK`). Sources: PostgreSQL docs, "BEGIN", "COMMIT", "Transaction Isolation".
+ * - Unique keys, CHECK, row locks: see `dmlExec.ts` and `tableStore.ts`.
+ * - Advisory locks: see `advisoryLocks.ts` (PostgreSQL docs, "Advisory Lock Functions").
+ * - A statement that cannot proceed gets a `waits` reply and stays with its session; when what
+ *   it waits for is released, waiting statements are resumed in the order they started waiting
+ *   (a resumed statement may wait again) and reported as `DbCompletion`s.
+ * - No deadlock detector: PostgreSQL would break a wait cycle after `deadlock_timeout` with 40P01;
+ *   in the model such a cycle hangs until the caller cancels a waiter (`cancelWaiting`) or
+ *   closes a session.
+ */
+export class Database {
+  private state: DatabaseSnapshot;
+
+  /** Creates the tables with their initial rows committed. Throws Error on a duplicate table name or a bad spec. */
+  constructor(tables: readonly TableSpec[]) {
+    const names = tables.map((t) => t.name);
+    if (new Set(names).size !== names.length) throw new Error('duplicate table name');
+    this.state = { version: 1, tables: tables.map((t) => createTableState(clone(t))), sessions: [], advisory: {}, waits: [], nextTxnId: 1, nextSeq: 1 };
+  }
+
+  /** Opens a backend session (a connection). Throws Error if the id exists. */
+  openSession(sessionId: string): void {
+    if (this.state.sessions.some((s) => s.id === sessionId)) throw new Error(`session ${sessionId} already exists`);
+    this.state.sessions.push({ id: sessionId, txn: null });
+  }
+
+  /**
+   * Runs one statement for the session and returns its reply plus other sessions' waiting
+   * statements it unblocked. Throws Error only for programming errors: unknown session, unknown
+   * table/column, a value that does not fit its column, or a session that already waits.
+   */
+  execute(sessionId: string, stmt: Stmt): DbResult {
+    const session = this.session(sessionId);
+    if (this.waitOf(sessionId)) throw new Error(`session ${sessionId} already has a waiting statement`);
+    validateStmt(this.state.tables, stmt);
+    const reply = this.runStatement(session, stmt);
+    return { reply, completions: this.wake() };
+  }
+
+  /**
+   * Ends the session however it ends (disconnect/crash): cancels its waiting statement (no
+   * completion is reported for it), rolls back its open transaction and releases all its advisory
+   * locks (the implicit `pg_advisory_unlock_all`). Returns statements of OTHER sessions unblocked
+   * as a result. Throws Error for an unknown session.
+   */
+  closeSession(sessionId: string): readonly DbCompletion[] {
+    const session = this.session(sessionId);
+    this.dropWait(sessionId);
+    if (session.txn && !session.txn.aborted) endTxnRows(this.state.tables, session.txn.id, false);
+    releaseAdvisoryScope(this.state.advisory, sessionId, 'transaction');
+    releaseAdvisoryScope(this.state.advisory, sessionId, 'session');
+    this.state.sessions = this.state.sessions.filter((s) => s !== session);
+    return this.wake();
+  }
+
+  /**
+   * Cancels the session's waiting statement with `error` (lock_timeout: 55P03 `canceling statement
+   * due to lock timeout`; statement_timeout: 57014; see `sqlErrors.ts`). The transaction becomes
+   * aborted (an autocommit statement's is rolled back); session-level advisory locks stay held.
+   * Returns that statement's completion followed by completions of others it unblocked.
+   * Throws Error if the session does not exist or nothing waits.
+   */
+  cancelWaiting(sessionId: string, error: SqlError): readonly DbCompletion[] {
+    const session = this.session(sessionId);
+    const wait = this.waitOf(sessionId);
+    if (!wait) throw new Error(`session ${sessionId} has no waiting statement`);
+    this.dropWait(sessionId);
+    this.abort(session);
+    const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error } };
+    return [own, ...this.wake()];
+  }
+
+  /** Committed rows of a table, in insertion order (copies, columns in table order). Throws Error for an unknown table. */
+  committedRows(table: string): Row[] {
+    const t = this.table(table);
+    return t.rows.flatMap((r) => (r.committed ? [project(t.spec, r.committed)] : []));
+  }
+
+  /**
+   * Rows as the session would see them now under READ COMMITTED: committed data plus its own
+   * uncommitted changes (copies, insertion order). Throws Error for an unknown session or table.
+   */
+  visibleRows(sessionId: string, table: string): Row[] {
+    const txn = this.liveTxnOf(this.session(sessionId));
+    const t = this.table(table);
+    return t.rows.flatMap((r) => {
+      const v = visibleVersion(r, txn);
+      return v ? [project(t.spec, v)] : [];
+    });
+  }
+
+  /**
+   * `pg_locks`-style view (see `LockRow`): advisory lines (by key), then row locks (by table and
+   * row, holder before waiters in wait order), then transaction waits (by key description).
+   */
+  locks(): LockRow[] {
+    return [...advisoryLockRows(this.state.advisory), ...this.tupleLockRows(), ...this.txnWaitRows()];
+  }
+
+  /** Per-session state (see `SessionState`). Throws Error for an unknown session. */
+  sessionState(sessionId: string): SessionState {
+    const session = this.session(sessionId);
+    const wait = this.waitOf(sessionId);
+    const waiting = wait ? { stmt: clone(wait.stmt), on: wait.on, ...(wait.blockerSession ? { blockerSession: wait.blockerSession } : {}) } : null;
+    const rowLocks = this.state.tables.flatMap((t) => t.rows.filter((r) => r.lock?.sessionId === sessionId).map((r) => rowLabel(t, r)));
+    return {
+      sessionId,
+      inTransaction: session.txn?.explicit === true,
+      aborted: session.txn?.aborted === true,
+      waiting,
+      advisoryLocks: heldAdvisoryLocks(this.state.advisory, sessionId),
+      rowLocks,
+    };
+  }
+
+  /** A deep, independent, JSON-serialisable copy of the whole state (for UI scrubbing). */
+  snapshot(): DatabaseSnapshot {
+    return clone(this.state);
+  }
+
+  /** Restores a database from `snapshot()` output (copied; the argument stays independent). Throws Error on an unknown version. */
+  static fromSnapshot(s: DatabaseSnapshot): Database {
+    if (s.version !== 1) throw new Error(`unsupported database snapshot version ${String(s.version)}`);
+    const db = new Database([]);
+    db.state = clone(s);
+    return db;
+  }
+
+  private session(id: string): SessionRecord {
+    const s = this.state.sessions.find((x) => x.id === id);
+    if (!s) throw new Error(`unknown session ${id}`);
+    return s;
+  }
+
+  private table(name: string): TableState {
+    const t = this.state.tables.find((x) => x.spec.name === name);
+    if (!t) throw new Error(`unknown table ${name}`);
+    return t;
+  }
+
+  private waitOf(sessionId: string): WaitRecord | undefined {
+    return this.state.waits.find((w) => w.sessionId === sessionId);
+  }
+
+  private dropWait(sessionId: string): void {
+    this.state.waits = this.state.waits.filter((w) => w.sessionId !== sessionId);
+    removeQueuedAdvisory(this.state.advisory, sessionId);
+  }
+
+  private liveTxnOf(session: SessionRecord): number | null {
+    return session.txn && !session.txn.aborted ? session.txn.id : null;
+  }
+
+  private isLive(txnId: number): boolean {
+    return this.state.sessions.some((s) => s.txn?.id === txnId && !s.txn.aborted);
+  }
+
+  private newTxn(explicit: boolean): TxnState {
+    const txn = { id: this.state.nextTxnId, explicit, aborted: false };
+    this.state.nextTxnId += 1;
+    return txn;
+  }
+
+  /** Ends the session's live transaction: rows committed or rolled back, transaction-level advisory locks released. */
+  private endTxn(session: SessionRecord, commit: boolean): void {
+    if (session.txn && !session.txn.aborted) endTxnRows(this.state.tables, session.txn.id, commit);
+    releaseAdvisoryScope(this.state.advisory, session.id, 'transaction');
+  }
+
+  /** A statement failed: roll back now; an explicit block stays open but aborted. */
+  private abort(session: SessionRecord): void {
+    this.endTxn(session, false);
+    session.txn = session.txn?.explicit ? { ...session.txn, aborted: true } : null;
+  }
+
+  private runStatement(session: SessionRecord, stmt: Stmt): DbReply {
+    if (stmt.op === 'begin' || stmt.op === 'commit' || stmt.op === 'rollback') return this.transactionControl(session, stmt.op);
+    if (session.txn?.aborted) return { status: 'error', error: inFailedTransaction() };
+    if (!session.txn) session.txn = this.newTxn(false);
+    return this.settle(session, stmt, this.start(session, stmt));
+  }
+
+  /** BEGIN / COMMIT / ROLLBACK (PostgreSQL docs, "BEGIN", "COMMIT", "ROLLBACK"). */
+  private transactionControl(session: SessionRecord, op: 'begin' | 'commit' | 'rollback'): DbReply {
+    const txn = session.txn;
+    if (op === 'begin') {
+      if (!txn) session.txn = this.newTxn(true);
+      if (txn?.aborted) return { status: 'error', error: inFailedTransaction() };
+      return okReply('BEGIN', txn ? ALREADY_IN_TRANSACTION_WARNING : undefined);
+    }
+    const tag = op === 'commit' ? 'COMMIT' : 'ROLLBACK';
+    if (!txn) return okReply(tag, NO_TRANSACTION_WARNING);
+    this.endTxn(session, op === 'commit' && !txn.aborted);
+    session.txn = null;
+    return okReply(txn.aborted ? 'ROLLBACK' : tag);
+  }
+
+  /** Turns a run's outcome into the reply: registers a wait, aborts on error, autocommits on success. */
+  private settle(session: SessionRecord, stmt: Stmt, outcome: Outcome): DbReply {
+    if (outcome.kind === 'wait') {
+      const { target, progress, on, blockerSession } = outcome;
+      this.state.waits.push({ sessionId: session.id, stmt, seq: this.state.nextSeq, target, progress, on, blockerSession });
+      this.state.nextSeq += 1;
+      return { status: 'waits', on, blockerSession };
+    }
+    if (outcome.kind === 'error') {
+      this.abort(session);
+      return { status: 'error', error: outcome.error };
+    }
+    if (session.txn && !session.txn.explicit) {
+      this.endTxn(session, true);
+      session.txn = null;
+    }
+    const { tag, rows, warning } = outcome;
+    return warning === undefined ? { status: 'ok', tag, rows } : { status: 'ok', tag, rows, warning };
+  }
+
+  private context(session: SessionRecord, table: string): ExecContext {
+    const txn = this.liveTxnOf(session);
+    if (txn === null) throw new Error(`session ${session.id} has no live transaction`);
+    return { table: this.table(table), txn, sessionId: session.id };
+  }
+
+  private start(session: SessionRecord, stmt: Stmt): Outcome {
+    switch (stmt.op) {
+      case 'advisory':
+      case 'advisoryUnlockAll':
+        return this.runAdvisory(session, stmt);
+      case 'select':
+        return stmt.lock ? startScan(this.context(session, stmt.table), stmt) : runPlainSelect(this.context(session, stmt.table), stmt);
+      case 'insert':
+        return startInsert(this.context(session, stmt.table), stmt);
+      case 'update':
+      case 'delete':
+        return startScan(this.context(session, stmt.table), stmt);
+      default:
+        throw new Error(`not a data statement: ${stmt.op}`);
+    }
+  }
+
+  /** Advisory lock functions (PostgreSQL docs, "Advisory Lock Functions"): void → '', boolean → 't'/'f'. */
+  private runAdvisory(session: SessionRecord, stmt: AdvisoryStmt): Outcome {
+    const table = this.state.advisory;
+    if (stmt.op === 'advisoryUnlockAll') {
+      releaseAdvisoryScope(table, session.id, 'session');
+      return okOutcome('SELECT 1', [{ pg_advisory_unlock_all: '' }]);
+    }
+    const { action, mode, scope } = advisoryFnInfo(stmt.fn);
+    const result = (value: string, warning?: string): Outcome => okOutcome('SELECT 1', [{ [stmt.fn]: value }], warning);
+    if (action === 'unlock') {
+      return unlockAdvisory(table, stmt.key, session.id, mode) ? result('t') : result('f', notOwnedWarning(mode));
+    }
+    const got = acquireAdvisory(table, stmt.key, { sessionId: session.id, mode, scope }, action === 'lock');
+    if (got.granted) return result(action === 'try' ? 't' : '');
+    if (action === 'try') return result('f');
+    const how = got.reason === 'held' ? 'held by' : 'queued behind';
+    const on = `advisory lock ${describeAdvisoryKey(stmt.key)} ${how} session ${got.blockerSession}`;
+    return { kind: 'wait', target: { kind: 'advisory', key: stmt.key, mode, scope }, progress: null, on, blockerSession: got.blockerSession };
+  }
+
+  /** Continues a waiting statement whose blocker is gone (`isReady`). */
+  private resume(wait: WaitRecord, session: SessionRecord): Outcome {
+    const { stmt, target, progress } = wait;
+    if (target.kind === 'advisory') {
+      grantQueuedAdvisory(this.state.advisory, target.key, wait.sessionId);
+      return okOutcome('SELECT 1', [{ [stmt.op === 'advisory' ? stmt.fn : 'pg_advisory_lock']: '' }]);
+    }
+    if (stmt.op === 'insert' && progress?.kind === 'insert') return continueInsert(this.context(session, stmt.table), stmt, progress);
+    if ((stmt.op === 'select' || stmt.op === 'update' || stmt.op === 'delete') && progress?.kind === 'scan') {
+      return continueScan(this.context(session, stmt.table), stmt, progress);
+    }
+    throw new Error(`cannot resume ${stmt.op}`);
+  }
+
+  private isReady(wait: WaitRecord): boolean {
+    const t = wait.target;
+    if (t.kind !== 'advisory') return !this.isLive(t.txn);
+    const entry = this.state.advisory[advisoryKeyId(t.key)];
+    return entry !== undefined && firstGrantable(entry)?.sessionId === wait.sessionId;
+  }
+
+  /** Resumes ready waiters one at a time in wait-start order until none is ready. */
+  private wake(): DbCompletion[] {
+    const done: DbCompletion[] = [];
+    for (let wait = this.state.waits.find((w) => this.isReady(w)); wait; wait = this.state.waits.find((w) => this.isReady(w))) {
+      const current = wait;
+      this.state.waits = this.state.waits.filter((w) => w !== current);
+      const session = this.session(current.sessionId);
+      const reply = this.settle(session, current.stmt, this.resume(current, session));
+      if (reply.status !== 'waits') done.push({ sessionId: current.sessionId, stmt: current.stmt, reply });
+    }
+    return done;
+  }
+
+  private tupleLockRows(): LockRow[] {
+    const rows: LockRow[] = [];
+    for (const table of this.state.tables) {
+      for (const row of table.rows) {
+        if (!row.lock) continue;
+        const objectDescription = rowLabel(table, row);
+        rows.push({ locktype: 'tuple', objectDescription, sessionId: row.lock.sessionId, mode: 'ExclusiveLock', granted: true });
+        for (const w of this.state.waits) {
+          if (w.target.kind === 'tuple' && w.target.table === table.spec.name && w.target.rid === row.rid) {
+            rows.push({ locktype: 'tuple', objectDescription, sessionId: w.sessionId, mode: 'ExclusiveLock', granted: false });
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  private txnWaitRows(): LockRow[] {
+    const waits = this.state.waits
+      .filter((w): w is TxnWait => w.target.kind === 'transactionid')
+      .sort((a, b) => compareText(a.target.description, b.target.description) || compareText(a.target.blockerSession, b.target.blockerSession) || a.seq - b.seq);
+    const rows: LockRow[] = [];
+    let previous = '';
+    for (const w of waits) {
+      const { description, blockerSession } = w.target;
+      if (`${description}\n${blockerSession}` !== previous) {
+        rows.push({ locktype: 'transactionid', objectDescription: description, sessionId: blockerSession, mode: 'ExclusiveLock', granted: true });
+      }
+      previous = `${description}\n${blockerSession}`;
+      rows.push({ locktype: 'transactionid', objectDescription: description, sessionId: w.sessionId, mode: 'ShareLock', granted: false });
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * SELECT / INSERT / UPDATE / DELETE of the simulated PostgreSQL database for one transaction,
+ * written so that a statement that must wait can be resumed where it stopped.
+ *
+ * READ COMMITTED (PostgreSQL docs, "Read Committed Isolation Level"; SELECT "The Locking Clause"):
+ * - a statement's candidate rows are those its snapshot (committed data at statement start plus
+ *   the transaction's own changes) shows matching the WHERE; rows inserted later are never seen;
+ * - UPDATE, DELETE and `SELECT … FOR UPDATE` lock each candidate; a row locked by another
+ *   transaction makes the statement wait (`NOWAIT`: 55P03 at once; `SKIP LOCKED`: omit the row);
+ *   afterwards the latest version is re-read and the WHERE re-checked (a deleted row drops out, an
+ *   `x = x - 1` applies to the new value);
+ * - an UPDATE checks CHECK constraints on the version it read before it waits for the row lock,
+ *   and again on the re-read version; unique keys are checked after the row is locked;
+ * - an INSERT draws serial values, checks NOT NULL/CHECK, then unique keys: a key written by a
+ *   transaction still in progress makes it wait, then 23505 or success.
+ *
+ * Pure module over plain data: no DOM, no clock, no randomness.
+ */
+import type { RowState, StmtProgress, TableState, WaitTarget } from './dbTypes';
+import { rowLockNotAvailable } from './sqlErrors';
+import type { Row, SetExpr, SqlError, SqlValue, Stmt } from './sqlTypes';
+import {
+  addPendingRow,
+  buildInsertRow,
+  checkUnique,
+  constraintError,
+  matchesWhere,
+  project,
+  rowLabel,
+  visibleVersion,
+  type UniqueCheck,
+} from './tableStore';
+
+/** The table, transaction and session a statement runs for. */
+export interface ExecContext {
+  readonly table: TableState;
+  readonly txn: number;
+  readonly sessionId: string;
+}
+
+/** How a statement run ended: a result, an SQL error, or a wait (with where to resume). */
+export type Outcome =
+  | { readonly kind: 'ok'; readonly tag: string; readonly rows: readonly Row[]; readonly warning?: string }
+  | { readonly kind: 'error'; readonly error: SqlError }
+  | { readonly kind: 'wait'; readonly target: WaitTarget; readonly progress: StmtProgress | null; readonly on: string; readonly blockerSession: string };
+
+type SelectStmt = Extract<Stmt, { op: 'select' }>;
+type InsertStmt = Extract<Stmt, { op: 'insert' }>;
+type ScanStmt = Extract<Stmt, { op: 'select' | 'update' | 'delete' }>;
+type ScanProgress = Extract<StmtProgress, { kind: 'scan' }>;
+type InsertProgress = Extract<StmtProgress, { kind: 'insert' }>;
+
+function ok(tag: string, rows: readonly Row[] = []): Outcome {
+  return { kind: 'ok', tag, rows };
+}
+
+function fail(error: SqlError): Outcome {
+  return { kind: 'error', error };
+}
+
+/** Plain SELECT (no locking clause): never waits; reads what the snapshot shows. */
+export function runPlainSelect(ctx: ExecContext, stmt: SelectStmt): Outcome {
+  const rows: Row[] = [];
+  for (const row of ctx.table.rows) {
+    const v = visibleVersion(row, ctx.txn);
+    if (v && matchesWhere(v, stmt.where)) rows.push(project(ctx.table.spec, v, stmt.columns));
+  }
+  return ok(`SELECT ${rows.length}`, rows);
+}
+
+function waitForTxn(u: Extract<UniqueCheck, { kind: 'wait' }>, progress: StmtProgress): Outcome {
+  return {
+    kind: 'wait',
+    target: { kind: 'transactionid', txn: u.txn, blockerSession: u.sessionId, description: u.description },
+    progress,
+    on: `transaction of session ${u.sessionId} (uncommitted ${u.description})`,
+    blockerSession: u.sessionId,
+  };
+}
+
+/** Starts an INSERT: builds the row (drawing serial values now), checks NOT NULL/CHECK, then unique keys. */
+export function startInsert(ctx: ExecContext, stmt: InsertStmt): Outcome {
+  const row = buildInsertRow(ctx.table, stmt.values);
+  const bad = constraintError(ctx.table.spec, row);
+  return bad ? fail(bad) : continueInsert(ctx, stmt, { kind: 'insert', row });
+}
+
+/** Unique check and insertion of an INSERT's row (again after each wait); ON CONFLICT DO NOTHING skips with `INSERT 0 0`. */
+export function continueInsert(ctx: ExecContext, stmt: InsertStmt, progress: InsertProgress): Outcome {
+  const u = checkUnique(ctx.table, progress.row, ctx.txn);
+  if (u.kind === 'wait') return waitForTxn(u, progress);
+  if (u.kind === 'exists') return stmt.onConflictDoNothing ? ok('INSERT 0 0') : fail(u.error);
+  addPendingRow(ctx.table, progress.row, ctx.txn, ctx.sessionId);
+  const returning = stmt.returning && stmt.returning.length > 0 ? [project(ctx.table.spec, progress.row, stmt.returning)] : [];
+  return ok('INSERT 0 1', returning);
+}
+
+function evalSet(values: Row, expr: SetExpr): SqlValue {
+  if (expr === null || typeof expr !== 'object') return expr;
+  const base = values[expr.column] ?? null;
+  return typeof base === 'number' ? base + expr.add : null;
+}
+
+/** The row after an UPDATE's SET list, evaluated against `values`. */
+export function applySet(values: Row, set: Readonly<Record<string, SetExpr>>): Row {
+  const out: Record<string, SqlValue> = { ...values };
+  for (const [col, expr] of Object.entries(set)) out[col] = evalSet(values, expr);
+  return out;
+}
+
+/** Starts UPDATE / DELETE / SELECT … FOR UPDATE: fixes the candidate rows from the statement's snapshot. */
+export function startScan(ctx: ExecContext, stmt: ScanStmt): Outcome {
+  const candidates: { rid: number; values: Row }[] = [];
+  for (const row of ctx.table.rows) {
+    const v = visibleVersion(row, ctx.txn);
+    if (v && matchesWhere(v, stmt.where)) candidates.push({ rid: row.rid, values: v });
+  }
+  return continueScan(ctx, stmt, { kind: 'scan', candidates, index: 0, retry: false, out: [], count: 0 });
+}
+
+/** Processes the remaining candidates (again after each wait), then replies with the tag and rows. */
+export function continueScan(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome {
+  while (p.index < p.candidates.length) {
+    const stop = stepRow(ctx, stmt, p);
+    if (stop) return stop;
+    p.index += 1;
+    p.retry = false;
+  }
+  if (stmt.op === 'select') return ok(`SELECT ${p.out.length}`, p.out);
+  return ok(`${stmt.op === 'update' ? 'UPDATE' : 'DELETE'} ${p.count}`, p.out);
+}
+
+function waitForRow(ctx: ExecContext, row: RowState, holder: NonNullable<RowState['lock']>, p: ScanProgress): Outcome {
+  p.retry = true;
+  return {
+    kind: 'wait',
+    target: { kind: 'tuple', txn: holder.txn, table: ctx.table.spec.name, rid: row.rid },
+    progress: p,
+    on: `row lock on ${rowLabel(ctx.table, row)} held by session ${holder.sessionId}`,
+    blockerSession: holder.sessionId,
+  };
+}
+
+/** One candidate: lock it or wait, re-read and re-check it, apply the statement. Returns null to go on. */
+function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | null {
+  const cand = p.candidates[p.index];
+  if (!cand) return null;
+  if (stmt.op === 'update' && !p.retry) {
+    const bad = constraintError(ctx.table.spec, applySet(cand.values, stmt.set));
+    if (bad) return fail(bad);
+  }
+  const row = ctx.table.rows.find((r) => r.rid === cand.rid);
+  if (!row) return null;
+  if (row.lock && row.lock.txn !== ctx.txn) {
+    const lockClause = stmt.op === 'select' ? stmt.lock : undefined;
+    if (lockClause === 'forUpdateNowait') return fail(rowLockNotAvailable(ctx.table.spec.name));
+    if (lockClause === 'forUpdateSkipLocked') return null;
+    return waitForRow(ctx, row, row.lock, p);
+  }
+  const current = visibleVersion(row, ctx.txn);
+  if (!current || !matchesWhere(current, stmt.where)) return null;
+  return applyToRow(ctx, stmt, p, row, current);
+}
+
+function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowState, current: Row): Outcome | null {
+  const spec = ctx.table.spec;
+  if (stmt.op === 'update') {
+    const next = applySet(current, stmt.set);
+    const bad = constraintError(spec, next);
+    if (bad) return fail(bad);
+    row.lock = row.lock ?? { txn: ctx.txn, sessionId: ctx.sessionId };
+    const u = checkUnique(ctx.table, next, ctx.txn, row.rid, current);
+    if (u.kind === 'exists') return fail(u.error);
+    if (u.kind === 'wait') {
+      p.retry = true;
+      return waitForTxn(u, p);
+    }
+    row.pending = { values: next };
+    if (stmt.returning && stmt.returning.length > 0) p.out.push(project(spec, next, stmt.returning));
+  } else {
+    row.lock = row.lock ?? { txn: ctx.txn, sessionId: ctx.sessionId };
+    if (stmt.op === 'delete') row.pending = { values: null };
+    else p.out.push(project(spec, current, stmt.columns));
+  }
+  p.count += 1;
+  return null;
+}

@@ -1,0 +1,77 @@
+/**
+ * The PostgreSQL 15 errors and warnings the simulated database raises, worded exactly as the
+ * server words them (checked against PostgreSQL 15; SQLSTATEs from "PostgreSQL Error Codes").
+ *
+ * Pure module: no DOM, no clock, no randomness.
+ */
+import type { SqlError, SqlValue } from './sqlTypes';
+
+/** WARNING of COMMIT/ROLLBACK outside a transaction block (SQLSTATE 25P01; xact.c). */
+export const NO_TRANSACTION_WARNING = 'there is no transaction in progress';
+
+/** WARNING of BEGIN inside a transaction block (SQLSTATE 25001; xact.c). */
+export const ALREADY_IN_TRANSACTION_WARNING = 'there is already a transaction in progress';
+
+/**
+ * WARNING of `pg_advisory_unlock*` when the session holds no session-level lock of that mode on
+ * the key (PostgreSQL docs, "Advisory Lock Functions"; lock.c LockRelease).
+ */
+export function notOwnedWarning(mode: 'ExclusiveLock' | 'ShareLock'): string {
+  return `you don't own a lock of type ${mode}`;
+}
+
+/** How a value appears inside DETAIL texts: NULL as `null`, text unquoted. */
+function detailValue(value: SqlValue): string {
+  return value === null ? 'null' : String(value);
+}
+
+/** 25P02 in_failed_sql_transaction: any statement but COMMIT/ROLLBACK in an aborted block. */
+export function inFailedTransaction(): SqlError {
+  return { code: '25P02', message: 'current transaction is aborted, commands ignored until end of transaction block' };
+}
+
+/**
+ * 23505 unique_violation (PostgreSQL docs, "Index Uniqueness Checks"), e.g. message
+ * `duplicate key value violates unique constraint "invoices_order_id_key"`, detail
+ * `Key (account_id, period)=(7, 2026-11) already exists.`
+ */
+export function uniqueViolation(constraint: string, columns: readonly string[], values: readonly SqlValue[]): SqlError {
+  return {
+    code: '23505',
+    message: `duplicate key value violates unique constraint "${constraint}"`,
+    detail: `Key (${columns.join(', ')})=(${values.map(detailValue).join(', ')}) already exists.`,
+  };
+}
+
+/** 23514 check_violation; `row` is the new row in column order (DETAIL `Failing row contains (7, -1).`). */
+export function checkViolation(table: string, constraint: string, row: readonly SqlValue[]): SqlError {
+  return {
+    code: '23514',
+    message: `new row for relation "${table}" violates check constraint "${constraint}"`,
+    detail: `Failing row contains (${row.map(detailValue).join(', ')}).`,
+  };
+}
+
+/** 23502 not_null_violation (primary key columns are NOT NULL). */
+export function notNullViolation(table: string, column: string, row: readonly SqlValue[]): SqlError {
+  return {
+    code: '23502',
+    message: `null value in column "${column}" of relation "${table}" violates not-null constraint`,
+    detail: `Failing row contains (${row.map(detailValue).join(', ')}).`,
+  };
+}
+
+/** 55P03 lock_not_available from `FOR UPDATE NOWAIT` (PostgreSQL docs, SELECT "The Locking Clause"). */
+export function rowLockNotAvailable(table: string): SqlError {
+  return { code: '55P03', message: `could not obtain lock on row in relation "${table}"` };
+}
+
+/** 55P03 raised when `lock_timeout` cancels a waiting statement (PostgreSQL docs, "Client Connection Defaults"). */
+export function lockTimeoutError(): SqlError {
+  return { code: '55P03', message: 'canceling statement due to lock timeout' };
+}
+
+/** 57014 query_canceled raised when `statement_timeout` cancels a statement. */
+export function statementTimeoutError(): SqlError {
+  return { code: '57014', message: 'canceling statement due to statement timeout' };
+}

@@ -1,0 +1,52 @@
+import { validateScenario, formatErrors } from './validate';
+import { findPreset } from '../presets';
+
+const base = () => JSON.parse(JSON.stringify(findPreset('export-lease-expiry')!.withoutFix));
+const errorsOf = (input: unknown) => {
+  const r = validateScenario(input);
+  return r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`);
+};
+
+describe('validateScenario', () => {
+  it('accepts every preset as JSON', () => {
+    expect(validateScenario(base()).ok).toBe(true);
+  });
+
+  it.each([
+    ['a pause of 0 ms', (s: any) => (s.faults = [{ kind: 'pause', worker: 'A', atMs: 10, pauseMs: 0 }]), 'faults[0].pauseMs: must be ≥ 1'],
+    ['a negative start', (s: any) => (s.workers[1].startMs = -5), 'workers[1].startMs: must be ≥ 0'],
+    ['a fractional TTL', (s: any) => (s.lease.ttlMs = 1.5), 'lease.ttlMs: must be an integer'],
+    ['NaN seed', (s: any) => (s.seed = Number.NaN), 'seed: must be'],
+    ['Infinity horizon', (s: any) => (s.horizonMs = Number.POSITIVE_INFINITY), 'horizonMs: must be'],
+    ['a huge duration', (s: any) => (s.workers[0].steps[1].ms = 1e12), 'workers[0].steps[1].ms: must be ≤ 3600000'],
+    ['an unknown version', (s: any) => (s.version = 2), 'version: must be 1'],
+    ['an unknown fault kind', (s: any) => (s.faults = [{ kind: 'meteor', atMs: 1 }]), 'faults[0].kind: is not a known kind'],
+    ['an unknown field', (s: any) => (s.mechanism.fencingg = true), 'mechanism: unknown field "fencingg"'],
+    ['a missing field', (s: any) => delete s.lease.ttlMs, 'lease.ttlMs: must be a number'],
+    ['an unknown lock', (s: any) => (s.mechanism.lock = 'zookeeper'), 'mechanism.lock: must be one of'],
+    ['a fault for a missing worker', (s: any) => (s.faults = [{ kind: 'pause', worker: 'Z', atMs: 10, pauseMs: 5 }]), 'faults[0].worker: no worker "Z" in workers'],
+    ['a fault after the run', (s: any) => (s.faults = [{ kind: 'expireLease', atMs: 3_000_000 }]), 'faults[0].atMs: must be ≤ horizonMs (90000)'],
+    ['a fault at a missing step', (s: any) => (s.faults = [{ kind: 'crash', worker: 'A', step: 9, restartAfterMs: null }]), 'faults[0].step: must be < 4'],
+    ['a fault with both time and step', (s: any) => (s.faults = [{ kind: 'crash', worker: 'A', step: 1, atMs: 5, restartAfterMs: null }]), 'faults[0]: must give exactly one of atMs or step'],
+    ['duplicate worker ids', (s: any) => (s.workers[1].id = 'A'), 'workers[1].id: duplicates workers[0].id "A"'],
+    ['too many workers', (s: any) => (s.workers = Array.from({ length: 17 }, (_, i) => ({ ...s.workers[0], id: `W${i}` }))), 'workers: must have at most 16 item(s)'],
+  ])('rejects %s with the field path and the rule', (_name, mutate, expected) => {
+    const s = base();
+    mutate(s);
+    expect(errorsOf(s).join('\n')).toContain(expected);
+  });
+
+  it('rejects non-objects and __proto__ keys without throwing', () => {
+    for (const input of [null, 42, 'x', [], undefined, JSON.parse('{"__proto__": {"polluted": true}}')]) {
+      expect(validateScenario(input).ok).toBe(false);
+    }
+    const s = base();
+    const hostile = JSON.parse(JSON.stringify(s).replace('"mechanism":{', '"mechanism":{"__proto__":{"x":1},'));
+    expect(errorsOf(hostile).join()).toMatch(/mechanism/);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('formats errors one per line', () => {
+    expect(formatErrors([{ path: 'a.b', message: 'must be ≥ 1' }, { path: '(root)', message: 'x' }])).toBe('a.b: must be ≥ 1\n(root): x');
+  });
+});
