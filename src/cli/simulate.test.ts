@@ -1,0 +1,74 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from './simulate';
+import { findPreset } from '../sim';
+
+function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(argv, (s) => out.push(s), (s) => err.push(s));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('simulate CLI', () => {
+  it('--list prints the 13 preset ids', () => {
+    const r = cli('--list');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')).toHaveLength(13);
+    expect(r.out).toContain('export-lease-expiry');
+  });
+
+  it('exits 1 for a violated invariant and prints the timeline and verdict', () => {
+    const r = cli('export-lease-expiry');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('SET lease:export');
+    expect(r.out).toMatch(/Violated: .*overlapped/);
+  });
+
+  it('exits 0 with --fixed when the fix holds', () => {
+    expect(cli('export-lease-expiry', '--fixed').code).toBe(0);
+  });
+
+  it('--json prints one object with scenario, verdict, traceHash, events and metrics', () => {
+    const r = cli('invoice-race', '--json');
+    const o = JSON.parse(r.out);
+    expect(Object.keys(o)).toEqual(expect.arrayContaining(['scenario', 'verdict', 'traceHash', 'events', 'metrics']));
+    expect(o.verdict.held).toBe(false);
+    expect(o.verdict.violations[0].eventIds.length).toBeGreaterThan(0);
+    expect(o.traceHash).toMatch(/^[0-9a-f]{14}$/);
+  });
+
+  it('runs a scenario file and gives the same trace hash as the preset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockscope-'));
+    const file = join(dir, 'scenario.json');
+    writeFileSync(file, JSON.stringify(findPreset('unsafe-release')!.withoutFix));
+    const fromFile = JSON.parse(cli(file, '--json').out);
+    const fromPreset = JSON.parse(cli('unsafe-release', '--json').out);
+    expect(fromFile.traceHash).toBe(fromPreset.traceHash);
+  });
+
+  it.each([
+    [['no-such-preset'], /unknown preset "no-such-preset"/],
+    [['--bogus'], /unknown option --bogus/],
+    [[], /give a preset id or a scenario file/],
+    [['/nonexistent/x.json'], /cannot read/],
+  ])('exits 2 for bad input %j', (argv, message) => {
+    const r = cli(...argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+
+  it('exits 2 naming the field for an invalid scenario file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockscope-'));
+    const file = join(dir, 'bad.json');
+    const s = JSON.parse(JSON.stringify(findPreset('export-lease-expiry')!.withoutFix));
+    s.faults[0].pauseMs = 0;
+    writeFileSync(file, JSON.stringify(s));
+    const r = cli(file);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('faults[0].pauseMs: must be ≥ 1');
+    writeFileSync(file, '{ not json');
+    expect(cli(file).err).toMatch(/is not valid JSON/);
+  });
+});
