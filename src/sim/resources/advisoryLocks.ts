@@ -204,7 +204,8 @@ function compareKeys(a: AdvisoryKey, b: AdvisoryKey): number {
   return 0;
 }
 
-function compareText(a: string, b: string): number {
+/** Locale-independent string order (UTF-16 code units), for deterministic sorting. */
+export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -391,6 +391,8 @@ describe('transactions (READ COMMITTED, autocommit)', () => {
   });
 
   it('closeSession rolls back the open block and cancels its waiting statement without reporting it', () => {
+    // Matches pg_terminate_backend. A client that merely disconnects mid-wait leaves its backend
+    // waiting (holding its locks) until the wait ends, since PostgreSQL only then notices.
     const db = setup('s1', 's2', 's3');
     texts(db, [['s1', BEGIN], ['s1', insertInvoice(42)], ['s2', BEGIN], ['s2', decrementStock], ['s3', adv('pg_advisory_lock', 1)]]);
     expect(q(db, 's1', decrementStock)).toBe('waits (row lock on items row id=7 held by session s2)');

@@ -15,6 +15,7 @@ import {
   advisoryFnInfo,
   advisoryKeyId,
   advisoryLockRows,
+  compareText,
   describeAdvisoryKey,
   firstGrantable,
   grantQueuedAdvisory,
@@ -30,6 +31,7 @@ import type { DbCompletion, DbReply, DbResult, Row, SqlError, Stmt, TableSpec } 
 import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
 import { validateStmt } from './stmtValidate';
 
+// The state/view types and the text renderers, re-exported so callers need one import.
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
 export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
 
@@ -44,10 +46,6 @@ function okOutcome(tag: string, rows: readonly Row[] = [], warning?: string): Ou
 
 function okReply(tag: string, warning?: string): DbReply {
   return warning === undefined ? { status: 'ok', tag, rows: [] } : { status: 'ok', tag, rows: [], warning };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 type AdvisoryStmt = Extract<Stmt, { op: 'advisory' | 'advisoryUnlockAll' }>;

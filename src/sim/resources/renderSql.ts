@@ -6,7 +6,7 @@
  * Pure module: no DOM, no clock, no randomness.
  */
 import type { DbReply, Row, SetExpr, SqlValue, Stmt, TableSpec, Where } from './sqlTypes';
-import { createTableState } from './tableStore';
+import { createTableState, valueText } from './tableStore';
 
 /** PostgreSQL 15 keywords that cannot be a bare column or table name (reserved and type/function-name keywords). */
 const RESERVED = new Set(
@@ -121,10 +121,6 @@ export function renderTableSetup(spec: TableSpec): string[] {
     ([col, last]) => `SELECT setval(pg_get_serial_sequence(${renderLiteral(quoteIdent(spec.name))}, ${renderLiteral(col)}), ${last})`,
   );
   return [renderCreateTable(spec), ...inserts, ...setvals];
-}
-
-function valueText(v: SqlValue): string {
-  return v === null ? 'NULL' : String(v);
 }
 
 /** `t` / `f` / `(void)` when the reply is one advisory-function result (one row, one `pg_…` column), else null. */

@@ -58,7 +58,8 @@ export function project(spec: TableSpec, values: Row, columns?: readonly string[
   return out;
 }
 
-function valueText(v: SqlValue): string {
+/** A value as the timeline shows it: NULL as `NULL`, text unquoted. */
+export function valueText(v: SqlValue): string {
   return v === null ? 'NULL' : String(v);
 }
 
