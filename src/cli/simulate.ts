@@ -69,9 +69,11 @@ export function formatTimeline(r: RunResult): string {
   const lines = [`${r.scenario.title}${r.scenario.id ? ` (${r.scenario.id})` : ''}`, ''];
   for (const e of r.events) {
     const t = pad(`${(e.atMs / 1000).toFixed(3)} s`, 10);
-    const cmd = e.command !== undefined ? `${e.command}${e.reply !== undefined ? ` → ${e.reply}` : ''}` : e.reply ?? '';
-    lines.push(`${t} ${pad(e.id, 5)} ${pad(e.actor, 9)} ${cmd}`);
-    lines.push(`${' '.repeat(26)}${e.narration}`);
+    const head = `${t} ${pad(e.id, 6)} ${pad(e.actor, 9)}`;
+    if (e.command !== undefined) {
+      lines.push(`${head} ${e.command}${e.reply !== undefined ? ` → ${e.reply}` : ''}`);
+      lines.push(`${' '.repeat(head.length + 1)}${e.narration}`);
+    } else lines.push(`${head} ${e.narration}${e.reply !== undefined ? ` (${e.reply})` : ''}`);
   }
   lines.push('', r.verdict.summary);
   for (const v of r.verdict.violations) lines.push(`  ✗ ${v.invariant}: ${v.message} [${v.eventIds.join(', ')}]`);

@@ -145,8 +145,14 @@ function crashWorker(world: World, w: WorkerRuntime, restartAfterMs: number | nu
     w.writeId = null;
     world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' } });
   }
+  const before = world.beliefs(w);
   world.send(w, 'CRASH', { outcome: 'crashed' });
-  faultEvent(world, f, index, `${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}. Its database connection closes (rolling back its transaction and releasing its advisory locks); a lease it held stays until its TTL runs out.`, { worker: w });
+  const consequences = [
+    before.connection !== null ? `its database connection closes${before.inTransaction || before.holdsLock ? ', rolling back its transaction and releasing its advisory locks' : ''}` : '',
+    before.ownsLease ? `its lease stays in Redis until its TTL runs out` : '',
+  ].filter((x) => x !== '');
+  const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
+  faultEvent(world, f, index, `${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}.${tail}`, { worker: w });
   const session = world.beliefs(w).connection;
   if (session !== null) world.giveBack(w, true);
   if (restartAfterMs === null) return;

@@ -22,6 +22,8 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     if (r.status === 'error') return `${w.id}'s lock request fails: ${r.error.message}.`;
     world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
+    const held = heldCount(world, w);
+    if (held > 1) return `${w.id} "acquires" advisory lock ${m.advisoryKey} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
     return `${w.id} holds advisory lock ${m.advisoryKey} ${scope}.`;
   }, (r) => {
     if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
@@ -43,6 +45,12 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
     const still = r.status === 'ok' && stillHeld(world, w);
     return still ? `${w.id} unlocks once, but the lock was taken more than once on this connection: it stays held.` : `${w.id} unlocks advisory lock ${m.advisoryKey}.`;
   }, () => k());
+}
+
+function heldCount(world: World, w: WorkerRuntime): number {
+  const session = world.beliefs(w).connection;
+  if (session === null) return 0;
+  return world.db.sessionState(session).advisoryLocks.reduce((n, l) => n + l.sessionCount + l.xactCount, 0);
 }
 
 function stillHeld(world: World, w: WorkerRuntime): boolean {
