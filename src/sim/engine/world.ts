@@ -105,10 +105,10 @@ export class World {
     this.maxEvents = maxEvents;
     this.rng = new Rng(scenario.seed);
     this.db = new Database(tablesFor(scenario));
-    this.leases = new LeaseStore({ replicationLagMs: scenario.lease.replicationLagMs });
+    // The fencing counter starts at fenceStart (already replicated), so the first token is fenceStart + 1.
+    const fence = scenario.lease.fenceStart > 0 ? [{ key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart), expiresAtServerMs: null }] : [];
+    this.leases = LeaseStore.fromSnapshot({ version: 1, replicationLagMs: scenario.lease.replicationLagMs, lastNowMs: null, serverClockOffsetMs: 0, keys: fence, replicaKeys: fence, pendingWrites: [] });
     this.destination = new Destination(scenario.destination);
-    // The fencing counter starts at fenceStart, so the first token is fenceStart + 1.
-    if (scenario.lease.fenceStart > 0) this.leases.execute(0, { op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) });
     this.pool = new ConnectionPool(scenario.database.poolSize, (id) => this.db.openSession(id));
     for (const spec of scenario.workers) {
       const actor = createActor(workerMachine);
