@@ -79,7 +79,7 @@ export function formatTimeline(r: RunResult): string {
   for (const v of r.verdict.violations) lines.push(`  ✗ ${v.invariant}: ${v.message} [${v.eventIds.join(', ')}]`);
   for (const n of r.verdict.notes) lines.push(`  ~ ${n.invariant}: ${n.message} [${n.eventIds.join(', ')}]`);
   const m = r.metrics;
-  lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs}), lease age at commit max ${m.leaseAgeAtCommit.maxMs} ms, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}`);
+  lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs}), lease age at commit max ${m.leaseAgeAtCommit.maxMs} ms, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}, wasted work ${m.wastedWorkMs} ms`);
   lines.push(`  trace hash ${r.traceHash}`);
   if (r.error) lines.push(`  run stopped early: ${r.error}`);
   return lines.join('\n');

@@ -45,6 +45,8 @@ export interface RunMetrics {
   readonly staleWritesRejected: number;
   /** Effects performed beyond the first. */
   readonly duplicateEffects: number;
+  /** Virtual ms of work done by attempts that did not complete the job (crashed, failed, stopped, found it done). */
+  readonly wastedWorkMs: number;
   readonly events: number;
   /** Events processed by the worker machines (XState sends), the engine's unit of work. */
   readonly workerTransitions: number;
@@ -155,6 +157,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     renewFailures: m.renewFailures,
     staleWritesRejected: m.staleWritesRejected,
     duplicateEffects: Math.max(0, performed - 1),
+    wastedWorkMs: m.wastedWorkMs + [...world.workers.values()].reduce((sum, w) => sum + (world.stateOf(w) === 'crashed' ? w.workMs : 0), 0),
     events: world.events.length,
     workerTransitions: world.transitions,
   };

@@ -49,6 +49,8 @@ export interface WorkerRuntime {
   cleanupOnly: boolean;
   /** How the job will end when its steps run out. */
   outcome: WorkerOutcome;
+  /** Virtual ms of `work` steps started in the current attempt (wasted if the attempt does not complete). */
+  workMs: number;
   /** When the job's first acquire attempt started (for acquisition latency). */
   requestStartMs: number | null;
 }
@@ -115,7 +117,7 @@ export class World {
       actor.start();
       this.workers.set(spec.id, {
         id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
-        waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', requestStartMs: null,
+        waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
       });
     }
   }

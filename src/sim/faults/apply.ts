@@ -146,6 +146,7 @@ function crashWorker(world: World, w: WorkerRuntime, restartAfterMs: number | nu
     world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' } });
   }
   const before = world.beliefs(w);
+  w.outcome = 'crashed';
   world.send(w, 'CRASH', { outcome: 'crashed' });
   const consequences = [
     before.connection !== null ? `its database connection closes${before.inTransaction || before.holdsLock ? ', rolling back its transaction and releasing its advisory locks' : ''}` : '',
@@ -181,7 +182,7 @@ function runAdminScript(world: World, index: number): void {
     actor.start();
     admin = {
       id: 'admin', spec: { id: 'admin', startMs: world.nowMs, steps: [{ do: 'effect', ms: 0 }] }, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
-      waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', requestStartMs: null,
+      waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
     };
     world.workers.set('admin', admin);
     if (firstRun) world.db.openSession('admin');

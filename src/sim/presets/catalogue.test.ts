@@ -68,6 +68,7 @@ describe('invoice-race', () => {
     const load = cmd(r, 'B', 'SELECT * FROM invoices WHERE order_id = 42');
     expect(load.at(-1)!.reply).toMatch(/order_id=42/);
     expect(rows(r, 'invoices')).toHaveLength(1);
+    expect(r.metrics.wastedWorkMs).toBe(50); // B's 50 ms of work before it found A's invoice
   });
 });
 

@@ -17,6 +17,8 @@ const CLEANUP_STEPS = new Set<Step['do']>(['commit', 'release', 'disconnect']);
 /** Starts (or restarts) the worker's job at its first step. */
 export function startJob(world: World, w: WorkerRuntime): void {
   w.pc = 0;
+  if (w.outcome !== 'completed') world.metrics.wastedWorkMs += w.workMs; // a restart throws the first attempt's work away
+  w.workMs = 0;
   w.cleanupOnly = false;
   w.outcome = 'completed';
   w.enqueued = false;
@@ -77,6 +79,7 @@ function execStep(world: World, w: WorkerRuntime): void {
     case 'work':
       world.send(w, 'WORK');
       world.emit(w.id, 'step', `${w.id} works for ${fmtMs(step.ms)}${inCriticalSection(world, w) ? ' inside its critical section' : ''}.`, { worker: w, data: { t: 'step', step: w.pc, name: 'work' } });
+      w.workMs += step.ms;
       return done(world, w, step.ms);
     case 'check':
       return check(world, w);
@@ -301,6 +304,8 @@ export function failJob(world: World, w: WorkerRuntime, reason: string): void {
 /** The job has ended: return the connection, stop renewals, and finish the machine. */
 export function finishJob(world: World, w: WorkerRuntime): void {
   if (!world.isAlive(w)) return;
+  if (w.outcome !== 'completed') world.metrics.wastedWorkMs += w.workMs;
+  w.workMs = 0;
   world.giveBack(w);
   w.renewGen += 1;
   w.gen += 1;
