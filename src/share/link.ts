@@ -1,0 +1,130 @@
+/**
+ * Shareable links: everything needed to reproduce what the sender saw (the scenario as a preset
+ * id plus changes, or in full; the faults; mechanism choices; the cursor; the view), versioned
+ * (`v=1`) and compressed with lz-string into the URL fragment.
+ *
+ * Decoding treats every link as hostile: size caps before and after decompression (a
+ * decompression bomb is refused), JSON parsed defensively, shapes validated with zod, and every
+ * problem reported as `{ path, message }`. Never throws. Pure: no DOM.
+ */
+import * as lzModule from 'lz-string';
+import { z } from 'zod';
+import { findPreset, parseScenario, validateScenario, faultSchema, mechanismSchema, formatZodIssues, type Scenario, type ValidationError } from '../sim';
+
+// lz-string is CommonJS without detectable named exports: Node's ESM loader exposes it as `default`, bundlers as the namespace.
+type Lz = typeof lzModule;
+const lz: Lz = (lzModule as unknown as { default?: Lz }).default ?? lzModule;
+
+/** The link format version this build writes and reads. */
+export const LINK_VERSION = 1;
+/** Longest fragment accepted, in characters (a link is meant to stay under 1,500). */
+export const MAX_LINK_CHARS = 8_000;
+/** Largest decompressed payload accepted, in characters. */
+export const MAX_DECOMPRESSED_CHARS = 200_000;
+
+/** Which screen layout the link opens. */
+export type ViewMode = 'single' | 'compare';
+
+/** What a link holds (short keys keep links short). */
+export const shareStateSchema = z.strictObject({
+  /** Preset id the scenario starts from. */
+  p: z.string().max(60).optional(),
+  /** 1 = the preset's "with the fix" variant. */
+  f: z.union([z.literal(0), z.literal(1)]).optional(),
+  /** Mechanism switches changed from the preset. */
+  m: mechanismSchema.partial().optional(),
+  /** The faults (replacing the preset's). */
+  x: z.array(faultSchema).max(32).optional(),
+  /** A whole scenario (when it was edited beyond switches and faults). */
+  s: z.unknown().optional(),
+  /** Cursor: index of the current event. */
+  c: z.int().min(0).max(1_000_000).optional(),
+  /** View mode. */
+  w: z.enum(['single', 'compare']).optional(),
+  /** Compare view: mechanism switches of the right-hand side. */
+  k: mechanismSchema.partial().optional(),
+});
+
+/** Decoded link state. */
+export type ShareState = z.infer<typeof shareStateSchema>;
+
+/** A decoded link: the state and the scenario it describes, or every problem found. */
+export type DecodeResult = { readonly ok: true; readonly state: ShareState; readonly scenario: Scenario } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+
+/** `v=1&s=<lz-string>`: the fragment (without `#`) for a state. */
+export function encodeShare(state: ShareState): string {
+  return `v=${LINK_VERSION}&s=${lz.compressToEncodedURIComponent(JSON.stringify(state))}`;
+}
+
+const fail = (path: string, message: string): DecodeResult => ({ ok: false, errors: [{ path, message }] });
+
+/** Decodes a fragment (with or without a leading `#` or `?`). Never throws. */
+export function decodeShare(fragment: string): DecodeResult {
+  if (typeof fragment !== 'string') return fail('link', 'must be text');
+  if (fragment.length > MAX_LINK_CHARS) return fail('link', `is ${fragment.length} characters long; links over ${MAX_LINK_CHARS} are refused`);
+  const params = new URLSearchParams(fragment.replace(/^[#?]/, ''));
+  const v = params.get('v');
+  if (v === null) return fail('link.v', 'is missing: this is not a Lockscope link');
+  if (!/^\d{1,6}$/.test(v)) return fail('link.v', `must be a version number, not "${v.slice(0, 20)}"`);
+  if (Number(v) > LINK_VERSION) return fail('link.v', `is ${v}: the link was made by a newer Lockscope (this one reads version ${LINK_VERSION})`);
+  if (Number(v) < 1) return fail('link.v', 'must be at least 1');
+  const data = params.get('s');
+  if (data === null || data === '') return fail('link.s', 'is missing: the link holds no scenario');
+  let json: string | null;
+  try {
+    json = lz.decompressFromEncodedURIComponent(data);
+  } catch {
+    json = null;
+  }
+  if (json === null || json === '') return fail('link.s', 'is not compressed Lockscope data (the link may be truncated or garbled)');
+  if (json.length > MAX_DECOMPRESSED_CHARS) return fail('link.s', `decompresses to ${json.length} characters, over the limit of ${MAX_DECOMPRESSED_CHARS}: refused`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return fail('link.s', 'decompresses to something that is not JSON');
+  }
+  const parsed = shareStateSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: formatZodIssues(parsed.error.issues).map(prefix('link')) };
+  const built = scenarioFromShare(parsed.data);
+  return built.ok ? { ok: true, state: parsed.data, scenario: built.scenario } : built;
+}
+
+function prefix(root: string) {
+  return (e: ValidationError): ValidationError => ({ path: e.path === '(root)' ? root : `${root}.${e.path}`, message: e.message });
+}
+
+/** Builds the scenario a link describes: the full scenario, or the preset variant with its changes. */
+export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scenario } | { ok: false; errors: ValidationError[] } {
+  if (state.s !== undefined) {
+    const r = parseScenario(state.s);
+    return r.ok ? { ok: true, scenario: r.scenario } : { ok: false, errors: r.errors.map(prefix('scenario')) };
+  }
+  if (state.p === undefined) return { ok: false, errors: [{ path: 'link.p', message: 'is missing: name a preset or include a scenario' }] };
+  const preset = findPreset(state.p);
+  if (!preset) return { ok: false, errors: [{ path: 'link.p', message: `no preset "${state.p.slice(0, 60)}"` }] };
+  const base = state.f === 1 ? preset.withFix : preset.withoutFix;
+  const candidate: Scenario = { ...base, mechanism: { ...base.mechanism, ...state.m }, faults: state.x ?? base.faults };
+  const r = validateScenario(candidate);
+  return r.ok ? { ok: true, scenario: r.scenario } : { ok: false, errors: r.errors.map(prefix('scenario')) };
+}
+
+/**
+ * The smallest state for a scenario: preset id + variant + changed switches + faults when it
+ * differs from a preset only there; the whole scenario otherwise.
+ */
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k'> = {}): ShareState {
+  const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
+  if (preset) {
+    for (const [f, base] of [[0, preset.withoutFix], [1, preset.withFix]] as const) {
+      const { mechanism: _m, faults: _f, ...restA } = scenario;
+      const { mechanism: _bm, faults: _bf, ...restB } = base;
+      if (JSON.stringify(restA) !== JSON.stringify(restB)) continue;
+      const m: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(scenario.mechanism)) if (base.mechanism[key as keyof typeof base.mechanism] !== value) m[key] = value;
+      const faultsSame = JSON.stringify(scenario.faults) === JSON.stringify(base.faults);
+      return { p: preset.id, ...(f === 1 ? { f } : {}), ...(Object.keys(m).length > 0 ? { m } : {}), ...(faultsSame ? {} : { x: scenario.faults }), ...extra };
+    }
+  }
+  return { s: scenario, ...extra };
+}
