@@ -1,3 +1,4 @@
+/** Entry point: mounts the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -1,0 +1,103 @@
+/** The simulator screen: setup, mechanism and faults on the left; verdict, timeline and log in the middle; inspector and metrics on the right. */
+import { memo, useCallback, useMemo } from 'react';
+import { findPreset } from '../sim';
+import { useLockscope, useRun, indexOfEvent } from './store';
+import type { DerivedRun } from './store/derive';
+import type { LaneRef } from './store/types';
+import { Timeline } from './timeline/Timeline';
+import { Transport } from './timeline/Transport';
+import { Inspector } from './inspector/Inspector';
+import { EventLog } from './log/EventLog';
+import { VerdictPanel } from './verdict/VerdictPanel';
+import { MetricsCharts } from './verdict/MetricsCharts';
+import { MechanismPanel } from './mechanism/MechanismPanel';
+import { FaultList } from './faults/FaultList';
+import { ChangeBadge } from './faults/ChangeBadge';
+import { withTime } from './faults/faultCatalog';
+
+const citedCache = new WeakMap<DerivedRun, Set<string>>();
+/** Event ids cited by the run's verdict (memoised per run). */
+function citedOf(run: DerivedRun): Set<string> {
+  let s = citedCache.get(run);
+  if (!s) citedCache.set(run, (s = new Set([...run.verdict.violations, ...run.verdict.notes].flatMap((f) => f.eventIds))));
+  return s;
+}
+
+const Metrics = memo(MetricsCharts);
+
+/** The simulator screen (reads and writes the store). */
+export function SimulateView() {
+  const run = useRun();
+  const presetId = useLockscope((s) => s.presetId);
+  const scenario = useLockscope((s) => s.scenario);
+  const faults = useLockscope((s) => s.faults);
+  const cursorMs = useLockscope((s) => s.cursorMs);
+  const cursorIndex = useLockscope((s) => s.cursorIndex);
+  const selectedFault = useLockscope((s) => s.selectedFault);
+  const badge = useLockscope((s) => s.badge);
+  const error = useLockscope((s) => s.error);
+  const st = useLockscope.getState();
+  const preset = presetId ? findPreset(presetId) : undefined;
+
+  const gotoEvent = useCallback((id: string) => {
+    const s = useLockscope.getState();
+    s.setPlaying(false);
+    s.setCursorIndex(indexOfEvent(run, id));
+  }, [run]);
+  const selectIndex = useCallback((i: number) => {
+    const s = useLockscope.getState();
+    s.setPlaying(false);
+    s.setCursorIndex(i);
+  }, []);
+  const onLane = useCallback((lane: LaneRef, atMs: number, pos: { x: number; y: number }) => useLockscope.getState().openFaultMenu({ lane, atMs, x: pos.x, y: pos.y }), []);
+  const onFaultMove = useCallback((i: number, ms: number) => {
+    const s = useLockscope.getState();
+    const f = s.faults[i];
+    if (f) s.updateFault(i, withTime(f, ms));
+  }, []);
+  const cited = useMemo(() => citedOf(run), [run]);
+
+  return (
+    <div className="sim-grid" id="main">
+      <aside className="col-left" aria-label="Scenario setup">
+        <section className="panel situation" aria-label="Situation">
+          <h1>{preset?.title ?? scenario.title}</h1>
+          <p>{preset?.situation ?? scenario.description}</p>
+        </section>
+        <MechanismPanel />
+        <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
+      </aside>
+      <main className="col-main">
+        <div className="main-top">
+        {error && <p className="error" role="alert">{error}</p>}
+        <VerdictPanel run={run} onEventId={gotoEvent} />
+        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
+        <Transport />
+        <Timeline
+          run={run}
+          label="Timeline"
+          cursorMs={cursorMs}
+          onCursorMs={(ms) => {
+            st.setPlaying(false);
+            st.setCursorMs(ms);
+          }}
+          onEventId={gotoEvent}
+          faults={faults}
+          selectedFault={selectedFault}
+          onLaneActivate={onLane}
+          onFaultMove={onFaultMove}
+          onFaultSelect={st.selectFault}
+          onFaultRemove={st.removeFault}
+        />
+        </div>
+        <div className="main-bottom">
+          <EventLog run={run} index={cursorIndex} onSelect={selectIndex} cited={cited} />
+          <aside className="col-right" aria-label="Inspector and metrics">
+            <Inspector run={run} index={cursorIndex} cursorMs={cursorMs} />
+            <Metrics run={run} />
+          </aside>
+        </div>
+      </main>
+    </div>
+  );
+}

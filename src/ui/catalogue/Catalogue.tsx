@@ -1,0 +1,47 @@
+/** The catalogue: every preset grouped by lesson, its one-paragraph setup, and both verdicts at once. */
+import { LESSONS, PRESETS, type Preset } from '../../sim';
+import { deriveRun } from '../store';
+
+function Verdict({ held, summary }: { held: boolean; summary: string }) {
+  return <span className={held ? 'held' : 'violated'}><span aria-hidden="true">{held ? '✓ ' : '✗ '}</span><strong>{held ? 'Held' : 'Violated'}</strong>: {summary.replace(/^(Held|Violated): /, '')}</span>;
+}
+
+function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, variant: 'without' | 'with') => void }) {
+  const without = deriveRun(preset.withoutFix);
+  const withFix = deriveRun(preset.withFix);
+  return (
+    <li className="preset">
+      <h3 id={`p-${preset.id}`}>{preset.title}</h3>
+      <p className="small muted"><code>{preset.id}</code></p>
+      <p>{preset.situation}</p>
+      <dl>
+        <dt>Without the fix</dt>
+        <dd><Verdict held={without.verdict.held} summary={without.verdict.summary} /></dd>
+        <dt>With the fix: {preset.fix}</dt>
+        <dd><Verdict held={withFix.verdict.held} summary={withFix.verdict.summary} /></dd>
+      </dl>
+      <div className="preset-actions">
+        <a className="button primary" href={`#/sim/${preset.id}`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'without'); }} aria-describedby={`p-${preset.id}`}>Open without the fix</a>
+        <a className="button" href={`#/sim/${preset.id}/fixed`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'with'); }} aria-describedby={`p-${preset.id}`}>Open with the fix</a>
+      </div>
+    </li>
+  );
+}
+
+/** The catalogue page. */
+export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' | 'with') => void }) {
+  return (
+    <main className="catalogue" id="main">
+      <h1>Two workers attempt the same job. What keeps the invariant true?</h1>
+      <p className="tagline">Start from the invariant — what must never happen — and choose the weakest mechanism that enforces it. Open a scenario to step through it, inject faults, and compare mechanisms.</p>
+      {LESSONS.map((lesson) => (
+        <section key={lesson.id} aria-labelledby={`lesson-${lesson.id}`}>
+          <h2 id={`lesson-${lesson.id}`}>{lesson.title}</h2>
+          <ul className="preset-grid">
+            {PRESETS.filter((p) => p.lesson === lesson.id).map((p) => <PresetCard key={p.id} preset={p} onOpen={onOpen} />)}
+          </ul>
+        </section>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,29 @@
+/** Builds the right-hand scenario of the compare view: the preset's other variant, or the current one with one switch flipped, under the same faults. */
+import { findPreset, type Scenario } from '../../sim';
+import type { CompareTarget, Variant } from '../store/types';
+import { flipSwitch, SWITCHES, switchValueText } from '../mechanism/switches';
+
+const cache = new WeakMap<Scenario, Map<string, Scenario>>();
+
+/** The compared scenario (memoised per left scenario and target, so its run stays cached). */
+export function compareScenario(left: Scenario, presetId: string | null, variant: Variant, target: CompareTarget): Scenario {
+  const key = `${presetId}|${variant}|${target.kind === 'switch' ? target.switchId : 'other'}`;
+  let byKey = cache.get(left);
+  if (!byKey) cache.set(left, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  let right: Scenario;
+  const preset = presetId ? findPreset(presetId) : undefined;
+  if (target.kind === 'otherVariant' && preset) {
+    const other = variant === 'with' ? preset.withoutFix : preset.withFix;
+    right = { ...other, faults: left.faults };
+  } else if (target.kind === 'switch') right = flipSwitch(left, target.switchId);
+  else right = left;
+  byKey.set(key, right);
+  return right;
+}
+
+/** The switches whose values differ between two scenarios, in words. */
+export function differences(a: Scenario, b: Scenario): string[] {
+  return SWITCHES.filter((d) => d.relevant(a) || d.relevant(b)).filter((d) => d.get(a) !== d.get(b)).map((d) => switchValueText(a, d.id));
+}

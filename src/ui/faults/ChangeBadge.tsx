@@ -1,0 +1,18 @@
+/** The badge that says what the last edit changed ("verdict: held → violated", "+1 duplicate upload"). */
+import type { ChangeBadge as Badge } from '../store/types';
+
+/** Shows the last edit and its effect on the outcome; polite live region. */
+export function ChangeBadge({ badge, onDismiss }: { badge: Badge | null; onDismiss: () => void }) {
+  return (
+    <div className="badge-slot" role="status" aria-live="polite">
+      {badge && (
+        <div className={`change-badge ${badge.changes.some((c) => c.includes('→ violated') || c.startsWith('+1 dup') || /^\+\d+ duplicate/.test(c)) ? 'worse' : badge.changes.some((c) => c.includes('→ held')) ? 'better' : ''}`} data-testid="change-badge" key={badge.serial}>
+          <span className="badge-action">{badge.action}</span>
+          <span aria-hidden="true"> → </span>
+          <strong className="badge-changes">{badge.changes.length > 0 ? badge.changes.join(' · ') : 'no change in the outcome'}</strong>
+          <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss the change note">✕</button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The fault editor: every injected fault with its time and duration as inputs, and a remove
+ * button. Keyboard-first twin of the timeline markers; the selected marker's row is highlighted.
+ */
+import { useEffect, useRef } from 'react';
+import type { Fault, Scenario } from '../../sim';
+import type { DerivedRun } from '../store/derive';
+import { describeFault, durationOf, faultGlyph, faultTimeMs, withDuration, withTime } from './faultCatalog';
+
+/** Props of the fault editor. */
+export interface FaultListProps {
+  readonly faults: readonly Fault[];
+  readonly scenario: Scenario;
+  readonly run: DerivedRun;
+  readonly selected: number | null;
+  readonly onUpdate: (index: number, f: Fault) => void;
+  readonly onRemove: (index: number) => void;
+  readonly onSelect: (index: number | null) => void;
+}
+
+/** Seconds input that commits on change (valid numbers only). */
+function SecondsInput({ id, label, ms, onCommit, allowEmpty }: { id: string; label: string; ms: number | null; onCommit: (ms: number | null) => void; allowEmpty?: boolean }) {
+  return (
+    <label htmlFor={id} className="sec-input">
+      <span>{label}</span>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        max={3600}
+        step={0.5}
+        defaultValue={ms === null ? '' : ms / 1000}
+        key={ms ?? 'none'}
+        placeholder={allowEmpty ? 'never' : undefined}
+        onBlur={(e) => {
+          const raw = e.target.value.trim();
+          if (raw === '' && allowEmpty) return onCommit(null);
+          const v = Number(raw);
+          if (Number.isFinite(v) && v >= 0 && Math.round(v * 1000) !== ms) onCommit(Math.round(v * 1000));
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+        }}
+      />
+      <span aria-hidden="true">s</span>
+    </label>
+  );
+}
+
+/** The fault editor panel. */
+export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove, onSelect }: FaultListProps) {
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (selected === null) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`li[data-fault="${selected}"]`);
+    row?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected]);
+  return (
+    <section className="panel faults" aria-label="Faults">
+      <h2>Faults <span className="muted">({faults.length})</span></h2>
+      {faults.length === 0 && <p className="small muted">No faults. Click a lane on the timeline (or its name) to inject one.</p>}
+      <ol className="fault-list" ref={listRef}>
+        {faults.map((f, i) => {
+          const dur = durationOf(f);
+          const at = faultTimeMs(f, i, run);
+          return (
+            <li key={i} data-fault={i} className={i === selected ? 'selected' : ''} onFocus={() => onSelect(i)}>
+              <p className="fault-desc"><span aria-hidden="true" className="glyph">{faultGlyph(f)}</span> {describeFault(f, scenario)}{at === null ? ' — did not fire' : ''}</p>
+              <div className="fault-edit">
+                <SecondsInput id={`fault-${i}-at`} label="at" ms={f.atMs ?? at} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
+                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ms={dur.ms} allowEmpty={f.kind === 'crash'} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
+                <button type="button" className="danger" onClick={() => onRemove(i)} aria-label={`Remove fault: ${describeFault(f, scenario)}`}>Remove</button>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+/** The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time. */
+import { useEffect, useRef } from 'react';
+import { useLockscope } from '../store';
+import { faultsForLane, fmtSeconds } from './faultCatalog';
+
+/** The fault menu (renders nothing when closed). Esc closes it; ↑/↓ move between items. */
+export function FaultMenu() {
+  const menu = useLockscope((s) => s.faultMenu);
+  const scenario = useLockscope((s) => s.composed);
+  const close = useLockscope((s) => s.closeFaultMenu);
+  const addFault = useLockscope((s) => s.addFault);
+  const ref = useRef<HTMLDivElement>(null);
+  const returnFocus = useRef<Element | null>(null);
+
+  useEffect(() => {
+    if (!menu) return;
+    returnFocus.current = document.activeElement;
+    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [menu, close]);
+
+  if (!menu) return null;
+  const options = faultsForLane(menu.lane, scenario, menu.atMs);
+  const laneName = menu.lane.kind === 'worker' ? `worker ${menu.lane.worker}` : menu.lane.kind === 'lease' ? menu.lane.key : menu.lane.kind;
+  const left = Math.max(8, Math.min(menu.x, (typeof window !== 'undefined' ? window.innerWidth + window.scrollX : 1200) - 380));
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    e.stopPropagation();
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+      (returnFocus.current as HTMLElement | null)?.focus?.();
+      return;
+    }
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const items = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+      const i = items.indexOf(document.activeElement as HTMLElement);
+      items[(i + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+    }
+  };
+
+  return (
+    <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left, top: menu.y }} onKeyDown={onKeyDown}>
+      <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {fmtSeconds(menu.atMs)}</p>
+      {options.map((o) => (
+        <button key={o.id} type="button" role="menuitem" className="fault-option" data-fault-option={o.id} onClick={() => addFault(o.make())}>
+          <span className="opt-label">{o.label}</span>
+          <span className="opt-hint">{o.hint}</span>
+        </button>
+      ))}
+      <button type="button" role="menuitem" className="fault-option cancel" onClick={close}>Cancel (Esc)</button>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * Which faults fit which timeline lane, how to describe a fault in words, where its marker goes,
+ * and which of its fields is its editable duration. Faults stay plain data (the scenario format);
+ * this module only builds and reads them.
+ */
+import type { Fault, Scenario } from '../../sim';
+import type { DerivedRun } from '../store/derive';
+import type { LaneRef } from '../store/types';
+
+/** `1500` → `1.5 s`, `40` → `40 ms`. */
+export function fmtSeconds(ms: number): string {
+  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(Math.abs(s) < 10 ? 2 : 1)} s`;
+}
+
+/** One entry of the fault menu. */
+export interface FaultOption {
+  readonly id: string;
+  readonly label: string;
+  /** Short explanation shown under the label. */
+  readonly hint: string;
+  readonly make: () => Fault;
+}
+
+const at = (ms: number) => Math.max(0, Math.round(ms));
+
+/** Index of the worker's first `effect` step, or -1. */
+function effectStep(scenario: Scenario, worker: string): number {
+  return scenario.workers.find((w) => w.id === worker)?.steps.findIndex((s) => s.do === 'effect') ?? -1;
+}
+
+/** The faults that fit a lane, placed at `atMs`. */
+export function faultsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultOption[] {
+  const t = at(atMs);
+  const ttl = scenario.lease.ttlMs;
+  switch (lane.kind) {
+    case 'worker': {
+      const w = lane.worker;
+      const opts: FaultOption[] = [
+        { id: 'pause', label: `Pause ${w} for 10 s`, hint: 'a GC pause or VM stall; it resumes believing what it believed', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: 10_000 }) },
+        { id: 'pauseLong', label: `Pause ${w} past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'long enough for its lease to expire under it', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: Math.min(ttl + 10_000, 3_600_000) }) },
+        { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: 'its connection closes; a lease stays until its TTL', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
+      ];
+      const eff = effectStep(scenario, w);
+      if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: 'before it records completion; restarts after 5 s', make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
+      opts.push(
+        { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
+        { id: 'jobError', label: `Job error in ${w} here`, hint: 'the job throws; the connection goes back to the pool (without unlock when onError is "return")', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
+      );
+      return opts;
+    }
+    case 'lease':
+      return [
+        { id: 'expireLease', label: `Expire ${lane.key} now`, hint: 'as if its TTL had run out', make: () => ({ kind: 'expireLease', atMs: t }) },
+        { id: 'manualDelete', label: `Delete ${lane.key} by hand`, hint: 'an operator runs DEL while the owner is alive', make: () => ({ kind: 'manualDelete', atMs: t }) },
+        { id: 'failover', label: 'Redis failover', hint: `the replica lags ${fmtSeconds(scenario.lease.replicationLagMs)} and may lose the lock`, make: () => ({ kind: 'failover', atMs: t }) },
+        { id: 'clockJump', label: 'Clock jump +20 s on the lease store', hint: 'keys expire early', make: () => ({ kind: 'clockJump', atMs: t, jumpMs: 20_000 }) },
+      ];
+    case 'database':
+    case 'destination':
+      return [
+        { id: 'adminBypass', label: 'Admin script bypasses the lock', hint: 'performs the job\'s write directly, ignoring the cooperative lock', make: () => ({ kind: 'adminBypass', atMs: t }) },
+      ];
+  }
+}
+
+/** The lane a fault's marker belongs to. */
+export function laneOfFault(f: Fault, scenario: Scenario): LaneRef {
+  switch (f.kind) {
+    case 'pause':
+    case 'crash':
+    case 'partition':
+    case 'jobError':
+      return { kind: 'worker', worker: f.worker };
+    case 'expireLease':
+    case 'manualDelete':
+    case 'failover':
+    case 'clockJump':
+      return { kind: 'lease', key: scenario.lease.key };
+    case 'adminBypass':
+      return { kind: 'database' };
+  }
+}
+
+/** Where the fault fired in the run (its first trace event), or its declared time, or null if it never fired. */
+export function faultTimeMs(f: Fault, index: number, run: DerivedRun): number | null {
+  const ev = run.events.find((e) => e.data?.t === 'fault' && e.data.faultIndex === index);
+  if (ev) return ev.atMs;
+  if (f.atMs !== undefined) return f.atMs;
+  return null;
+}
+
+/** The fault's editable duration field, if it has one. */
+export function durationOf(f: Fault): { label: string; ms: number | null } | null {
+  switch (f.kind) {
+    case 'pause': return { label: 'pause', ms: f.pauseMs };
+    case 'partition': return { label: 'cut off for', ms: f.durationMs };
+    case 'clockJump': return { label: 'jump', ms: f.jumpMs };
+    case 'crash': return { label: 'restart after', ms: f.restartAfterMs };
+    default: return null;
+  }
+}
+
+/** The same fault with a new duration (ms; null = never, for a crash's restart). */
+export function withDuration(f: Fault, ms: number | null): Fault {
+  const v = ms === null ? null : Math.max(1, Math.round(ms));
+  switch (f.kind) {
+    case 'pause': return { ...f, pauseMs: v ?? f.pauseMs };
+    case 'partition': return { ...f, durationMs: v ?? f.durationMs };
+    case 'clockJump': return { ...f, jumpMs: v ?? f.jumpMs };
+    case 'crash': return { ...f, restartAfterMs: v };
+    default: return f;
+  }
+}
+
+/** The same fault placed at a time (a step placement becomes a time placement). */
+export function withTime(f: Fault, ms: number): Fault {
+  const { step: _s, phase: _p, ...rest } = f;
+  return { ...rest, atMs: at(ms) } as Fault;
+}
+
+/** The fault in words, e.g. "Pause A for 40 s at 3 s". */
+export function describeFault(f: Fault, scenario: Scenario): string {
+  const when = f.atMs !== undefined ? `at ${fmtSeconds(f.atMs)}` : f.step !== undefined ? `${f.phase ?? 'before'} step ${f.step + 1} (${scenario.workers.find((w) => w.id === f.worker)?.steps[f.step]?.do ?? '?'})` : '';
+  const key = scenario.lease.key;
+  switch (f.kind) {
+    case 'pause': return `Pause ${f.worker} for ${fmtSeconds(f.pauseMs)} ${when}`;
+    case 'crash': return `Crash ${f.worker} ${when}${f.restartAfterMs === null ? ', no restart' : `, restart after ${fmtSeconds(f.restartAfterMs)}`}`;
+    case 'partition': return `Cut ${f.worker} off from the lease store for ${fmtSeconds(f.durationMs)} ${when}`;
+    case 'jobError': return `Job error in ${f.worker} ${when}`;
+    case 'expireLease': return `Expire ${key} ${when}`;
+    case 'manualDelete': return `Operator deletes ${key} ${when}`;
+    case 'failover': return `Redis failover ${when}`;
+    case 'clockJump': return `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`;
+    case 'adminBypass': return `Admin script bypasses the lock ${when}`;
+  }
+}
+
+/** A one- or two-character glyph for a fault marker (paired with its shape and label, never colour alone). */
+export function faultGlyph(f: Fault): string {
+  switch (f.kind) {
+    case 'pause': return 'P';
+    case 'crash': return '✗';
+    case 'partition': return 'N';
+    case 'jobError': return '!';
+    case 'expireLease': return 'X';
+    case 'manualDelete': return 'D';
+    case 'failover': return 'F';
+    case 'clockJump': return 'J';
+    case 'adminBypass': return 'A';
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The inspector: the world at the cursor, read from the run's cached snapshot. Workers with their
+ * machine state and beliefs in words, lease keys with owner, token and remaining TTL, a
+ * pg_locks-style lock table, table rows, destination writes and the connection pool.
+ */
+import type { DerivedRun } from '../store/derive';
+import { beliefsInWords } from './beliefs';
+import { STATE_TEXT } from '../timeline/lanes';
+import { fmtSeconds } from '../faults/faultCatalog';
+
+/** Props: the run, the cursor's event index (-1: before the first event) and time. */
+export interface InspectorProps {
+  readonly run: DerivedRun;
+  readonly index: number;
+  readonly cursorMs: number;
+  /** Heading level text, e.g. "World at the cursor". */
+  readonly title?: string;
+}
+
+/** The inspector panel. */
+export function Inspector({ run, index, cursorMs, title = 'World at the cursor' }: InspectorProps) {
+  const snap = index >= 0 ? run.snapshots[index] : undefined;
+  const event = index >= 0 ? run.events[index] : undefined;
+  const leaseKey = run.scenario.lease.key;
+  const fenceKey = run.scenario.lease.fenceKey;
+  return (
+    <section className="panel inspector" aria-label="Inspector">
+      <h2>{title} <span className="muted">{fmtSeconds(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
+      {!snap ? (
+        <p className="muted">Before the first event: nothing has happened yet. Press → or Play.</p>
+      ) : (
+        <>
+          <h3>Workers</h3>
+          <table className="grid" aria-label="Workers">
+            <thead><tr><th scope="col">Worker</th><th scope="col">State</th><th scope="col">Believes</th></tr></thead>
+            <tbody>
+              {snap.workers.map((w) => (
+                <tr key={w.id} data-testid={`worker-${w.id}`}>
+                  <th scope="row">{w.id}</th>
+                  <td><span className={`state state-${w.state}`}>{STATE_TEXT[w.state]}</span></td>
+                  <td>{w.id} {beliefsInWords(w.beliefs, leaseKey)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+
+          {(run.scenario.mechanism.lock === 'lease' || snap.leases.some((l) => l.key === leaseKey)) && (
+            <>
+              <h3>Lease store</h3>
+              <table className="grid" aria-label="Lease keys">
+                <thead><tr><th scope="col">Key</th><th scope="col">Value</th><th scope="col">Owner</th><th scope="col">Token</th><th scope="col">TTL left</th></tr></thead>
+                <tbody>
+                  {snap.leases.filter((l) => l.key !== fenceKey).length === 0 && <tr><td colSpan={5}>{leaseKey} does not exist: the lease is free.</td></tr>}
+                  {snap.leases.filter((l) => l.key !== fenceKey).map((l) => {
+                    const owner = snap.workers.find((w) => w.beliefs.ownerToken === l.value);
+                    const left = l.expiresAtMs === null ? null : Math.max(0, l.expiresAtMs - cursorMs);
+                    return (
+                      <tr key={l.key} data-testid={`lease-${l.key}`}>
+                        <th scope="row"><code>{l.key}</code></th>
+                        <td><code>{l.value}</code></td>
+                        <td>{owner ? owner.id : 'unknown'}</td>
+                        <td>{owner?.beliefs.fencingToken ?? '—'}</td>
+                        <td>{left === null ? 'no TTL' : fmtSeconds(left)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+              {snap.leases.some((l) => l.key === fenceKey) && (
+                <p className="small">Fencing counter <code>{fenceKey}</code> = {snap.leases.find((l) => l.key === fenceKey)?.value}</p>
+              )}
+            </>
+          )}
+
+          <h3>Locks <span className="muted">(pg_locks)</span></h3>
+          {snap.locks.length === 0 ? <p className="small muted">No locks held or awaited.</p> : (
+            <table className="grid" aria-label="Database locks (pg_locks)">
+              <thead><tr><th scope="col">locktype</th><th scope="col">object</th><th scope="col">session</th><th scope="col">mode</th><th scope="col">granted</th></tr></thead>
+              <tbody>
+                {snap.locks.map((l, i) => {
+                  const borrower = snap.pool.connections.find((c) => c.id === l.sessionId)?.borrower;
+                  return (
+                    <tr key={i} className={l.granted ? '' : 'waiting'}>
+                      <td>{l.locktype}</td>
+                      <td>{l.objectDescription}{l.scope ? ` (${l.scope})` : ''}{l.count && l.count > 1 ? ` ×${l.count}` : ''}</td>
+                      <td>{l.sessionId}{borrower ? ` (${borrower})` : borrower === null ? ' (idle in pool)' : ''}</td>
+                      <td>{l.mode}</td>
+                      <td>{l.granted ? 't' : 'f — waiting'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+
+          {Object.entries(snap.tables).filter(([name, rows]) => name !== 'jobs' || rows.length > 0).map(([name, rows]) => (
+            <div key={name}>
+              <h3>Table <code>{name}</code> <span className="muted">(committed rows)</span></h3>
+              {rows.length === 0 ? <p className="small muted">No rows.</p> : (
+                <table className="grid" aria-label={`Table ${name}`}>
+                  <thead><tr>{Object.keys(rows[0]!).map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
+                  <tbody>{rows.map((r, i) => <tr key={i}>{Object.values(r).map((v, j) => <td key={j}>{v === null ? 'NULL' : String(v)}</td>)}</tr>)}</tbody>
+                </table>
+              )}
+            </div>
+          ))}
+
+          {run.scenario.job.kind === 'external' && (
+            <>
+              <h3>Destination <code>{run.scenario.destination.target}</code></h3>
+              <p className="small">
+                {run.scenario.destination.checksFencing ? 'Checks fencing tokens' : 'Ignores fencing tokens'} · {run.scenario.destination.honoursIdempotencyKeys ? 'honours idempotency keys' : 'ignores idempotency keys'}
+                {snap.destination.highestTokenAccepted !== null ? ` · highest token accepted: ${snap.destination.highestTokenAccepted}` : ''}
+              </p>
+              {snap.destination.writes.length === 0 ? <p className="small muted">No writes yet.</p> : (
+                <table className="grid" aria-label="Destination writes">
+                  <thead><tr><th scope="col">#</th><th scope="col">Writer</th><th scope="col">Token</th><th scope="col">Status</th><th scope="col">Reply</th></tr></thead>
+                  <tbody>
+                    {snap.destination.writes.map((w) => (
+                      <tr key={w.id} className={`write-${w.status}`} data-testid={`write-${w.id}`}>
+                        <td>{w.id}</td>
+                        <td>{w.worker}</td>
+                        <td>{w.token ?? '—'}</td>
+                        <td>{w.status === 'rejected' ? '✕ rejected (stale)' : w.status === 'deduplicated' ? '= deduplicated' : w.status === 'inFlight' ? '… in flight' : w.status === 'aborted' ? 'aborted' : '✓ accepted'}{w.performed ? ', performed' : ''}</td>
+                        <td className="small">{w.reply}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          )}
+
+          <h3>Connection pool</h3>
+          <p className="small">
+            {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
+            {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

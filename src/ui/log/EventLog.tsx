@@ -1,0 +1,80 @@
+/**
+ * The event log: time, actor, the literal command → reply, and the narration of every event.
+ * Clicking (or Enter on) an event moves the cursor there; the current event is highlighted and
+ * scrolled into view. Rows are memoised so moving the cursor re-renders two of them.
+ */
+import { memo, useEffect, useRef } from 'react';
+import type { TraceEvent } from '../../sim';
+import type { DerivedRun } from '../store/derive';
+import { fmtSeconds } from '../faults/faultCatalog';
+
+/** Props: the run, the current event index, and what to do when an event is chosen. */
+export interface EventLogProps {
+  readonly run: DerivedRun;
+  readonly index: number;
+  readonly onSelect: (index: number) => void;
+  /** Event ids cited by the verdict (marked with ⚠). */
+  readonly cited?: ReadonlySet<string>;
+}
+
+const Row = memo(function Row({ e, index, current, cited, onSelect }: { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void }) {
+  return (
+    <li className={`log-row kind-${e.kind}${current ? ' current' : ''}${cited ? ' cited' : ''}`} data-index={index}>
+      <button
+        type="button"
+        tabIndex={current ? 0 : -1}
+        aria-current={current ? 'step' : undefined}
+        onClick={() => onSelect(index)}
+        data-event-id={e.id}
+      >
+        <span className="log-time">{fmtSeconds(e.atMs)}</span>
+        <span className="log-id">{e.id}</span>
+        <span className="log-actor">{e.actor}</span>
+        <span className="log-body">
+          {e.command !== undefined && (
+            <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <span className="log-reply">{e.reply}</span></> : null}</code>
+          )}
+          {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><span className="log-reply">{e.reply}</span></code>}
+          <span className="log-narration">{cited ? <strong className="cited-mark" aria-label="cited by the verdict">⚠ </strong> : null}{e.narration}</span>
+        </span>
+      </button>
+    </li>
+  );
+});
+
+/** The event log panel. */
+export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
+  const listRef = useRef<HTMLOListElement>(null);
+
+  // Keep the current event in view (scrolls only the log, never the page).
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || index < 0) return;
+    const row = list.querySelector<HTMLElement>(`li[data-index="${index}"]`);
+    if (!row) return;
+    const top = row.offsetTop;
+    if (top < list.scrollTop || top + row.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }, [index, run]);
+
+  const onKeyDown = (ev: React.KeyboardEvent) => {
+    if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const next = Math.max(0, Math.min(run.events.length - 1, index + (ev.key === 'ArrowDown' ? 1 : -1)));
+    onSelect(next);
+    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`li[data-index="${next}"] button`)?.focus());
+  };
+
+  return (
+    <section className="panel log" aria-label="Event log">
+      <h2>Event log <span className="muted">{run.events.length} events · ↑/↓ inside the log, click to jump</span></h2>
+      <ol className="log-list" ref={listRef} onKeyDown={onKeyDown} tabIndex={index < 0 ? 0 : -1} aria-label="Events in order">
+        {run.events.map((e, i) => (
+          <Row key={e.id} e={e} index={i} current={i === index} cited={cited?.has(e.id) ?? false} onSelect={onSelect} />
+        ))}
+      </ol>
+    </section>
+  );
+}

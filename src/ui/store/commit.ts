@@ -1,0 +1,45 @@
+/**
+ * The one place a scenario edit lands: compose scenario + faults, validate, derive the run (cached),
+ * compare with the previous run for the badge, and re-place the cursor by time. Shared by the
+ * scenario and faults slices.
+ */
+import { validateScenario, formatErrors, type Fault, type Scenario } from '../../sim';
+import { deriveRun, indexAtMs } from './derive';
+import { describeChange } from './changes';
+import type { LockscopeState } from './types';
+
+type Set = (partial: Partial<LockscopeState>) => void;
+type Get = () => LockscopeState;
+
+/** Builds scenario + faults as one Scenario object. */
+export function compose(scenario: Scenario, faults: readonly Fault[]): Scenario {
+  return { ...scenario, faults: [...faults] };
+}
+
+/**
+ * Applies an edit. Invalid results keep the previous scenario and set `error` (the app stays usable).
+ * `action` labels the badge; pass null for edits that should not show one (loading a preset).
+ */
+export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; faults?: Fault[] }, action: string | null, extra: Partial<LockscopeState> = {}): void {
+  const s = get();
+  const scenario = next.scenario ?? s.scenario;
+  const faults = next.faults ?? s.faults;
+  const candidate = compose(scenario, faults);
+  const checked = validateScenario(candidate);
+  if (!checked.ok) {
+    set({ error: `That change makes the scenario invalid: ${formatErrors(checked.errors)}`, ...extra });
+    return;
+  }
+  const before = deriveRun(s.composed);
+  const after = deriveRun(candidate);
+  const cursorIndex = indexAtMs(after.events, s.cursorMs);
+  set({
+    scenario,
+    faults,
+    composed: candidate,
+    error: null,
+    cursorIndex,
+    ...(action !== null ? { badge: { action, changes: describeChange(before, after), serial: (s.badge?.serial ?? 0) + 1 } } : {}),
+    ...extra,
+  });
+}

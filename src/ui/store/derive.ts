@@ -1,0 +1,61 @@
+/**
+ * The derived run: a scenario's RunResult with per-event snapshots, memoised per Scenario object
+ * (and, as a second level, per scenario content) so that scrubbing, re-rendering and switching
+ * back and forth never re-simulate. Every scenario change creates a new Scenario object; the
+ * simulation core (src/sim) is called only here.
+ */
+import { runScenario, type RunResult, type Scenario, type WorldSnapshot, type TraceEvent } from '../../sim';
+
+/** A run with its snapshots (always captured for the UI). */
+export type DerivedRun = RunResult & { readonly snapshots: readonly WorldSnapshot[] };
+
+const byObject = new WeakMap<Scenario, DerivedRun>();
+const byContent = new Map<string, DerivedRun>();
+const CONTENT_CACHE = 64;
+
+/** Runs the scenario once (snapshots on) and caches the result; same object or same content → same result object. */
+export function deriveRun(scenario: Scenario): DerivedRun {
+  const hit = byObject.get(scenario);
+  if (hit) return hit;
+  const key = JSON.stringify(scenario);
+  let run = byContent.get(key);
+  if (!run) {
+    const r = runScenario(scenario, { captureSnapshots: true });
+    run = { ...r, snapshots: r.snapshots ?? [] };
+    byContent.set(key, run);
+    if (byContent.size > CONTENT_CACHE) {
+      const oldest = byContent.keys().next().value;
+      if (oldest !== undefined) byContent.delete(oldest);
+    }
+  }
+  byObject.set(scenario, run);
+  return run;
+}
+
+/** Index of the last event at or before `ms` (-1 when the cursor is before the first event). Binary search. */
+export function indexAtMs(events: readonly TraceEvent[], ms: number): number {
+  let lo = 0;
+  let hi = events.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.atMs <= ms) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Index of the event with this id, or -1. Event ids are `e1`, `e2`, … in order. */
+export function indexOfEvent(run: DerivedRun, id: string): number {
+  const n = Number(id.slice(1)) - 1;
+  if (run.events[n]?.id === id) return n;
+  return run.events.findIndex((e) => e.id === id);
+}
+
+/** End of the visible time range: the horizon or the last event, whichever is later, and at least 1 s. */
+export function runEndMs(run: DerivedRun): number {
+  const last = run.events.at(-1)?.atMs ?? 0;
+  return Math.max(1000, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs)) + 0);
+}

@@ -1,0 +1,101 @@
+/** The store's shape: four slices combined once in ./index.ts. */
+import type { StateCreator } from 'zustand';
+import type { Fault, Scenario } from '../../sim';
+
+/** Which preset variant is loaded. */
+export type Variant = 'without' | 'with';
+
+/** The scenario being simulated (its `faults` field is ignored: faults live in the faults slice). */
+export interface ScenarioSlice {
+  presetId: string | null;
+  variant: Variant;
+  /** The scenario's setup and mechanism (faults excluded). */
+  scenario: Scenario;
+  /** scenario + faults, validated: the object every panel derives its run from. */
+  composed: Scenario;
+  /** Set when the last edit produced an invalid scenario (the previous one stays). */
+  error: string | null;
+  /** Loads a preset variant (its faults too) and resets the cursor. */
+  loadPreset(id: string, variant?: Variant): void;
+  /** Replaces the scenario's setup (mechanism switches, parameters); keeps the faults. */
+  setScenario(next: Scenario, what?: string): void;
+}
+
+/** What the last edit changed, for the badge. */
+export interface ChangeBadge {
+  /** What the user did, e.g. "Added: pause A for 10 s at 12 s". */
+  readonly action: string;
+  /** Differences in the outcome, e.g. ["verdict: held → violated", "+1 duplicate upload"]. */
+  readonly changes: readonly string[];
+  /** Increments with every edit (lets the badge re-announce). */
+  readonly serial: number;
+}
+
+/** The faults injected into the scenario (plain data, as in the scenario format). */
+export interface FaultsSlice {
+  faults: Fault[];
+  badge: ChangeBadge | null;
+  /** Index of the fault selected on the timeline or in the list. */
+  selectedFault: number | null;
+  addFault(f: Fault): void;
+  updateFault(index: number, f: Fault): void;
+  removeFault(index: number): void;
+  selectFault(index: number | null): void;
+  dismissBadge(): void;
+}
+
+/** The cursor: a time and the index of the last event at or before it (-1: before the first event). */
+export interface CursorSlice {
+  cursorMs: number;
+  cursorIndex: number;
+  playing: boolean;
+  /** Playback speed: virtual seconds per real second. */
+  speed: number;
+  /** Moves to an event (the time follows). */
+  setCursorIndex(index: number): void;
+  /** Moves to a time (the index follows). */
+  setCursorMs(ms: number): void;
+  stepEvent(delta: 1 | -1): void;
+  home(): void;
+  end(): void;
+  setPlaying(playing: boolean): void;
+  togglePlay(): void;
+  setSpeed(speed: number): void;
+}
+
+/** Top-level screen. */
+export type View = 'catalogue' | 'simulate' | 'compare';
+
+/** What the compare view puts on the right-hand side. */
+export type CompareTarget = { readonly kind: 'otherVariant' } | { readonly kind: 'switch'; readonly switchId: string };
+
+/** Where the fault menu is open. */
+export interface FaultMenuState {
+  readonly lane: LaneRef;
+  readonly atMs: number;
+  /** Page position of the menu. */
+  readonly x: number;
+  readonly y: number;
+}
+
+/** A timeline lane a fault can be placed on. */
+export type LaneRef = { readonly kind: 'worker'; readonly worker: string } | { readonly kind: 'lease'; readonly key: string } | { readonly kind: 'database' } | { readonly kind: 'destination' };
+
+/** Screen-level state. */
+export interface ViewSlice {
+  view: View;
+  largeType: boolean;
+  compareTarget: CompareTarget;
+  faultMenu: FaultMenuState | null;
+  setView(view: View): void;
+  setLargeType(on: boolean): void;
+  setCompareTarget(t: CompareTarget): void;
+  openFaultMenu(m: FaultMenuState): void;
+  closeFaultMenu(): void;
+}
+
+/** The whole store. */
+export type LockscopeState = ScenarioSlice & FaultsSlice & CursorSlice & ViewSlice;
+
+/** A slice creator over the whole store. */
+export type Slice<T> = StateCreator<LockscopeState, [], [], T>;

@@ -1,0 +1,491 @@
+/**
+ * The timeline: one lane per worker, per lease key, the database and the destination, drawn by d3
+ * into an SVG React owns. Zoom and pan with d3-zoom (x only); drag the cursor on the time axis;
+ * click or right-click a lane to add a fault there; drag fault markers in time (or focus one and
+ * use ←/→, Delete). Everything is derived from the cached run: nothing here simulates.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import * as d3 from 'd3';
+import type { Fault } from '../../sim';
+import type { DerivedRun } from '../store/derive';
+import type { LaneRef } from '../store/types';
+import { buildLanes, STATE_TEXT, type Lanes } from './lanes';
+import { layoutLanes, AXIS_H, MARKS_H, ROW_H, type LaneBox } from './layout';
+import { STATE_FILL, STATE_PATTERN, textOn } from './style';
+import { describeFault, faultGlyph, faultTimeMs, fmtSeconds, laneOfFault } from '../faults/faultCatalog';
+
+const lanesCache = new WeakMap<DerivedRun, Lanes>();
+/** Lanes of a run, memoised per run object. */
+export function lanesOf(run: DerivedRun): Lanes {
+  let l = lanesCache.get(run);
+  if (!l) lanesCache.set(run, (l = buildLanes(run)));
+  return l;
+}
+
+/** Props of the timeline. */
+export interface TimelineProps {
+  readonly run: DerivedRun;
+  readonly cursorMs: number;
+  readonly onCursorMs: (ms: number) => void;
+  /** A violation mark was activated: move the cursor to this event. */
+  readonly onEventId?: (eventId: string) => void;
+  /** Editable faults (omit for a read-only timeline). */
+  readonly faults?: readonly Fault[];
+  readonly selectedFault?: number | null;
+  /** A lane was clicked (or its label activated) at a time: open the fault menu at page position x, y. */
+  readonly onLaneActivate?: (lane: LaneRef, atMs: number, pos: { x: number; y: number }) => void;
+  readonly onFaultMove?: (index: number, atMs: number) => void;
+  readonly onFaultSelect?: (index: number) => void;
+  readonly onFaultRemove?: (index: number) => void;
+  /** Accessible name of the whole timeline. */
+  readonly label: string;
+}
+
+const GUTTER = 128;
+
+function sameLane(a: LaneRef, b: LaneRef): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'worker' && b.kind === 'worker') return a.worker === b.worker;
+  return true;
+}
+
+/** The timeline component. */
+export function Timeline(props: TimelineProps) {
+  const { run, cursorMs, faults, selectedFault, label } = props;
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [width, setWidth] = useState(800);
+  const [transform, setTransform] = useState<d3.ZoomTransform>(d3.zoomIdentity);
+  const zoomRef = useRef<d3.ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const cb = useRef(props);
+  cb.current = props;
+
+  const lanes = lanesOf(run);
+  const destLabel = run.scenario.destination.kind === 'file' ? 'File store' : 'External API';
+  const { boxes, height } = useMemo(() => layoutLanes(lanes, destLabel), [lanes, destLabel]);
+  const plotW = Math.max(200, width - GUTTER - 8);
+  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, lanes.endMs]).range([0, plotW - 14])), [transform, lanes.endMs, plotW]);
+  const xRef = useRef(x);
+  xRef.current = x;
+
+  // Width follows the container.
+  useEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0]?.contentRect.width ?? 800);
+      if (w > 0) setWidth(w);
+    });
+    ro.observe(el);
+    setWidth(el.clientWidth || 800);
+    return () => ro.disconnect();
+  }, []);
+
+  // Zoom and pan, x only.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const zoom = d3.zoom<SVGSVGElement, unknown>()
+      .scaleExtent([1, 400])
+      .translateExtent([[0, 0], [plotW, height]])
+      .extent([[0, 0], [plotW, height]])
+      .filter((event: Event) => {
+        const t = event.target as Element;
+        if (t.closest('.no-zoom')) return false;
+        return (!(event as MouseEvent).button || event.type === 'wheel') && !(event as MouseEvent).ctrlKey;
+      })
+      .on('zoom', (event: d3.D3ZoomEvent<SVGSVGElement, unknown>) => setTransform(event.transform));
+    zoomRef.current = zoom;
+    d3.select(svg).call(zoom).on('dblclick.zoom', null);
+    return () => {
+      d3.select(svg).on('.zoom', null);
+    };
+  }, [plotW, height]);
+
+  // Reset the zoom when the scenario's length changes.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
+  }, [lanes.endMs]);
+
+  // Draw the lanes (on run, size or zoom changes; never on cursor moves).
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
+  }, [lanes, boxes, x, plotW, height, uid, run]);
+
+  // Fault markers (keyed join so a focused marker keeps focus across re-runs).
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    drawFaults(svg, { faults: faults ?? [], run, boxes, x, plotW, selected: selectedFault ?? null, cb });
+  }, [faults, run, boxes, x, plotW, selectedFault]);
+
+  // Axis scrubbing: drag on the axis strip or the cursor handle.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const drag = d3.drag<SVGElement, unknown>()
+      .container(svg)
+      .subject((event: d3.D3DragEvent<SVGElement, unknown, unknown>) => ({ x: event.x, y: event.y }))
+      .on('start drag', (event: d3.D3DragEvent<SVGElement, unknown, unknown>) => {
+        const ms = xRef.current.invert(Math.max(0, Math.min(plotW, event.x)));
+        cb.current.onCursorMs(Math.round(ms));
+      });
+    d3.select(svg).selectAll<SVGElement, unknown>('.scrub-strip, .cursor-grip').call(drag);
+  }, [plotW, lanes]);
+
+  // Cursor (cheap: moves one line and one label).
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const cx = x(cursorMs);
+    const visible = cx >= 0 && cx <= plotW;
+    const g = d3.select(svg).select<SVGGElement>('g.cursor');
+    g.attr('transform', `translate(${cx},0)`).attr('visibility', visible ? 'visible' : 'hidden');
+    g.select('.cursor-slider').attr('aria-valuenow', Math.round(cursorMs)).attr('aria-valuetext', `${fmtSeconds(cursorMs)}`);
+    g.select('text.cursor-time').text(fmtSeconds(cursorMs)).attr('text-anchor', cx > plotW - 60 ? 'end' : 'start').attr('x', cx > plotW - 60 ? -6 : 6);
+    // TTL countdown on each lease lane at the cursor.
+    const ttl = g.selectAll<SVGTextElement, LaneBox>('text.ttl').data(boxes.filter((b) => b.ref.kind === 'lease'));
+    ttl.join('text').attr('class', 'ttl').attr('y', (b) => b.y + b.h - 4).attr('x', 6)
+      .text((b) => {
+        const segs = lanes.leases.find((l) => b.ref.kind === 'lease' && l.key === b.ref.key)?.segments ?? [];
+        const s = segs.find((s) => s.startMs <= cursorMs && cursorMs < s.endMs);
+        if (!s) return 'free';
+        return s.expiresAtMs === null ? `${s.owner}: no TTL` : `${s.owner}: TTL ${fmtSeconds(Math.max(0, s.expiresAtMs - cursorMs))}`;
+      });
+  }, [cursorMs, x, plotW, boxes, lanes, height]);
+
+  const zoomBy = (k: number) => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).transition().duration(0).call(zoomRef.current.scaleBy, k, [Math.max(0, x(cursorMs)), 0]);
+  };
+  const zoomReset = () => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
+  };
+
+  return (
+    <div className="timeline" ref={wrapRef}>
+      <div className="timeline-tools" role="toolbar" aria-label={`${label} zoom`}>
+        <button type="button" onClick={() => zoomBy(2)} aria-label="Zoom in around the cursor">+</button>
+        <button type="button" onClick={() => zoomBy(0.5)} aria-label="Zoom out">−</button>
+        <button type="button" onClick={zoomReset}>Fit</button>
+        <span className="hint">Drag the time axis to scrub · wheel to zoom · drag to pan{props.onLaneActivate ? ' · click a lane to inject a fault' : ''}</span>
+      </div>
+      <div className="timeline-body" style={{ height }}>
+        <div className="lane-labels" style={{ width: GUTTER }}>
+          {boxes.map((b) => (
+            props.onLaneActivate ? (
+              <button
+                key={b.id}
+                type="button"
+                className={`lane-label lane-${b.ref.kind}`}
+                style={{ top: b.y, height: b.h }}
+                aria-label={`${b.label}: add a fault at the cursor (${fmtSeconds(cursorMs)})`}
+                title={`${b.ariaLabel}. Activate to add a fault at the cursor.`}
+                onClick={(e) => {
+                  const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+                  props.onLaneActivate?.(b.ref, cursorMs, { x: r.right + window.scrollX, y: r.top + window.scrollY });
+                }}
+              >
+                {b.label}<span aria-hidden="true" className="plus">+</span>
+              </button>
+            ) : (
+              <span key={b.id} className={`lane-label lane-${b.ref.kind}`} style={{ top: b.y, height: b.h }}>{b.label}</span>
+            )
+          ))}
+        </div>
+        <svg
+          ref={svgRef}
+          className="timeline-svg"
+          width={plotW}
+          height={height}
+          role="group"
+          aria-label={`${label}: ${boxes.length} lanes over ${fmtSeconds(lanes.endMs)}`}
+          onContextMenu={(e) => e.preventDefault()}
+        >
+          <defs>
+            <pattern id={`${uid}-hatch`} width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+              <rect width="8" height="8" fill="transparent" />
+              <line x1="0" y1="0" x2="0" y2="8" stroke="#ffffff" strokeWidth="3" strokeOpacity="0.55" />
+            </pattern>
+            <pattern id={`${uid}-dots`} width="6" height="6" patternUnits="userSpaceOnUse">
+              <circle cx="3" cy="3" r="1.3" fill="#343a40" />
+            </pattern>
+            <pattern id={`${uid}-cross`} width="8" height="8" patternUnits="userSpaceOnUse">
+              <path d="M0,0 L8,8 M8,0 L0,8" stroke="#ffffff" strokeWidth="1.5" strokeOpacity="0.7" />
+            </pattern>
+            <pattern id={`${uid}-dup`} width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+              <rect width="10" height="10" fill="#b91c1c" />
+              <line x1="0" y1="0" x2="0" y2="10" stroke="#ffffff" strokeWidth="4" strokeOpacity="0.5" />
+            </pattern>
+          </defs>
+          <g className="lanes-bg" />
+          <g className="content" />
+          <g className="axis" transform={`translate(0,${AXIS_H - 4})`} />
+          <rect className="scrub-strip no-zoom" x={0} y={0} width={plotW} height={AXIS_H} fill="transparent" style={{ cursor: 'ew-resize' }} />
+          <g className="faults" />
+          <g className="cursor" pointerEvents="none">
+            <line className="cursor-line" y1={0} y2={height} stroke="#dc2626" strokeWidth={2} />
+            <g className="cursor-grip no-zoom" pointerEvents="all" style={{ cursor: 'ew-resize' }}>
+              <rect x={-8} y={0} width={16} height={height} fill="transparent" />
+              <path d="M-7,0 L7,0 L0,10 Z" fill="#dc2626" />
+            </g>
+            <text className="cursor-time" y={12} />
+            <rect
+              className="cursor-slider"
+              x={-1}
+              y={0}
+              width={2}
+              height={AXIS_H}
+              fill="transparent"
+              role="slider"
+              tabIndex={-1}
+              aria-label="Cursor time"
+              aria-valuemin={0}
+              aria-valuemax={lanes.endMs}
+            />
+          </g>
+        </svg>
+      </div>
+    </div>
+  );
+}
+
+interface DrawArgs {
+  lanes: Lanes;
+  boxes: LaneBox[];
+  x: d3.ScaleLinear<number, number>;
+  plotW: number;
+  height: number;
+  uid: string;
+  run: DerivedRun;
+  onLane: (lane: LaneRef, ms: number, pos: { x: number; y: number }) => void;
+  onEventId: (id: string) => void;
+}
+
+function clampX(x: d3.ScaleLinear<number, number>, plotW: number, ms: number): number {
+  return Math.max(-10, Math.min(plotW + 10, x(ms)));
+}
+
+/** Draws the lane backgrounds, the axis and every lane's content. */
+function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
+  const { lanes, boxes, x, plotW, uid } = a;
+  const svg = d3.select(svgEl);
+  const X = (ms: number) => clampX(x, plotW, ms);
+  const W = (s: number, e: number, min = 2) => Math.max(min, X(e) - X(s));
+
+  // Axis.
+  const axis = d3.axisTop<number>(x).ticks(Math.max(3, Math.floor(plotW / 90))).tickFormat((d) => fmtSeconds(Number(d)));
+  svg.select<SVGGElement>('g.axis').call(axis as unknown as (g: d3.Selection<SVGGElement, unknown, null, undefined>) => void).attr('font-size', 13);
+
+  // Lane backgrounds (click → fault menu).
+  const bg = svg.select('g.lanes-bg');
+  bg.selectAll('*').remove();
+  for (const b of boxes) {
+    bg.append('rect').attr('class', 'lane-bg').attr('x', 0).attr('y', b.y).attr('width', plotW).attr('height', b.h)
+      .attr('fill', b.ref.kind === 'worker' ? '#f1f3f5' : b.ref.kind === 'lease' ? '#fff7e6' : b.ref.kind === 'database' ? '#eef6ff' : '#f3f0ff')
+      .on('click contextmenu', (event: MouseEvent) => {
+        event.preventDefault();
+        const [px] = d3.pointer(event, svgEl);
+        a.onLane(b.ref, Math.max(0, Math.round(x.invert(px))), { x: event.pageX, y: event.pageY });
+      });
+  }
+  // Violation row background.
+  bg.append('text').attr('x', 4).attr('y', AXIS_H + 17).attr('class', 'marks-label').text(lanes.violations.length ? '' : 'no violation');
+
+  const g = svg.select('g.content');
+  g.selectAll('*').remove();
+
+  // Worker lanes.
+  for (const w of lanes.workers) {
+    const b = boxes.find((bx) => bx.ref.kind === 'worker' && bx.ref.worker === w.id);
+    if (!b) continue;
+    const lg = g.append('g').attr('role', 'list').attr('aria-label', b.ariaLabel).attr('pointer-events', 'none');
+    for (const s of w.segments) {
+      if (X(s.endMs) < -5 || X(s.startMs) > plotW + 5) continue;
+      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${w.id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`);
+      const rx = X(s.startMs);
+      const rw = W(s.startMs, s.endMs);
+      sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
+      const pat = STATE_PATTERN[s.state];
+      if (pat) sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('fill', `url(#${uid}-${pat})`);
+      sg.append('title').text(`${w.id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`);
+      if (rw > 70) {
+        sg.append('text').attr('x', rx + 5).attr('y', b.y + b.h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
+          .text(`${STATE_TEXT[s.state]}${rw > 150 ? ` ${fmtSeconds(s.endMs - s.startMs)}` : ''}`);
+      }
+    }
+  }
+
+  // Lease lanes.
+  for (const l of lanes.leases) {
+    const b = boxes.find((bx) => bx.ref.kind === 'lease' && bx.ref.key === l.key);
+    if (!b) continue;
+    const lg = g.append('g').attr('role', 'list').attr('aria-label', b.ariaLabel).attr('pointer-events', 'none');
+    for (const s of l.segments) {
+      const rx = X(s.startMs);
+      const rw = W(s.startMs, s.endMs);
+      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${l.key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`);
+      sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 20).attr('rx', 3).attr('fill', '#b45309');
+      // TTL: the remaining-time ramp under the owner bar.
+      if (s.expiresAtMs !== null) {
+        sg.append('path').attr('d', `M${rx},${b.y + b.h - 15} L${X(s.expiresAtMs)},${b.y + b.h - 4} L${rx},${b.y + b.h - 4} Z`).attr('fill', '#f59e0b').attr('opacity', 0.6);
+      }
+      sg.append('title').text(`${l.key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs !== null ? `, expires at ${fmtSeconds(s.expiresAtMs)}` : ''}`);
+      if (rw > 50) sg.append('text').attr('x', rx + 5).attr('y', b.y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(`${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`);
+    }
+  }
+
+  // Database lane: locks held (solid) and waited for (dotted), rows written, errors.
+  const db = boxes.find((bx) => bx.ref.kind === 'database');
+  if (db) {
+    const lg = g.append('g').attr('role', 'list').attr('aria-label', db.ariaLabel).attr('pointer-events', 'none');
+    for (const l of lanes.locks) {
+      const y = db.y + 6 + l.row * ROW_H;
+      const rx = X(l.startMs);
+      const rw = W(l.startMs, l.endMs, 3);
+      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what} from ${fmtSeconds(l.startMs)} to ${fmtSeconds(l.endMs)}`);
+      sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('rx', 2)
+        .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
+      if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
+      sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
+      if (rw > 80) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827').text(`${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`);
+    }
+    for (const m of lanes.dbMarks) {
+      const mx = X(m.atMs);
+      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`);
+      if (m.kind === 'error') {
+        sg.append('path').attr('d', `M${mx},${db.y + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
+        sg.append('text').attr('x', mx).attr('y', db.y + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+      } else {
+        sg.append('rect').attr('x', mx - 5).attr('y', db.y + db.h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
+        sg.append('text').attr('x', mx + 7).attr('y', db.y + db.h - 4).attr('font-size', 11).attr('fill', '#14532d').text('row');
+      }
+      sg.append('title').text(m.label);
+    }
+  }
+
+  // Destination lane.
+  const dest = boxes.find((bx) => bx.ref.kind === 'destination');
+  if (dest) {
+    const lg = g.append('g').attr('role', 'list').attr('aria-label', dest.ariaLabel).attr('pointer-events', 'none');
+    for (const w of lanes.writes) {
+      const y = dest.y + 6 + w.row * ROW_H;
+      const rx = X(w.startMs);
+      const rw = W(w.startMs, w.endMs, 10);
+      const word = w.duplicate ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
+      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`);
+      const fill = w.duplicate ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
+      sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
+        .attr('stroke', w.status === 'rejected' ? '#b91c1c' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+        .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
+      const icon = w.duplicate ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
+      const dark = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
+      sg.append('text').attr('x', rx + 3).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
+        .text(`${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}${rw > 120 || dark ? ` · ${word}` : ''}`);
+      sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
+    }
+  }
+
+  // Violation marks (triangle + "!"; a dashed line through the lanes).
+  const mg = g.append('g').attr('class', 'violations');
+  for (const v of lanes.violations) {
+    const vx = X(v.atMs);
+    mg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', a.height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
+    const mark = mg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
+      .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : 'Redundant, not a violation'}: ${v.message}. Go to event ${v.eventId}.`)
+      .style('cursor', 'pointer')
+      .on('click', () => a.onEventId(v.eventId))
+      .on('keydown', (event: KeyboardEvent) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          event.stopPropagation();
+          a.onEventId(v.eventId);
+        }
+      });
+    mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? '#b91c1c' : '#6b7280');
+    mark.append('text').attr('x', vx).attr('y', AXIS_H + 18).attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 800).attr('fill', '#fff').text(v.severity === 'violation' ? '!' : 'i');
+    mark.append('title').text(v.message);
+  }
+}
+
+interface FaultArgs {
+  faults: readonly Fault[];
+  run: DerivedRun;
+  boxes: LaneBox[];
+  x: d3.ScaleLinear<number, number>;
+  plotW: number;
+  selected: number | null;
+  cb: { current: TimelineProps };
+}
+
+/** Draws fault markers with a keyed join (index), draggable in time and keyboard-operable. */
+function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
+  const { run, boxes, x, plotW } = a;
+  const data = a.faults.map((f, index) => {
+    const lane = laneOfFault(f, run.scenario);
+    const box = boxes.find((b) => sameLane(b.ref, lane)) ?? boxes[0]!;
+    const ms = faultTimeMs(f, index, run);
+    return { f, index, box, ms: ms ?? 0, fired: ms !== null, text: describeFault(f, run.scenario) };
+  });
+  type D = (typeof data)[number];
+  const g = d3.select(svgEl).select('g.faults');
+  const sel = g.selectAll<SVGGElement, D>('g.fault-marker').data(data, (d) => String(d.index));
+  sel.exit().remove();
+  const enter = sel.enter().append('g').attr('class', 'fault-marker no-zoom').attr('tabindex', 0).attr('role', 'button');
+  enter.append('path').attr('class', 'fault-shape');
+  enter.append('text').attr('class', 'fault-glyph').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700);
+  enter.append('title');
+  const all = enter.merge(sel);
+  all.attr('data-fault-index', (d) => d.index)
+    .attr('transform', (d) => `translate(${Math.max(0, Math.min(plotW, x(d.ms)))},${d.box.y + d.box.h / 2})`)
+    .attr('aria-label', (d) => `Fault: ${d.text}${d.fired ? '' : ' (did not fire)'}. Drag or press left and right arrows to move it by 1 s, Delete to remove, Enter to edit.`)
+    .attr('aria-pressed', (d) => (d.index === a.selected ? 'true' : 'false'))
+    .classed('selected', (d) => d.index === a.selected)
+    .style('cursor', 'grab');
+  all.select('path.fault-shape').attr('d', 'M0,-13 L13,0 L0,13 L-13,0 Z').attr('fill', (d) => (d.fired ? '#fde047' : '#e5e7eb')).attr('stroke', '#111827').attr('stroke-width', (d) => (d.index === a.selected ? 3 : 1.5));
+  all.select('text.fault-glyph').attr('y', 5).attr('fill', '#111827').text((d) => faultGlyph(d.f));
+  all.select('title').text((d) => d.text);
+  all.on('keydown', (event: KeyboardEvent, d) => {
+    const cb = a.cb.current;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      event.stopPropagation();
+      const step = event.shiftKey ? 100 : 1000;
+      cb.onFaultMove?.(d.index, Math.max(0, d.ms + (event.key === 'ArrowLeft' ? -step : step)));
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      event.stopPropagation();
+      cb.onFaultRemove?.(d.index);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      event.stopPropagation();
+      cb.onFaultSelect?.(d.index);
+    }
+  });
+  all.on('click', (event: MouseEvent, d) => {
+    event.stopPropagation();
+    a.cb.current.onFaultSelect?.(d.index);
+  });
+  const drag = d3.drag<SVGGElement, D>()
+    .container(svgEl)
+    .subject((event: d3.D3DragEvent<SVGGElement, D, D>) => ({ x: event.x, y: event.y }) as unknown as D)
+    .on('start', function () {
+      d3.select(this).style('cursor', 'grabbing');
+    })
+    .on('drag', function (event: d3.D3DragEvent<SVGGElement, D, D>, d) {
+      const px = Math.max(0, Math.min(plotW, event.x));
+      d3.select(this).attr('transform', `translate(${px},${d.box.y + d.box.h / 2})`);
+    })
+    .on('end', function (event: d3.D3DragEvent<SVGGElement, D, D>, d) {
+      d3.select(this).style('cursor', 'grab');
+      const px = Math.max(0, Math.min(plotW, event.x));
+      const ms = Math.round(x.invert(px) / 100) * 100;
+      if (Math.abs(px - x(d.ms)) > 2) a.cb.current.onFaultMove?.(d.index, ms);
+    });
+  all.call(drag);
+}

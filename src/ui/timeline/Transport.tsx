@@ -1,0 +1,121 @@
+/**
+ * Cursor controls: play/pause with speed, step to the previous/next event, start/end, and the
+ * keyboard (space, ←/→, Home/End) for the whole screen. Playback advances virtual time with
+ * requestAnimationFrame and reads the cached run only.
+ */
+import { useEffect } from 'react';
+import { deriveRun, useLockscope, useRun, runEndMs } from '../store';
+import { fmtSeconds } from '../faults/faultCatalog';
+
+const SPEEDS = [1, 2, 5, 10, 30];
+
+function isTyping(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
+}
+
+function isActivatable(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY' || ['button', 'menuitem', 'radio', 'checkbox'].includes(el.getAttribute('role') ?? '');
+}
+
+/** Global cursor keys: space play/pause, ←/→ previous/next event, Home/End. Ignored while typing in a field. */
+export function useCursorKeys(enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      if (document.querySelector('.fault-menu')) return;
+      const s = useLockscope.getState();
+      switch (e.key) {
+        case ' ':
+          if (isActivatable(e.target)) return;
+          e.preventDefault();
+          s.togglePlay();
+          break;
+        case 'ArrowRight':
+          e.preventDefault();
+          s.setPlaying(false);
+          s.stepEvent(1);
+          break;
+        case 'ArrowLeft':
+          e.preventDefault();
+          s.setPlaying(false);
+          s.stepEvent(-1);
+          break;
+        case 'Home':
+          e.preventDefault();
+          s.home();
+          break;
+        case 'End':
+          e.preventDefault();
+          s.end();
+          break;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}
+
+/** Advances the cursor while playing (virtual seconds per real second = speed). */
+export function usePlayback(): void {
+  const playing = useLockscope((s) => s.playing);
+  useEffect(() => {
+    if (!playing) return;
+    let last = performance.now();
+    let raf = 0;
+    const tick = (now: number) => {
+      const s = useLockscope.getState();
+      const dt = now - last;
+      last = now;
+      const end = runEndMs(currentRun());
+      const next = s.cursorMs + dt * s.speed;
+      if (next >= end) {
+        s.setCursorMs(end);
+        s.setPlaying(false);
+        return;
+      }
+      s.setCursorMs(next);
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [playing]);
+}
+
+function currentRun() {
+  return deriveRun(useLockscope.getState().composed);
+}
+
+/** The transport bar. */
+export function Transport() {
+  const run = useRun();
+  const playing = useLockscope((s) => s.playing);
+  const speed = useLockscope((s) => s.speed);
+  const cursorMs = useLockscope((s) => s.cursorMs);
+  const index = useLockscope((s) => s.cursorIndex);
+  const s = useLockscope.getState();
+  const event = index >= 0 ? run.events[index] : undefined;
+  return (
+    <div className="transport" role="toolbar" aria-label="Cursor">
+      <button type="button" onClick={() => s.home()} aria-label="Go to the start (Home)">|◀</button>
+      <button type="button" onClick={() => s.stepEvent(-1)} aria-label="Previous event (←)">◀ Prev</button>
+      <button type="button" className="play" onClick={() => s.togglePlay()} aria-label={playing ? 'Pause (space)' : 'Play (space)'}>{playing ? '❚❚ Pause' : '▶ Play'}</button>
+      <button type="button" onClick={() => s.stepEvent(1)} aria-label="Next event (→)">Next ▶</button>
+      <button type="button" onClick={() => s.end()} aria-label="Go to the end (End)">▶|</button>
+      <label className="speed">
+        <span>Speed</span>
+        <select value={speed} onChange={(e) => s.setSpeed(Number(e.target.value))} aria-label="Playback speed">
+          {SPEEDS.map((v) => <option key={v} value={v}>{v}×</option>)}
+        </select>
+      </label>
+      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout">
+        <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}/{run.events.length}
+        {event ? <span className="narration"> — {event.narration}</span> : <span className="narration"> — before the first event</span>}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/** The run's metrics as small d3 bar charts (acquisition latency, lease age at commit, counts). */
+import { useEffect, useRef } from 'react';
+import * as d3 from 'd3';
+import type { DerivedRun } from '../store/derive';
+import { fmtSeconds } from '../faults/faultCatalog';
+
+/** One bar. */
+export interface Bar { readonly label: string; readonly value: number; readonly text: string; readonly bad?: boolean }
+
+/** A small horizontal bar chart drawn by d3 into an SVG React owns; `reference` draws a labelled vertical line. */
+export function BarChart({ title, bars, reference }: { title: string; bars: readonly Bar[]; reference?: { value: number; label: string } }) {
+  const ref = useRef<SVGSVGElement>(null);
+  const W = 300;
+  const rowH = 22;
+  const H = bars.length * rowH + 6;
+  useEffect(() => {
+    const svg = d3.select(ref.current);
+    if (!ref.current) return;
+    svg.selectAll('*').remove();
+    const max = Math.max(1, reference?.value ?? 0, ...bars.map((b) => b.value));
+    const x = d3.scaleLinear().domain([0, max]).range([0, W - 170]);
+    bars.forEach((b, i) => {
+      const y = 3 + i * rowH;
+      svg.append('text').attr('x', 0).attr('y', y + 15).attr('font-size', 13).attr('fill', '#1f2937').text(b.label);
+      svg.append('rect').attr('x', 70).attr('y', y + 3).attr('height', rowH - 8).attr('width', Math.max(b.value > 0 ? 3 : 0, x(b.value))).attr('fill', b.bad ? '#b91c1c' : '#1d4ed8');
+      svg.append('text').attr('x', 74 + x(b.value)).attr('y', y + 15).attr('font-size', 13).attr('font-weight', 600).attr('fill', b.bad ? '#991b1b' : '#111827').text(`${b.text}${b.bad ? ' ⚠' : ''}`);
+    });
+    if (reference) {
+      const rx = 70 + x(reference.value);
+      svg.append('line').attr('x1', rx).attr('x2', rx).attr('y1', 0).attr('y2', H).attr('stroke', '#92400e').attr('stroke-dasharray', '3 2');
+    }
+  }, [bars, reference, H]);
+  const summary = `${title}: ${bars.map((b) => `${b.label} ${b.text}`).join(', ')}${reference ? `; ${reference.label}` : ''}`;
+  return (
+    <figure className="metric">
+      <figcaption>{title}{reference ? <span className="muted small"> · dashed: {reference.label}</span> : null}</figcaption>
+      <svg ref={ref} width={W} height={H} role="img" aria-label={summary} />
+    </figure>
+  );
+}
+
+/** The metrics panel for a run. */
+export function MetricsCharts({ run }: { run: DerivedRun }) {
+  const m = run.metrics;
+  const lease = run.scenario.mechanism.lock === 'lease';
+  return (
+    <section className="panel metrics" aria-label="Metrics">
+      <h2>Metrics</h2>
+      <BarChart
+        title="Acquisition latency"
+        bars={[
+          { label: 'mean', value: m.acquisitionLatency.meanMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.meanMs) : '—' },
+          { label: 'max', value: m.acquisitionLatency.maxMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.maxMs) : '—' },
+        ]}
+      />
+      {lease && (
+        <BarChart
+          title="Lease age at commit"
+          reference={{ value: run.scenario.lease.ttlMs, label: `TTL ${fmtSeconds(run.scenario.lease.ttlMs)}` }}
+          bars={[
+            { label: 'mean', value: m.leaseAgeAtCommit.meanMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.meanMs) : '—', bad: m.leaseAgeAtCommit.meanMs > run.scenario.lease.ttlMs },
+            { label: 'max', value: m.leaseAgeAtCommit.maxMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.maxMs) : '—', bad: m.leaseAgeAtCommit.maxMs > run.scenario.lease.ttlMs },
+          ]}
+        />
+      )}
+      <BarChart
+        title="Counts"
+        bars={[
+          { label: 'renew ✕', value: m.renewFailures, text: `${m.renewFailures} renew failure${m.renewFailures === 1 ? '' : 's'}`, bad: m.renewFailures > 0 },
+          { label: 'stale ✕', value: m.staleWritesRejected, text: `${m.staleWritesRejected} stale write${m.staleWritesRejected === 1 ? '' : 's'} rejected` },
+          { label: 'dup', value: m.duplicateEffects, text: `${m.duplicateEffects} duplicate${m.duplicateEffects === 1 ? '' : 's'}`, bad: m.duplicateEffects > 0 },
+        ]}
+      />
+    </section>
+  );
+}
