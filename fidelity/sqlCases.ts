@@ -1,0 +1,478 @@
+/**
+ * Hand-written SQL sequences, one or more per PostgreSQL rule of /work/shared/semantics.md that
+ * the model implements. Each step may carry `expect`: the reply the rule predicts (a prefix of
+ * the model's rendered reply), so a case that stops showing its rule fails as well.
+ */
+import type { AdvisoryFn, AdvisoryKey, Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
+import type { SqlCase, SqlOp } from './types';
+
+const b = (key: number): AdvisoryKey => ({ kind: 'bigint', key });
+const p = (key1: number, key2: number): AdvisoryKey => ({ kind: 'pair', key1, key2 });
+const adv = (fn: AdvisoryFn, key: AdvisoryKey): Stmt => ({ op: 'advisory', fn, key });
+const BEGIN: Stmt = { op: 'begin' };
+const COMMIT: Stmt = { op: 'commit' };
+const ROLLBACK: Stmt = { op: 'rollback' };
+
+/** `s` runs `stmt`, expecting a reply starting with `expect`. */
+function on(s: string, stmt: Stmt, expect?: string): SqlOp {
+  return expect === undefined ? { s, stmt } : { s, stmt, expect };
+}
+
+const VOID = '(void)';
+const WAITS = 'waits';
+const NOT_OWNED = "WARNING:  you don't own a lock of type ExclusiveLock; f";
+
+export const INVOICES: TableSpec = {
+  name: 'invoices',
+  columns: [{ name: 'id', type: 'bigint', serial: true }, { name: 'order_id', type: 'bigint' }, { name: 'amount', type: 'bigint' }],
+  primaryKey: ['id'],
+  unique: [{ name: 'invoices_order_id_key', columns: ['order_id'] }],
+};
+export const ITEMS: TableSpec = {
+  name: 'items',
+  columns: [{ name: 'id', type: 'bigint' }, { name: 'stock', type: 'bigint' }],
+  primaryKey: ['id'],
+  checks: [{ name: 'items_stock_check', column: 'stock', min: 0 }],
+  initialRows: [{ id: 7, stock: 1 }, { id: 8, stock: 5 }],
+};
+export const ACCOUNTS: TableSpec = {
+  name: 'accounts',
+  columns: [{ name: 'id', type: 'bigint' }, { name: 'balance', type: 'bigint' }],
+  primaryKey: ['id'],
+  initialRows: [{ id: 1, balance: 100 }],
+};
+export const QUEUE: TableSpec = {
+  name: 'queue',
+  columns: [{ name: 'id', type: 'bigint' }, { name: 'status', type: 'text' }],
+  primaryKey: ['id'],
+  initialRows: [{ id: 1, status: 'pending' }, { id: 2, status: 'pending' }, { id: 3, status: 'pending' }],
+};
+
+const insertInvoice = (order: number, extra: Partial<Extract<Stmt, { op: 'insert' }>> = {}): Stmt => ({
+  op: 'insert', table: 'invoices', values: { order_id: order, amount: 100 }, returning: ['id'], ...extra,
+});
+
+const advisoryCase = (name: string, sessions: string[], ops: SqlOp[], extra: Partial<SqlCase> = {}): SqlCase => ({
+  name, primitive: 'advisory locks', tables: [], sessions, ops, ...extra,
+});
+
+const ADVISORY: SqlCase[] = [
+  advisoryCase('function table: every function on a free key, one session', ['s1'], [
+    on('s1', adv('pg_advisory_lock', b(1)), VOID),
+    on('s1', adv('pg_advisory_unlock', b(1)), 't'),
+    on('s1', adv('pg_try_advisory_lock', b(1)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(1)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(1)), NOT_OWNED),
+    on('s1', adv('pg_advisory_lock_shared', b(1)), VOID),
+    on('s1', adv('pg_try_advisory_lock_shared', b(1)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(1)), NOT_OWNED),
+    on('s1', adv('pg_advisory_unlock_shared', b(1)), 't'),
+    on('s1', adv('pg_advisory_unlock_shared', b(1)), 't'),
+    on('s1', adv('pg_advisory_unlock_shared', b(1)), "WARNING:  you don't own a lock of type ShareLock; f"),
+    on('s1', BEGIN, 'BEGIN'),
+    on('s1', adv('pg_advisory_xact_lock', b(1)), VOID),
+    on('s1', adv('pg_try_advisory_xact_lock', b(1)), 't'),
+    on('s1', adv('pg_advisory_xact_lock_shared', b(2)), VOID),
+    on('s1', adv('pg_try_advisory_xact_lock_shared', b(2)), 't'),
+    on('s1', COMMIT, 'COMMIT'),
+    { s: 's1', stmt: { op: 'advisoryUnlockAll' }, expect: VOID },
+  ]),
+  advisoryCase('exclusive lock waits; unlock hands it to the waiter', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_lock', b(1)), VOID),
+    on('s2', adv('pg_try_advisory_lock', b(1)), 'f'),
+    on('s2', adv('pg_advisory_lock', b(1)), WAITS),
+    on('s1', adv('pg_advisory_unlock', b(1)), 't'),
+    on('s1', adv('pg_try_advisory_lock', b(1)), 'f'),
+  ]),
+  advisoryCase('stacking: three locks need three unlocks', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_lock', b(3)), VOID),
+    on('s1', adv('pg_advisory_lock', b(3)), VOID),
+    on('s1', adv('pg_try_advisory_lock', b(3)), 't'),
+    on('s2', adv('pg_advisory_lock', b(3)), WAITS),
+    on('s1', adv('pg_advisory_unlock', b(3)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(3)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(3)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(3)), NOT_OWNED),
+  ]),
+  advisoryCase('re-entrancy ahead of a queued waiter', ['s1', 's2', 's3'], [
+    on('s1', adv('pg_advisory_lock', b(4)), VOID),
+    on('s2', adv('pg_advisory_lock', b(4)), WAITS),
+    on('s3', adv('pg_advisory_lock', b(4)), WAITS),
+    on('s1', adv('pg_advisory_lock', b(4)), VOID),
+    on('s1', adv('pg_try_advisory_lock', b(4)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(4)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(4)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(4)), 't'),
+    on('s2', adv('pg_advisory_unlock', b(4)), 't'),
+    on('s3', adv('pg_advisory_unlock', b(4)), 't'),
+  ]),
+  advisoryCase('a session lock taken in a transaction survives ROLLBACK', ['s1', 's2'], [
+    on('s1', BEGIN),
+    on('s1', adv('pg_advisory_lock', b(5)), VOID),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+    on('s2', adv('pg_try_advisory_lock', b(5)), 'f'),
+    on('s1', adv('pg_advisory_unlock', b(5)), 't'),
+    on('s2', adv('pg_try_advisory_lock', b(5)), 't'),
+  ]),
+  advisoryCase('an unlock inside a transaction that later fails still took effect', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_lock', b(6)), VOID),
+    on('s1', BEGIN),
+    on('s1', adv('pg_advisory_unlock', b(6)), 't'),
+    on('s1', insertInvoice(1)),
+    on('s1', insertInvoice(1), 'ERROR 23505'),
+    on('s1', adv('pg_advisory_lock', b(6)), 'ERROR 25P02'),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+    on('s2', adv('pg_try_advisory_lock', b(6)), 't'),
+  ], { tables: [INVOICES] }),
+  advisoryCase('unlock of an unheld lock and of a transaction-held lock: f + WARNING', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_unlock', b(8)), NOT_OWNED),
+    on('s2', adv('pg_advisory_lock', b(8)), VOID),
+    on('s1', adv('pg_advisory_unlock', b(8)), NOT_OWNED),
+    on('s1', BEGIN),
+    on('s1', adv('pg_advisory_xact_lock', b(9)), VOID),
+    on('s1', adv('pg_advisory_unlock', b(9)), NOT_OWNED),
+    on('s2', adv('pg_try_advisory_lock', b(9)), 'f'),
+    on('s1', COMMIT, 'COMMIT'),
+    on('s2', adv('pg_try_advisory_lock', b(9)), 't'),
+  ]),
+  advisoryCase('the two key spaces never overlap', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_lock', b(1)), VOID),
+    on('s2', adv('pg_try_advisory_lock', p(0, 1)), 't'),
+    on('s2', adv('pg_try_advisory_lock', b(1)), 'f'),
+    on('s1', adv('pg_advisory_lock', p(1, 2)), VOID),
+    on('s2', adv('pg_try_advisory_lock', p(2, 1)), 't'),
+    on('s2', adv('pg_try_advisory_lock', p(1, 2)), 'f'),
+    on('s1', adv('pg_try_advisory_lock', p(0, 1)), 'f'),
+    on('s1', adv('pg_advisory_unlock', p(0, 1)), NOT_OWNED),
+  ]),
+  advisoryCase('transaction lock released at COMMIT, then at ROLLBACK; session and xact requests conflict', ['s1', 's2'], [
+    on('s1', BEGIN),
+    on('s1', adv('pg_advisory_xact_lock', b(10)), VOID),
+    on('s2', adv('pg_advisory_lock', b(10)), WAITS),
+    on('s1', COMMIT, 'COMMIT'),
+    on('s1', BEGIN),
+    on('s1', adv('pg_advisory_xact_lock', b(10)), WAITS),
+    on('s2', adv('pg_advisory_unlock', b(10)), 't'),
+    on('s2', BEGIN),
+    on('s2', adv('pg_try_advisory_xact_lock', b(10)), 'f'),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+    on('s2', adv('pg_try_advisory_xact_lock', b(10)), 't'),
+    on('s2', COMMIT),
+  ]),
+  advisoryCase('an xact lock in autocommit is released at once', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_xact_lock', b(17)), VOID),
+    on('s2', adv('pg_try_advisory_lock', b(17)), 't'),
+    on('s1', adv('pg_try_advisory_xact_lock', b(17)), 'f'),
+  ]),
+  advisoryCase('shared holders coexist; an exclusive waiter blocks later shared requests (FIFO)', ['s1', 's2', 's3', 's4'], [
+    on('s1', adv('pg_advisory_lock_shared', b(11)), VOID),
+    on('s2', adv('pg_advisory_lock_shared', b(11)), VOID),
+    on('s3', adv('pg_advisory_lock', b(11)), WAITS),
+    on('s4', adv('pg_try_advisory_lock_shared', b(11)), 'f'),
+    on('s4', adv('pg_advisory_lock_shared', b(11)), WAITS),
+    on('s1', adv('pg_advisory_unlock_shared', b(11)), 't'),
+    on('s2', adv('pg_advisory_unlock_shared', b(11)), 't'),
+    on('s3', adv('pg_advisory_unlock', b(11)), 't'),
+  ]),
+  advisoryCase('shared waiters are released together', ['s1', 's2', 's3', 's4'], [
+    on('s1', adv('pg_advisory_lock', b(12)), VOID),
+    on('s2', adv('pg_advisory_lock_shared', b(12)), WAITS),
+    on('s3', adv('pg_advisory_lock_shared', b(12)), WAITS),
+    on('s4', adv('pg_advisory_lock', b(12)), WAITS),
+    on('s1', adv('pg_advisory_unlock', b(12)), 't'),
+    on('s2', adv('pg_advisory_unlock_shared', b(12)), 't'),
+    on('s3', adv('pg_advisory_unlock_shared', b(12)), 't'),
+  ]),
+  advisoryCase('waiters proceed one by one in FIFO order', ['s1', 's2', 's3', 's4'], [
+    on('s1', adv('pg_advisory_lock', b(18)), VOID),
+    on('s2', adv('pg_advisory_lock', b(18)), WAITS),
+    on('s3', adv('pg_advisory_xact_lock', b(18)), WAITS),
+    on('s4', adv('pg_advisory_lock', b(18)), WAITS),
+    on('s1', adv('pg_advisory_unlock', b(18)), 't'),
+    on('s2', adv('pg_advisory_unlock', b(18)), 't'),
+  ]),
+  advisoryCase('pg_advisory_unlock_all drops every session lock; session end releases the rest', ['s1', 's2', 's3'], [
+    on('s1', adv('pg_advisory_lock', b(13)), VOID),
+    on('s1', adv('pg_advisory_lock', b(13)), VOID),
+    on('s1', adv('pg_advisory_lock', p(13, 13)), VOID),
+    on('s2', adv('pg_advisory_lock', b(13)), WAITS),
+    { s: 's1', stmt: { op: 'advisoryUnlockAll' }, expect: VOID },
+    on('s1', adv('pg_advisory_unlock', p(13, 13)), NOT_OWNED),
+    on('s3', adv('pg_advisory_lock', b(13)), WAITS),
+    { s: 's2', close: true },
+    on('s3', adv('pg_advisory_unlock', b(13)), 't'),
+  ]),
+  advisoryCase('lock_timeout cancels a waiting pg_advisory_lock (55P03); session locks already held remain', ['s1', 's2'], [
+    on('s2', adv('pg_advisory_lock', b(15)), VOID),
+    on('s1', adv('pg_advisory_lock', b(14)), VOID),
+    on('s2', BEGIN),
+    on('s2', adv('pg_advisory_lock', b(14)), WAITS),
+    { s: 's2', cancel: 'lockTimeout', expect: 'ERROR 55P03 canceling statement due to lock timeout' },
+    on('s2', adv('pg_try_advisory_lock', b(16)), 'ERROR 25P02'),
+    on('s2', COMMIT, 'ROLLBACK'),
+    on('s1', adv('pg_try_advisory_lock', b(15)), 'f'),
+  ], { primitive: 'sessions & cancel', sessionSetup: { s2: ["SET lock_timeout = '300ms'"] } }),
+  advisoryCase('a cancelled wait (57014) leaves the queue; the next waiter gets the lock', ['s1', 's2', 's3'], [
+    on('s1', adv('pg_advisory_lock', b(16)), VOID),
+    on('s2', adv('pg_advisory_lock', b(16)), WAITS),
+    on('s3', adv('pg_advisory_lock', b(16)), WAITS),
+    { s: 's2', cancel: 'userRequest', expect: 'ERROR 57014' },
+    on('s1', adv('pg_advisory_unlock', b(16)), 't'),
+  ], { primitive: 'sessions & cancel' }),
+  advisoryCase('a holder asking for the lock in the other mode goes ahead of a conflicting waiter', ['s1', 's2', 's3'], [
+    on('s1', adv('pg_advisory_lock_shared', b(19)), VOID),
+    on('s2', adv('pg_advisory_lock_shared', b(19)), VOID),
+    on('s3', adv('pg_advisory_lock', b(19)), WAITS),
+    on('s1', adv('pg_advisory_lock', b(19)), WAITS),
+    on('s2', adv('pg_advisory_unlock_shared', b(19)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(19)), 't'),
+    on('s1', adv('pg_advisory_unlock_shared', b(19)), 't'),
+  ]),
+  advisoryCase('a wait cycle (excluded: the model has no deadlock detector)', ['s1', 's2'], [
+    on('s1', adv('pg_advisory_lock', b(20)), VOID),
+    on('s2', adv('pg_advisory_lock', b(21)), VOID),
+    on('s1', adv('pg_advisory_lock', b(21)), WAITS),
+    on('s2', adv('pg_advisory_lock', b(20)), WAITS),
+  ]),
+];
+
+const UNIQUE: SqlCase[] = [
+  {
+    name: 'concurrent insert of one key waits, then 23505 when the first commits', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', insertInvoice(42), 'INSERT 0 1 → id=1'),
+      on('s2', insertInvoice(42), WAITS),
+      on('s1', COMMIT, 'COMMIT'),
+      on('s2', { op: 'select', table: 'invoices', where: { order_id: 42 } }, 'SELECT 1'),
+    ],
+  },
+  {
+    name: 'concurrent insert of one key succeeds after the first rolls back', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', insertInvoice(42)),
+      on('s2', BEGIN), on('s2', insertInvoice(42), WAITS),
+      on('s1', ROLLBACK, 'ROLLBACK'),
+      on('s2', COMMIT, 'COMMIT'),
+      on('s1', insertInvoice(42), 'ERROR 23505'),
+    ],
+  },
+  {
+    name: 'ON CONFLICT DO NOTHING RETURNING waits, then returns no row; the loser selects the winner', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', insertInvoice(42)),
+      on('s2', insertInvoice(42, { onConflictDoNothing: true }), WAITS),
+      on('s1', COMMIT),
+      on('s2', { op: 'select', table: 'invoices', columns: ['id'], where: { order_id: 42 } }, 'SELECT 1 → id=1'),
+      on('s2', insertInvoice(42, { onConflictDoNothing: true }), 'INSERT 0 0'),
+      on('s2', insertInvoice(43, { onConflictDoNothing: true }), 'INSERT 0 1 → id=4'),
+    ],
+  },
+  {
+    name: 'three inserters, the first commits: both waiters get 23505', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s1', insertInvoice(7)),
+      on('s2', insertInvoice(7), WAITS),
+      on('s3', insertInvoice(7, { onConflictDoNothing: true }), WAITS),
+      on('s1', COMMIT),
+    ],
+  },
+  {
+    name: 'three inserters, the first rolls back (excluded: which waiter wins is a race)', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s1', insertInvoice(7)),
+      on('s2', insertInvoice(7), WAITS),
+      on('s3', insertInvoice(7), WAITS),
+      on('s1', ROLLBACK),
+    ],
+  },
+  {
+    name: 'insert of a key deleted by an uncommitted transaction waits, then succeeds', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', insertInvoice(5)),
+      on('s1', BEGIN), on('s1', { op: 'delete', table: 'invoices', where: { order_id: 5 } }, 'DELETE 1'),
+      on('s2', insertInvoice(5), WAITS),
+      on('s1', COMMIT),
+    ],
+  },
+  {
+    name: 'insert of a key whose row another transaction updates waits, then 23505', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', insertInvoice(5)),
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'invoices', set: { amount: 7 }, where: { order_id: 5 } }, 'UPDATE 1'),
+      on('s2', insertInvoice(5), WAITS),
+      on('s1', COMMIT),
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'invoices', where: { order_id: 5 }, lock: 'forUpdate' }, 'SELECT 1'),
+      on('s2', insertInvoice(5), 'ERROR 23505'),
+      on('s1', COMMIT),
+    ],
+  },
+  {
+    name: 'check-then-insert without a unique key: both inserts succeed', primitive: 'unique inserts',
+    tables: [{ ...INVOICES, unique: [] }], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'invoices', where: { order_id: 42 } }, 'SELECT 0'),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'invoices', where: { order_id: 42 } }, 'SELECT 0'),
+      on('s1', insertInvoice(42), 'INSERT 0 1'), on('s2', insertInvoice(42), 'INSERT 0 1'),
+      on('s1', COMMIT), on('s2', COMMIT),
+      on('s1', { op: 'select', table: 'invoices', columns: ['id'], where: { order_id: 42 } }, 'SELECT 2'),
+    ],
+  },
+  {
+    name: 'NOT NULL on the primary key (23502) and an UPDATE onto an existing key (23505)', primitive: 'unique inserts', tables: [ACCOUNTS, INVOICES], sessions: ['s1'],
+    ops: [
+      on('s1', { op: 'insert', table: 'accounts', values: { id: null, balance: 1 } }, 'ERROR 23502'),
+      on('s1', insertInvoice(1)), on('s1', insertInvoice(2)),
+      on('s1', { op: 'update', table: 'invoices', set: { order_id: 2 }, where: { order_id: 1 } }, 'ERROR 23505'),
+    ],
+  },
+];
+
+const ROWS: SqlCase[] = [
+  {
+    name: 'FOR UPDATE waits for the holder, then reads the committed value', primitive: 'row locks', tables: [ACCOUNTS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 }, lock: 'forUpdate' }, 'SELECT 1 → balance=100'),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 }, lock: 'forUpdate' }, WAITS),
+      on('s1', { op: 'update', table: 'accounts', set: { balance: 70 }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s1', COMMIT),
+      on('s2', { op: 'update', table: 'accounts', set: { balance: 20 }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s2', COMMIT),
+    ],
+  },
+  {
+    name: 'NOWAIT fails at once with 55P03; SKIP LOCKED omits the locked row', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'queue', where: { id: 1 }, lock: 'forUpdate' }, 'SELECT 1'),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'queue', where: { id: 1 }, lock: 'forUpdateNowait' }, 'ERROR 55P03'),
+      on('s2', ROLLBACK),
+      on('s2', { op: 'select', table: 'queue', where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 2'),
+      on('s2', { op: 'select', table: 'queue', where: { id: 1 }, lock: 'forUpdateSkipLocked' }, 'SELECT 0'),
+      on('s1', COMMIT),
+      on('s2', { op: 'select', table: 'queue', where: { id: 1 }, lock: 'forUpdateNowait' }, 'SELECT 1'),
+    ],
+  },
+  {
+    name: 'FOR UPDATE of a row the holder deletes: no row after its commit', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'delete', table: 'queue', where: { id: 2 } }, 'DELETE 1'),
+      on('s2', { op: 'select', table: 'queue', where: { id: 2 }, lock: 'forUpdate' }, WAITS),
+      on('s1', COMMIT),
+    ],
+  },
+  {
+    name: 'UPDATE re-checks its WHERE on the new version after waiting', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'queue', set: { status: 'done' }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s2', { op: 'update', table: 'queue', set: { status: 'taken' }, where: { id: 1, status: 'pending' } }, WAITS),
+      on('s1', COMMIT),
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'queue', set: { status: 'done' }, where: { id: 3 } }, 'UPDATE 1'),
+      on('s2', { op: 'update', table: 'queue', set: { status: 'taken' }, where: { id: 3, status: 'pending' } }, WAITS),
+      on('s1', ROLLBACK),
+    ],
+  },
+  {
+    name: 'the lost update: two read-modify-write transactions without a row lock', primitive: 'row locks', tables: [ACCOUNTS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 } }, 'SELECT 1 → balance=100'),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 } }, 'SELECT 1 → balance=100'),
+      on('s1', { op: 'update', table: 'accounts', set: { balance: 70 }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s1', COMMIT),
+      on('s2', { op: 'update', table: 'accounts', set: { balance: 50 }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s2', COMMIT),
+      on('s1', { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 } }, 'SELECT 1 → balance=50'),
+    ],
+  },
+  {
+    name: 'stock = stock - 1 waits, then fails the CHECK (23514) on the re-read row', primitive: 'row locks', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -1 } }, where: { id: 7 } }, 'UPDATE 1'),
+      on('s2', BEGIN), on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -1 } }, where: { id: 7 } }, WAITS),
+      on('s1', COMMIT),
+      on('s2', { op: 'select', table: 'items', where: { id: 7 } }, 'ERROR 25P02'),
+      on('s2', ROLLBACK),
+      on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -1 } }, where: { id: 7 } }, 'ERROR 23514'),
+    ],
+  },
+  {
+    name: 'an UPDATE whose own snapshot already violates the CHECK fails without waiting', primitive: 'row locks', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'items', set: { stock: 9 }, where: { id: 8 } }, 'UPDATE 1'),
+      on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -6 } }, where: { id: 8 } }, 'ERROR 23514'),
+      on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -5 } }, where: { id: 8 } }, WAITS),
+      on('s1', COMMIT),
+    ],
+  },
+  {
+    name: 'row-lock waiters proceed one at a time in arrival order', primitive: 'row locks', tables: [ITEMS], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'items', where: { id: 8 }, lock: 'forUpdate' }),
+      on('s2', BEGIN), on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -1 } }, where: { id: 8 }, returning: ['stock'] }, WAITS),
+      on('s3', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -2 } }, where: { id: 8 }, returning: ['stock'] }, WAITS),
+      on('s1', ROLLBACK),
+      on('s2', COMMIT),
+    ],
+  },
+];
+
+const TXN: SqlCase[] = [
+  {
+    name: 'a failed statement aborts the transaction: 25P02 until ROLLBACK; COMMIT replies ROLLBACK', primitive: 'transactions', tables: [INVOICES], sessions: ['s1'],
+    ops: [
+      on('s1', insertInvoice(1)),
+      on('s1', BEGIN), on('s1', insertInvoice(2), 'INSERT 0 1'),
+      on('s1', insertInvoice(1), 'ERROR 23505'),
+      on('s1', { op: 'select', table: 'invoices', where: {} }, 'ERROR 25P02'),
+      on('s1', BEGIN, 'ERROR 25P02'),
+      on('s1', COMMIT, 'ROLLBACK'),
+      on('s1', { op: 'select', table: 'invoices', columns: ['order_id'], where: {} }, 'SELECT 1 → order_id=1'),
+    ],
+  },
+  {
+    name: 'BEGIN inside a block, COMMIT and ROLLBACK outside one: WARNINGs', primitive: 'transactions', tables: [], sessions: ['s1'],
+    ops: [
+      on('s1', COMMIT, 'WARNING:  there is no transaction in progress; COMMIT'),
+      on('s1', ROLLBACK, 'WARNING:  there is no transaction in progress; ROLLBACK'),
+      on('s1', BEGIN, 'BEGIN'),
+      on('s1', BEGIN, 'WARNING:  there is already a transaction in progress; BEGIN'),
+      on('s1', COMMIT, 'COMMIT'),
+    ],
+  },
+  {
+    name: 'a failing statement releases the transaction’s locks at once, before ROLLBACK', primitive: 'transactions', tables: [ITEMS, INVOICES], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', insertInvoice(1)),
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'items', set: { stock: 3 }, where: { id: 8 } }),
+      on('s1', adv('pg_advisory_xact_lock', b(30)), VOID),
+      on('s2', { op: 'update', table: 'items', set: { stock: 4 }, where: { id: 8 } }, WAITS),
+      on('s3', adv('pg_advisory_lock', b(30)), WAITS),
+      on('s1', insertInvoice(1), 'ERROR 23505'),
+      on('s1', ROLLBACK),
+      on('s1', { op: 'select', table: 'items', columns: ['stock'], where: { id: 8 } }, 'SELECT 1 → stock=4'),
+    ],
+  },
+  {
+    name: 'a session that ends rolls back and releases everything', primitive: 'sessions & cancel', tables: [ITEMS], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'items', set: { stock: 0 }, where: { id: 7 } }),
+      on('s1', adv('pg_advisory_lock', b(31)), VOID),
+      on('s2', { op: 'select', table: 'items', where: { id: 7 }, lock: 'forUpdate' }, WAITS),
+      on('s3', adv('pg_advisory_lock', b(31)), WAITS),
+      { s: 's1', close: true },
+      on('s3', { op: 'select', table: 'items', columns: ['stock'], where: { id: 7 } }, 'SELECT 1 → stock=1'),
+    ],
+  },
+  {
+    name: 'cancelling a waiting UPDATE inside a block aborts it (57014, then 25P02)', primitive: 'sessions & cancel', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'update', table: 'items', set: { stock: 0 }, where: { id: 7 } }),
+      on('s2', BEGIN), on('s2', { op: 'update', table: 'items', set: { stock: 3 }, where: { id: 8 } }),
+      on('s2', { op: 'update', table: 'items', set: { stock: 2 }, where: { id: 7 } }, WAITS),
+      { s: 's2', cancel: 'userRequest', expect: 'ERROR 57014' },
+      on('s2', { op: 'select', table: 'items', where: { id: 8 } }, 'ERROR 25P02'),
+      on('s1', { op: 'update', table: 'items', set: { stock: 4 }, where: { id: 8 } }, 'UPDATE 1'),
+      on('s2', ROLLBACK), on('s1', COMMIT),
+    ],
+  },
+];
+
+export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN];

@@ -1,0 +1,75 @@
+/**
+ * Shared types of the fidelity suite: operation sequences for PostgreSQL and Redis, and the
+ * outcome of running one sequence against the model and the real server.
+ */
+import type { Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
+import type { RedisCmd } from '../src/sim/resources/redisTypes';
+
+/** The rows of the summary table. */
+export type Primitive =
+  | 'advisory locks'
+  | 'unique inserts'
+  | 'row locks'
+  | 'transactions'
+  | 'sessions & cancel'
+  | 'preset replay (SQL)'
+  | 'preset replay (Redis)'
+  | 'generated SQL'
+  | 'Redis strings/TTL'
+  | 'Redis scripts'
+  | 'Redis expiry (timed)'
+  | 'generated Redis';
+
+/**
+ * One step of a SQL sequence, for session `s`:
+ * - `stmt`: run the statement (the server gets exactly `renderSql(stmt)`);
+ * - `close`: the session ends however it ends (model `closeSession`; server `pg_terminate_backend`);
+ * - `cancel`: cancel the waiting statement (model `cancelWaiting` with 57014 "user request";
+ *   server `pg_cancel_backend`);
+ * - `lockTimeout`: the session's `lock_timeout` fires on its waiting statement (model
+ *   `cancelWaiting` with 55P03; server: the session was opened with `SET lock_timeout` and the
+ *   harness waits for the error).
+ * `expect` (optional) is the rule the case demonstrates: a prefix of the model's rendered reply
+ * (`renderReply`), checked as well — a case that no longer shows its rule fails.
+ */
+export type SqlOp =
+  | { readonly s: string; readonly stmt: Stmt; readonly expect?: string }
+  | { readonly s: string; readonly close: true }
+  | { readonly s: string; readonly cancel: 'userRequest' | 'lockTimeout'; readonly expect?: string };
+
+export interface SqlCase {
+  readonly name: string;
+  readonly primitive: Primitive;
+  readonly tables: readonly TableSpec[];
+  /** Session ids in the order they are opened. */
+  readonly sessions: readonly string[];
+  /** Extra `SET …` run when a session opens on the real server (e.g. `SET lock_timeout = '300ms'`). */
+  readonly sessionSetup?: Readonly<Record<string, readonly string[]>>;
+  readonly ops: readonly SqlOp[];
+}
+
+/** One Redis command at virtual time `atMs` (mapped 1:1 to real elapsed milliseconds). */
+export interface RedisOp {
+  readonly atMs: number;
+  readonly cmd: RedisCmd;
+  /** A prefix of the model's rendered reply (`renderRedisReply`) the case expects. */
+  readonly expect?: string;
+}
+
+export interface RedisCase {
+  readonly name: string;
+  readonly primitive: Primitive;
+  readonly ops: readonly RedisOp[];
+}
+
+/** Result of one sequence. */
+export interface CaseResult {
+  readonly name: string;
+  readonly primitive: Primitive;
+  /** 'excluded' = stopped where the model simplifies on purpose (reason given). */
+  readonly outcome: 'agree' | 'disagree' | 'excluded';
+  /** Human-readable lines: the sequence with the model's and the server's replies. */
+  readonly transcript: readonly string[];
+  readonly problems: readonly string[];
+  readonly excludedBecause?: string;
+}
