@@ -4,7 +4,7 @@
  * one switch flipped. Faults injected on either timeline apply to both.
  */
 import { useCallback } from 'react';
-import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent } from '../store';
+import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
 import { compareScenario, differences } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { VerdictPanel } from '../verdict/VerdictPanel';
@@ -48,6 +48,7 @@ export function CompareView() {
         <Timeline
           run={run}
           label={`Timeline (${which})`}
+          domainEndMs={Math.max(runEndMs(left), runEndMs(right))}
           cursorMs={cursorMs}
           onCursorMs={st.setCursorMs}
           onEventId={(id) => st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0)}

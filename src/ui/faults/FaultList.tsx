@@ -19,12 +19,13 @@ export interface FaultListProps {
 }
 
 /** Seconds input that commits on change (valid numbers only). */
-function SecondsInput({ id, label, ms, onCommit, allowEmpty }: { id: string; label: string; ms: number | null; onCommit: (ms: number | null) => void; allowEmpty?: boolean }) {
+function SecondsInput({ id, label, ariaLabel, ms, onCommit, allowEmpty }: { id: string; label: string; ariaLabel: string; ms: number | null; onCommit: (ms: number | null) => void; allowEmpty?: boolean }) {
   return (
     <label htmlFor={id} className="sec-input">
       <span>{label}</span>
       <input
         id={id}
+        aria-label={ariaLabel}
         type="number"
         min={0}
         max={3600}
@@ -67,8 +68,8 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
             <li key={i} data-fault={i} className={i === selected ? 'selected' : ''} onFocus={() => onSelect(i)}>
               <p className="fault-desc"><span aria-hidden="true" className="glyph">{faultGlyph(f)}</span> {describeFault(f, scenario)}{at === null ? ' — did not fire' : ''}</p>
               <div className="fault-edit">
-                <SecondsInput id={`fault-${i}-at`} label="at" ms={f.atMs ?? at} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
-                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ms={dur.ms} allowEmpty={f.kind === 'crash'} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
+                <SecondsInput id={`fault-${i}-at`} label="at" ariaLabel={`Fault ${i + 1} time in seconds`} ms={f.atMs ?? at} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
+                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ariaLabel={`Fault ${i + 1} ${dur.label} in seconds`} ms={dur.ms} allowEmpty={f.kind === 'crash'} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
                 <button type="button" className="danger" onClick={() => onRemove(i)} aria-label={`Remove fault: ${describeFault(f, scenario)}`}>Remove</button>
               </div>
             </li>

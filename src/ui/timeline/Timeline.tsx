@@ -39,6 +39,8 @@ export interface TimelineProps {
   readonly onFaultRemove?: (index: number) => void;
   /** Accessible name of the whole timeline. */
   readonly label: string;
+  /** Shared end of the time axis (compare view: both timelines use the same scale). */
+  readonly domainEndMs?: number;
 }
 
 const GUTTER = 128;
@@ -65,7 +67,8 @@ export function Timeline(props: TimelineProps) {
   const destLabel = run.scenario.destination.kind === 'file' ? 'File store' : 'External API';
   const { boxes, height } = useMemo(() => layoutLanes(lanes, destLabel), [lanes, destLabel]);
   const plotW = Math.max(200, width - GUTTER - 8);
-  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, lanes.endMs]).range([0, plotW - 14])), [transform, lanes.endMs, plotW]);
+  const endMs = Math.max(lanes.endMs, props.domainEndMs ?? 0);
+  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, endMs]).range([0, plotW - 14])), [transform, endMs, plotW]);
   const xRef = useRef(x);
   xRef.current = x;
 
@@ -107,7 +110,7 @@ export function Timeline(props: TimelineProps) {
   useEffect(() => {
     const svg = svgRef.current;
     if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
-  }, [lanes.endMs]);
+  }, [endMs]);
 
   // Draw the lanes (on run, size or zoom changes; never on cursor moves).
   useEffect(() => {
@@ -385,7 +388,8 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
         .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
       const icon = w.duplicate ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
       const dark = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
-      sg.append('text').attr('x', rx + 3).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
+      const nearEnd = rx > plotW - 230;
+      sg.append('text').attr('x', nearEnd ? Math.min(rx + rw, plotW) - 3 : rx + 3).attr('text-anchor', nearEnd ? 'end' : 'start').attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
         .text(`${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}${rw > 120 || dark ? ` · ${word}` : ''}`);
       sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
     }
@@ -438,8 +442,7 @@ function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
   sel.exit().remove();
   const enter = sel.enter().append('g').attr('class', 'fault-marker no-zoom').attr('tabindex', 0).attr('role', 'button');
   enter.append('path').attr('class', 'fault-shape');
-  enter.append('text').attr('class', 'fault-glyph').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700);
-  enter.append('title');
+  enter.append('text').attr('class', 'fault-glyph').attr('aria-hidden', 'true').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700);
   const all = enter.merge(sel);
   all.attr('data-fault-index', (d) => d.index)
     .attr('transform', (d) => `translate(${Math.max(0, Math.min(plotW, x(d.ms)))},${d.box.y + d.box.h / 2})`)
@@ -449,7 +452,6 @@ function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
     .style('cursor', 'grab');
   all.select('path.fault-shape').attr('d', 'M0,-13 L13,0 L0,13 L-13,0 Z').attr('fill', (d) => (d.fired ? '#fde047' : '#e5e7eb')).attr('stroke', '#111827').attr('stroke-width', (d) => (d.index === a.selected ? 3 : 1.5));
   all.select('text.fault-glyph').attr('y', 5).attr('fill', '#111827').text((d) => faultGlyph(d.f));
-  all.select('title').text((d) => d.text);
   all.on('keydown', (event: KeyboardEvent, d) => {
     const cb = a.cb.current;
     if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {

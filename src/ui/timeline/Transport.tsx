@@ -12,13 +12,14 @@ const SPEEDS = [1, 2, 5, 10, 30];
 function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el || !el.tagName) return false;
-  return el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
+  if (el.tagName === 'INPUT') return !['checkbox', 'button', 'submit'].includes((el as HTMLInputElement).type);
+  return el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
 }
 
 function isActivatable(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el || !el.tagName) return false;
-  return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY' || ['button', 'menuitem', 'radio', 'checkbox'].includes(el.getAttribute('role') ?? '');
+  return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'INPUT' || el.tagName === 'SUMMARY' || ['button', 'menuitem', 'radio', 'checkbox'].includes(el.getAttribute('role') ?? '');
 }
 
 /** Global cursor keys: space play/pause, ←/→ previous/next event, Home/End. Ignored while typing in a field. */
@@ -102,9 +103,9 @@ export function Transport() {
   return (
     <div className="transport" role="toolbar" aria-label="Cursor">
       <button type="button" onClick={() => s.home()} aria-label="Go to the start (Home)">|◀</button>
-      <button type="button" onClick={() => s.stepEvent(-1)} aria-label="Previous event (←)">◀ Prev</button>
+      <button type="button" onClick={() => s.stepEvent(-1)} aria-label="Prev: previous event (←)">◀ Prev</button>
       <button type="button" className="play" onClick={() => s.togglePlay()} aria-label={playing ? 'Pause (space)' : 'Play (space)'}>{playing ? '❚❚ Pause' : '▶ Play'}</button>
-      <button type="button" onClick={() => s.stepEvent(1)} aria-label="Next event (→)">Next ▶</button>
+      <button type="button" onClick={() => s.stepEvent(1)} aria-label="Next: next event (→)">Next ▶</button>
       <button type="button" onClick={() => s.end()} aria-label="Go to the end (End)">▶|</button>
       <label className="speed">
         <span>Speed</span>

@@ -36,7 +36,7 @@ export function VerdictPanel({ run, onEventId, caption }: VerdictPanelProps) {
               <span className="cites">
                 {v.eventIds.map((id) => (
                   <button type="button" className="link" key={id} onClick={() => onEventId(id)} aria-label={`Go to event ${id} at ${fmtSeconds(timeOf(id))}`}>
-                    {id} @ {fmtSeconds(timeOf(id))}
+                    {id} at {fmtSeconds(timeOf(id))}
                   </button>
                 ))}
               </span>

@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import { render, screen, within } from '@testing-library/react';
+import { findPreset } from '../../sim';
+import { deriveRun, indexOfEvent } from '../store/derive';
+import { Inspector } from './Inspector';
+
+const preset = findPreset('export-lease-expiry')!;
+
+describe('Inspector', () => {
+  it('shows the lease owner, token and remaining TTL of the snapshot at the cursor', () => {
+    const run = deriveRun(preset.withFix);
+    const i = run.events.findIndex((e) => e.narration.startsWith('B gets fencing token'));
+    const at = run.events[i]!.atMs;
+    render(<Inspector run={run} index={i} cursorMs={at + 10_000} />);
+    const row = screen.getByTestId('lease-lease:export');
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['a5e3', 'B', '34', '20 s']);
+    expect(screen.getByText(/B believes it owns lease:export, token 34/)).toBeInTheDocument();
+  });
+
+  it('shows a paused worker that still believes it owns the lease after it expired', () => {
+    const run = deriveRun(preset.withoutFix);
+    const i = indexOfEvent(run, run.events.find((e) => e.narration.startsWith('B takes the lease'))!.id);
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    const a = screen.getByTestId('worker-A');
+    expect(a).toHaveTextContent('paused');
+    expect(a).toHaveTextContent('A believes it owns lease:export');
+    expect(within(screen.getByTestId('lease-lease:export')).getByText('B')).toBeInTheDocument();
+  });
+
+  it('lists the stale upload as rejected in the destination table', () => {
+    const run = deriveRun(preset.withFix);
+    render(<Inspector run={run} index={run.events.length - 1} cursorMs={run.endMs} />);
+    expect(screen.getByTestId('write-2')).toHaveTextContent(/A.*33.*rejected \(stale\)/);
+    expect(screen.getByTestId('write-1')).toHaveTextContent(/B.*34.*accepted/);
+  });
+
+  it('shows a pg_locks row for a waiting advisory lock', () => {
+    const run = deriveRun(findPreset('session-lock-pool')!.withFix);
+    const i = run.snapshots.findIndex((s) => s.locks.some((l) => !l.granted));
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    const table = screen.getByRole('table', { name: 'Database locks (pg_locks)' });
+    expect(within(table).getByText('f — waiting')).toBeInTheDocument();
+    expect(within(table).getAllByText('t').length).toBeGreaterThan(0);
+  });
+
+  it('says nothing has happened before the first event', () => {
+    render(<Inspector run={deriveRun(preset.withoutFix)} index={-1} cursorMs={0} />);
+    expect(screen.getByText(/Before the first event/)).toBeInTheDocument();
+  });
+});

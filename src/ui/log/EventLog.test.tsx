@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { act } from 'react';
+import { EventLog } from './EventLog';
+import { Inspector } from '../inspector/Inspector';
+import { useLockscope, useRun, resetStore } from '../store';
+
+/** The log and the inspector wired to the store, as on the simulator screen. */
+function Harness() {
+  const run = useRun();
+  const index = useLockscope((s) => s.cursorIndex);
+  const cursorMs = useLockscope((s) => s.cursorMs);
+  return (
+    <>
+      <EventLog run={run} index={index} onSelect={(i) => useLockscope.getState().setCursorIndex(i)} />
+      <Inspector run={run} index={index} cursorMs={cursorMs} />
+    </>
+  );
+}
+
+describe('EventLog', () => {
+  beforeEach(() => act(() => resetStore()));
+
+  it('shows the literal command, the reply and the narration of each event', () => {
+    render(<Harness />);
+    const first = screen.getByRole('button', { name: /e1 .*SET lease:export e01d NX PX 30000.*OK.*A takes the lease/ });
+    expect(first).toBeInTheDocument();
+  });
+
+  it('moves the cursor to a clicked event; the inspector shows that snapshot', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const run = useLockscope.getState();
+    expect(run.cursorIndex).toBe(-1);
+    const bTakes = screen.getAllByRole('button').find((b) => b.textContent?.includes('B takes the lease'))!;
+    await user.click(bTakes);
+    const id = bTakes.getAttribute('data-event-id');
+    expect(useLockscope.getState().cursorIndex).toBe(Number(id!.slice(1)) - 1);
+    expect(bTakes).toHaveAttribute('aria-current', 'step');
+    expect(within(screen.getByTestId('lease-lease:export')).getByText('B')).toBeInTheDocument();
+
+    await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('data-event-id') === 'e1')!);
+    expect(within(screen.getByTestId('lease-lease:export')).getByText('A')).toBeInTheDocument();
+    expect(bTakes).not.toHaveAttribute('aria-current');
+  });
+
+  it('steps with the arrow keys inside the log', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('data-event-id') === 'e1')!);
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(useLockscope.getState().cursorIndex).toBe(2);
+  });
+});

@@ -1,0 +1,39 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { findPreset } from '../../sim';
+import { deriveRun } from '../store/derive';
+import { VerdictPanel } from './VerdictPanel';
+import { MetricsCharts } from './MetricsCharts';
+
+describe('VerdictPanel', () => {
+  it('says violated in words and links to the cited events', async () => {
+    const run = deriveRun(findPreset('invoice-race')!.withoutFix);
+    const onEventId = vi.fn();
+    render(<VerdictPanel run={run} onEventId={onEventId} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
+    expect(screen.getByText(/2 rows exist for order_id = 42 in invoices/)).toBeInTheDocument();
+    const cited = run.verdict.violations[0]!.eventIds;
+    for (const id of cited) expect(screen.getByRole('button', { name: new RegExp(`Go to event ${id} `) })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: new RegExp(`Go to event ${cited[0]} `) }));
+    expect(onEventId).toHaveBeenCalledWith(cited[0]);
+  });
+
+  it('says held when the fix is on', () => {
+    render(<VerdictPanel run={deriveRun(findPreset('invoice-race')!.withFix)} onEventId={() => {}} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
+    expect(screen.getByText(/at most one row per business key/)).toBeInTheDocument();
+  });
+
+  it('reports harmless duplicates as redundant, not a violation', () => {
+    render(<VerdictPanel run={deriveRun(findPreset('thumbnail')!.withoutFix)} onEventId={() => {}} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
+    expect(screen.getByText(/Redundant, not a violation/)).toBeInTheDocument();
+  });
+
+  it('draws the metrics as labelled charts', () => {
+    render(<MetricsCharts run={deriveRun(findPreset('export-lease-expiry')!.withFix)} />);
+    expect(screen.getByRole('img', { name: /Counts: .*1 stale write rejected/ })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: /Lease age at commit/ })).toBeInTheDocument();
+  });
+});
