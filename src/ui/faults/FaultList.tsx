@@ -53,8 +53,12 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
   const listRef = useRef<HTMLOListElement>(null);
   useEffect(() => {
     if (selected === null) return;
-    const row = listRef.current?.querySelector<HTMLElement>(`li[data-fault="${selected}"]`);
-    row?.scrollIntoView?.({ block: 'nearest' });
+    // In the next frame, after the timeline has redrawn: one layout instead of two.
+    const raf = requestAnimationFrame(() => {
+      const row = listRef.current?.querySelector<HTMLElement>(`li[data-fault="${selected}"]`);
+      row?.scrollIntoView?.({ block: 'nearest' });
+    });
+    return () => cancelAnimationFrame(raf);
   }, [selected]);
   return (
     <section className="panel faults" aria-label="Faults">

@@ -50,12 +50,16 @@ export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
   useEffect(() => {
     const list = listRef.current;
     if (!list || index < 0) return;
-    const row = list.querySelector<HTMLElement>(`li[data-index="${index}"]`);
-    if (!row) return;
-    const top = row.offsetTop;
-    if (top < list.scrollTop || top + row.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
-    }
+    // Measured in the next frame, after every other effect has written to the DOM (no extra forced layout).
+    const raf = requestAnimationFrame(() => {
+      const row = list.querySelector<HTMLElement>(`li[data-index="${index}"]`);
+      if (!row) return;
+      const top = row.offsetTop;
+      if (top < list.scrollTop || top + row.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    });
+    return () => cancelAnimationFrame(raf);
   }, [index, run]);
 
   const onKeyDown = (ev: React.KeyboardEvent) => {

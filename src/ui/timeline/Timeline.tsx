@@ -60,6 +60,7 @@ export function Timeline(props: TimelineProps) {
   const [width, setWidth] = useState(800);
   const [transform, setTransform] = useState<d3.ZoomTransform>(d3.zoomIdentity);
   const zoomRef = useRef<d3.ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const cursorRef = useRef<HTMLDivElement>(null);
   const cb = useRef(props);
   cb.current = props;
 
@@ -137,29 +138,36 @@ export function Timeline(props: TimelineProps) {
         const ms = xRef.current.invert(Math.max(0, Math.min(plotW, event.x)));
         cb.current.onCursorMs(Math.round(ms));
       });
-    d3.select(svg).selectAll<SVGElement, unknown>('.scrub-strip, .cursor-grip').call(drag);
+    d3.select(svg).selectAll<SVGElement, unknown>('.scrub-strip').call(drag);
+    if (cursorRef.current) d3.select(cursorRef.current).selectAll<SVGElement, unknown>('.cursor-grip').call(drag as unknown as d3.DragBehavior<SVGElement, unknown, unknown>);
   }, [plotW, lanes]);
 
-  // Cursor (cheap: moves one line and one label).
+  // Cursor (cheap: an HTML overlay on its own compositor layer moves; the SVG is not repainted).
   useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
+    const el = cursorRef.current;
+    if (!el) return;
     const cx = x(cursorMs);
     const visible = cx >= 0 && cx <= plotW;
-    const g = d3.select(svg).select<SVGGElement>('g.cursor');
-    g.attr('transform', `translate(${cx},0)`).attr('visibility', visible ? 'visible' : 'hidden');
-    g.select('.cursor-slider').attr('aria-valuenow', Math.round(cursorMs)).attr('aria-valuetext', `${fmtSeconds(cursorMs)}`);
-    g.select('text.cursor-time').text(fmtSeconds(cursorMs)).attr('text-anchor', cx > plotW - 60 ? 'end' : 'start').attr('x', cx > plotW - 60 ? -6 : 6);
-    // TTL countdown on each lease lane at the cursor.
-    const ttl = g.selectAll<SVGTextElement, LaneBox>('text.ttl').data(boxes.filter((b) => b.ref.kind === 'lease'));
-    ttl.join('text').attr('class', 'ttl').attr('y', (b) => b.y + b.h - 4).attr('x', 6)
-      .text((b) => {
-        const segs = lanes.leases.find((l) => b.ref.kind === 'lease' && l.key === b.ref.key)?.segments ?? [];
-        const s = segs.find((s) => s.startMs <= cursorMs && cursorMs < s.endMs);
-        if (!s) return 'free';
-        return s.expiresAtMs === null ? `${s.owner}: no TTL` : `${s.owner}: TTL ${fmtSeconds(Math.max(0, s.expiresAtMs - cursorMs))}`;
-      });
-  }, [cursorMs, x, plotW, boxes, lanes, height]);
+    el.style.transform = `translateX(${GUTTER + cx}px)`;
+    el.style.visibility = visible ? 'visible' : 'hidden';
+    const grip = el.querySelector<HTMLElement>('.cursor-grip');
+    grip?.setAttribute('aria-valuenow', String(Math.round(cursorMs)));
+    grip?.setAttribute('aria-valuetext', fmtSeconds(cursorMs));
+    const time = el.querySelector<HTMLElement>('.cursor-time');
+    if (time) {
+      time.textContent = fmtSeconds(cursorMs);
+      time.classList.toggle('flip', cx > plotW - 60);
+    }
+    for (const b of boxes) {
+      if (b.ref.kind !== 'lease') continue;
+      const label = el.querySelector<HTMLElement>(`[data-ttl="${b.id}"]`);
+      if (!label) continue;
+      const segs = lanes.leases.find((l) => b.ref.kind === 'lease' && l.key === b.ref.key)?.segments ?? [];
+      const seg = segs.find((sg) => sg.startMs <= cursorMs && cursorMs < sg.endMs);
+      label.textContent = !seg ? 'free' : seg.expiresAtMs === null ? `${seg.owner}: no TTL` : `${seg.owner}: TTL ${fmtSeconds(Math.max(0, seg.expiresAtMs - cursorMs))}`;
+      label.classList.toggle('flip', cx > plotW - 110);
+    }
+  }, [cursorMs, x, plotW, boxes, lanes]);
 
   const zoomBy = (k: number) => {
     const svg = svgRef.current;
@@ -231,28 +239,23 @@ export function Timeline(props: TimelineProps) {
           <g className="axis" transform={`translate(0,${AXIS_H - 4})`} />
           <rect className="scrub-strip no-zoom" x={0} y={0} width={plotW} height={AXIS_H} fill="transparent" style={{ cursor: 'ew-resize' }} />
           <g className="faults" />
-          <g className="cursor" pointerEvents="none">
-            <line className="cursor-line" y1={0} y2={height} stroke="#dc2626" strokeWidth={2} />
-            <g className="cursor-grip no-zoom" pointerEvents="all" style={{ cursor: 'ew-resize' }}>
-              <rect x={-8} y={0} width={16} height={height} fill="transparent" />
-              <path d="M-7,0 L7,0 L0,10 Z" fill="#dc2626" />
-            </g>
-            <text className="cursor-time" y={12} />
-            <rect
-              className="cursor-slider"
-              x={-1}
-              y={0}
-              width={2}
-              height={AXIS_H}
-              fill="transparent"
-              role="slider"
-              tabIndex={-1}
-              aria-label="Cursor time"
-              aria-valuemin={0}
-              aria-valuemax={lanes.endMs}
-            />
-          </g>
         </svg>
+        <div className="cursor-overlay" ref={cursorRef} style={{ height }}>
+          <div className="cursor-line" />
+          <div
+            className="cursor-grip"
+            role="slider"
+            tabIndex={-1}
+            aria-label="Cursor time"
+            aria-valuemin={0}
+            aria-valuemax={endMs}
+            aria-valuenow={0}
+          />
+          <span className="cursor-time" aria-hidden="true" />
+          {boxes.filter((b) => b.ref.kind === 'lease').map((b) => (
+            <span key={b.id} className="ttl" data-ttl={b.id} style={{ top: b.y + b.h - 17 }} aria-hidden="true" />
+          ))}
+        </div>
       </div>
     </div>
   );
