@@ -8,7 +8,7 @@
  * Thin over src/sim: all semantics live there.
  */
 import { readFileSync } from 'node:fs';
-import { PRESETS, findPreset, runScenario, validateScenario, formatErrors, type RunResult, type Scenario } from '../sim';
+import { PRESETS, findPreset, runScenario, parseScenario, formatErrors, type RunResult, type Scenario } from '../sim';
 
 /** Parsed command line. */
 interface Args {
@@ -55,7 +55,7 @@ export function loadScenario(target: string, fixed: boolean): Scenario {
   } catch (e) {
     throw new InputError(`${target} is not valid JSON: ${(e as Error).message}`);
   }
-  const result = validateScenario(data);
+  const result = parseScenario(data);
   if (!result.ok) throw new InputError(`${target} is not a valid scenario:\n${formatErrors(result.errors)}`);
   return result.scenario;
 }
