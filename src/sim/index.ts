@@ -10,3 +10,7 @@ export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, type Scenario, ty
 export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
 export { INVARIANT_TEXT, type Finding } from './invariants';
 export type { Beliefs, WorkerStateName, WorkerOutcome } from './workers/workerMachine';
+export type { LockRow, SessionState } from './resources/database';
+export type { Row, SqlValue } from './resources/sqlTypes';
+export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
+export type { PoolSnapshot } from './resources/connectionPool';

@@ -73,6 +73,8 @@ export interface RunResult {
   readonly traceHash: string;
   /** Virtual time of the last processed event. */
   readonly endMs: number;
+  /** When each of the scenario's faults fired (virtual ms), by index; null for a fault that never fired (e.g. its step was never reached). */
+  readonly faultTimesMs: readonly (number | null)[];
   /** Set when the run stopped early (too many events). */
   readonly error?: string;
   /** With `captureSnapshots`, one per event, aligned with `events`. */
@@ -174,6 +176,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       return (hash ??= traceHash(events));
     },
     endMs: world.nowMs,
+    faultTimesMs: scenario.faults.map((_, i) => world.faultFiredAtMs[i] ?? null),
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),
   };

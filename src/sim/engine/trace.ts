@@ -13,7 +13,18 @@ export type TraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fau
 export type EventData =
   | { readonly t: 'write'; readonly writeId: number; readonly phase: 'begin' | 'end' }
   | { readonly t: 'commit'; readonly session: string }
-  | { readonly t: 'lease'; readonly op: 'acquired' | 'released' | 'renewed' | 'renewFailed' | 'lost' | 'expired'; readonly key: string }
+  /**
+   * A lease changed hands or state. `worker` is whose lease it is (or who acted); `fencingToken`
+   * comes with `fenced`; `deletedOwner` names whose lease a plain DEL removed.
+   */
+  | {
+      readonly t: 'lease';
+      readonly op: 'acquired' | 'fenced' | 'released' | 'renewed' | 'renewFailed' | 'deleted' | 'expired' | 'lost';
+      readonly key: string;
+      readonly worker?: string;
+      readonly fencingToken?: number;
+      readonly deletedOwner?: string;
+    }
   | { readonly t: 'wait'; readonly on: 'db' | 'pool' | 'lease'; readonly phase: 'begin' | 'end'; readonly sinceMs: number }
   | { readonly t: 'step'; readonly step: number; readonly name: string }
   | { readonly t: 'fault'; readonly faultIndex: number; readonly kind: string };

@@ -73,6 +73,12 @@ export interface RawMetrics {
   wastedWorkMs: number;
 }
 
+/** A narration with structured data for the event. */
+export interface Narrated {
+  readonly text: string;
+  readonly data: EventData;
+}
+
 /** Thrown when a run exceeds LIMITS.maxEvents (an input that would hang the tab). */
 export class EventLimitError extends Error {
   constructor(readonly limit: number) {
@@ -100,6 +106,8 @@ export class World {
   private readonly expiryChecks = new Set<number>();
   /** Rendered Redis commands, so a retry loop re-sending one command object renders it once. */
   private readonly rendered = new WeakMap<RedisCmd, string>();
+  /** When each fault of the scenario fired (virtual ms), by index; undefined if it has not. */
+  readonly faultFiredAtMs: (number | undefined)[] = [];
   /** Events sent to worker machines so far (the benchmark's "worker transitions"). */
   transitions = 0;
 
@@ -297,17 +305,23 @@ export class World {
     this.at(this.nowMs, () => k(''), w);
   }
 
-  /** Sends a Redis command for an actor; a worker cut off from the lease store gets a timeout instead. */
-  redis(actor: string, cmd: RedisCmd, narrate: (reply: RedisReply) => string, w?: WorkerRuntime): RedisReply {
+  /**
+   * Sends a Redis command for an actor; a worker cut off from the lease store gets a timeout
+   * instead. `narrate` returns the sentence (and may update beliefs first), optionally with
+   * structured data for the event.
+   */
+  redis(actor: string, cmd: RedisCmd, narrate: (reply: RedisReply) => string | Narrated, w?: WorkerRuntime): RedisReply {
     let command = this.rendered.get(cmd);
     if (command === undefined) this.rendered.set(cmd, (command = renderRedis(cmd)));
     if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
       const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
-      this.emit(actor, 'redis', narrate(reply), { command, reply: '(no reply: connection timed out)', worker: w });
+      const said = narrate(reply);
+      this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command, reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }) });
       return reply;
     }
     const reply = this.leases.execute(this.nowMs, cmd);
-    this.emit(actor, 'redis', narrate(reply), { command, reply: renderRedisReply(reply), ...(w ? { worker: w } : {}) });
+    const said = narrate(reply);
+    this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command, reply: renderRedisReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }) });
     this.scheduleExpiry();
     return reply;
   }

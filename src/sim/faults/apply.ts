@@ -48,6 +48,7 @@ function faultEvent(world: World, f: Fault, index: number, narration: string, ex
 
 /** Applies one fault now. */
 export function applyFault(world: World, f: Fault, index: number): FaultEffect {
+  world.faultFiredAtMs[index] ??= world.nowMs;
   const L = world.scenario.lease;
   const w = workerOf(world, f);
   switch (f.kind) {
@@ -78,7 +79,7 @@ export function applyFault(world: World, f: Fault, index: number): FaultEffect {
     }
     case 'manualDelete':
       world.redis('operator', { op: 'DEL', keys: [L.key] }, (r) => (r.kind === 'int' && r.value === 1
-        ? `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`
+        ? { text: `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }
         : `An operator deletes ${L.key} by hand; there was no key.`));
       return 'continue';
     case 'adminBypass':

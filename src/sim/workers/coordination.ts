@@ -75,7 +75,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     const reply = world.redis(w.id, setNx, (r) => {
       if (r.kind === 'ok') {
         if (!fencing) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: null });
-        return `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`;
+        return { text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } };
       }
       if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
       if (r.kind === 'nil') return `${L.key} is taken: ${w.id} will try again in ${fmtMs(L.retryEveryMs)}.`;
@@ -89,7 +89,8 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       const inc = world.redis(w.id, { op: 'INCR', key: L.fenceKey }, (r) => {
         const t = r.kind === 'int' ? r.value : null;
         world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: t });
-        return t === null ? `${w.id} could not get a fencing token.` : `${w.id} gets fencing token ${t}: every later grant gets a higher one.`;
+        if (t === null) return `${w.id} could not get a fencing token.`;
+        return { text: `${w.id} gets fencing token ${t}: every later grant gets a higher one.`, data: { t: 'lease', op: 'fenced', key: L.key, worker: w.id, fencingToken: t } };
       }, w);
       void inc;
     }
@@ -118,22 +119,22 @@ function renew(world: World, w: WorkerRuntime): void {
   if (world.scenario.mechanism.renewal === 'set') {
     world.redis(w.id, { op: 'SET', key: L.key, value: token }, () => {
       world.send(w, 'BELIEVE', { leaseBelievedUntilMs: null });
-      return `${w.id} "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.`;
+      return { text: `${w.id} "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } };
     }, w);
     return scheduleRenewal(world, w);
   }
   const reply = world.redis(w.id, { op: 'COMPARE_AND_EXTEND', key: L.key, token, ms: L.ttlMs }, (r) => {
     if (r.kind === 'int' && r.value === 1) {
       world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs });
-      return `${w.id} extends its lease by ${fmtMs(L.ttlMs)} (the key still holds its token).`;
+      return { text: `${w.id} extends its lease by ${fmtMs(L.ttlMs)} (the key still holds its token).`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } };
     }
     world.metrics.renewFailures += 1;
     if (r.kind === 'int') {
       world.send(w, 'BELIEVE', { renewFailed: true, ownsLease: false });
-      return `${w.id}'s renewal fails: the key expired or belongs to someone else now. Unless ${w.id} checks, it keeps working.`;
+      return { text: `${w.id}'s renewal fails: the key expired or belongs to someone else now. Unless ${w.id} checks, it keeps working.`, data: { t: 'lease', op: 'renewFailed', key: L.key, worker: w.id } };
     }
     world.send(w, 'BELIEVE', { renewFailed: true });
-    return `${w.id}'s renewal gets no answer: it cannot know whether it still owns the lease.`;
+    return { text: `${w.id}'s renewal gets no answer: it cannot know whether it still owns the lease.`, data: { t: 'lease', op: 'renewFailed', key: L.key, worker: w.id } };
   }, w);
   if (reply.kind === 'int' && reply.value === 0) return;
   scheduleRenewal(world, w);
@@ -155,15 +156,15 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
   if (world.scenario.mechanism.release === 'del') {
     world.redis(w.id, { op: 'DEL', keys: [L.key] }, (r) => {
       world.send(w, 'BELIEVE', { ownsLease: false });
-      if (r.kind === 'int' && r.value === 1 && holder !== token) return `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`;
+      if (r.kind === 'int' && r.value === 1 && holder !== token) return { text: `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } };
       if (r.kind === 'int' && r.value === 0) return `${w.id} runs DEL but the key is already gone.`;
-      return `${w.id} releases its lease with DEL.`;
+      return { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } };
     }, w);
     return k();
   }
   world.redis(w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, (r) => {
     world.send(w, 'BELIEVE', { ownsLease: false });
-    if (r.kind === 'int' && r.value === 1) return `${w.id} releases its own lease (compare-and-delete matched its token).`;
+    if (r.kind === 'int' && r.value === 1) return { text: `${w.id} releases its own lease (compare-and-delete matched its token).`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } };
     return holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.`;
   }, w);
   k();
