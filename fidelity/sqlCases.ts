@@ -403,6 +403,20 @@ const ROWS: SqlCase[] = [
     ],
   },
   {
+    // Found by the generated sequences (seed 747020795). PostgreSQL's sequential scan visits row
+    // versions in physical order, and an UPDATE writes the new version after the existing ones:
+    // once id 7 was updated, a multi-row FOR UPDATE reaches id 8 first, locks it, then waits for
+    // id 7. The model scans in insertion order (id 7 first), waits there, and never locks id 8.
+    name: 'multi-row FOR UPDATE locks rows in physical order (an updated row comes last)', primitive: 'row locks', tables: [ITEMS], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id: 7 } }, 'UPDATE 1'),
+      on('s2', BEGIN), on('s2', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id: 7 } }, 'UPDATE 1'),
+      on('s3', BEGIN), on('s3', { op: 'select', table: 'items', columns: ['id'], where: {}, lock: 'forUpdate' }, WAITS),
+      on('s1', { op: 'update', table: 'items', set: { stock: 0 }, where: { id: 8 } }),
+      on('s2', ROLLBACK),
+    ],
+  },
+  {
     name: 'row-lock waiters proceed one at a time in arrival order', primitive: 'row locks', tables: [ITEMS], sessions: ['s1', 's2', 's3'],
     ops: [
       on('s1', BEGIN), on('s1', { op: 'select', table: 'items', where: { id: 8 }, lock: 'forUpdate' }),
