@@ -666,3 +666,25 @@ describe('programming errors throw', () => {
     expect(() => new Database([items, items])).toThrow(/duplicate table/);
   });
 });
+
+describe('scan order follows physical row order (found by the fidelity suite, seed 747020795)', () => {
+  it('a full-table FOR UPDATE visits an updated row last, so it locks row 8 before waiting on row 7', () => {
+    const db = new Database([{ ...items, checks: [], initialRows: [{ id: 7, stock: 1 }, { id: 8, stock: 1 }] }]);
+    for (const s of ['s1', 's2', 's3']) db.openSession(s);
+    const inc7: Stmt = { op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id: 7 } };
+    expect(q(db, 's1', inc7)).toBe('UPDATE 1'); // autocommit: row 7's new version now sits after row 8
+    q(db, 's2', BEGIN);
+    expect(q(db, 's2', inc7)).toBe('UPDATE 1');
+    q(db, 's3', BEGIN);
+    expect(q(db, 's3', { op: 'select', table: 'items', columns: ['id'], where: {}, lock: 'forUpdate' })).toMatch(/^waits/);
+    // s3 already holds row 8, so s1's update of row 8 waits, as on PostgreSQL 15.
+    expect(q(db, 's1', { op: 'update', table: 'items', set: { stock: 0 }, where: { id: 8 } })).toMatch(/^waits/);
+  });
+
+  it('a plain SELECT returns rows in physical order too', () => {
+    const db = new Database([{ ...items, checks: [], initialRows: [{ id: 7, stock: 1 }, { id: 8, stock: 1 }] }]);
+    db.openSession('s1');
+    q(db, 's1', { op: 'update', table: 'items', set: { stock: 5 }, where: { id: 7 } });
+    expect(db.execute('s1', { op: 'select', table: 'items', columns: ['id'], where: {} }).reply).toMatchObject({ rows: [{ id: 8 }, { id: 7 }] });
+  });
+});

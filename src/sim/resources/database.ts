@@ -74,7 +74,7 @@ export class Database {
   constructor(tables: readonly TableSpec[]) {
     const names = tables.map((t) => t.name);
     if (new Set(names).size !== names.length) throw new Error('duplicate table name');
-    this.state = { version: 1, tables: tables.map((t) => createTableState(clone(t))), sessions: [], advisory: {}, waits: [], nextTxnId: 1, nextSeq: 1 };
+    this.state = { version: 2, tables: tables.map((t) => createTableState(clone(t))), sessions: [], advisory: {}, waits: [], nextTxnId: 1, nextSeq: 1 };
   }
 
   /** Opens a backend session (a connection). Throws Error if the id exists. */
@@ -179,7 +179,7 @@ export class Database {
 
   /** Restores a database from `snapshot()` output (copied; the argument stays independent). Throws Error on an unknown version. */
   static fromSnapshot(s: DatabaseSnapshot): Database {
-    if (s.version !== 1) throw new Error(`unsupported database snapshot version ${String(s.version)}`);
+    if (s.version !== 2) throw new Error(`unsupported database snapshot version ${String(s.version)}`);
     const db = new Database([]);
     db.state = clone(s);
     return db;

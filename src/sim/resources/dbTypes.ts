@@ -96,11 +96,17 @@ export interface SessionRecord {
  * transaction. `committed: null` with a pending value is an uncommitted insert.
  */
 export interface RowState {
-  /** Stable row number in insertion order (the model's ctid). */
+  /** Stable row number in insertion order (the model's identity of a logical row). */
   readonly rid: number;
+  /**
+   * Physical position of the committed version (the model's ctid order). A sequential scan
+   * visits rows by position; an UPDATE writes its new version after every existing one, so an
+   * updated row moves to the end once committed (PostgreSQL heap order, one page, no vacuum).
+   */
+  pos: number;
   committed: Row | null;
-  /** `values: null` means deleted by the lock holder. */
-  pending: { values: Row | null } | null;
+  /** `values: null` means deleted by the lock holder; `pos` is the new version's position. */
+  pending: { values: Row | null; pos: number } | null;
   lock: { readonly txn: number; readonly sessionId: string } | null;
 }
 
@@ -109,6 +115,8 @@ export interface TableState {
   readonly spec: TableSpec;
   rows: RowState[];
   nextRid: number;
+  /** Next physical position for a new row version. */
+  nextPos: number;
   /** Serial column → last value (non-transactional, like `nextval`). */
   sequences: Record<string, number>;
 }
@@ -170,7 +178,7 @@ export interface WaitRecord {
  * `Database.fromSnapshot()` accepts. Treat it as opaque outside `src/sim/resources`.
  */
 export interface DatabaseSnapshot {
-  readonly version: 1;
+  readonly version: 2;
   tables: TableState[];
   /** Open sessions in the order they were opened. */
   sessions: SessionRecord[];

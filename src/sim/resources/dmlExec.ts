@@ -27,6 +27,7 @@ import {
   matchesWhere,
   project,
   rowLabel,
+  scanOrder,
   visibleVersion,
   type UniqueCheck,
 } from './tableStore';
@@ -61,9 +62,8 @@ function fail(error: SqlError): Outcome {
 /** Plain SELECT (no locking clause): never waits; reads what the snapshot shows. */
 export function runPlainSelect(ctx: ExecContext, stmt: SelectStmt): Outcome {
   const rows: Row[] = [];
-  for (const row of ctx.table.rows) {
-    const v = visibleVersion(row, ctx.txn);
-    if (v && matchesWhere(v, stmt.where)) rows.push(project(ctx.table.spec, v, stmt.columns));
+  for (const { values } of scanOrder(ctx.table, ctx.txn)) {
+    if (matchesWhere(values, stmt.where)) rows.push(project(ctx.table.spec, values, stmt.columns));
   }
   return ok(`SELECT ${rows.length}`, rows);
 }
@@ -111,9 +111,8 @@ export function applySet(values: Row, set: Readonly<Record<string, SetExpr>>): R
 /** Starts UPDATE / DELETE / SELECT … FOR UPDATE: fixes the candidate rows from the statement's snapshot. */
 export function startScan(ctx: ExecContext, stmt: ScanStmt): Outcome {
   const candidates: { rid: number; values: Row }[] = [];
-  for (const row of ctx.table.rows) {
-    const v = visibleVersion(row, ctx.txn);
-    if (v && matchesWhere(v, stmt.where)) candidates.push({ rid: row.rid, values: v });
+  for (const { row, values } of scanOrder(ctx.table, ctx.txn)) {
+    if (matchesWhere(values, stmt.where)) candidates.push({ rid: row.rid, values });
   }
   return continueScan(ctx, stmt, { kind: 'scan', candidates, index: 0, retry: false, out: [], count: 0 });
 }
@@ -175,11 +174,12 @@ function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowS
       p.retry = true;
       return waitForTxn(u, p);
     }
-    row.pending = { values: next };
+    // The new version goes after every existing one (a second UPDATE in the same transaction writes yet another).
+    row.pending = { values: next, pos: ctx.table.nextPos++ };
     if (stmt.returning && stmt.returning.length > 0) p.out.push(project(spec, next, stmt.returning));
   } else {
     row.lock = row.lock ?? { txn: ctx.txn, sessionId: ctx.sessionId };
-    if (stmt.op === 'delete') row.pending = { values: null };
+    if (stmt.op === 'delete') row.pending = { values: null, pos: row.pos };
     else p.out.push(project(spec, current, stmt.columns));
   }
   p.count += 1;

@@ -153,7 +153,8 @@ export function buildInsertRow(table: TableState, values: Row): Row {
 
 /** Stores a row inserted by transaction `txn` of session `sessionId` (uncommitted, locked by it). */
 export function addPendingRow(table: TableState, values: Row, txn: number, sessionId: string): void {
-  table.rows.push({ rid: table.nextRid, committed: null, pending: { values }, lock: { txn, sessionId } });
+  const pos = table.nextPos++;
+  table.rows.push({ rid: table.nextRid, pos, committed: null, pending: { values, pos }, lock: { txn, sessionId } });
   table.nextRid += 1;
 }
 
@@ -167,7 +168,10 @@ export function endTxnRows(tables: readonly TableState[], txnId: number, commit:
     const kept: RowState[] = [];
     for (const row of table.rows) {
       if (row.lock?.txn === txnId) {
-        if (commit && row.pending) row.committed = row.pending.values;
+        if (commit && row.pending) {
+          row.committed = row.pending.values;
+          row.pos = row.pending.pos;
+        }
         row.pending = null;
         row.lock = null;
       }
@@ -194,7 +198,7 @@ function assertSpec(spec: TableSpec): void {
  */
 export function createTableState(spec: TableSpec): TableState {
   assertSpec(spec);
-  const table: TableState = { spec, rows: [], nextRid: 1, sequences: {} };
+  const table: TableState = { spec, rows: [], nextRid: 1, nextPos: 1, sequences: {} };
   for (const initial of spec.initialRows ?? []) {
     for (const [c, v] of Object.entries(initial)) assertValue(spec, c, v);
     const values = buildInsertRow(table, initial);
@@ -207,8 +211,24 @@ export function createTableState(spec: TableSpec): TableState {
       return u.kind === 'exists' ? u.error : null;
     })();
     if (bad) throw new Error(`initial row of ${spec.name} is invalid: ${bad.message}`);
-    table.rows.push({ rid: table.nextRid, committed: values, pending: null, lock: null });
+    table.rows.push({ rid: table.nextRid, pos: table.nextPos++, committed: values, pending: null, lock: null });
     table.nextRid += 1;
   }
   return table;
+}
+
+/**
+ * The rows transaction `txnId` can see, in the order a sequential scan visits them: by the
+ * physical position of the version it sees (its own pending version, else the committed one).
+ * Source: PostgreSQL heap storage — a new row version is written after the existing ones.
+ */
+export function scanOrder(table: TableState, txnId: number): { row: RowState; values: Row }[] {
+  const out: { row: RowState; values: Row; pos: number }[] = [];
+  for (const row of table.rows) {
+    const own = row.pending !== null && row.lock !== null && row.lock.txn === txnId;
+    const values = own ? row.pending!.values : row.committed;
+    if (values) out.push({ row, values, pos: own ? row.pending!.pos : row.pos });
+  }
+  out.sort((a, b) => a.pos - b.pos);
+  return out;
 }
