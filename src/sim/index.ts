@@ -14,3 +14,4 @@ export type { LockRow, SessionState } from './resources/database';
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';
+export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';

@@ -1,6 +1,7 @@
 /** The catalogue: every preset grouped by lesson, its one-paragraph setup, and both verdicts at once. */
 import { LESSONS, PRESETS, type Preset } from '../../sim';
 import { deriveRun } from '../store';
+import { ModelNotes } from '../help/ModelNotes';
 
 function Verdict({ held, summary }: { held: boolean; summary: string }) {
   return <span className={held ? 'held' : 'violated'}><span aria-hidden="true">{held ? '✓ ' : '✗ '}</span><strong>{held ? 'Held' : 'Violated'}</strong>: {summary.replace(/^(Held|Violated): /, '')}</span>;
@@ -42,6 +43,7 @@ export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' 
           </ul>
         </section>
       ))}
+      <ModelNotes />
     </main>
   );
 }
