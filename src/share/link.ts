@@ -23,7 +23,7 @@ export const MAX_LINK_CHARS = 8_000;
 export const MAX_DECOMPRESSED_CHARS = 200_000;
 
 /** Which screen layout the link opens. */
-export type ViewMode = 'single' | 'compare';
+export type ViewMode = 'single' | 'compare' | 'edit';
 
 /** What a link holds (short keys keep links short). */
 export const shareStateSchema = z.strictObject({
@@ -39,8 +39,8 @@ export const shareStateSchema = z.strictObject({
   s: z.unknown().optional(),
   /** Cursor: index of the current event. */
   c: z.int().min(0).max(1_000_000).optional(),
-  /** View mode. */
-  w: z.enum(['single', 'compare']).optional(),
+  /** View mode: the simulator (default), the compare view, or the scenario editor. */
+  w: z.enum(['single', 'compare', 'edit']).optional(),
   /** Compare view: mechanism switches of the right-hand side. */
   k: mechanismSchema.partial().optional(),
 });
@@ -111,20 +111,27 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
 
 /**
  * The smallest state for a scenario: preset id + variant + changed switches + faults when it
- * differs from a preset only there; the whole scenario otherwise.
+ * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
+ * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k'> = {}): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k'> = {}, prefer: 0 | 1 = 0): ShareState {
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   if (preset) {
-    for (const [f, base] of [[0, preset.withoutFix], [1, preset.withFix]] as const) {
+    const variants = [[0, preset.withoutFix], [1, preset.withFix]] as const;
+    for (const [f, base] of prefer === 1 ? [variants[1], variants[0]] : variants) {
       const { mechanism: _m, faults: _f, ...restA } = scenario;
       const { mechanism: _bm, faults: _bf, ...restB } = base;
-      if (JSON.stringify(restA) !== JSON.stringify(restB)) continue;
+      if (canonical(restA) !== canonical(restB)) continue;
       const m: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(scenario.mechanism)) if (base.mechanism[key as keyof typeof base.mechanism] !== value) m[key] = value;
-      const faultsSame = JSON.stringify(scenario.faults) === JSON.stringify(base.faults);
+      const faultsSame = canonical(scenario.faults) === canonical(base.faults);
       return { p: preset.id, ...(f === 1 ? { f } : {}), ...(Object.keys(m).length > 0 ? { m } : {}), ...(faultsSame ? {} : { x: scenario.faults }), ...extra };
     }
   }
   return { s: scenario, ...extra };
+}
+
+/** JSON with object keys sorted: validated copies (zod output) and preset objects compare equal. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : val));
 }

@@ -1,6 +1,6 @@
 /**
- * The app shell: header (preset picker grouped by lesson, view tabs, large type), hash routing,
- * the current view, the fault menu and the global cursor keys.
+ * The app shell: header (preset picker grouped by lesson, view tabs, large type), the address bar
+ * as state (./url), refused-input notices, the current view, the fault menu and the cursor keys.
  */
 import { useEffect } from 'react';
 import { LESSONS, PRESETS } from '../sim';
@@ -8,41 +8,30 @@ import { useLockscope } from './store';
 import { Catalogue } from './catalogue/Catalogue';
 import { SimulateView } from './SimulateView';
 import { CompareView } from './compare/CompareView';
+import { EditorView } from './editor/EditorView';
 import { FaultMenu } from './faults/FaultMenu';
+import { NoticeBanner, DraftOfferBanner } from './notice/NoticeBanner';
 import { useCursorKeys, usePlayback } from './timeline/Transport';
-import { parseHash, routeHash } from './routing';
+import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
+
+const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
 /** The whole app. */
 export function App() {
   const view = useLockscope((s) => s.view);
   const presetId = useLockscope((s) => s.presetId);
-  const variant = useLockscope((s) => s.variant);
   const largeType = useLockscope((s) => s.largeType);
+  const notice = useLockscope((s) => s.notice);
+  const draftOffer = useLockscope((s) => s.draftOffer);
 
-  // Route → store.
-  useEffect(() => {
-    const apply = () => {
-      const r = parseHash(window.location.hash);
-      const s = useLockscope.getState();
-      if (r.presetId && (r.presetId !== s.presetId || r.variant !== s.variant)) s.loadPreset(r.presetId, r.variant);
-      if (r.view !== s.view) s.setView(r.view);
-    };
-    apply();
-    window.addEventListener('hashchange', apply);
-    return () => window.removeEventListener('hashchange', apply);
-  }, []);
-
-  // Store → route.
-  useEffect(() => {
-    const h = routeHash({ view, presetId, variant });
-    if (window.location.hash !== h && !(h === '#/' && window.location.hash === '')) window.history.replaceState(null, '', h);
-  }, [view, presetId, variant]);
+  // The URL holds the state (store ↔ address bar, back/forward).
+  useEffect(() => installUrlSync(useLockscope), []);
 
   useEffect(() => {
     document.documentElement.classList.toggle('large-type', largeType);
   }, [largeType]);
 
-  useCursorKeys(view !== 'catalogue');
+  useCursorKeys(view === 'simulate' || view === 'compare');
   usePlayback();
 
   const open = (id: string, v: 'without' | 'with') => {
@@ -54,20 +43,21 @@ export function App() {
 
   return (
     <div className="app">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <header className="app-header">
         <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); useLockscope.getState().setView('catalogue'); }}>Lockscope</a>
         <nav aria-label="Views" className="tabs">
-          {(['catalogue', 'simulate', 'compare'] as const).map((v) => (
+          {TABS.map(([v, label]) => (
             <button key={v} type="button" aria-current={view === v ? 'page' : undefined} className={view === v ? 'tab active' : 'tab'} onClick={() => useLockscope.getState().setView(v)}>
-              {v === 'catalogue' ? 'Catalogue' : v === 'simulate' ? 'Simulate' : 'Compare'}
+              {label}
             </button>
           ))}
         </nav>
         {view !== 'catalogue' && (
           <label className="preset-picker">
             <span>Scenario</span>
-            <select value={presetId ?? ''} onChange={(e) => useLockscope.getState().loadPreset(e.target.value, 'without')}>
+            <select value={presetId ?? ''} onChange={(e) => e.target.value && useLockscope.getState().loadPreset(e.target.value, 'without')}>
+              {presetId === null && <option value="">(custom scenario)</option>}
               {LESSONS.map((l) => (
                 <optgroup key={l.id} label={l.title}>
                   {PRESETS.filter((p) => p.lesson === l.id).map((p) => <option key={p.id} value={p.id}>{p.title}</option>)}
@@ -80,9 +70,12 @@ export function App() {
           <input type="checkbox" checked={largeType} onChange={(e) => useLockscope.getState().setLargeType(e.target.checked)} /> Large type
         </label>
       </header>
+      <DraftOfferBanner offer={draftOffer} onRestore={() => restoreDraft(useLockscope)} onDiscard={() => discardDraft(useLockscope)} />
+      <NoticeBanner notice={notice} onDismiss={() => useLockscope.getState().dismissNotice()} />
       {view === 'catalogue' && <Catalogue onOpen={open} />}
       {view === 'simulate' && <SimulateView />}
       {view === 'compare' && <CompareView />}
+      {view === 'edit' && <EditorView />}
       <FaultMenu />
     </div>
   );

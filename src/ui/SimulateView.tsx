@@ -14,6 +14,7 @@ import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { withTime } from './faults/faultCatalog';
+import { SharePanel } from './share/SharePanel';
 
 const citedCache = new WeakMap<DerivedRun, Set<string>>();
 /** Event ids cited by the run's verdict (memoised per run). */
@@ -58,14 +59,15 @@ export function SimulateView() {
   const cited = useMemo(() => citedOf(run), [run]);
 
   return (
-    <div className="sim-grid" id="main">
+    <div className="sim-grid" id="main" tabIndex={-1}>
       <aside className="col-left" aria-label="Scenario setup">
         <section className="panel situation" aria-label="Situation">
-          <h1>{preset?.title ?? scenario.title}</h1>
-          <p>{preset?.situation ?? scenario.description}</p>
+          <h1>{scenario.title}</h1>
+          <p>{preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description}</p>
         </section>
         <MechanismPanel />
         <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
+        <SharePanel />
       </aside>
       <main className="col-main">
         <div className="main-top">

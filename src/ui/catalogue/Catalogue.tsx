@@ -32,7 +32,7 @@ function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, v
 /** The catalogue page. */
 export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' | 'with') => void }) {
   return (
-    <main className="catalogue" id="main">
+    <main className="catalogue" id="main" tabIndex={-1}>
       <h1>Two workers attempt the same job. What keeps the invariant true?</h1>
       <p className="tagline">Start from the invariant — what must never happen — and choose the weakest mechanism that enforces it. Open a scenario to step through it, inject faults, and compare mechanisms.</p>
       {LESSONS.map((lesson) => (

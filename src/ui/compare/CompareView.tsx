@@ -13,6 +13,7 @@ import { relevantSwitches } from '../mechanism/switches';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 import { withTime } from '../faults/faultCatalog';
+import { CopyLink } from '../share/SharePanel';
 
 /** The compare view (reads and writes the store). */
 export function CompareView() {
@@ -66,7 +67,7 @@ export function CompareView() {
 
   const switches = relevantSwitches(composed);
   return (
-    <main className="compare" id="main">
+    <main className="compare" id="main" tabIndex={-1}>
       <div className="compare-bar">
         <h1>Compare under the same faults</h1>
         <label htmlFor="compare-target">Right-hand side</label>
@@ -78,6 +79,7 @@ export function CompareView() {
           <option value="other">The preset {variant === 'with' ? 'without' : 'with'} the fix</option>
           {switches.map((d) => <option key={d.id} value={d.id}>Current, flip: {d.label}</option>)}
         </select>
+        <CopyLink compact />
       </div>
       <div className="compare-grid">
         {side(left, leftCaption, 'left')}

@@ -1,6 +1,7 @@
 /** The mechanism switches for the current scenario, and the "without the fix / with the fix" toggle. */
 import { findPreset } from '../../sim';
 import { useLockscope } from '../store';
+import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchValueText } from './switches';
 
 /** The mechanism panel (reads and writes the store). */
@@ -31,13 +32,13 @@ export function MechanismPanel() {
             <li key={d.id}>
               {typeof v === 'boolean' ? (
                 <label htmlFor={id} className="switch">
-                  <input id={id} type="checkbox" checked={v} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`)} />
+                  <input id={id} type="checkbox" checked={v} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
                   <span>{d.label}</span>
                 </label>
               ) : (
                 <label htmlFor={id} className="select">
                   <span>{d.label}</span>
-                  <select id={id} value={v} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`)}>
+                  <select id={id} value={v} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
                     {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
                   </select>
                 </label>
@@ -59,7 +60,7 @@ export function MechanismPanel() {
             value={scenario.lease.ttlMs / 1000}
             onChange={(e) => {
               const s = Number(e.target.value);
-              if (Number.isFinite(s) && s >= 0.001) setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: Math.round(s * 1000) } }, `Lease TTL set to ${s} s`);
+              if (Number.isFinite(s) && s >= 0.001) setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: Math.round(s * 1000) } }, `Lease TTL set to ${s} s`, 'lease-ttl');
             }}
           />
         </label>

@@ -19,8 +19,9 @@ export function compose(scenario: Scenario, faults: readonly Fault[]): Scenario 
 /**
  * Applies an edit. Invalid results keep the previous scenario and set `error` (the app stays usable).
  * `action` labels the badge; pass null for edits that should not show one (loading a preset).
+ * `key` names the control that made the edit (see ScenarioSlice.lastEdit).
  */
-export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; faults?: Fault[] }, action: string | null, extra: Partial<LockscopeState> = {}): void {
+export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; faults?: Fault[] }, action: string | null, extra: Partial<LockscopeState> = {}, key: string = action ?? 'edit'): void {
   const s = get();
   const scenario = next.scenario ?? s.scenario;
   const faults = next.faults ?? s.faults;
@@ -39,6 +40,7 @@ export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; 
     composed: candidate,
     error: null,
     cursorIndex,
+    lastEdit: { key, serial: (s.lastEdit?.serial ?? 0) + 1 },
     ...(action !== null ? { badge: { action, changes: describeChange(before, after), serial: (s.badge?.serial ?? 0) + 1 } } : {}),
     ...extra,
   });

@@ -1,9 +1,17 @@
 /** Scenario slice: which preset and variant is loaded, and its setup (mechanism switches, parameters). */
 import { findPreset, PRESETS } from '../../sim';
 import { compose, commitScenario } from './commit';
+import { deriveRun } from './derive';
 import type { ScenarioSlice, Slice } from './types';
 
 const first = PRESETS.find((p) => p.id === 'export-lease-expiry') ?? PRESETS[0]!;
+
+let editSerial = 0;
+/** A fresh edit key for edits that must never share a history entry (add, remove, load). */
+export function uniqueEditKey(prefix: string): string {
+  editSerial += 1;
+  return `${prefix}#${editSerial}`;
+}
 
 /** Creates the scenario slice (starts on export-lease-expiry, without the fix). */
 export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
@@ -12,6 +20,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
   scenario: first.withoutFix,
   composed: compose(first.withoutFix, first.withoutFix.faults),
   error: null,
+  lastEdit: null,
   loadPreset(id, variant = 'without') {
     const preset = findPreset(id);
     if (!preset) {
@@ -23,9 +32,27 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
     set({
       presetId: id, variant, scenario, faults: [...scenario.faults], composed, error: null,
       cursorMs: 0, cursorIndex: -1, playing: false, badge: null, selectedFault: null, faultMenu: null,
+      lastEdit: { key: uniqueEditKey('preset'), serial: (get().lastEdit?.serial ?? 0) + 1 },
     });
   },
-  setScenario(next, what = 'Mechanism changed') {
-    commitScenario(set, get, { scenario: next }, what);
+  setScenario(next, what = 'Mechanism changed', key) {
+    commitScenario(set, get, { scenario: next }, what, {}, key ?? `setup:${what}`);
+  },
+  replaceScenario(next, what, key) {
+    commitScenario(set, get, { scenario: next, faults: [...next.faults] }, what, {}, key);
+  },
+  loadShared(scenario, opts) {
+    const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
+    const variant = opts.variant ?? (preset && JSON.stringify(preset.withFix.mechanism) === JSON.stringify(scenario.mechanism) ? 'with' : 'without');
+    const composed = compose(scenario, scenario.faults);
+    const events = deriveRun(composed).events;
+    const cursorIndex = Math.max(-1, Math.min(events.length - 1, opts.cursorIndex ?? -1));
+    set({
+      presetId: preset?.id ?? null, variant, scenario, faults: [...scenario.faults], composed, error: null,
+      cursorIndex, cursorMs: cursorIndex < 0 ? 0 : events[cursorIndex]!.atMs, playing: false,
+      badge: null, selectedFault: null, faultMenu: null,
+      ...(opts.view ? { view: opts.view } : {}),
+      compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
+    });
   },
 });

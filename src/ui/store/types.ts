@@ -1,6 +1,6 @@
 /** The store's shape: four slices combined once in ./index.ts. */
 import type { StateCreator } from 'zustand';
-import type { Fault, Scenario } from '../../sim';
+import type { Fault, Scenario, ValidationError } from '../../sim';
 
 /** Which preset variant is loaded. */
 export type Variant = 'without' | 'with';
@@ -17,8 +17,27 @@ export interface ScenarioSlice {
   error: string | null;
   /** Loads a preset variant (its faults too) and resets the cursor. */
   loadPreset(id: string, variant?: Variant): void;
-  /** Replaces the scenario's setup (mechanism switches, parameters); keeps the faults. */
-  setScenario(next: Scenario, what?: string): void;
+  /**
+   * Replaces the scenario's setup (mechanism switches, parameters); keeps the faults. `key` names
+   * the control that made the edit: consecutive edits with one key (typing, nudging) share one
+   * history entry.
+   */
+  setScenario(next: Scenario, what?: string, key?: string): void;
+  /** Replaces setup and faults at once (editor, import); validated like every edit. */
+  replaceScenario(next: Scenario, what: string | null, key: string): void;
+  /** Loads a whole state (from a link, the history or a restored draft) without a badge. */
+  loadShared(scenario: Scenario, opts: SharedOpts): void;
+  /** The control behind the last scenario edit (for coalescing history entries). */
+  lastEdit: { readonly key: string; readonly serial: number } | null;
+}
+
+/** What a link says besides the scenario. */
+export interface SharedOpts {
+  readonly variant?: Variant;
+  readonly view?: View;
+  /** Index of the current event (-1: before the first). */
+  readonly cursorIndex?: number;
+  readonly compareTarget?: CompareTarget;
 }
 
 /** What the last edit changed, for the badge. */
@@ -64,7 +83,22 @@ export interface CursorSlice {
 }
 
 /** Top-level screen. */
-export type View = 'catalogue' | 'simulate' | 'compare';
+export type View = 'catalogue' | 'simulate' | 'compare' | 'edit';
+
+/** A visible, dismissible message about input the app refused (a link, a file). */
+export interface Notice {
+  readonly title: string;
+  readonly errors: readonly ValidationError[];
+  /** Increments with every notice (re-announces). */
+  readonly serial: number;
+}
+
+/** Unsaved edits found in local storage that differ from what is open. */
+export interface DraftOffer {
+  readonly fragment: string;
+  readonly savedAt: number;
+  readonly title: string;
+}
 
 /** What the compare view puts on the right-hand side. */
 export type CompareTarget = { readonly kind: 'otherVariant' } | { readonly kind: 'switch'; readonly switchId: string };
@@ -87,7 +121,12 @@ export interface ViewSlice {
   largeType: boolean;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;
+  notice: Notice | null;
+  draftOffer: DraftOffer | null;
   setView(view: View): void;
+  showNotice(title: string, errors: readonly ValidationError[]): void;
+  dismissNotice(): void;
+  setDraftOffer(offer: DraftOffer | null): void;
   setLargeType(on: boolean): void;
   setCompareTarget(t: CompareTarget): void;
   openFaultMenu(m: FaultMenuState): void;

@@ -7,6 +7,8 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   largeType: false,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
+  notice: null,
+  draftOffer: null,
   setView(view) {
     set({ view, faultMenu: null, playing: false });
   },
@@ -21,5 +23,14 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   },
   closeFaultMenu() {
     set({ faultMenu: null });
+  },
+  showNotice(title, errors) {
+    set((s) => ({ notice: { title, errors, serial: (s.notice?.serial ?? 0) + 1 } }));
+  },
+  dismissNotice() {
+    set({ notice: null });
+  },
+  setDraftOffer(draftOffer) {
+    set({ draftOffer });
   },
 });

@@ -1,0 +1,139 @@
+/**
+ * The scenario editor: the form and the raw JSON view edit one draft and stay in sync. A valid
+ * draft replaces the running scenario at once (one history entry per control, see url/urlSync);
+ * an invalid one shows its errors with field paths and the last valid scenario keeps running.
+ * JSON typing is parsed after a pause (debounced); text that is not JSON never replaces anything.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { parseScenario, type Scenario, type ValidationError } from '../../sim';
+import { useLockscope, useRun, indexOfEvent } from '../store';
+import { VerdictPanel } from '../verdict/VerdictPanel';
+import { SharePanel } from '../share/SharePanel';
+import { ScenarioForm } from './ScenarioForm';
+import { JsonView } from './JsonView';
+import { parsePath, setIn } from './paths';
+
+/** How long the JSON view waits after the last keystroke before parsing. */
+export const JSON_DEBOUNCE_MS = 400;
+
+const toText = (v: unknown) => JSON.stringify(v, null, 2);
+
+interface Draft {
+  /** The running scenario this draft started from (a change from elsewhere resets the draft). */
+  readonly base: Scenario;
+  readonly value: unknown;
+  readonly text: string;
+  readonly errors: readonly ValidationError[];
+  readonly jsonError: string | null;
+}
+
+/** The unfinished draft survives switching views (same running scenario). */
+let kept: Draft | null = null;
+
+function fresh(base: Scenario): Draft {
+  return { base, value: base, text: toText(base), errors: [], jsonError: null };
+}
+
+/** The draft state and its two editors' entry points (exported for the component tests). */
+export function useScenarioDraft() {
+  const composed = useLockscope((s) => s.composed);
+  const [draft, setDraft] = useState<Draft>(() => (kept && kept.base === composed ? kept : fresh(composed)));
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const pendingText = useRef<string | null>(null);
+
+  // The running scenario changed elsewhere (fault on the timeline, back/forward, import): start over from it.
+  useEffect(() => {
+    setDraft((d) => (d.base === composed ? d : fresh(composed)));
+  }, [composed]);
+  useEffect(() => {
+    kept = draft;
+  }, [draft]);
+
+  /** Validates a value; commits it when valid. */
+  const apply = useCallback((value: unknown, key: string, text: string) => {
+    const r = parseScenario(value);
+    if (!r.ok) {
+      setDraft((d) => ({ ...d, value, text, errors: r.errors, jsonError: null }));
+      return;
+    }
+    const s = useLockscope.getState();
+    s.replaceScenario(r.scenario, `Edited ${key}`, `editor:${key}`);
+    const after = useLockscope.getState();
+    setDraft({ base: after.composed, value, text, errors: after.error ? [{ path: '(root)', message: after.error }] : [], jsonError: null });
+  }, []);
+
+  const current = useRef(draft);
+  current.current = draft;
+  const edit = useCallback((path: string, v: unknown) => {
+    const value = setIn(current.current.value, parsePath(path), v);
+    current.current = { ...current.current, value };
+    apply(value, path, toText(value));
+  }, [apply]);
+
+  const parseText = useCallback((text: string) => {
+    pendingText.current = null;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      setDraft((d) => ({ ...d, text, jsonError: String((e as Error).message).slice(0, 300) }));
+      return;
+    }
+    apply(value, 'JSON', text);
+  }, [apply]);
+
+  const editText = useCallback((text: string) => {
+    setDraft((d) => ({ ...d, text }));
+    pendingText.current = text;
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      parseText(text);
+    }, JSON_DEBOUNCE_MS);
+  }, [parseText]);
+
+  // Leaving the editor with typing pending: parse it now rather than drop it.
+  useEffect(() => () => {
+    if (timer.current !== null) {
+      clearTimeout(timer.current);
+      timer.current = null;
+      if (pendingText.current !== null) parseText(pendingText.current);
+    }
+  }, [parseText]);
+
+  const revert = useCallback(() => setDraft(fresh(useLockscope.getState().composed)), []);
+  return { draft, edit, editText, revert };
+}
+
+/** The editor screen. */
+export function EditorView() {
+  const run = useRun();
+  const { draft, edit, editText, revert } = useScenarioDraft();
+  const problems = draft.errors.length + (draft.jsonError ? 1 : 0);
+  const ctx = { draft: draft.value, errors: draft.errors, edit };
+  return (
+    <main className="editor" id="main" tabIndex={-1}>
+      <div className="editor-bar">
+        <h1>Edit the scenario</h1>
+        <p className={`editor-status ${problems ? 'bad' : 'ok'}`} role="status" data-testid="editor-status">
+          {problems
+            ? `⚠ ${problems} problem${problems === 1 ? '' : 's'} — the last valid scenario keeps running.`
+            : '✓ Valid — this is the running scenario.'}
+        </p>
+        {problems > 0 && <button type="button" onClick={revert}>Revert to the running scenario</button>}
+      </div>
+      <div className="editor-grid">
+        <ScenarioForm ctx={ctx} />
+        <div className="editor-side">
+          <VerdictPanel run={run} onEventId={(id) => {
+            const s = useLockscope.getState();
+            s.setView('simulate');
+            s.setCursorIndex(indexOfEvent(run, id));
+          }} />
+          <JsonView text={draft.text} errors={draft.errors} jsonError={draft.jsonError} onText={editText} />
+          <SharePanel timeline={false} />
+        </div>
+      </div>
+    </main>
+  );
+}

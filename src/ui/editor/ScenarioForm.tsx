@@ -1,0 +1,284 @@
+/**
+ * The scenario form: every field a scenario holds (title, description, seed, horizon, the job,
+ * workers and their steps, mechanism, lease, pool, destination, invariants, faults). It edits a
+ * draft that may be invalid; each field shows its own errors, and the summary lists them all.
+ */
+import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
+import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
+import { fieldId, getIn } from './paths';
+
+const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect'];
+const TIMED = new Set<string>(['work', 'effect']);
+const LESSONS = ['invariants', 'locks', 'leases', 'recovery'] as const;
+const M = mechanismSchema.shape;
+
+const JOB_DEFAULTS: Record<string, unknown> = {
+  insertOnce: { kind: 'insertOnce', table: 'invoices', key: { order_id: 42 }, values: { amount: 100 } },
+  debit: { kind: 'debit', accountId: 1, initialBalance: 100 },
+  reserve: { kind: 'reserve', itemId: 1, initialStock: 1, quantity: 1 },
+  external: { kind: 'external', jobKey: 'job-1' },
+};
+
+const INVARIANT_KINDS = Object.keys(INVARIANT_TEXT) as (keyof typeof INVARIANT_TEXT)[];
+
+const FAULT_FIELDS: Record<string, readonly string[]> = {
+  pause: ['worker', 'pauseMs'],
+  expireLease: ['worker'],
+  crash: ['worker', 'restartAfterMs'],
+  partition: ['worker', 'durationMs'],
+  adminBypass: ['worker'],
+  manualDelete: ['worker'],
+  jobError: ['worker'],
+  failover: ['worker'],
+  clockJump: ['worker', 'jumpMs'],
+};
+const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError']);
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const arr = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
+const str = (v: unknown, d = '?') => (typeof v === 'string' ? v : d);
+
+function move<T>(list: readonly T[], i: number, d: number): T[] {
+  const j = i + d;
+  if (j < 0 || j >= list.length) return [...list];
+  const out = [...list];
+  [out[i], out[j]] = [out[j]!, out[i]!];
+  return out;
+}
+
+function NotAList({ what }: { what: string }) {
+  return <p className="field-error">{what} is not a list: fix it in the JSON view.</p>;
+}
+
+/** Error summary: every problem, each a button that focuses its field when the form has one. */
+export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
+  if (ctx.errors.length === 0) return null;
+  return (
+    <div className="error-summary" role="alert" data-testid="editor-errors">
+      <p><strong>{ctx.errors.length} problem{ctx.errors.length === 1 ? '' : 's'}.</strong> The last valid scenario keeps running until they are fixed.</p>
+      <ul>
+        {ctx.errors.slice(0, 20).map((e, i) => (
+          <li key={i}>
+            <button type="button" className="link" onClick={() => document.getElementById(fieldId(e.path))?.focus()}><code>{e.path}</code></button> {e.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The whole form. */
+export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
+  const d = ctx.draft;
+  const job = getIn(d, ['job']);
+  const jobKind = isObj(job) ? str(job.kind, '') : '';
+  const workers = arr(getIn(d, ['workers']));
+  const invariants = arr(getIn(d, ['invariants']));
+  const faults = arr(getIn(d, ['faults']));
+  const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
+
+  return (
+    <form className="editor-form" aria-label="Scenario form" onSubmit={(e) => e.preventDefault()} noValidate>
+      <ErrorSummary ctx={ctx} />
+      <fieldset>
+        <legend>Scenario</legend>
+        <TextField ctx={ctx} path="title" label="Title" />
+        <TextField ctx={ctx} path="description" label="Description" multiline />
+        <div className="row">
+          <SelectField ctx={ctx} path="lesson" label="Lesson" options={LESSONS} />
+          <NumField ctx={ctx} path="seed" label="Seed" hint="0 – 2147483647" />
+          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`≤ ${LIMITS.maxHorizonMs}`} />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Job</legend>
+        <SelectField ctx={ctx} path="job.kind" label="Kind" options={Object.keys(JOB_DEFAULTS)} onPick={(v) => JOB_DEFAULTS[v] && ctx.edit('job', JOB_DEFAULTS[v])} />
+        {jobKind === 'insertOnce' && (
+          <div className="row">
+            <TextField ctx={ctx} path="job.table" label="Table" />
+            <JsonObjectField ctx={ctx} path="job.key" label="Business key (JSON)" />
+            <JsonObjectField ctx={ctx} path="job.values" label="Other columns (JSON)" />
+          </div>
+        )}
+        {jobKind === 'debit' && (
+          <div className="row">
+            <NumField ctx={ctx} path="job.accountId" label="Account id" />
+            <NumField ctx={ctx} path="job.initialBalance" label="Initial balance" />
+          </div>
+        )}
+        {jobKind === 'reserve' && (
+          <div className="row">
+            <NumField ctx={ctx} path="job.itemId" label="Item id" />
+            <NumField ctx={ctx} path="job.initialStock" label="Initial stock" />
+            <NumField ctx={ctx} path="job.quantity" label="Quantity per worker" />
+          </div>
+        )}
+        {jobKind === 'external' && <TextField ctx={ctx} path="job.jobKey" label="Job key" />}
+      </fieldset>
+
+      <fieldset>
+        <legend>Workers</legend>
+        {workers === null ? <NotAList what="workers" /> : workers.map((w, i) => {
+          const id = isObj(w) ? str(w.id) : '?';
+          const steps = arr(isObj(w) ? w.steps : null);
+          const p = `workers[${i}]`;
+          return (
+            <fieldset key={i} className="worker-box">
+              <legend>Worker {id}</legend>
+              <div className="row">
+                <TextField ctx={ctx} path={`${p}.id`} label="Id" />
+                <NumField ctx={ctx} path={`${p}.startMs`} label="Starts at (ms)" />
+                {jobKind === 'debit' && <NumField ctx={ctx} path={`${p}.amount`} label="Amount" optional />}
+              </div>
+              <p className="steps-head">Steps</p>
+              {steps === null ? <NotAList what={`${p}.steps`} /> : (
+                <ol className="steps">
+                  {steps.map((st, j) => {
+                    const sp = `${p}.steps[${j}]`;
+                    const kind = isObj(st) ? str(st.do, '') : '';
+                    return (
+                      <li key={j} className="step-row">
+                        <SelectField ctx={ctx} path={`${sp}.do`} label={<span className="sr-only">Worker {id} step {j + 1}</span>} options={STEP_KINDS}
+                          onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
+                        {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
+                        <span className="step-tools">
+                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
+                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
+                          <button type="button" className="danger" onClick={() => ctx.edit(`${p}.steps`, steps.filter((_, k) => k !== j))} aria-label={`Remove worker ${id} step ${j + 1}`}>✕</button>
+                        </span>
+                      </li>
+                    );
+                  })}
+                </ol>
+              )}
+              <div className="box-tools">
+                <button type="button" onClick={() => ctx.edit(`${p}.steps`, [...(steps ?? []), { do: 'work', ms: 1000 }])} disabled={(steps?.length ?? 0) >= LIMITS.maxStepsPerWorker}>Add step</button>
+                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, -1))} disabled={i === 0} aria-label={`Move worker ${id} up`}>Move up</button>
+                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, 1))} disabled={i === workers.length - 1} aria-label={`Move worker ${id} down`}>Move down</button>
+                <button type="button" className="danger" onClick={() => ctx.edit('workers', workers.filter((_, k) => k !== i))} aria-label={`Remove worker ${id}`}>Remove worker</button>
+              </div>
+            </fieldset>
+          );
+        })}
+        {workers !== null && (
+          <button type="button" disabled={workers.length >= LIMITS.maxWorkers} onClick={() => {
+            const last = workers.at(-1);
+            let n = workers.length;
+            let id = String.fromCharCode(65 + (n % 26));
+            while (workerIds.includes(id)) id = `W${++n}`;
+            ctx.edit('workers', [...workers, { ...(isObj(last) ? last : { startMs: 0, steps: [{ do: 'work', ms: 1000 }] }), id }]);
+          }}>Add worker</button>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>Mechanism</legend>
+        <div className="row wrap">
+          <SelectField ctx={ctx} path="mechanism.lock" label="Lock taken by acquire" options={M.lock.options} />
+          <NumField ctx={ctx} path="mechanism.advisoryKey" label="Advisory lock key" />
+          <SelectField ctx={ctx} path="mechanism.rowLock" label="Row lock on read" options={M.rowLock.options} />
+          <SelectField ctx={ctx} path="mechanism.onConflict" label="On a unique conflict" options={M.onConflict.options} />
+          <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={M.release.options} />
+          <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={M.renewal.options} />
+          <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={M.onError.options} />
+        </div>
+        <div className="row wrap">
+          <CheckField ctx={ctx} path="mechanism.uniqueKey" label="UNIQUE key on the business key" />
+          <CheckField ctx={ctx} path="mechanism.checkConstraint" label="CHECK (stock >= 0)" />
+          <CheckField ctx={ctx} path="mechanism.stopOnRenewFailure" label="Stop when a renewal fails" />
+          <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token (INCR)" />
+          <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
+          <CheckField ctx={ctx} path="mechanism.jobRecord" label="Durable job record" />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Lease (Redis)</legend>
+        <div className="row wrap">
+          <TextField ctx={ctx} path="lease.key" label="Key" />
+          <TextField ctx={ctx} path="lease.fenceKey" label="Fencing counter key" />
+          <NumField ctx={ctx} path="lease.fenceStart" label="Counter start" />
+          <NumField ctx={ctx} path="lease.ttlMs" label="TTL (ms)" />
+          <NumField ctx={ctx} path="lease.retryEveryMs" label="Retry every (ms)" />
+          <NumField ctx={ctx} path="lease.renewEveryMs" label="Renew every (ms)" />
+          <NumField ctx={ctx} path="lease.replicationLagMs" label="Replication lag (ms)" />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Database and destination</legend>
+        <div className="row wrap">
+          <NumField ctx={ctx} path="database.poolSize" label="Connection pool size" />
+          <SelectField ctx={ctx} path="destination.kind" label="Destination" options={[{ value: 'file', label: 'file store' }, { value: 'api', label: 'external API' }]} />
+          <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
+        </div>
+        <div className="row wrap">
+          <CheckField ctx={ctx} path="destination.checksFencing" label="Destination checks fencing tokens" />
+          <CheckField ctx={ctx} path="destination.honoursIdempotencyKeys" label="Destination honours idempotency keys" />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Invariants (what must never happen)</legend>
+        {invariants === null ? <NotAList what="invariants" /> : (
+          <ul className="invariant-list">
+            {INVARIANT_KINDS.map((kind) => {
+              const idx = invariants.findIndex((x) => isObj(x) && x.kind === kind);
+              const id = fieldId(`inv-${kind}`);
+              return (
+                <li key={kind}>
+                  <div className="field check">
+                    <input id={id} type="checkbox" checked={idx >= 0} onChange={(e) => ctx.edit('invariants', e.target.checked
+                      ? [...invariants, kind === 'effectOnce' ? { kind, harmless: false } : kind === 'boundedWait' ? { kind, maxWaitMs: 10_000 } : { kind }]
+                      : invariants.filter((_, k) => k !== idx))} />
+                    <label htmlFor={id}>{INVARIANT_TEXT[kind]}</label>
+                  </div>
+                  {idx >= 0 && kind === 'effectOnce' && <CheckField ctx={ctx} path={`invariants[${idx}].harmless`} label="Duplicates are harmless (report as redundant)" />}
+                  {idx >= 0 && kind === 'boundedWait' && <NumField ctx={ctx} path={`invariants[${idx}].maxWaitMs`} label="Longest allowed wait (ms)" />}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {ctx.errors.filter((e) => e.path === 'invariants').map((e, i) => <p key={i} className="field-error">invariants: {e.message}</p>)}
+      </fieldset>
+
+      <fieldset>
+        <legend>Faults</legend>
+        {faults === null ? <NotAList what="faults" /> : faults.map((f, i) => {
+          const p = `faults[${i}]`;
+          const kind = isObj(f) ? str(f.kind, '') : '';
+          return (
+            <fieldset key={i} className="fault-box">
+              <legend>Fault {i + 1}: {kind || '?'}</legend>
+              <div className="row wrap">
+                <SelectField ctx={ctx} path={`${p}.kind`} label="Kind" options={Object.keys(FAULT_FIELDS)}
+                  onPick={(v) => ctx.edit(p, defaultFault(v, workerIds[0] ?? 'A', isObj(f) && typeof f.atMs === 'number' ? f.atMs : 1000))} />
+                {(FAULT_FIELDS[kind] ?? []).map((k) => k === 'worker'
+                  ? <SelectField key={k} ctx={ctx} path={`${p}.worker`} label="Worker" options={workerIds} optional={!WORKER_REQUIRED.has(kind)} />
+                  : <NumField key={k} ctx={ctx} path={`${p}.${k}`} label={`${k.replace(/Ms$/, '')} (ms)`} nullable={k === 'restartAfterMs'} />)}
+                <NumField ctx={ctx} path={`${p}.atMs`} label="At (ms)" optional />
+                <NumField ctx={ctx} path={`${p}.step`} label="Or at step #" optional hint="0-based" />
+                <SelectField ctx={ctx} path={`${p}.phase`} label="Phase" options={['before', 'after']} optional />
+                <button type="button" className="danger" onClick={() => ctx.edit('faults', faults.filter((_, k) => k !== i))} aria-label={`Remove fault ${i + 1}`}>Remove</button>
+              </div>
+            </fieldset>
+          );
+        })}
+        {faults !== null && <button type="button" disabled={faults.length >= LIMITS.maxFaults} onClick={() => ctx.edit('faults', [...faults, defaultFault('pause', workerIds[0] ?? 'A', 1000)])}>Add fault</button>}
+      </fieldset>
+    </form>
+  );
+}
+
+function defaultFault(kind: string, worker: string, atMs: number): unknown {
+  switch (kind) {
+    case 'pause': return { kind, worker, atMs, pauseMs: 10_000 };
+    case 'crash': return { kind, worker, atMs, restartAfterMs: null };
+    case 'partition': return { kind, worker, atMs, durationMs: 10_000 };
+    case 'jobError': return { kind, worker, atMs };
+    case 'clockJump': return { kind, atMs, jumpMs: 10_000 };
+    default: return { kind, atMs };
+  }
+}

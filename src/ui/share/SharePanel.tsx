@@ -1,0 +1,121 @@
+/**
+ * Sharing: copy the link (Clipboard API, or a selected text field when copying is blocked), export
+ * and import the scenario as JSON, export the timeline as SVG/PNG, and "About this run": the trace
+ * hash (equal to `npm run simulate -- file.json --json`'s traceHash), seed, scenario version and
+ * link length.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { useLockscope, useRun } from '../store';
+import { hashOf } from '../url/urlState';
+import { download, fileBase, readScenarioFile, scenarioJson } from './files';
+import { svgToPng, timelineSvg } from './exportTimeline';
+
+/** The link to the current state. */
+export function useShareLink(): string {
+  const composed = useLockscope((s) => s.composed);
+  const variant = useLockscope((s) => s.variant);
+  const view = useLockscope((s) => s.view);
+  const cursorIndex = useLockscope((s) => s.cursorIndex);
+  const compareTarget = useLockscope((s) => s.compareTarget);
+  return useMemo(() => {
+    const h = hashOf({ composed, variant, view: view === 'catalogue' ? 'simulate' : view, cursorIndex, compareTarget });
+    return `${window.location.origin}${window.location.pathname}${h}`;
+  }, [composed, variant, view, cursorIndex, compareTarget]);
+}
+
+/** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
+export function CopyLink({ compact = false }: { compact?: boolean }) {
+  const link = useShareLink();
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const fieldRef = useRef<HTMLInputElement>(null);
+  const onCopy = async () => {
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(link);
+      setCopy('copied');
+    } catch {
+      setCopy('manual');
+      requestAnimationFrame(() => {
+        fieldRef.current?.focus();
+        fieldRef.current?.select();
+      });
+    }
+  };
+  return (
+    <div className={`copy-link${compact ? ' compact' : ''}`}>
+      <button type="button" className="button primary" onClick={() => void onCopy()}>Copy link</button>
+      {copy !== 'idle' && (
+        <div className="copy-field">
+          <label htmlFor="share-link">{copy === 'copied' ? 'Copied to the clipboard:' : 'Copying is blocked here. The link is selected: press Ctrl+C (⌘C on a Mac).'}</label>
+          <input id="share-link" ref={fieldRef} type="text" readOnly value={link} onFocus={(e) => e.target.select()} data-testid="share-link" />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Props: whether a timeline is on screen to export. */
+export interface SharePanelProps {
+  readonly timeline?: boolean;
+}
+
+/** The share panel. */
+export function SharePanel({ timeline = true }: SharePanelProps) {
+  const run = useRun();
+  const composed = useLockscope((s) => s.composed);
+  const link = useShareLink();
+  const [status, setStatus] = useState('');
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  const onImport = async (file: File | undefined) => {
+    if (!file) return;
+    const r = await readScenarioFile(file);
+    const s = useLockscope.getState();
+    if (!r.ok) {
+      s.showNotice(`The file “${file.name.slice(0, 80)}” is not a valid scenario. Nothing was changed.`, r.errors);
+      setStatus('');
+      return;
+    }
+    s.loadShared(r.scenario, { view: s.view === 'catalogue' ? 'simulate' : s.view });
+    s.dismissNotice();
+    setStatus(`Imported ${file.name.slice(0, 80)}.`);
+  };
+
+  const exportImage = async (kind: 'svg' | 'png') => {
+    const root = document.querySelector('.timeline');
+    if (!root) return;
+    try {
+      const t = timelineSvg(root, `${composed.title} — ${run.verdict.held ? 'held' : 'violated'}`);
+      if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(composed)}-timeline.svg`);
+      else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(composed)}-timeline.png`);
+      setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
+    } catch (e) {
+      useLockscope.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
+    }
+  };
+
+  return (
+    <section className="panel share" aria-label="Share and export">
+      <h2>Share</h2>
+      <CopyLink />
+      <div className="share-actions">
+        <button type="button" onClick={() => { download(new Blob([scenarioJson(composed)], { type: 'application/json' }), `${fileBase(composed)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
+        <button type="button" onClick={() => fileRef.current?.click()}>Import JSON…</button>
+        <input ref={fileRef} type="file" accept=".json,application/json" className="sr-only" tabIndex={-1} aria-label="Scenario file to import" data-testid="import-file"
+          onChange={(e) => { void onImport(e.target.files?.[0]); e.target.value = ''; }} />
+        {timeline && <button type="button" onClick={() => void exportImage('svg')}>Timeline SVG</button>}
+        {timeline && <button type="button" onClick={() => void exportImage('png')}>Timeline PNG</button>}
+      </div>
+      <p className="small share-status" role="status">{status}</p>
+      <h3>About this run</h3>
+      <dl className="about" data-testid="about-run">
+        <dt>Trace hash</dt><dd><code data-testid="trace-hash">{run.traceHash}</code></dd>
+        <dt>Seed</dt><dd data-testid="seed">{composed.seed}</dd>
+        <dt>Scenario version</dt><dd>{composed.version}</dd>
+        <dt>Events</dt><dd>{run.events.length}{run.error ? ' (stopped early)' : ''}</dd>
+        <dt>Link length</dt><dd data-testid="link-length">{link.length} characters</dd>
+      </dl>
+      <p className="small muted">The same scenario file gives the same hash in <code>npm run simulate -- file.json --json</code>.</p>
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * The timeline as a standalone SVG (and PNG): the d3 drawing cloned with its computed styles
+ * inlined as presentation attributes, the lane names (HTML in the app) redrawn as SVG text, the
+ * cursor line and a title. Built with DOM APIs and XMLSerializer, so every name is escaped text:
+ * markup in a title cannot become elements. PNG: the SVG drawn on a canvas.
+ */
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/** Computed properties copied onto each cloned element. */
+const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'visibility'] as const;
+const DROP_ATTRS = ['tabindex', 'role', 'class', 'style', 'aria-label', 'aria-pressed', 'aria-hidden', 'data-fault-index'];
+const HEADER_H = 34;
+
+function inlineStyles(orig: Element, clone: Element): void {
+  const cs = typeof getComputedStyle === 'function' ? getComputedStyle(orig) : null;
+  if (cs) {
+    for (const p of PROPS) {
+      const v = cs.getPropertyValue(p);
+      if (v && !clone.hasAttribute(p)) clone.setAttribute(p, v);
+    }
+  }
+  for (const a of DROP_ATTRS) clone.removeAttribute(a);
+  const oc = orig.children;
+  const cc = clone.children;
+  for (let i = 0; i < oc.length && i < cc.length; i++) inlineStyles(oc[i]!, cc[i]!);
+}
+
+/** A standalone SVG document (text) of the timeline inside `root` (a `.timeline` element). */
+export function timelineSvg(root: Element, title: string): { svg: string; width: number; height: number } {
+  const src = root.querySelector('svg.timeline-svg');
+  if (!src) throw new Error('no timeline on screen');
+  const plotW = Number(src.getAttribute('width')) || 800;
+  const plotH = Number(src.getAttribute('height')) || 300;
+  const labels = [...root.querySelectorAll<HTMLElement>('.lane-labels .lane-label')];
+  const gutter = Number.parseFloat((root.querySelector<HTMLElement>('.lane-labels')?.style.width ?? '').replace('px', '')) || 128;
+  const width = Math.round(gutter + plotW + 16);
+  const height = Math.round(plotH + HEADER_H + 8);
+
+  const out = document.createElementNS(SVG_NS, 'svg');
+  out.setAttribute('xmlns', SVG_NS);
+  out.setAttribute('width', String(width));
+  out.setAttribute('height', String(height));
+  out.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  out.setAttribute('font-family', 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif');
+  const bg = document.createElementNS(SVG_NS, 'rect');
+  bg.setAttribute('width', '100%');
+  bg.setAttribute('height', '100%');
+  bg.setAttribute('fill', '#ffffff');
+  out.append(bg);
+  const head = document.createElementNS(SVG_NS, 'text');
+  head.setAttribute('x', '8');
+  head.setAttribute('y', '22');
+  head.setAttribute('font-size', '16');
+  head.setAttribute('font-weight', '700');
+  head.setAttribute('fill', '#111827');
+  head.textContent = title; // text node: escaped by the serializer
+  out.append(head);
+
+  const lab = document.createElementNS(SVG_NS, 'g');
+  lab.setAttribute('transform', `translate(0,${HEADER_H})`);
+  for (const l of labels) {
+    const top = Number.parseFloat(l.style.top) || 0;
+    const h = Number.parseFloat(l.style.height) || 20;
+    const t = document.createElementNS(SVG_NS, 'text');
+    t.setAttribute('x', '6');
+    t.setAttribute('y', String(Math.round(top + h / 2 + 5)));
+    t.setAttribute('font-size', '13');
+    t.setAttribute('font-weight', '700');
+    t.setAttribute('fill', '#111827');
+    t.textContent = (l.firstChild?.textContent ?? l.textContent ?? '').replace(/\+$/, '').trim();
+    lab.append(t);
+  }
+  out.append(lab);
+
+  const plot = src.cloneNode(true) as SVGSVGElement;
+  inlineStyles(src, plot);
+  plot.setAttribute('x', String(gutter));
+  plot.setAttribute('y', String(HEADER_H));
+  plot.setAttribute('overflow', 'visible');
+  out.append(plot);
+
+  // The cursor (an HTML overlay in the app).
+  const overlay = root.querySelector<HTMLElement>('.cursor-overlay');
+  const m = /translateX\(([-\d.]+)px\)/.exec(overlay?.style.transform ?? '');
+  if (m && overlay?.style.visibility !== 'hidden') {
+    const cx = Number(m[1]);
+    const line = document.createElementNS(SVG_NS, 'line');
+    line.setAttribute('x1', String(cx));
+    line.setAttribute('x2', String(cx));
+    line.setAttribute('y1', String(HEADER_H));
+    line.setAttribute('y2', String(HEADER_H + plotH));
+    line.setAttribute('stroke', '#dc2626');
+    line.setAttribute('stroke-width', '2');
+    out.append(line);
+  }
+  const svg = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(out)}`;
+  return { svg, width, height };
+}
+
+/** Renders SVG text to a PNG blob at `scale` (canvas drawImage of the SVG as an image). */
+export function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    const img = new Image();
+    img.onload = () => {
+      try {
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.round(width * scale);
+        canvas.height = Math.round(height * scale);
+        const ctx = canvas.getContext('2d');
+        if (!ctx) throw new Error('no 2D canvas');
+        ctx.scale(scale, scale);
+        ctx.fillStyle = '#ffffff';
+        ctx.fillRect(0, 0, width, height);
+        ctx.drawImage(img, 0, 0, width, height);
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the canvas produced no PNG'))), 'image/png');
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    };
+    img.onerror = () => {
+      URL.revokeObjectURL(url);
+      reject(new Error('the timeline SVG could not be drawn'));
+    };
+    img.src = url;
+  });
+}

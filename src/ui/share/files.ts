@@ -1,0 +1,54 @@
+/**
+ * Files in and out: the scenario as JSON (export, and import through parseScenario with field
+ * paths), and downloads through a blob URL (no network).
+ */
+import { parseScenario, type Scenario, type ValidationError } from '../../sim';
+
+/** Largest scenario file accepted, in bytes. */
+export const MAX_IMPORT_BYTES = 1_000_000;
+
+/** The scenario as a pretty-printed JSON file body (the format `npm run simulate -- file.json` reads). */
+export function scenarioJson(s: Scenario): string {
+  return `${JSON.stringify(s, null, 2)}\n`;
+}
+
+/** A file name from a scenario (preset id or title), safe on every OS. */
+export function fileBase(s: Scenario): string {
+  const base = (s.id ?? s.title).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return base || 'scenario';
+}
+
+/** Parses a scenario file's text: JSON, then migrations + validation. Never throws. */
+export function parseScenarioText(text: string): { ok: true; scenario: Scenario } | { ok: false; errors: readonly ValidationError[] } {
+  if (text.length > MAX_IMPORT_BYTES) return { ok: false, errors: [{ path: 'file', message: `is ${text.length} characters long; files over ${MAX_IMPORT_BYTES} are refused` }] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [{ path: 'file', message: `is not JSON: ${String((e as Error).message).slice(0, 200)}` }] };
+  }
+  return parseScenario(raw);
+}
+
+/** Reads and parses a chosen file. Never throws. */
+export async function readScenarioFile(file: File): Promise<ReturnType<typeof parseScenarioText>> {
+  if (file.size > MAX_IMPORT_BYTES) return { ok: false, errors: [{ path: 'file', message: `is ${file.size} bytes; files over ${MAX_IMPORT_BYTES} are refused` }] };
+  try {
+    return parseScenarioText(await file.text());
+  } catch (e) {
+    return { ok: false, errors: [{ path: 'file', message: `could not be read: ${String((e as Error)?.message ?? e).slice(0, 200)}` }] };
+  }
+}
+
+/** Saves a blob as a download (an object URL: nothing leaves the browser). */
+export function download(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

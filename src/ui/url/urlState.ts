@@ -1,0 +1,98 @@
+/**
+ * The address bar as the app's state: the store ↔ the URL fragment. `#/` is the catalogue; every
+ * other view is `#v=1&s=<lz-string>` (src/share/link.ts: the scenario as a preset + changes or in
+ * full, the faults, the cursor, the view and the compare side). Old `#/sim/<id>[/fixed]` and
+ * `#/compare/<id>[/fixed]` routes still open, and are rewritten to the new form.
+ */
+import { decodeShare, encodeShare, shareFromScenario, type ShareState } from '../../share/link';
+import type { Mechanism, Scenario, ValidationError } from '../../sim';
+import { flipSwitch, relevantSwitches } from '../mechanism/switches';
+import { parseHash } from '../routing';
+import type { CompareTarget, LockscopeState, SharedOpts, View } from '../store/types';
+
+/** The parts of the store the URL holds. */
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'>;
+
+/** Mechanism fields that differ between two scenarios (b relative to a). */
+function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(b.mechanism)) if (a.mechanism[k as keyof Mechanism] !== v) out[k] = v;
+  return out as Partial<Mechanism>;
+}
+
+/** The link state for the current store (catalogue: null). */
+export function shareStateOf(s: UrlFields): ShareState | null {
+  if (s.view === 'catalogue') return null;
+  const extra: Pick<ShareState, 'c' | 'w' | 'k'> = {};
+  if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
+  if (s.view === 'compare') extra.w = 'compare';
+  if (s.view === 'edit') extra.w = 'edit';
+  if (s.compareTarget.kind === 'switch') extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
+  return shareFromScenario(s.composed, extra, s.variant === 'with' ? 1 : 0);
+}
+
+/** The fragment (with `#`) for the current store. */
+export function hashOf(s: UrlFields): string {
+  const state = shareStateOf(s);
+  return state === null ? '#/' : `#${encodeShare(state)}`;
+}
+
+/** The compare target a link's `k` describes: the switch whose flip gives those mechanism changes. */
+export function compareTargetOf(scenario: Scenario, k: Partial<Mechanism> | undefined): CompareTarget {
+  if (!k || Object.keys(k).length === 0) return { kind: 'otherVariant' };
+  const want = JSON.stringify(Object.entries(k).sort());
+  for (const d of relevantSwitches(scenario)) {
+    if (JSON.stringify(Object.entries(mechanismDiff(scenario, flipSwitch(scenario, d.id))).sort()) === want) return { kind: 'switch', switchId: d.id };
+  }
+  return { kind: 'otherVariant' };
+}
+
+/** What a fragment asks for. */
+export type UrlIntent =
+  | { readonly kind: 'catalogue' }
+  | { readonly kind: 'preset'; readonly presetId: string; readonly variant: 'without' | 'with'; readonly view: View }
+  | { readonly kind: 'shared'; readonly scenario: Scenario; readonly opts: SharedOpts; readonly state: ShareState }
+  | { readonly kind: 'invalid'; readonly errors: readonly ValidationError[] }
+  /** Not ours (e.g. `#main` from the skip link): leave the app alone. */
+  | { readonly kind: 'ignore' };
+
+/** Reads a location hash. Never throws. */
+export function readHash(hash: string): UrlIntent {
+  const h = hash.replace(/^#/, '');
+  if (h === '' || h === '/') return { kind: 'catalogue' };
+  if (h.startsWith('/')) {
+    const r = parseHash(hash);
+    if (r.presetId) return { kind: 'preset', presetId: r.presetId, variant: r.variant, view: r.view };
+    return { kind: 'invalid', errors: [{ path: 'link', message: `"#${h.slice(0, 60)}" names no view or preset` }] };
+  }
+  if (!/(^|&)v=/.test(h) && !/(^|&)s=/.test(h)) return { kind: 'ignore' };
+  const r = decodeShare(h);
+  if (!r.ok) return { kind: 'invalid', errors: r.errors };
+  const st = r.state;
+  return {
+    kind: 'shared',
+    scenario: r.scenario,
+    state: st,
+    opts: {
+      ...(st.p !== undefined ? { variant: st.f === 1 ? 'with' : 'without' } : {}),
+      view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
+      cursorIndex: st.c ?? -1,
+      compareTarget: compareTargetOf(r.scenario, st.k),
+    },
+  };
+}
+
+/** True when the link state carries edits (changed switches, faults, or a whole scenario). */
+export function isEdited(state: ShareState | null): boolean {
+  return state !== null && (state.m !== undefined || state.x !== undefined || state.s !== undefined);
+}
+
+/** JSON with object keys sorted (key order never makes two scenarios differ). */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) => (val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : val));
+}
+
+/** Same scenario content, whatever the key order. */
+export function sameScenario(a: Scenario, b: Scenario): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}

@@ -1,0 +1,169 @@
+/**
+ * Keeps the address bar and the store in step.
+ * - Store → URL: meaningful edits (preset, variant, view, fault added/removed, a switch flipped,
+ *   an editor field) `pushState`; repeated edits of one control within 1.5 s (typing, nudging a
+ *   fault, dragging) and cursor moves `replaceState`, cursor moves throttled to one write per
+ *   250 ms so playback never floods history.
+ * - URL → store: the first load, `popstate` and `hashchange` (back/forward, an edited address).
+ *   A link the app cannot open shows a notice naming what is wrong; the current scenario stays.
+ * - Unsaved edits are copied to localStorage (./draft.ts); on load, a different saved draft is
+ *   offered for restoring.
+ */
+import { encodeShare } from '../../share/link';
+import type { LockscopeState } from '../store/types';
+import { clearDraft, loadDraft, saveDraft } from './draft';
+import { hashOf, isEdited, readHash, sameScenario, shareStateOf } from './urlState';
+
+type Store = {
+  getState(): LockscopeState;
+  subscribe(listener: (s: LockscopeState, prev: LockscopeState) => void): () => void;
+};
+
+/** How long consecutive edits of one control share a history entry. */
+export const COALESCE_MS = 1_500;
+/** Cursor moves write the URL at most this often. */
+export const CURSOR_WRITE_MS = 250;
+
+/** Installs the sync; returns the uninstaller. */
+export function installUrlSync(store: Store, win: Window = window): () => void {
+  let applying = false;
+  let lastHash = win.location.hash;
+  let lastKey: string | null = null;
+  let lastAt = 0;
+  let cursorTimer: ReturnType<typeof setTimeout> | null = null;
+  let draftTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const write = (mode: 'push' | 'replace') => {
+    if (cursorTimer !== null) {
+      clearTimeout(cursorTimer);
+      cursorTimer = null;
+    }
+    const h = hashOf(store.getState());
+    if (h === win.location.hash) return;
+    lastHash = h;
+    if (mode === 'push' && win.location.hash !== '') win.history.pushState(null, '', h);
+    else win.history.replaceState(null, '', h);
+  };
+
+  /** Applies a hash to the store. Returns false when the hash is not ours. */
+  const apply = (hash: string, initial: boolean): boolean => {
+    const s = store.getState();
+    let intent: ReturnType<typeof readHash>;
+    try {
+      intent = readHash(hash);
+    } catch (e) {
+      intent = { kind: 'invalid', errors: [{ path: 'link', message: `could not be read (${String((e as Error)?.message ?? e).slice(0, 120)})` }] };
+    }
+    applying = true;
+    try {
+      switch (intent.kind) {
+        case 'ignore':
+          return false;
+        case 'catalogue':
+          s.setView('catalogue');
+          break;
+        case 'preset':
+          if (intent.presetId !== s.presetId || intent.variant !== s.variant || isEdited(shareStateOf({ ...s, view: 'simulate' }))) s.loadPreset(intent.presetId, intent.variant);
+          s.setView(intent.view);
+          break;
+        case 'shared':
+          s.loadShared(intent.scenario, intent.opts);
+          break;
+        case 'invalid':
+          s.showNotice('This link cannot be opened. The scenario on screen is the one you had before.', intent.errors);
+          if (initial) s.setView('simulate');
+          break;
+      }
+    } finally {
+      applying = false;
+    }
+    return true;
+  };
+
+  const canonicalise = () => {
+    const h = hashOf(store.getState());
+    lastHash = h;
+    if (h !== win.location.hash) win.history.replaceState(null, '', h);
+  };
+
+  const onNavigate = () => {
+    if (win.location.hash === lastHash) return;
+    lastHash = win.location.hash;
+    if (apply(win.location.hash, false)) canonicalise();
+  };
+
+  const saveDraftSoon = () => {
+    if (draftTimer !== null) clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => {
+      draftTimer = null;
+      const s = store.getState();
+      if (s.draftOffer) return; // keep the older draft until the user decides
+      const state = shareStateOf({ ...s, view: s.view === 'catalogue' ? 'simulate' : s.view });
+      if (isEdited(state) && state) saveDraft({ fragment: encodeShare(state), savedAt: Date.now(), title: s.composed.title });
+    }, 400);
+  };
+
+  // First load.
+  if (apply(win.location.hash, true)) canonicalise();
+  offerDraft(store);
+
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (applying) return;
+    const scenarioChanged = s.composed !== prev.composed;
+    const structural = s.view !== prev.view || s.presetId !== prev.presetId || s.variant !== prev.variant
+      || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length;
+    if (scenarioChanged) saveDraftSoon();
+    if (structural || scenarioChanged) {
+      const key = s.lastEdit?.key ?? null;
+      const now = Date.now();
+      const coalesce = !structural && key !== null && key === lastKey && now - lastAt < COALESCE_MS;
+      lastKey = key;
+      lastAt = now;
+      write(coalesce ? 'replace' : 'push');
+    } else if (s.cursorIndex !== prev.cursorIndex && s.view !== 'catalogue' && cursorTimer === null) {
+      cursorTimer = setTimeout(() => {
+        cursorTimer = null;
+        write('replace');
+      }, CURSOR_WRITE_MS);
+    }
+  });
+  win.addEventListener('popstate', onNavigate);
+  win.addEventListener('hashchange', onNavigate);
+  return () => {
+    unsubscribe();
+    win.removeEventListener('popstate', onNavigate);
+    win.removeEventListener('hashchange', onNavigate);
+    if (cursorTimer !== null) clearTimeout(cursorTimer);
+    if (draftTimer !== null) clearTimeout(draftTimer);
+  };
+}
+
+/** Offers the saved draft when it differs from what is open. */
+function offerDraft(store: Store): void {
+  const d = loadDraft();
+  if (!d) return;
+  const intent = readHash(`#${d.fragment}`);
+  if (intent.kind !== 'shared') {
+    clearDraft();
+    return;
+  }
+  if (sameScenario(store.getState().composed, intent.scenario)) return;
+  store.getState().setDraftOffer(d);
+}
+
+/** Restores the offered draft (a meaningful edit: one history entry). */
+export function restoreDraft(store: Store): void {
+  const d = store.getState().draftOffer;
+  if (!d) return;
+  const intent = readHash(`#${d.fragment}`);
+  store.getState().setDraftOffer(null);
+  if (intent.kind !== 'shared') return;
+  // The URL sync sees a new scenario and pushes one history entry.
+  store.getState().loadShared(intent.scenario, { ...intent.opts, view: intent.opts.view ?? 'simulate' });
+}
+
+/** Forgets the offered draft. */
+export function discardDraft(store: Store): void {
+  clearDraft();
+  store.getState().setDraftOffer(null);
+}
