@@ -15,6 +15,8 @@ import { parsePath, setIn } from './paths';
 
 /** How long the JSON view waits after the last keystroke before parsing. */
 export const JSON_DEBOUNCE_MS = 400;
+/** Longest JSON text parsed (a scenario at every limit is far smaller). */
+export const MAX_JSON_CHARS = 1_000_000;
 
 const toText = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -72,6 +74,10 @@ export function useScenarioDraft() {
 
   const parseText = useCallback((text: string) => {
     pendingText.current = null;
+    if (text.length > MAX_JSON_CHARS) {
+      setDraft((d) => ({ ...d, text, jsonError: `the text is ${text.length} characters long, over the limit of ${MAX_JSON_CHARS}` }));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -13,7 +13,7 @@ export interface JsonViewProps {
 export function JsonView({ text, errors, jsonError, onText }: JsonViewProps) {
   const bad = errors.length > 0 || jsonError !== null;
   return (
-    <section className="panel json-view" aria-label="Scenario JSON">
+    <section className="panel json-view" aria-label="JSON view">
       <h2><label htmlFor="scenario-json">Scenario JSON</label></h2>
       <textarea
         id="scenario-json"

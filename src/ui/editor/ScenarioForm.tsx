@@ -50,6 +50,11 @@ function NotAList({ what }: { what: string }) {
   return <p className="field-error">{what} is not a list: fix it in the JSON view.</p>;
 }
 
+/** A list too long to show as form rows (hostile or mistaken input): say so instead of rendering it. */
+function TooMany({ what, n, max }: { what: string; n: number; max: number }) {
+  return <p className="field-error">{what} has {n} items, over the limit of {max}: remove some in the JSON view.</p>;
+}
+
 /** Error summary: every problem, each a button that focuses its field when the form has one. */
 export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
   if (ctx.errors.length === 0) return null;
@@ -119,7 +124,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
 
       <fieldset>
         <legend>Workers</legend>
-        {workers === null ? <NotAList what="workers" /> : workers.map((w, i) => {
+        {workers === null ? <NotAList what="workers" /> : workers.length > LIMITS.maxWorkers ? <TooMany what="workers" n={workers.length} max={LIMITS.maxWorkers} /> : workers.map((w, i) => {
           const id = isObj(w) ? str(w.id) : '?';
           const steps = arr(isObj(w) ? w.steps : null);
           const p = `workers[${i}]`;
@@ -132,7 +137,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                 {jobKind === 'debit' && <NumField ctx={ctx} path={`${p}.amount`} label="Amount" optional />}
               </div>
               <p className="steps-head">Steps</p>
-              {steps === null ? <NotAList what={`${p}.steps`} /> : (
+              {steps === null ? <NotAList what={`${p}.steps`} /> : steps.length > LIMITS.maxStepsPerWorker ? <TooMany what={`${p}.steps`} n={steps.length} max={LIMITS.maxStepsPerWorker} /> : (
                 <ol className="steps">
                   {steps.map((st, j) => {
                     const sp = `${p}.steps[${j}]`;
@@ -161,7 +166,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
             </fieldset>
           );
         })}
-        {workers !== null && (
+        {workers !== null && workers.length <= LIMITS.maxWorkers && (
           <button type="button" disabled={workers.length >= LIMITS.maxWorkers} onClick={() => {
             const last = workers.at(-1);
             let n = workers.length;
@@ -246,7 +251,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
 
       <fieldset>
         <legend>Faults</legend>
-        {faults === null ? <NotAList what="faults" /> : faults.map((f, i) => {
+        {faults === null ? <NotAList what="faults" /> : faults.length > LIMITS.maxFaults ? <TooMany what="faults" n={faults.length} max={LIMITS.maxFaults} /> : faults.map((f, i) => {
           const p = `faults[${i}]`;
           const kind = isObj(f) ? str(f.kind, '') : '';
           return (
@@ -266,7 +271,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
             </fieldset>
           );
         })}
-        {faults !== null && <button type="button" disabled={faults.length >= LIMITS.maxFaults} onClick={() => ctx.edit('faults', [...faults, defaultFault('pause', workerIds[0] ?? 'A', 1000)])}>Add fault</button>}
+        {faults !== null && faults.length <= LIMITS.maxFaults && <button type="button" disabled={faults.length >= LIMITS.maxFaults} onClick={() => ctx.edit('faults', [...faults, defaultFault('pause', workerIds[0] ?? 'A', 1000)])}>Add fault</button>}
       </fieldset>
     </form>
   );

@@ -36,7 +36,6 @@ export function timelineSvg(root: Element, title: string): { svg: string; width:
   const height = Math.round(plotH + HEADER_H + 8);
 
   const out = document.createElementNS(SVG_NS, 'svg');
-  out.setAttribute('xmlns', SVG_NS);
   out.setAttribute('width', String(width));
   out.setAttribute('height', String(height));
   out.setAttribute('viewBox', `0 0 ${width} ${height}`);

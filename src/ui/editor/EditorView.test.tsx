@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+import { render, screen, fireEvent, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { act } from 'react';
+import { EditorView, JSON_DEBOUNCE_MS } from './EditorView';
+import { useLockscope, resetStore } from '../store';
+
+const json = () => screen.getByLabelText('Scenario JSON') as HTMLTextAreaElement;
+const store = () => useLockscope.getState();
+
+describe('Scenario editor', () => {
+  beforeEach(() => {
+    act(() => resetStore());
+    act(() => store().setView('edit'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {
+    render(<EditorView />);
+    const seed = screen.getByLabelText('Seed');
+    fireEvent.change(seed, { target: { value: '77' } });
+    expect(store().composed.seed).toBe(77);
+    expect(JSON.parse(json().value).seed).toBe(77);
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('Valid');
+  });
+
+  it('an invalid form edit shows the message at the field with its path and keeps the last valid scenario', () => {
+    render(<EditorView />);
+    const before = store().composed;
+    fireEvent.change(screen.getByLabelText('Horizon (ms)'), { target: { value: '-5' } });
+    expect(store().composed).toBe(before);
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('1 problem — the last valid scenario keeps running');
+    expect(screen.getByLabelText('Horizon (ms)')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByTestId('field-error')[0]).toHaveTextContent('horizonMs: must be ≥ 1');
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('horizonMs: must be ≥ 1');
+    // The JSON view shows the draft (with the bad value), in sync with the form.
+    expect(JSON.parse(json().value).horizonMs).toBe(-5);
+    // Fixing it runs it.
+    fireEvent.change(screen.getByLabelText('Horizon (ms)'), { target: { value: '80000' } });
+    expect(store().composed.horizonMs).toBe(80_000);
+    expect(screen.queryAllByTestId('field-error')).toHaveLength(0);
+  });
+
+  it('JSON typing is debounced; text that is not JSON never replaces the running scenario', () => {
+    vi.useFakeTimers();
+    render(<EditorView />);
+    const before = store().composed;
+    fireEvent.change(json(), { target: { value: '{ "version": 1, ' } });
+    expect(screen.getByTestId('json-problems')).not.toHaveTextContent('Not valid JSON');
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('Not valid JSON');
+    expect(store().composed).toBe(before);
+
+    const edited = { ...before, title: 'Edited in JSON', faults: [] };
+    fireEvent.change(json(), { target: { value: JSON.stringify(edited, null, 2) } });
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(store().composed.title).toBe('Edited in JSON');
+    expect(store().faults).toEqual([]);
+    expect(screen.getByLabelText('Title')).toHaveValue('Edited in JSON');
+  });
+
+  it('JSON of the wrong shape lists errors with field paths (newer version, __proto__, huge numbers)', () => {
+    vi.useFakeTimers();
+    render(<EditorView />);
+    const before = store().composed;
+    const bad = { ...before, version: 2 };
+    fireEvent.change(json(), { target: { value: JSON.stringify(bad) } });
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('version: is 2');
+    fireEvent.change(json(), { target: { value: JSON.stringify(before).replace('{', '{"__proto__":{"x":1},') } });
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('unknown field "__proto__"');
+    fireEvent.change(json(), { target: { value: JSON.stringify({ ...before, horizonMs: 1e300, workers: Array.from({ length: 1000 }, () => before.workers[0]) }) } });
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('horizonMs: must be ≤ 3600000');
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('workers: must have at most 16 item(s)');
+    expect(screen.getByText(/workers has 1000 items, over the limit of 16/)).toBeInTheDocument();
+    expect(store().composed).toBe(before);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('adds, reorders and removes steps and workers', async () => {
+    const user = userEvent.setup();
+    render(<EditorView />);
+    const workerA = screen.getByRole('group', { name: 'Worker A' });
+    await user.click(within(workerA).getByRole('button', { name: 'Add step' }));
+    expect(store().composed.workers[0]!.steps.at(-1)).toEqual({ do: 'work', ms: 1000 });
+    const n = store().composed.workers[0]!.steps.length;
+    await user.click(screen.getByRole('button', { name: `Move worker A step ${n} up` }));
+    expect(store().composed.workers[0]!.steps[n - 2]).toEqual({ do: 'work', ms: 1000 });
+    await user.click(screen.getByRole('button', { name: `Remove worker A step ${n - 1}` }));
+    expect(store().composed.workers[0]!.steps).toHaveLength(n - 1);
+
+    await user.click(screen.getByRole('button', { name: 'Add worker' }));
+    expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'B', 'C']);
+    await user.click(screen.getByRole('button', { name: 'Move worker C up' }));
+    expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'C', 'B']);
+    await user.click(screen.getByRole('button', { name: 'Remove worker C' }));
+    expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'B']);
+  });
+
+  it('a step duration edit re-runs; the mechanism, lease and invariants are editable', async () => {
+    const user = userEvent.setup();
+    render(<EditorView />);
+    fireEvent.change(screen.getByLabelText('Worker A step 2 duration (ms)'), { target: { value: '2500' } });
+    expect(store().composed.workers[0]!.steps[1]).toEqual({ do: 'work', ms: 2500 });
+    await user.click(screen.getByLabelText('Fencing token (INCR)'));
+    expect(store().composed.mechanism.fencing).toBe(true);
+    fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '60000' } });
+    expect(store().composed.lease.ttlMs).toBe(60_000);
+    await user.click(screen.getByLabelText('one live lease owner at a time'));
+    expect(store().composed.invariants.map((i) => i.kind)).toContain('singleLeaseOwner');
+  });
+
+  it('a fault added elsewhere (timeline) resets the form to the running scenario', () => {
+    render(<EditorView />);
+    act(() => store().addFault({ kind: 'manualDelete', atMs: 50_000 }));
+    expect(JSON.parse(json().value).faults).toHaveLength(2);
+    expect(screen.getByRole('group', { name: 'Fault 2: manualDelete' })).toBeInTheDocument();
+  });
+
+  it('markup in the title is shown as text, never as HTML', () => {
+    render(<EditorView />);
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: '<img src=x onerror=alert(1)>' } });
+    expect(store().composed.title).toBe('<img src=x onerror=alert(1)>');
+    expect(document.querySelector('img')).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { act } from 'react';
+import { installUrlSync, CURSOR_WRITE_MS, COALESCE_MS } from './urlSync';
+import { useLockscope, resetStore } from '../store';
+import { readHash } from './urlState';
+import { flipSwitch } from '../mechanism/switches';
+
+const st = () => useLockscope.getState();
+
+describe('URL sync', () => {
+  let uninstall: () => void = () => {};
+  beforeEach(() => {
+    vi.useFakeTimers();
+    localStorage.clear();
+    act(() => resetStore());
+    window.history.replaceState(null, '', '#/sim/export-lease-expiry');
+    uninstall = installUrlSync(useLockscope);
+  });
+  afterEach(() => {
+    uninstall();
+    vi.useRealTimers();
+  });
+
+  it('rewrites an old route to the link form and opens it', () => {
+    expect(st().view).toBe('simulate');
+    expect(window.location.hash).toMatch(/^#v=1&s=/);
+  });
+
+  it('pushes meaningful edits, replaces cursor moves (throttled) and coalesces typing in one field', () => {
+    const n0 = window.history.length;
+    st().setScenario(flipSwitch(st().scenario, 'fencing'), 'fencing on', 'switch:fencing#x');
+    expect(window.history.length).toBe(n0 + 1);
+    for (let i = 0; i < 20; i++) st().stepEvent(1);
+    expect(window.history.length).toBe(n0 + 1);
+    vi.advanceTimersByTime(CURSOR_WRITE_MS + 5);
+    const r = readHash(window.location.hash);
+    expect(r.kind === 'shared' && r.opts.cursorIndex).toBe(st().cursorIndex);
+    expect(st().cursorIndex).toBeGreaterThan(15);
+    // Typing a TTL: one entry for the burst.
+    for (const ttl of [3000, 30000, 31000]) st().setScenario({ ...st().scenario, lease: { ...st().scenario.lease, ttlMs: ttl } }, 'ttl', 'lease-ttl');
+    expect(window.history.length).toBe(n0 + 2);
+    vi.advanceTimersByTime(COALESCE_MS + 10);
+    st().setScenario({ ...st().scenario, lease: { ...st().scenario.lease, ttlMs: 32000 } }, 'ttl', 'lease-ttl');
+    expect(window.history.length).toBe(n0 + 3);
+    st().addFault({ kind: 'manualDelete', atMs: 10_000 });
+    st().setView('compare');
+    expect(window.history.length).toBe(n0 + 5);
+  });
+
+  it('popstate applies the address without writing history', () => {
+    const first = window.location.hash;
+    st().removeFault(0);
+    expect(st().faults).toHaveLength(0);
+    const n = window.history.length;
+    window.history.replaceState(null, '', first);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(st().faults).toHaveLength(1);
+    expect(window.history.length).toBe(n);
+  });
+
+  it('a garbled address shows a notice and keeps the scenario', () => {
+    const before = st().composed;
+    window.history.replaceState(null, '', '#v=1&s=%%%');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(st().notice?.errors[0]?.path).toBe('link.s');
+    expect(st().composed).toBe(before);
+  });
+
+  it('keeps unsaved edits locally and offers them when another link opens', () => {
+    st().removeFault(0);
+    vi.advanceTimersByTime(500);
+    expect(localStorage.getItem('lockscope:draft:v1')).toContain('fragment');
+    uninstall();
+    act(() => resetStore());
+    window.history.replaceState(null, '', '#/sim/invoice-race');
+    uninstall = installUrlSync(useLockscope);
+    expect(st().presetId).toBe('invoice-race');
+    expect(st().draftOffer?.title).toMatch(/Nightly export/);
+  });
+});
