@@ -115,8 +115,11 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
       }
       compared += 1;
       if (e.data?.t === 'wait' && e.data.phase === 'end') {
-        // A statement that had been waiting: it must be the next one the server released.
-        const next = released.shift();
+        // A statement that had been waiting: the server must have released it at the step before.
+        // Statements released together by one step run concurrently on the server, so they are
+        // matched as a set, not in order.
+        const at = released.findIndex((r) => r.id === id);
+        const next = at >= 0 ? released.splice(at, 1)[0] : released[0];
         const got = next ? `${next.id} → ${renderReply(next.done.reply)}` : '(nothing released)';
         transcript.push(`${e.id} ${id}> ${e.command}  [completion]\n      trace:  ${id} → ${e.reply}\n      server: ${got}`);
         if (!next || next.id !== id || canonicalText(renderReply(next.done.reply)) !== canonicalText(e.reply)) {

@@ -186,10 +186,19 @@ const ADVISORY: SqlCase[] = [
   advisoryCase('waiters proceed one by one in FIFO order', ['s1', 's2', 's3', 's4'], [
     on('s1', adv('pg_advisory_lock', b(18)), VOID),
     on('s2', adv('pg_advisory_lock', b(18)), WAITS),
-    on('s3', adv('pg_advisory_xact_lock', b(18)), WAITS),
+    on('s3', adv('pg_advisory_lock', b(18)), WAITS),
     on('s4', adv('pg_advisory_lock', b(18)), WAITS),
-    on('s1', adv('pg_advisory_unlock', b(18)), 't'),
-    on('s2', adv('pg_advisory_unlock', b(18)), 't'),
+    on('s1', adv('pg_advisory_unlock', b(18)), 't'), // only s2, the first in the queue, proceeds
+    on('s2', adv('pg_advisory_unlock', b(18)), 't'), // then only s3
+    on('s3', adv('pg_advisory_unlock', b(18)), 't'), // then s4
+  ]),
+  advisoryCase('a transaction-scoped waiter released in autocommit passes the lock straight on', ['s1', 's2', 's3', 's4'], [
+    on('s1', adv('pg_advisory_lock', b(19)), VOID),
+    on('s2', adv('pg_advisory_lock', b(19)), WAITS),
+    on('s3', adv('pg_advisory_xact_lock', b(19)), WAITS),
+    on('s4', adv('pg_advisory_lock', b(19)), WAITS),
+    on('s1', adv('pg_advisory_unlock', b(19)), 't'),
+    on('s2', adv('pg_advisory_unlock', b(19)), 't'), // s3 gets it, its statement ends, s4 gets it
   ]),
   advisoryCase('pg_advisory_unlock_all drops every session lock; session end releases the rest', ['s1', 's2', 's3'], [
     on('s1', adv('pg_advisory_lock', b(13)), VOID),

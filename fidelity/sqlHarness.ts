@@ -196,18 +196,11 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
             problems.push(`${opText(op)}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
           }
         }
-        // Wake order: only between statements that were not both released directly by this step
-        // (those run concurrently on the server, so their relative order is not defined).
-        for (let i = 0; i < modelIds.length; i++) {
-          for (let j = i + 1; j < modelIds.length; j++) {
-            const a = modelIds[i] as string;
-            const b = modelIds[j] as string;
-            const direct = blockersBefore.get(a) === op.s && blockersBefore.get(b) === op.s;
-            if (!direct && realIds.indexOf(a) > realIds.indexOf(b)) {
-              problems.push(`${opText(op)}: wake order: model ${a} before ${b}, server ${b} before ${a}`);
-            }
-          }
-        }
+        // Statements released by one step are compared as a set: on the server they run
+        // concurrently, and even a cascade (s3's autocommit lock released at its statement end,
+        // waking s4) can report s4 first. The order in which waiters proceed is checked across
+        // steps instead: each step says exactly who proceeds and who still waits (see the FIFO cases).
+        void blockersBefore;
       }
       // Still-waiting sessions must agree too.
       for (const s of live) {
