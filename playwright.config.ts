@@ -18,7 +18,8 @@ export default defineConfig({
   webServer: {
     command: 'npx vite build && npx vite preview --port 4173 --strictPort --host 127.0.0.1',
     url: 'http://127.0.0.1:4173',
-    reuseExistingServer: !process.env.CI,
+    // Never test a server someone else left on the port: it may serve another build.
+    reuseExistingServer: false,
     timeout: 120_000,
   },
 });
