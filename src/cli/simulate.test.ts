@@ -69,6 +69,6 @@ describe('simulate CLI', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('faults[0].pauseMs: must be ≥ 1');
     writeFileSync(file, '{ not json');
-    expect(cli(file).err).toMatch(/is not valid JSON/);
+    expect(cli(file).err).toMatch(/is not valid JSON: .* \(line 1, column \d+\)/);
   });
 });

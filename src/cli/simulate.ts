@@ -53,11 +53,20 @@ export function loadScenario(target: string, fixed: boolean): Scenario {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${target} is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${target} is not valid JSON: ${(e as Error).message}${lineAndColumn(text, (e as Error).message)}`);
   }
   const result = parseScenario(data);
   if (!result.ok) throw new InputError(`${target} is not a valid scenario:\n${formatErrors(result.errors)}`);
   return result.scenario;
+}
+
+/** ` (line 3, column 7)` for a JSON.parse message that gives a character position, else ''. */
+function lineAndColumn(text: string, message: string): string {
+  const m = /position (\d+)/.exec(message);
+  if (!m) return '';
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
 function pad(text: string, width: number): string {

@@ -20,7 +20,7 @@ describe('validateScenario', () => {
     ['Infinity horizon', (s: any) => (s.horizonMs = Number.POSITIVE_INFINITY), 'horizonMs: must be'],
     ['a huge duration', (s: any) => (s.workers[0].steps[1].ms = 1e12), 'workers[0].steps[1].ms: must be ≤ 3600000'],
     ['an unknown version', (s: any) => (s.version = 2), 'version: must be 1'],
-    ['an unknown fault kind', (s: any) => (s.faults = [{ kind: 'meteor', atMs: 1 }]), 'faults[0].kind: is not a known kind'],
+    ['an unknown fault kind', (s: any) => (s.faults = [{ kind: 'meteor', atMs: 1 }]), 'faults[0].kind: is not a known kind; use one of "pause", "expireLease"'],
     ['an unknown field', (s: any) => (s.mechanism.fencingg = true), 'mechanism: unknown field "fencingg"'],
     ['a missing field', (s: any) => delete s.lease.ttlMs, 'lease.ttlMs: must be a number'],
     ['an unknown lock', (s: any) => (s.mechanism.lock = 'zookeeper'), 'mechanism.lock: must be one of'],

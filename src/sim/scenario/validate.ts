@@ -54,7 +54,8 @@ export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): Validation
     // discriminatedUnion reports a bad tag at the union; name the tag field.
     if (issue.code === 'invalid_union' && issue.errors.length === 0 && 'discriminator' in issue && typeof issue.discriminator === 'string') {
       const path = issue.path[issue.path.length - 1] === issue.discriminator ? issue.path : [...issue.path, issue.discriminator];
-      return { path: formatPath(path), message: 'is not a known kind' };
+      const options = 'options' in issue && Array.isArray(issue.options) ? (issue.options as unknown[]).map((o) => JSON.stringify(o)) : [];
+      return { path: formatPath(path), message: options.length > 0 ? `is not a known kind; use one of ${options.join(', ')}` : 'is not a known kind' };
     }
     return { path: formatPath(issue.path), message: describeIssue(issue) };
   });
