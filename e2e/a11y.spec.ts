@@ -26,3 +26,23 @@ test('the fault menu is keyboard-operable and has no serious violations', async 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('change-badge')).toContainText('Added: Pause B');
 });
+
+test('axe: no serious or critical violations in the scenario editor, valid and with errors', async ({ page }) => {
+  await page.goto('/#/sim/export-lease-expiry');
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('form', { name: 'Scenario form' })).toBeVisible();
+  const serious = async () => (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(await serious()).toEqual([]);
+  await page.getByLabel('Horizon (ms)').fill('-1');
+  await expect(page.getByTestId('editor-errors')).toBeVisible();
+  expect(await serious()).toEqual([]);
+});
+
+test('axe: no serious or critical violations with a refused-link message on screen', async ({ page }) => {
+  await page.goto('/#v=1&s=garbage');
+  await expect(page.getByTestId('notice')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+});

@@ -6,7 +6,7 @@ test('open export-lease-expiry from the catalogue: the violation is shown', asyn
   const card = page.locator('li.preset', { has: page.getByRole('heading', { name: /Nightly export/ }) });
   await expect(card).toContainText('Violated');
   await card.getByRole('link', { name: 'Open without the fix' }).click();
-  await expect(page).toHaveURL(/#\/sim\/export-lease-expiry$/);
+  await expect(page).toHaveURL(/#v=1&s=/);
   await expect(page.getByTestId('verdict')).toContainText('Violated');
   await expect(page.getByTestId('verdict').locator('..')).toContainText(/writes to exports\/2026-11-30\.csv overlapped/);
   // The duplicate upload is marked on the timeline with words, not colour alone.

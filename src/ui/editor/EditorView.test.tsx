@@ -93,7 +93,7 @@ describe('Scenario editor', () => {
 
     await user.click(screen.getByRole('button', { name: 'Add worker' }));
     expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'B', 'C']);
-    await user.click(screen.getByRole('button', { name: 'Move worker C up' }));
+    await user.click(screen.getByRole('button', { name: 'Move C up' }));
     expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'C', 'B']);
     await user.click(screen.getByRole('button', { name: 'Remove worker C' }));
     expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'B']);

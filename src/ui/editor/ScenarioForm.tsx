@@ -159,9 +159,9 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
               )}
               <div className="box-tools">
                 <button type="button" onClick={() => ctx.edit(`${p}.steps`, [...(steps ?? []), { do: 'work', ms: 1000 }])} disabled={(steps?.length ?? 0) >= LIMITS.maxStepsPerWorker}>Add step</button>
-                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, -1))} disabled={i === 0} aria-label={`Move worker ${id} up`}>Move up</button>
-                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, 1))} disabled={i === workers.length - 1} aria-label={`Move worker ${id} down`}>Move down</button>
-                <button type="button" className="danger" onClick={() => ctx.edit('workers', workers.filter((_, k) => k !== i))} aria-label={`Remove worker ${id}`}>Remove worker</button>
+                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, -1))} disabled={i === 0}>Move {id} up</button>
+                <button type="button" onClick={() => ctx.edit('workers', move(workers, i, 1))} disabled={i === workers.length - 1}>Move {id} down</button>
+                <button type="button" className="danger" onClick={() => ctx.edit('workers', workers.filter((_, k) => k !== i))} >Remove worker {id}</button>
               </div>
             </fieldset>
           );

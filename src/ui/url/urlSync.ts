@@ -33,10 +33,15 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
   let cursorTimer: ReturnType<typeof setTimeout> | null = null;
   let draftTimer: ReturnType<typeof setTimeout> | null = null;
 
-  const write = (mode: 'push' | 'replace') => {
+  const write = (mode: 'push' | 'replace', prev?: LockscopeState) => {
     if (cursorTimer !== null) {
       clearTimeout(cursorTimer);
       cursorTimer = null;
+      // A cursor move not yet written belongs to the entry being left: write it there first.
+      if (mode === 'push' && prev) {
+        const old = hashOf(prev);
+        if (old !== win.location.hash) win.history.replaceState(null, '', old);
+      }
     }
     const h = hashOf(store.getState());
     if (h === win.location.hash) return;
@@ -119,7 +124,7 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
       const coalesce = !structural && key !== null && key === lastKey && now - lastAt < COALESCE_MS;
       lastKey = key;
       lastAt = now;
-      write(coalesce ? 'replace' : 'push');
+      write(coalesce ? 'replace' : 'push', prev);
     } else if (s.cursorIndex !== prev.cursorIndex && s.view !== 'catalogue' && cursorTimer === null) {
       cursorTimer = setTimeout(() => {
         cursorTimer = null;
