@@ -1,6 +1,7 @@
 /**
- * Hash routes: `#/` catalogue, `#/sim/<preset>[/fixed]` simulator, `#/compare/<preset>[/fixed]`.
- * (Full scenario state in the URL is issue 4; these routes only name a preset variant and a view.)
+ * The first hash routes: `#/` catalogue, `#/sim/<preset>[/fixed]` simulator,
+ * `#/compare/<preset>[/fixed]`. Still read so old links open (url/urlState.ts rewrites them to
+ * the `#v=1&s=…` form, which holds the whole state).
  */
 import { findPreset } from '../sim';
 import type { Variant, View } from './store/types';

@@ -75,7 +75,9 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
           s.loadShared(intent.scenario, intent.opts);
           break;
         case 'invalid':
-          s.showNotice('This link cannot be opened. The scenario on screen is the one you had before.', intent.errors);
+          s.showNotice(initial
+            ? 'This link cannot be opened. Showing the default scenario instead; nothing else was changed.'
+            : 'This link cannot be opened. The scenario on screen is the one you had before.', intent.errors);
           if (initial) s.setView('simulate');
           break;
       }
