@@ -1,6 +1,9 @@
 /** Playwright e2e config: headless Debian Chromium (never downloaded), against the production build served by vite preview. */
 import { defineConfig } from '@playwright/test';
 
+/** Port of the preview server; E2E_PORT lets two checkouts run their specs at once. */
+const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'e2e',
   timeout: 30_000,
@@ -8,7 +11,7 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -16,8 +19,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite build && npx vite preview --port 4173 --strictPort --host 127.0.0.1',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite build && npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}`,
     // Never test a server someone else left on the port: it may serve another build.
     reuseExistingServer: false,
     timeout: 120_000,
