@@ -6,8 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci
 bash scripts/ensure-services.sh
-echo "== typecheck"; npm run typecheck
-echo "== lint"; npm run lint
-echo "== unit and component tests"; npm test
-if [ -f playwright.config.ts ]; then echo "== end-to-end (Playwright)"; npm run test:e2e; fi
-if [ -f fidelity/run.ts ]; then echo "== fidelity against real PostgreSQL and Redis"; npm run test:fidelity; fi
+suites=0
+echo "== typecheck"; npm run typecheck; suites=$((suites + 1))
+echo "== lint"; npm run lint; suites=$((suites + 1))
+echo "== unit and component tests"; npm test; suites=$((suites + 1))
+if [ -f playwright.config.ts ]; then echo "== end-to-end (Playwright)"; npm run test:e2e; suites=$((suites + 1)); fi
+if [ -f fidelity/run.ts ]; then echo "== fidelity against real PostgreSQL and Redis"; npm run test:fidelity; suites=$((suites + 1)); fi
+# set -e stops at the first failing suite, so reaching here means every suite passed.
+echo "suites: ${suites} passed, 0 failed"
