@@ -55,6 +55,16 @@ export interface WorkerRuntime {
   requestStartMs: number | null;
 }
 
+/** A fresh runtime (and started machine) for a worker that has not begun its job. */
+export function newRuntime(spec: WorkerSpec): WorkerRuntime {
+  const actor = createActor(workerMachine);
+  actor.start();
+  return {
+    id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
+    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
+  };
+}
+
 /** A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's length, others fire at resume. */
 interface QueueItem {
   readonly worker: WorkerRuntime | null;
@@ -106,6 +116,8 @@ export class World {
   private readonly expiryChecks = new Set<number>();
   /** Rendered Redis commands, so a retry loop re-sending one command object renders it once. */
   private readonly rendered = new WeakMap<RedisCmd, string>();
+  /** Indexes of step-placed faults that have fired (each fires once per run, even across restarts). */
+  readonly firedStepFaults = new Set<number>();
   /** When each fault of the scenario fired (virtual ms), by index; undefined if it has not. */
   readonly faultFiredAtMs: (number | undefined)[] = [];
   /** Events sent to worker machines so far (the benchmark's "worker transitions"). */
@@ -121,12 +133,7 @@ export class World {
     this.destination = new Destination(scenario.destination);
     this.pool = new ConnectionPool(scenario.database.poolSize, (id) => this.db.openSession(id));
     for (const spec of scenario.workers) {
-      const actor = createActor(workerMachine);
-      actor.start();
-      this.workers.set(spec.id, {
-        id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
-        waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
-      });
+      this.workers.set(spec.id, newRuntime(spec));
     }
   }
 

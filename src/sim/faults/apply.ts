@@ -3,18 +3,15 @@
  * a running world, at a virtual time or at a worker's step boundary. A step fault fires once per
  * run, even if the worker restarts and passes the same step again.
  */
-import { createActor } from 'xstate';
 import type { World, WorkerRuntime } from '../engine/world';
-import { fmtMs } from '../engine/world';
+import { fmtMs, newRuntime } from '../engine/world';
 import type { Fault } from '../scenario/schema';
-import { initialBeliefs, workerMachine } from '../workers/workerMachine';
+import { initialBeliefs } from '../workers/workerMachine';
 import { failJob, startJob } from '../workers/steps';
 import type { Stmt } from '../resources/sqlTypes';
 
 /** Whether the worker goes on after a fault, or its current flow ends (crash, job error). */
 export type FaultEffect = 'continue' | 'stop';
-
-const firedStepFaults = new WeakMap<World, Set<number>>();
 
 /** Schedules every fault placed at a virtual time. */
 export function scheduleTimedFaults(world: World): void {
@@ -27,8 +24,7 @@ export function scheduleTimedFaults(world: World): void {
 export function applyStepFaults(world: World, w: WorkerRuntime, step: number, phase: 'before' | 'after'): FaultEffect {
   const faults = world.scenario.faults;
   if (faults.length === 0) return 'continue';
-  let fired = firedStepFaults.get(world);
-  if (!fired) firedStepFaults.set(world, (fired = new Set()));
+  const fired = world.firedStepFaults;
   let effect: FaultEffect = 'continue';
   faults.forEach((f, index) => {
     if (effect === 'stop' || f.step !== step || f.worker !== w.id || (f.phase ?? 'before') !== phase || fired.has(index)) return;
@@ -179,12 +175,7 @@ function runAdminScript(world: World, index: number): void {
   }
   if (!admin || !world.isAlive(admin)) {
     const firstRun = !admin;
-    const actor = createActor(workerMachine);
-    actor.start();
-    admin = {
-      id: 'admin', spec: { id: 'admin', startMs: world.nowMs, steps: [{ do: 'effect', ms: 0 }] }, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
-      waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
-    };
+    admin = newRuntime({ id: 'admin', startMs: world.nowMs, steps: [{ do: 'effect', ms: 0 }] });
     world.workers.set('admin', admin);
     if (firstRun) world.db.openSession('admin');
     world.sessionOwner.set('admin', 'admin');
