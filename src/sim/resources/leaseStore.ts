@@ -2,7 +2,7 @@
  * The simulated Redis lease store: a single Redis 7.0 primary (plus one asynchronously replicated
  * replica for the failover fault) that answers typed `RedisCmd`s with the replies Redis gives.
  *
- * Pure kernel: no DOM, no Date.now, no timers, no randomness. Virtual time is passed in as
+ * Pure kernel: no DOM, no wall clock, no timers, no randomness. Virtual time is passed in as
  * `nowMs` (integer milliseconds) and must never go backwards. See /work/shared/semantics.md,
  * "Redis leases" and "Leases, pauses and fencing".
  *
