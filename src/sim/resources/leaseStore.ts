@@ -20,7 +20,7 @@
  *
  * Replication. Every write (including every removal) is logged as `(atMs, key, new state)`. The
  * replica's state as of `nowMs - replicationLagMs` is the fold of the log up to that time; older
- * log entries are folded eagerly so the log only ever holds the lag window.
+ * log entries are folded eagerly so the log only ever holds the lag period.
  */
 import type { RedisCmd, RedisReply } from './redisTypes';
 
