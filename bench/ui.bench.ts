@@ -45,7 +45,7 @@ async function waitForServer(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: 'ignore' });
+  const server = spawn(join(ROOT, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: 'ignore' });
   const base = `http://127.0.0.1:${PORT}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
   try {
@@ -72,8 +72,8 @@ async function main(): Promise<void> {
     const all: number[] = [];
     const cold: number[] = [];
     for (const p of PRESETS) {
-        const times = await page.evaluate(async ({ id, worker }) => {
-        type Store = { getState(): Record<string, (...a: unknown[]) => unknown> & { faults: unknown[] } };
+      const times = await page.evaluate(async ({ id, worker, horizon }) => {
+        type Store = { getState(): Record<string, (...a: unknown[]) => unknown> & { faults: unknown[]; error: string | null } };
         const w = window as unknown as { __lockscope: Store; __settle: () => Promise<void>; __edit: (fn: () => void) => void };
         const st = w.__lockscope.getState();
         st.loadPreset!(id, 'without');
@@ -81,17 +81,21 @@ async function main(): Promise<void> {
         await w.__settle();
         await new Promise((r) => requestAnimationFrame(r));
         const out: number[] = [];
+        let refused = 0;
         for (let k = 0; k < 9; k++) {
           const t0 = performance.now();
-          // A fresh fault each time (a new scenario → a real re-run, not a cache hit).
-          w.__edit(() => w.__lockscope.getState().addFault!({ kind: 'pause', worker, atMs: 500 + k * 737, pauseMs: 4_000 + k * 1_111 }));
+          // A fresh fault each time (a new scenario → a real re-run, not a cache hit), inside the
+          // preset's horizon so that the edit is valid and really re-runs.
+          w.__edit(() => w.__lockscope.getState().addFault!({ kind: 'pause', worker, atMs: Math.round(horizon * (0.04 + k * 0.07)), pauseMs: Math.round(horizon * (0.08 + k * 0.02)) }));
           out.push(performance.now() - t0);
+          if (w.__lockscope.getState().error) refused += 1;
           await w.__settle();
         }
         const verdict = document.querySelector('[data-testid="verdict"]')?.textContent ?? '';
         const events = document.querySelector('[data-testid="cursor-readout"]')?.textContent?.match(/\/(\d+)/)?.[1] ?? '?';
-        return { out: out.slice(1), cold: out[0]!, verdict, events };
-      }, { id: p.id, worker: p.withoutFix.workers[0]!.id });
+        return { out: out.slice(1), cold: out[0]!, verdict, events, refused };
+      }, { id: p.id, worker: p.withoutFix.workers[0]!.id, horizon: p.withoutFix.horizonMs });
+      if (times.refused > 0) console.log(`  (${p.id}: ${times.refused} of 9 edits were refused as invalid, not re-run)`);
       all.push(...times.out);
       cold.push(times.cold);
       console.log(`${p.id.padEnd(22)} ${f(times.cold)} ${f(pct(times.out, 50))} ${f(Math.max(...times.out))} ${times.events.padStart(7)}  ${times.verdict.slice(0, 40)}`);

@@ -1,7 +1,10 @@
 /**
  * The event log: time, actor, the literal command → reply, and the narration of every event.
  * Clicking (or Enter on) an event moves the cursor there; the current event is highlighted and
- * scrolled into view. Rows are memoised so moving the cursor re-renders two of them.
+ * scrolled into view. Rows are keyed by event id and memoised on what they show (not on object
+ * identity), so moving the cursor re-renders two rows and a fault edit re-renders only the rows
+ * whose event changed; rows outside the log's scroll box skip layout and paint
+ * (`content-visibility: auto`), so a 2,000-event run costs no more to show than a short one.
  */
 import { memo, useEffect, useRef } from 'react';
 import type { TraceEvent } from '../../sim';
@@ -17,7 +20,16 @@ export interface EventLogProps {
   readonly cited?: ReadonlySet<string>;
 }
 
-const Row = memo(function Row({ e, index, current, cited, onSelect }: { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void }) {
+interface RowProps { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void }
+
+/** Same row on screen: same event content, position, highlight and handler (a new run rebuilds event objects). */
+function sameRow(a: RowProps, b: RowProps): boolean {
+  return a.index === b.index && a.current === b.current && a.cited === b.cited && a.onSelect === b.onSelect
+    && (a.e === b.e || (a.e.id === b.e.id && a.e.atMs === b.e.atMs && a.e.kind === b.e.kind && a.e.actor === b.e.actor
+      && a.e.command === b.e.command && a.e.reply === b.e.reply && a.e.narration === b.e.narration));
+}
+
+const Row = memo(function Row({ e, index, current, cited, onSelect }: RowProps) {
   return (
     <li className={`log-row kind-${e.kind}${current ? ' current' : ''}${cited ? ' cited' : ''}`} data-index={index}>
       <button
@@ -40,7 +52,7 @@ const Row = memo(function Row({ e, index, current, cited, onSelect }: { e: Trace
       </button>
     </li>
   );
-});
+}, sameRow);
 
 /** The event log panel. */
 export function EventLog({ run, index, onSelect, cited }: EventLogProps) {

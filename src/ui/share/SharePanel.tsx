@@ -4,23 +4,33 @@
  * hash (equal to `npm run simulate -- file.json --json`'s traceHash), seed, scenario version and
  * link length.
  */
-import { useMemo, useRef, useState } from 'react';
-import { useLockscope, useRun } from '../store';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useLockscope, useRun, type LockscopeState } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { svgToPng, timelineSvg } from './exportTimeline';
 
-/** The link to the current state. */
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, compareTarget: s.compareTarget });
+  return `${window.location.origin}${window.location.pathname}${h}`;
+}
+
+/** The link to the store's state right now (what "Copy link" copies). */
+export function currentShareLink(): string {
+  return linkFor(useLockscope.getState());
+}
+
+/**
+ * The link to the current state, for display. Deferred: compressing the link is left out of the
+ * frame that shows an edit or a cursor move (React renders it just after).
+ */
 export function useShareLink(): string {
-  const composed = useLockscope((s) => s.composed);
-  const variant = useLockscope((s) => s.variant);
-  const view = useLockscope((s) => s.view);
-  const cursorIndex = useLockscope((s) => s.cursorIndex);
-  const compareTarget = useLockscope((s) => s.compareTarget);
-  return useMemo(() => {
-    const h = hashOf({ composed, variant, view: view === 'catalogue' ? 'simulate' : view, cursorIndex, compareTarget });
-    return `${window.location.origin}${window.location.pathname}${h}`;
-  }, [composed, variant, view, cursorIndex, compareTarget]);
+  const composed = useDeferredValue(useLockscope((s) => s.composed));
+  const variant = useDeferredValue(useLockscope((s) => s.variant));
+  const view = useDeferredValue(useLockscope((s) => s.view));
+  const cursorIndex = useDeferredValue(useLockscope((s) => s.cursorIndex));
+  const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, compareTarget }), [composed, variant, view, cursorIndex, compareTarget]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
@@ -31,7 +41,7 @@ export function CopyLink({ compact = false }: { compact?: boolean }) {
   const onCopy = async () => {
     try {
       if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(link);
+      await navigator.clipboard.writeText(currentShareLink());
       setCopy('copied');
     } catch {
       setCopy('manual');

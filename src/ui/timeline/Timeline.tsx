@@ -117,7 +117,7 @@ export function Timeline(props: TimelineProps) {
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
-    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
+    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
   }, [lanes, boxes, x, plotW, height, uid, run]);
 
   // Fault markers (keyed join so a focused marker keeps focus across re-runs).
@@ -269,6 +269,8 @@ interface DrawArgs {
   height: number;
   uid: string;
   run: DerivedRun;
+  /** The current scale (handlers read it when they fire; zooming does not rebuild them). */
+  xNow: () => d3.ScaleLinear<number, number>;
   onLane: (lane: LaneRef, ms: number, pos: { x: number; y: number }) => void;
   onEventId: (id: string) => void;
 }
@@ -277,147 +279,266 @@ function clampX(x: d3.ScaleLinear<number, number>, plotW: number, ms: number): n
   return Math.max(-10, Math.min(plotW + 10, x(ms)));
 }
 
-/** Draws the lane backgrounds, the axis and every lane's content. */
+type G = d3.Selection<SVGGElement, unknown, null, undefined>;
+
+/**
+ * One drawn thing (a segment, a mark, a bar). `key` names it across runs (so a re-run that keeps
+ * it keeps its element); `sig` is everything it draws (positions, text, colours): an element
+ * whose signature did not change is not touched at all.
+ */
+interface Item {
+  readonly key: string;
+  readonly sig: string;
+  readonly label?: string;
+  readonly draw: (g: G) => void;
+}
+
+type Signed = SVGGElement & { __sig?: string };
+
+/** Keyed join of `items` into `parent`'s `g.<cls>` children: enter, exit, and redraw only what changed. */
+function joinItems(parent: G, items: readonly Item[], cls: string, role: string | null = 'listitem'): void {
+  // Keys must be unique for a keyed join.
+  const seen = new Map<string, number>();
+  const data = items.map((it) => {
+    const n = seen.get(it.key) ?? 0;
+    seen.set(it.key, n + 1);
+    return n === 0 ? it : { ...it, key: `${it.key}#${n}` };
+  });
+  const sel = parent.selectChildren<SVGGElement, Item>(`g.${cls}`).data(data, (d) => d.key);
+  sel.exit().remove();
+  const all = sel.enter().append('g').attr('class', cls).merge(sel);
+  all.each(function (d) {
+    const el = this as Signed;
+    if (el.__sig === d.sig) return;
+    el.__sig = d.sig;
+    el.replaceChildren();
+    if (role) el.setAttribute('role', role);
+    if (d.label !== undefined) el.setAttribute('aria-label', d.label);
+    d.draw(d3.select(el));
+  });
+  all.order();
+}
+
+/** A persistent group per lane (role list), keyed by lane id. */
+function laneGroup(content: G, id: string, ariaLabel: string): G {
+  let g = content.selectChildren<SVGGElement, unknown>(`g.lane[data-lane="${id}"]`) as unknown as G;
+  if (g.empty()) g = content.append('g').attr('class', 'lane').attr('data-lane', id).attr('role', 'list').attr('pointer-events', 'none') as unknown as G;
+  if (g.attr('aria-label') !== ariaLabel) g.attr('aria-label', ariaLabel);
+  return g;
+}
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * Draws the lane backgrounds, the axis and every lane's content, incrementally: keyed joins keep
+ * the elements of everything a re-run did not change, the axis is redrawn only when the scale
+ * changes, and nothing here reads layout.
+ */
 function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
   const { lanes, boxes, x, plotW, uid } = a;
   const svg = d3.select(svgEl);
-  const X = (ms: number) => clampX(x, plotW, ms);
-  const W = (s: number, e: number, min = 2) => Math.max(min, X(e) - X(s));
+  const X = (ms: number) => r1(clampX(x, plotW, ms));
+  const W = (s: number, e: number, min = 2) => r1(Math.max(min, X(e) - X(s)));
+  const store = svgEl as SVGSVGElement & { __x?: unknown; __plotW?: number };
 
-  // Axis.
-  const axis = d3.axisTop<number>(x).ticks(Math.max(3, Math.floor(plotW / 90))).tickFormat((d) => fmtSeconds(Number(d)));
-  svg.select<SVGGElement>('g.axis').call(axis as unknown as (g: d3.Selection<SVGGElement, unknown, null, undefined>) => void).attr('font-size', 13);
-
-  // Lane backgrounds (click → fault menu).
-  const bg = svg.select('g.lanes-bg');
-  bg.selectAll('*').remove();
-  for (const b of boxes) {
-    bg.append('rect').attr('class', 'lane-bg').attr('x', 0).attr('y', b.y).attr('width', plotW).attr('height', b.h)
-      .attr('fill', b.ref.kind === 'worker' ? '#f1f3f5' : b.ref.kind === 'lease' ? '#fff7e6' : b.ref.kind === 'database' ? '#eef6ff' : '#f3f0ff')
-      .on('click contextmenu', (event: MouseEvent) => {
-        event.preventDefault();
-        const [px] = d3.pointer(event, svgEl);
-        a.onLane(b.ref, Math.max(0, Math.round(x.invert(px))), { x: event.pageX, y: event.pageY });
-      });
+  // Axis: only when the scale changed (zoom, width, length of the run).
+  if (store.__x !== x || store.__plotW !== plotW) {
+    store.__x = x;
+    store.__plotW = plotW;
+    const axis = d3.axisTop<number>(x).ticks(Math.max(3, Math.floor(plotW / 90))).tickFormat((d) => fmtSeconds(Number(d)));
+    svg.select<SVGGElement>('g.axis').call(axis as unknown as (g: d3.Selection<SVGGElement, unknown, null, undefined>) => void).attr('font-size', 13);
   }
-  // Violation row background.
-  bg.append('text').attr('x', 4).attr('y', AXIS_H + 17).attr('class', 'marks-label').text(lanes.violations.length ? '' : 'no violation');
 
-  const g = svg.select('g.content');
-  g.selectAll('*').remove();
+  // Lane backgrounds (click → fault menu): static unless the lanes or the width change.
+  const bg = svg.select<SVGGElement>('g.lanes-bg') as unknown as G;
+  joinItems(bg, boxes.map((b) => ({
+    key: b.id,
+    sig: `${b.y}|${b.h}|${plotW}`,
+    draw: (g) => {
+      g.append('rect').attr('class', 'lane-bg').attr('x', 0).attr('y', b.y).attr('width', plotW).attr('height', b.h)
+        .attr('fill', b.ref.kind === 'worker' ? '#f1f3f5' : b.ref.kind === 'lease' ? '#fff7e6' : b.ref.kind === 'database' ? '#eef6ff' : '#f3f0ff')
+        .on('click contextmenu', (event: MouseEvent) => {
+          event.preventDefault();
+          const [px] = d3.pointer(event, svgEl);
+          a.onLane(b.ref, Math.max(0, Math.round(a.xNow().invert(px))), { x: event.pageX, y: event.pageY });
+        });
+    },
+  })), 'bg-item', null);
+  let marksLabel = bg.select<SVGTextElement>('text.marks-label');
+  if (marksLabel.empty()) marksLabel = bg.append('text').attr('x', 4).attr('y', AXIS_H + 17).attr('class', 'marks-label');
+  const marksText = lanes.violations.length ? '' : 'no violation';
+  if (marksLabel.text() !== marksText) marksLabel.text(marksText);
+
+  const content = svg.select<SVGGElement>('g.content') as unknown as G;
 
   // Worker lanes.
   for (const w of lanes.workers) {
     const b = boxes.find((bx) => bx.ref.kind === 'worker' && bx.ref.worker === w.id);
     if (!b) continue;
-    const lg = g.append('g').attr('role', 'list').attr('aria-label', b.ariaLabel).attr('pointer-events', 'none');
+    const items: Item[] = [];
     for (const s of w.segments) {
       if (X(s.endMs) < -5 || X(s.startMs) > plotW + 5) continue;
-      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${w.id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`);
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
-      sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
       const pat = STATE_PATTERN[s.state];
-      if (pat) sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('fill', `url(#${uid}-${pat})`);
-      sg.append('title').text(`${w.id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`);
-      if (rw > 70) {
-        sg.append('text').attr('x', rx + 5).attr('y', b.y + b.h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
-          .text(`${STATE_TEXT[s.state]}${rw > 150 ? ` ${fmtSeconds(s.endMs - s.startMs)}` : ''}`);
-      }
+      // Pauses and crashes start where their fault marker sits: start the words after the marker.
+      const textX = rx + (s.state === 'paused' || s.state === 'crashed' ? 17 : 5);
+      const text = rw > 70 ? `${STATE_TEXT[s.state]}${rw > 150 ? ` ${fmtSeconds(s.endMs - s.startMs)}` : ''}` : '';
+      items.push({
+        key: `${s.startMs}|${s.state}`,
+        sig: `${rx}|${rw}|${b.y}|${b.h}|${s.endMs}|${text}|${uid}`,
+        label: `${w.id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
+        draw: (sg) => {
+          sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
+          if (pat) sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('fill', `url(#${uid}-${pat})`);
+          sg.append('title').text(`${w.id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`);
+          if (text) sg.append('text').attr('x', textX).attr('y', b.y + b.h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600).text(text);
+        },
+      });
     }
+    joinItems(laneGroup(content, b.id, b.ariaLabel), items, 'item');
   }
 
   // Lease lanes.
   for (const l of lanes.leases) {
     const b = boxes.find((bx) => bx.ref.kind === 'lease' && bx.ref.key === l.key);
     if (!b) continue;
-    const lg = g.append('g').attr('role', 'list').attr('aria-label', b.ariaLabel).attr('pointer-events', 'none');
-    for (const s of l.segments) {
+    joinItems(laneGroup(content, b.id, b.ariaLabel), l.segments.map((s) => {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
-      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${l.key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`);
-      sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 20).attr('rx', 3).attr('fill', '#b45309');
-      // TTL: the remaining-time ramp under the owner bar.
-      if (s.expiresAtMs !== null) {
-        sg.append('path').attr('d', `M${rx},${b.y + b.h - 15} L${X(s.expiresAtMs)},${b.y + b.h - 4} L${rx},${b.y + b.h - 4} Z`).attr('fill', '#f59e0b').attr('opacity', 0.6);
-      }
-      sg.append('title').text(`${l.key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs !== null ? `, expires at ${fmtSeconds(s.expiresAtMs)}` : ''}`);
-      if (rw > 50) sg.append('text').attr('x', rx + 5).attr('y', b.y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(`${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`);
-    }
+      const ex = s.expiresAtMs !== null ? X(s.expiresAtMs) : null;
+      const text = rw > 50 ? `${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}` : '';
+      return {
+        key: `${s.startMs}|${s.value}`,
+        sig: `${rx}|${rw}|${ex}|${b.y}|${b.h}|${s.owner}|${s.token}|${s.endMs}|${text}`,
+        label: `${l.key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
+        draw: (sg: G) => {
+          sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 20).attr('rx', 3).attr('fill', '#b45309');
+          // TTL: the remaining-time ramp under the owner bar.
+          if (ex !== null) sg.append('path').attr('d', `M${rx},${b.y + b.h - 15} L${ex},${b.y + b.h - 4} L${rx},${b.y + b.h - 4} Z`).attr('fill', '#f59e0b').attr('opacity', 0.6);
+          sg.append('title').text(`${l.key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs !== null ? `, expires at ${fmtSeconds(s.expiresAtMs)}` : ''}`);
+          if (text) sg.append('text').attr('x', rx + 5).attr('y', b.y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
+        },
+      };
+    }), 'item');
   }
 
   // Database lane: locks held (solid) and waited for (dotted), rows written, errors.
   const db = boxes.find((bx) => bx.ref.kind === 'database');
   if (db) {
-    const lg = g.append('g').attr('role', 'list').attr('aria-label', db.ariaLabel).attr('pointer-events', 'none');
+    const items: Item[] = [];
     for (const l of lanes.locks) {
       const y = db.y + 6 + l.row * ROW_H;
       const rx = X(l.startMs);
       const rw = W(l.startMs, l.endMs, 3);
-      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what} from ${fmtSeconds(l.startMs)} to ${fmtSeconds(l.endMs)}`);
-      sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('rx', 2)
-        .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
-      if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
-      sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
-      if (rw > 80) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827').text(`${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`);
+      const text = rw > 80 ? `${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}` : '';
+      items.push({
+        key: `lock|${l.startMs}|${l.holder}|${l.what}|${l.granted}`,
+        sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${uid}`,
+        label: `${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what} from ${fmtSeconds(l.startMs)} to ${fmtSeconds(l.endMs)}`,
+        draw: (sg) => {
+          sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('rx', 2)
+            .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
+          if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
+          sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
+          if (text) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827').text(text);
+        },
+      });
     }
     for (const m of lanes.dbMarks) {
       const mx = X(m.atMs);
-      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`);
-      if (m.kind === 'error') {
-        sg.append('path').attr('d', `M${mx},${db.y + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
-        sg.append('text').attr('x', mx).attr('y', db.y + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
-      } else {
-        sg.append('rect').attr('x', mx - 5).attr('y', db.y + db.h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
-        sg.append('text').attr('x', mx + 7).attr('y', db.y + db.h - 4).attr('font-size', 11).attr('fill', '#14532d').text('row');
-      }
-      sg.append('title').text(m.label);
+      items.push({
+        key: `mark|${m.kind}|${m.atMs}|${m.label}`,
+        sig: `${mx}|${db.y}|${db.h}`,
+        label: m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        draw: (sg) => {
+          if (m.kind === 'error') {
+            sg.append('path').attr('d', `M${mx},${db.y + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
+            sg.append('text').attr('x', mx).attr('y', db.y + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+          } else {
+            sg.append('rect').attr('x', mx - 5).attr('y', db.y + db.h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
+            sg.append('text').attr('x', mx + 7).attr('y', db.y + db.h - 4).attr('font-size', 11).attr('fill', '#14532d').text('row');
+          }
+          sg.append('title').text(m.label);
+        },
+      });
     }
+    joinItems(laneGroup(content, db.id, db.ariaLabel), items, 'item');
   }
 
   // Destination lane.
   const dest = boxes.find((bx) => bx.ref.kind === 'destination');
   if (dest) {
-    const lg = g.append('g').attr('role', 'list').attr('aria-label', dest.ariaLabel).attr('pointer-events', 'none');
-    for (const w of lanes.writes) {
+    joinItems(laneGroup(content, dest.id, dest.ariaLabel), lanes.writes.map((w) => {
       const y = dest.y + 6 + w.row * ROW_H;
       const rx = X(w.startMs);
       const rw = W(w.startMs, w.endMs, 10);
       const word = w.duplicate ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
-      const sg = lg.append('g').attr('role', 'listitem').attr('aria-label', `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`);
       const fill = w.duplicate ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
-      sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
-        .attr('stroke', w.status === 'rejected' ? '#b91c1c' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
-        .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
       const icon = w.duplicate ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
       const dark = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
-      const nearEnd = rx > plotW - 230;
-      sg.append('text').attr('x', nearEnd ? Math.min(rx + rw, plotW) - 3 : rx + 3).attr('text-anchor', nearEnd ? 'end' : 'start').attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
-        .text(`${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}${rw > 120 || dark ? ` · ${word}` : ''}`);
-      sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
-    }
+      const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
+      const text = `${short}${rw > 120 || dark ? ` · ${word}` : ''}`;
+      // Room for the words: anchor at the bar's start, or end them at the bar's end (or the plot's
+      // edge) when they would run off the right; keep only the short form when neither fits.
+      const need = text.length * 7.2 + 8;
+      const endX = Math.min(rx + rw, plotW);
+      const anchorEnd = rx + need > plotW && endX - need >= 0;
+      const shown = rx + need > plotW && endX - need < 0 ? short : text;
+      return {
+        key: `${w.id}|${w.worker}|${w.startMs}`,
+        sig: `${rx}|${rw}|${y}|${fill}|${shown}|${anchorEnd}|${w.reply}`,
+        label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`,
+        draw: (sg: G) => {
+          sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
+            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+            .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
+          sg.append('text').attr('x', anchorEnd ? endX - 3 : rx + 3).attr('text-anchor', anchorEnd ? 'end' : 'start').attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
+            .attr('paint-order', 'stroke').attr('stroke', dark ? 'none' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', dark ? 0 : 3)
+            .text(shown);
+          sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
+        },
+      };
+    }), 'item');
+  }
+
+  // Lanes that no longer exist go; the rest stay in lane order (the order screen readers list them).
+  const ids = boxes.map((b) => b.id);
+  content.selectChildren<SVGGElement, unknown>('g.lane').filter(function () { return !ids.includes(this.getAttribute('data-lane') ?? ''); }).remove();
+  const groups = content.selectChildren<SVGGElement, unknown>('g.lane').nodes();
+  const order = (el: SVGGElement) => ids.indexOf(el.getAttribute('data-lane') ?? '');
+  if (groups.some((el, i) => i > 0 && order(groups[i - 1]!) > order(el))) {
+    for (const el of [...groups].sort((p, q) => order(p) - order(q))) content.node()!.appendChild(el);
   }
 
   // Violation marks (triangle + "!"; a dashed line through the lanes).
-  const mg = g.append('g').attr('class', 'violations');
-  for (const v of lanes.violations) {
+  let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
+  if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
+  mg.raise();
+  joinItems(mg, lanes.violations.map((v) => {
     const vx = X(v.atMs);
-    mg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', a.height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
-    const mark = mg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
-      .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : 'Redundant, not a violation'}: ${v.message}. Go to event ${v.eventId}.`)
-      .style('cursor', 'pointer')
-      .on('click', () => a.onEventId(v.eventId))
-      .on('keydown', (event: KeyboardEvent) => {
-        if (event.key === 'Enter' || event.key === ' ') {
-          event.preventDefault();
-          event.stopPropagation();
-          a.onEventId(v.eventId);
-        }
-      });
-    mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? '#b91c1c' : '#6b7280');
-    mark.append('text').attr('x', vx).attr('y', AXIS_H + 18).attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 800).attr('fill', '#fff').text(v.severity === 'violation' ? '!' : 'i');
-    mark.append('title').text(v.message);
-  }
+    return {
+      key: `${v.eventId}|${v.message}`,
+      sig: `${vx}|${a.height}|${v.severity}`,
+      draw: (vg: G) => {
+        vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', a.height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
+        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
+          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : 'Redundant, not a violation'}: ${v.message}. Go to event ${v.eventId}.`)
+          .style('cursor', 'pointer')
+          .on('click', () => a.onEventId(v.eventId))
+          .on('keydown', (event: KeyboardEvent) => {
+            if (event.key === 'Enter' || event.key === ' ') {
+              event.preventDefault();
+              event.stopPropagation();
+              a.onEventId(v.eventId);
+            }
+          });
+        mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? '#b91c1c' : '#6b7280');
+        mark.append('text').attr('x', vx).attr('y', AXIS_H + 18).attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 800).attr('fill', '#fff').text(v.severity === 'violation' ? '!' : 'i');
+        mark.append('title').text(v.message);
+      },
+    };
+  }), 'vmark', null);
 }
 
 interface FaultArgs {
@@ -430,9 +551,15 @@ interface FaultArgs {
   cb: { current: TimelineProps };
 }
 
-/** Draws fault markers with a keyed join (index), draggable in time and keyboard-operable. */
+/**
+ * Draws fault markers with a keyed join (index), draggable in time and keyboard-operable. Handlers
+ * are bound once per marker and read the current scale and data when they fire; a marker whose
+ * position, text and selection did not change is not touched.
+ */
 function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
   const { run, boxes, x, plotW } = a;
+  const host = svgEl as SVGSVGElement & { __faults?: FaultArgs };
+  host.__faults = a;
   const data = a.faults.map((f, index) => {
     const lane = laneOfFault(f, run.scenario);
     const box = boxes.find((b) => sameLane(b.ref, lane)) ?? boxes[0]!;
@@ -443,20 +570,11 @@ function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
   const g = d3.select(svgEl).select('g.faults');
   const sel = g.selectAll<SVGGElement, D>('g.fault-marker').data(data, (d) => String(d.index));
   sel.exit().remove();
-  const enter = sel.enter().append('g').attr('class', 'fault-marker no-zoom').attr('tabindex', 0).attr('role', 'button');
-  enter.append('path').attr('class', 'fault-shape');
-  enter.append('text').attr('class', 'fault-glyph').attr('aria-hidden', 'true').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700);
-  const all = enter.merge(sel);
-  all.attr('data-fault-index', (d) => d.index)
-    .attr('transform', (d) => `translate(${Math.max(0, Math.min(plotW, x(d.ms)))},${d.box.y + d.box.h / 2})`)
-    .attr('aria-label', (d) => `Fault: ${d.text}${d.fired ? '' : ' (did not fire)'}. Drag or press left and right arrows to move it by 1 s, Delete to remove, Enter to edit.`)
-    .attr('aria-pressed', (d) => (d.index === a.selected ? 'true' : 'false'))
-    .classed('selected', (d) => d.index === a.selected)
-    .style('cursor', 'grab');
-  all.select('path.fault-shape').attr('d', 'M0,-13 L13,0 L0,13 L-13,0 Z').attr('fill', (d) => (d.fired ? '#fde047' : '#e5e7eb')).attr('stroke', '#111827').attr('stroke-width', (d) => (d.index === a.selected ? 3 : 1.5));
-  all.select('text.fault-glyph').attr('y', 5).attr('fill', '#111827').text((d) => faultGlyph(d.f));
-  all.on('keydown', (event: KeyboardEvent, d) => {
-    const cb = a.cb.current;
+  const enter = sel.enter().append('g').attr('class', 'fault-marker no-zoom').attr('tabindex', 0).attr('role', 'button').style('cursor', 'grab');
+  enter.append('path').attr('class', 'fault-shape').attr('d', 'M0,-13 L13,0 L0,13 L-13,0 Z').attr('stroke', '#111827');
+  enter.append('text').attr('class', 'fault-glyph').attr('aria-hidden', 'true').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700).attr('y', 5).attr('fill', '#111827');
+  enter.on('keydown', (event: KeyboardEvent, d) => {
+    const cb = host.__faults!.cb.current;
     if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       event.preventDefault();
       event.stopPropagation();
@@ -472,9 +590,9 @@ function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
       cb.onFaultSelect?.(d.index);
     }
   });
-  all.on('click', (event: MouseEvent, d) => {
+  enter.on('click', (event: MouseEvent, d) => {
     event.stopPropagation();
-    a.cb.current.onFaultSelect?.(d.index);
+    host.__faults!.cb.current.onFaultSelect?.(d.index);
   });
   const drag = d3.drag<SVGGElement, D>()
     .container(svgEl)
@@ -483,14 +601,33 @@ function drawFaults(svgEl: SVGSVGElement, a: FaultArgs): void {
       d3.select(this).style('cursor', 'grabbing');
     })
     .on('drag', function (event: d3.D3DragEvent<SVGGElement, D, D>, d) {
-      const px = Math.max(0, Math.min(plotW, event.x));
+      const px = Math.max(0, Math.min(host.__faults!.plotW, event.x));
       d3.select(this).attr('transform', `translate(${px},${d.box.y + d.box.h / 2})`);
     })
     .on('end', function (event: d3.D3DragEvent<SVGGElement, D, D>, d) {
+      const cur = host.__faults!;
       d3.select(this).style('cursor', 'grab');
-      const px = Math.max(0, Math.min(plotW, event.x));
-      const ms = Math.round(x.invert(px) / 100) * 100;
-      if (Math.abs(px - x(d.ms)) > 2) a.cb.current.onFaultMove?.(d.index, ms);
+      (this as Signed).__sig = undefined;
+      const px = Math.max(0, Math.min(cur.plotW, event.x));
+      const ms = Math.round(cur.x.invert(px) / 100) * 100;
+      if (Math.abs(px - cur.x(d.ms)) > 2) cur.cb.current.onFaultMove?.(d.index, ms);
+      else d3.select(this).attr('transform', `translate(${Math.max(0, Math.min(cur.plotW, cur.x(d.ms)))},${d.box.y + d.box.h / 2})`);
     });
-  all.call(drag);
+  enter.call(drag);
+  enter.merge(sel).each(function (d) {
+    const el = this as Signed;
+    const tx = r1(Math.max(0, Math.min(plotW, x(d.ms))));
+    const selected = d.index === a.selected;
+    const sig = `${tx}|${d.box.y}|${d.box.h}|${d.text}|${d.fired}|${selected}|${faultGlyph(d.f)}`;
+    if (el.__sig === sig) return;
+    el.__sig = sig;
+    const m = d3.select(el);
+    m.attr('data-fault-index', d.index)
+      .attr('transform', `translate(${tx},${d.box.y + d.box.h / 2})`)
+      .attr('aria-label', `Fault: ${d.text}${d.fired ? '' : ' (did not fire)'}. Drag or press left and right arrows to move it by 1 s, Delete to remove, Enter to edit.`)
+      .attr('aria-pressed', selected ? 'true' : 'false')
+      .classed('selected', selected);
+    m.select('path.fault-shape').attr('fill', d.fired ? '#fde047' : '#e5e7eb').attr('stroke-width', selected ? 3 : 1.5);
+    m.select('text.fault-glyph').text(faultGlyph(d.f));
+  });
 }

@@ -6,6 +6,8 @@ import { readHash } from './urlState';
 import { flipSwitch } from '../mechanism/switches';
 
 const st = () => useLockscope.getState();
+/** Lets the address-bar writes happen (they follow the frame that shows an edit). */
+const afterFrame = () => vi.advanceTimersByTime(40);
 
 describe('URL sync', () => {
   let uninstall: () => void = () => {};
@@ -29,6 +31,10 @@ describe('URL sync', () => {
   it('pushes meaningful edits, replaces cursor moves (throttled) and coalesces typing in one field', () => {
     const n0 = window.history.length;
     st().setScenario(flipSwitch(st().scenario, 'fencing'), 'fencing on', 'switch:fencing#x');
+    // Not inside the edit's frame…
+    expect(window.history.length).toBe(n0);
+    afterFrame();
+    // …but right after it.
     expect(window.history.length).toBe(n0 + 1);
     for (let i = 0; i < 20; i++) st().stepEvent(1);
     expect(window.history.length).toBe(n0 + 1);
@@ -38,18 +44,25 @@ describe('URL sync', () => {
     expect(st().cursorIndex).toBeGreaterThan(15);
     // Typing a TTL: one entry for the burst.
     for (const ttl of [3000, 30000, 31000]) st().setScenario({ ...st().scenario, lease: { ...st().scenario.lease, ttlMs: ttl } }, 'ttl', 'lease-ttl');
+    afterFrame();
     expect(window.history.length).toBe(n0 + 2);
     vi.advanceTimersByTime(COALESCE_MS + 10);
     st().setScenario({ ...st().scenario, lease: { ...st().scenario.lease, ttlMs: 32000 } }, 'ttl', 'lease-ttl');
+    afterFrame();
     expect(window.history.length).toBe(n0 + 3);
+    // Two meaningful edits in one frame still make two entries, in order.
     st().addFault({ kind: 'manualDelete', atMs: 10_000 });
     st().setView('compare');
+    afterFrame();
     expect(window.history.length).toBe(n0 + 5);
+    const last = readHash(window.location.hash);
+    expect(last.kind === 'shared' && last.opts.view).toBe('compare');
   });
 
   it('popstate applies the address without writing history', () => {
     const first = window.location.hash;
     st().removeFault(0);
+    afterFrame();
     expect(st().faults).toHaveLength(0);
     const n = window.history.length;
     window.history.replaceState(null, '', first);

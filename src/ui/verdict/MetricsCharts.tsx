@@ -13,6 +13,8 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
   const W = 300;
   const rowH = 22;
   const H = bars.length * rowH + 6;
+  // Redrawn only when what it shows changed (every run makes new bar objects).
+  const content = JSON.stringify([bars, reference ?? null]); // stands for bars and reference in the deps
   useEffect(() => {
     const svg = d3.select(ref.current);
     if (!ref.current) return;
@@ -29,7 +31,7 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
       const rx = 70 + x(reference.value);
       svg.append('line').attr('x1', rx).attr('x2', rx).attr('y1', 0).attr('y2', H).attr('stroke', '#92400e').attr('stroke-dasharray', '3 2');
     }
-  }, [bars, reference, H]);
+  }, [content, H]);
   const summary = `${title}: ${bars.map((b) => `${b.label} ${b.text}`).join(', ')}${reference ? `; ${reference.label}` : ''}`;
   return (
     <figure className="metric">
