@@ -71,6 +71,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   const started = world.nowMs;
   world.send(w, 'REQUEST', { ownerToken: token });
   const setNx = { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs } as const;
+  const retryIn = fmtMs(L.retryEveryMs);
   const attempt = (): void => {
     const reply = world.redis(w.id, setNx, (r) => {
       if (r.kind === 'ok') {
@@ -78,8 +79,8 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
         return { text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } };
       }
       if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
-      if (r.kind === 'nil') return `${L.key} is taken: ${w.id} will try again in ${fmtMs(L.retryEveryMs)}.`;
-      return `${w.id} cannot reach the lease store; it will try again in ${fmtMs(L.retryEveryMs)}.`;
+      if (r.kind === 'nil') return `${L.key} is taken: ${w.id} will try again in ${retryIn}.`;
+      return `${w.id} cannot reach the lease store; it will try again in ${retryIn}.`;
     }, w);
     if (reply.kind !== 'ok') {
       world.at(world.nowMs + L.retryEveryMs, attempt, w);
