@@ -13,7 +13,7 @@ export const MODEL_SIMPLIFICATIONS: readonly Simplification[] = [
   { title: 'READ COMMITTED only', detail: 'REPEATABLE READ and SERIALIZABLE, and their 40001 serialization failures, are not modelled.' },
   { title: 'Released waiters run first-come, first-served', detail: 'When one COMMIT or ROLLBACK releases several waiting statements, the model re-runs them in the order they started waiting; on a real server they race.' },
   { title: 'A crashed client is noticed at once', detail: 'A worker that crashes while its statement waits has the statement cancelled and its session ended immediately; a real server notices a vanished client only when it next writes to it.' },
-  { title: 'Timeouts are placed, not timed', detail: 'lock_timeout (55P03) and statement_timeout (57014) exist in the database model but no scenario setting triggers them yet.' },
+  { title: 'Only lock_timeout is a setting', detail: 'mechanism.acquireTimeoutMs sets lock_timeout for the advisory lock wait (55P03); statement_timeout (57014) exists in the database model but no scenario setting triggers it yet.' },
   { title: 'Redis expiry at the exact millisecond', detail: 'The model drops a key once now ≥ its expiry time; Redis keeps it through that millisecond (now > expiry). Expiry precision in Redis is about 1 ms anyway.' },
   { title: 'One Redis primary with a lagging replica', detail: 'Failover promotes a replica that lost the last replicationLagMs of writes; Redlock (several primaries) is not modelled.' },
 ];

@@ -22,6 +22,8 @@ const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   idempotencyKey: fc.boolean(),
   jobRecord: fc.boolean(),
   onError: fc.constantFrom('return', 'unlockInFinally', 'discardConnection'),
+  acquireTimeoutMs: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }),
+  releaseInFinally: fc.boolean(),
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
 
 function faultArb(s: Scenario): fc.Arbitrary<Fault> {

@@ -102,6 +102,14 @@ export const mechanismSchema = z.strictObject({
   jobRecord: z.boolean(),
   /** On a job error: return the connection as is, unlock in `finally`, or discard the connection. */
   onError: z.enum(['return', 'unlockInFinally', 'discardConnection']),
+  /**
+   * Give up acquiring after this many ms (optional; absent or null = wait for ever). For an
+   * advisory lock this is PostgreSQL's `lock_timeout` (the wait is cancelled with 55P03); for a
+   * lease, the worker stops retrying `SET NX`. Either way the job fails and its error path runs.
+   */
+  acquireTimeoutMs: positiveMs.nullable().optional(),
+  /** The error path releases the lease even when this worker never got it (a `finally { DEL }` bug). Optional; default false. */
+  releaseInFinally: z.boolean().optional(),
 });
 
 /** Lease store settings (Redis semantics). */

@@ -7,6 +7,7 @@
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/world';
 import type { AdvisoryFn } from '../resources/sqlTypes';
+import { lockTimeoutError } from '../resources/sqlErrors';
 import { failJob } from './steps';
 
 /** Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. */
@@ -17,9 +18,12 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   const fn: AdvisoryFn = m.lock === 'advisory-xact' ? 'pg_advisory_xact_lock' : 'pg_advisory_lock';
   const started = world.nowMs;
   world.send(w, 'REQUEST');
+  const timeoutMs = m.acquireTimeoutMs ?? null;
   world.sql(w, { op: 'advisory', fn, key: { kind: 'bigint', key: m.advisoryKey } }, (r) => {
     if (r.status === 'waits') return `${w.id} asks for advisory lock ${m.advisoryKey} and waits: another session holds it.`;
-    if (r.status === 'error') return `${w.id}'s lock request fails: ${r.error.message}.`;
+    if (r.status === 'error') return r.error.code === '55P03' && timeoutMs !== null
+      ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${m.advisoryKey}: ERROR 55P03.`
+      : `${w.id}'s lock request fails: ${r.error.message}.`;
     world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
     const held = heldCount(world, w);
@@ -31,6 +35,15 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
     k();
   });
+  if (timeoutMs !== null && w.waitKind === 'db') {
+    // PostgreSQL's lock_timeout: the server cancels a statement that has waited this long for a lock.
+    const gen = w.gen;
+    world.at(world.nowMs + timeoutMs, () => {
+      const session = world.beliefs(w).connection;
+      if (w.gen !== gen || w.waitKind !== 'db' || session === null) return;
+      world.deliverCompletions(world.db.cancelWaiting(session, lockTimeoutError()));
+    });
+  }
 }
 
 /** Releases what `acquireCoordination` took (a transaction-scoped lock goes with COMMIT instead). */
@@ -83,6 +96,11 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       return `${w.id} cannot reach the lease store; it will try again in ${retryIn}.`;
     }, w);
     if (reply.kind !== 'ok') {
+      const giveUpAtMs = world.scenario.mechanism.acquireTimeoutMs == null ? null : started + world.scenario.mechanism.acquireTimeoutMs;
+      if (giveUpAtMs !== null && world.nowMs + L.retryEveryMs > giveUpAtMs) {
+        world.at(giveUpAtMs, () => failJob(world, w, `it gave up waiting for ${L.key} after ${fmtMs(giveUpAtMs - started)}`), w);
+        return;
+      }
       world.at(world.nowMs + L.retryEveryMs, attempt, w);
       return;
     }

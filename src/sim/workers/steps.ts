@@ -288,7 +288,10 @@ export function failJob(world: World, w: WorkerRuntime, reason: string): void {
         world.giveBack(w, m.onError === 'discardConnection');
         finishJob(world, w);
       };
-      if (world.beliefs(w).ownsLease) return releaseLease(world, w, finish);
+      const b = world.beliefs(w);
+      // A `finally { release }` that runs even when the lease was never acquired (the mechanism's
+      // releaseInFinally) deletes whoever holds the key now if the release is a plain DEL.
+      if (b.ownsLease || (m.lock === 'lease' && m.releaseInFinally === true && b.ownerToken !== null)) return releaseLease(world, w, finish);
       finish();
     };
     if (m.lock === 'advisory-session' && world.beliefs(w).holdsLock && m.onError === 'unlockInFinally') {
