@@ -187,6 +187,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={M.release.options} />
           <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={M.renewal.options} />
           <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={M.onError.options} />
+          <NumField ctx={ctx} path="mechanism.acquireTimeoutMs" label="Give up acquiring after (ms)" hint="lock_timeout for advisory locks; empty = wait for ever" nullable />
         </div>
         <div className="row wrap">
           <CheckField ctx={ctx} path="mechanism.uniqueKey" label="UNIQUE key on the business key" />
@@ -195,6 +196,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token (INCR)" />
           <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
           <CheckField ctx={ctx} path="mechanism.jobRecord" label="Durable job record" />
+          <CheckField ctx={ctx} path="mechanism.releaseInFinally" label="Cleanup releases the lease even if never acquired (a bug)" />
         </div>
       </fieldset>
 
