@@ -43,6 +43,8 @@ export const shareStateSchema = z.strictObject({
   w: z.enum(['single', 'compare', 'edit']).optional(),
   /** Compare view: mechanism switches of the right-hand side. */
   k: mechanismSchema.partial().optional(),
+  /** 1 = predict-then-reveal: the verdict stays hidden until the last event. */
+  h: z.literal(1).optional(),
 });
 
 /** Decoded link state. */
@@ -114,7 +116,7 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
  * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k'> = {}, prefer: 0 | 1 = 0): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h'> = {}, prefer: 0 | 1 = 0): ShareState {
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   if (preset) {
     const variants = [[0, preset.withoutFix], [1, preset.withFix]] as const;

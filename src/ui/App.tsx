@@ -16,6 +16,19 @@ import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
+/**
+ * "Skip to content": focuses the view's main region without touching the address (the route is
+ * the URL fragment, so following `#main` would replace it).
+ */
+export function skipToContent(e: React.MouseEvent | React.KeyboardEvent): void {
+  e.preventDefault();
+  const main = document.getElementById('main');
+  if (!main) return;
+  if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
+  main.focus({ preventScroll: true });
+  main.scrollIntoView({ block: 'start' });
+}
+
 /** The whole app. */
 export function App() {
   const view = useLockscope((s) => s.view);
@@ -43,7 +56,7 @@ export function App() {
 
   return (
     <div className="app">
-      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <a className="skip-link" href="#main" onClick={skipToContent}>Skip to content</a>
       <header className="app-header">
         <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); useLockscope.getState().setView('catalogue'); }}>Lockscope</a>
         <nav aria-label="Views" className="tabs">

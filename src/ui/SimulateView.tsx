@@ -1,5 +1,10 @@
-/** The simulator screen: setup, mechanism and faults on the left; verdict, timeline and log in the middle; inspector and metrics on the right. */
-import { memo, useCallback, useMemo } from 'react';
+/**
+ * The simulator screen. Left (narrow): the preset toggle, the mechanism switches and the faults.
+ * Main: the setup in two lines (expandable), a compact verdict bar, the change badge, the
+ * transport and the timeline, all visible together at 1280×800; below, the event log beside the
+ * inspector and metrics.
+ */
+import { memo, useCallback, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useRun, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
@@ -15,6 +20,20 @@ import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { withTime } from './faults/faultCatalog';
 import { SharePanel } from './share/SharePanel';
+import { useConcealed } from './verdict/conceal';
+import { HideVerdictToggle } from './verdict/HideVerdictToggle';
+
+/** The setup paragraph, two lines until expanded. */
+function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="situation" aria-label="Situation">
+      <h1>{title}</h1>
+      <p id="situation-text" className={open ? 'open' : 'clamped'}>{text}{fix ? <> <strong>The fix:</strong> {fix}.</> : null}</p>
+      <button type="button" className="link more" aria-expanded={open} aria-controls="situation-text" onClick={() => setOpen(!open)}>{open ? 'Less' : 'More…'}</button>
+    </section>
+  );
+}
 
 const citedCache = new WeakMap<DerivedRun, Set<string>>();
 /** Event ids cited by the run's verdict (memoised per run). */
@@ -57,26 +76,25 @@ export function SimulateView() {
     if (f) s.updateFault(i, withTime(f, ms));
   }, []);
   const cited = useMemo(() => citedOf(run), [run]);
+  const concealed = useConcealed();
 
   return (
-    <div className="sim-grid" id="main" tabIndex={-1}>
+    <div className="sim-grid">
       <aside className="col-left" aria-label="Scenario setup">
-        <section className="panel situation" aria-label="Situation">
-          <h1>{scenario.title}</h1>
-          <p>{preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description}</p>
-        </section>
         <MechanismPanel />
         <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
         <SharePanel />
       </aside>
-      <main className="col-main">
+      <main className="col-main" id="main" tabIndex={-1}>
         <div className="main-top">
+        <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={preset?.fix} />
         {error && <p className="error" role="alert">{error}</p>}
-        <VerdictPanel run={run} onEventId={gotoEvent} />
-        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
+        <VerdictPanel run={run} onEventId={gotoEvent} concealed={concealed} onReveal={st.reveal} tools={<HideVerdictToggle />} />
+        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} concealed={concealed} />
         <Transport />
         <Timeline
           run={run}
+          concealed={concealed}
           label="Timeline"
           cursorMs={cursorMs}
           onCursorMs={(ms) => {
@@ -93,10 +111,10 @@ export function SimulateView() {
         />
         </div>
         <div className="main-bottom">
-          <EventLog run={run} index={cursorIndex} onSelect={selectIndex} cited={cited} />
+          <EventLog run={run} index={cursorIndex} onSelect={selectIndex} cited={cited} concealed={concealed} />
           <aside className="col-right" aria-label="Inspector and metrics">
             <Inspector run={run} index={cursorIndex} cursorMs={cursorMs} />
-            <Metrics run={run} />
+            <Metrics run={run} concealed={concealed} />
           </aside>
         </div>
       </main>

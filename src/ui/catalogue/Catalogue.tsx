@@ -7,6 +7,16 @@ function Verdict({ held, summary }: { held: boolean; summary: string }) {
   return <span className={held ? 'held' : 'violated'}><span aria-hidden="true">{held ? '✓ ' : '✗ '}</span><strong>{held ? 'Held' : 'Violated'}</strong>: {summary.replace(/^(Held|Violated): /, '')}</span>;
 }
 
+/** Links styled as buttons answer Space as well as Enter (they keep their href for middle-click and "open in new tab"). */
+function onSpace(open: () => void) {
+  return (e: React.KeyboardEvent<HTMLAnchorElement>) => {
+    if (e.key === ' ' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      open();
+    }
+  };
+}
+
 function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, variant: 'without' | 'with') => void }) {
   const without = deriveRun(preset.withoutFix);
   const withFix = deriveRun(preset.withFix);
@@ -22,8 +32,8 @@ function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, v
         <dd><Verdict held={withFix.verdict.held} summary={withFix.verdict.summary} /></dd>
       </dl>
       <div className="preset-actions">
-        <a className="button primary" href={`#/sim/${preset.id}`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'without'); }} aria-describedby={`p-${preset.id}`}>Open without the fix</a>
-        <a className="button" href={`#/sim/${preset.id}/fixed`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'with'); }} aria-describedby={`p-${preset.id}`}>Open with the fix</a>
+        <a className="button primary" href={`#/sim/${preset.id}`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'without'); }} onKeyDown={onSpace(() => onOpen(preset.id, 'without'))} aria-describedby={`p-${preset.id}`}>Open without the fix</a>
+        <a className="button" href={`#/sim/${preset.id}/fixed`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'with'); }} onKeyDown={onSpace(() => onOpen(preset.id, 'with'))} aria-describedby={`p-${preset.id}`}>Open with the fix</a>
       </div>
     </li>
   );

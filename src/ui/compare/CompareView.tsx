@@ -1,19 +1,26 @@
 /**
- * Compare: two mechanisms side by side under the same faults, cursor synchronised by time.
- * Left: the current scenario. Right: the preset's other variant, or the current scenario with
- * one switch flipped. Faults injected on either timeline apply to both.
+ * Compare: two mechanisms side by side under the same faults, cursor synchronised by time, with
+ * the simulator's transport. Left: the current scenario. Right: the preset's other variant, or
+ * the current scenario with one switch flipped. Faults injected on either timeline apply to both.
+ * Each side is named by what it is (a preset variant, or "your edited mechanism") and by the
+ * switches that differ; two identical sides say so and suggest another right-hand side.
  */
 import { useCallback } from 'react';
+import { findPreset } from '../../sim';
 import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
-import { compareScenario, differences } from './compareScenario';
+import { compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
+import { Transport } from '../timeline/Transport';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 import { Inspector } from '../inspector/Inspector';
-import { relevantSwitches } from '../mechanism/switches';
+import { flipSwitch, relevantSwitches, switchValueText } from '../mechanism/switches';
+import { matchVariant, variantName } from '../mechanism/variant';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 import { withTime } from '../faults/faultCatalog';
 import { CopyLink } from '../share/SharePanel';
+import { HideVerdictToggle } from '../verdict/HideVerdictToggle';
+import { useConcealed } from '../verdict/conceal';
 
 /** The compare view (reads and writes the store). */
 export function CompareView() {
@@ -26,13 +33,21 @@ export function CompareView() {
   const faults = useLockscope((s) => s.faults);
   const selectedFault = useLockscope((s) => s.selectedFault);
   const setCompareTarget = useLockscope((s) => s.setCompareTarget);
+  const concealed = useConcealed();
   const right = deriveRun(compareScenario(composed, presetId, variant, target));
   const st = useLockscope.getState();
+  const preset = presetId ? findPreset(presetId) : undefined;
 
   const leftDiff = differences(left.scenario, right.scenario);
   const rightDiff = differences(right.scenario, left.scenario);
-  const leftCaption = `${variant === 'with' ? 'With the fix' : 'Without the fix'} (current)${leftDiff.length ? ` — ${leftDiff.join('; ')}` : ''}`;
-  const rightCaption = `${target.kind === 'otherVariant' ? (variant === 'with' ? 'Without the fix' : 'With the fix') : 'One switch flipped'}${rightDiff.length ? ` — ${rightDiff.join('; ')}` : ' — same mechanism'}`;
+  const same = leftDiff.length === 0;
+  const leftName = variantName(matchVariant(composed, preset));
+  const other = otherVariantOf(composed, presetId, variant);
+  const rightName = target.kind === 'otherVariant'
+    ? (preset ? variantName(other) : 'The same scenario')
+    : `Left with one switch flipped`;
+  const leftCaption = `Left: ${leftName}${same ? '' : ` — ${leftDiff.join('; ')}`}`;
+  const rightCaption = same ? `Right: ${rightName} — the same mechanism as the left` : `Right: ${rightName} — ${rightDiff.join('; ')}`;
 
   const onLane = useCallback((lane: LaneRef, atMs: number, pos: { x: number; y: number }) => useLockscope.getState().openFaultMenu({ lane, atMs, x: pos.x, y: pos.y }), []);
   const onFaultMove = useCallback((i: number, ms: number) => {
@@ -43,16 +58,24 @@ export function CompareView() {
 
   const side = (run: DerivedRun, caption: string, which: string) => {
     const idx = indexAtMs(run.events, cursorMs);
+    const goto = (id: string) => {
+      st.setPlaying(false);
+      st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0);
+    };
     return (
       <div className="compare-side" data-testid={`compare-${which}`}>
-        <VerdictPanel run={run} caption={caption} onEventId={(id) => st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0)} />
+        <VerdictPanel run={run} caption={caption} onEventId={goto} concealed={concealed} onReveal={st.reveal} />
         <Timeline
           run={run}
+          concealed={concealed}
           label={`Timeline (${which})`}
           domainEndMs={Math.max(runEndMs(left), runEndMs(right))}
           cursorMs={cursorMs}
-          onCursorMs={st.setCursorMs}
-          onEventId={(id) => st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0)}
+          onCursorMs={(ms) => {
+            st.setPlaying(false);
+            st.setCursorMs(ms);
+          }}
+          onEventId={goto}
           faults={faults}
           selectedFault={selectedFault}
           onLaneActivate={onLane}
@@ -76,11 +99,19 @@ export function CompareView() {
           value={target.kind === 'otherVariant' ? 'other' : target.switchId}
           onChange={(e) => setCompareTarget(e.target.value === 'other' ? { kind: 'otherVariant' } : { kind: 'switch', switchId: e.target.value })}
         >
-          <option value="other">The preset {variant === 'with' ? 'without' : 'with'} the fix</option>
-          {switches.map((d) => <option key={d.id} value={d.id}>Current, flip: {d.label}</option>)}
+          <option value="other">{preset ? `The preset ${other === 'with' ? 'with' : 'without'} the fix` : 'The same scenario'}</option>
+          {switches.map((d) => <option key={d.id} value={d.id}>Left, but {switchValueText(flipSwitch(composed, d.id), d.id)}</option>)}
         </select>
+        <HideVerdictToggle />
         <CopyLink compact />
       </div>
+      {same && (
+        <p className="same-note" role="status" data-testid="same-mechanism">
+          Both sides run the same mechanism, so both runs are identical. Pick a different right-hand side above
+          {switches[0] ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: switches.find((d) => d.id === 'fencing')?.id ?? switches[0]!.id })}>flip {(switches.find((d) => d.id === 'fencing') ?? switches[0]!).short ?? (switches.find((d) => d.id === 'fencing') ?? switches[0]!).label}</button></> : null}.
+        </p>
+      )}
+      <Transport />
       <div className="compare-grid">
         {side(left, leftCaption, 'left')}
         {side(right, rightCaption, 'right')}

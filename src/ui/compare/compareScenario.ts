@@ -2,6 +2,18 @@
 import { findPreset, type Scenario } from '../../sim';
 import type { CompareTarget, Variant } from '../store/types';
 import { flipSwitch, SWITCHES, switchValueText } from '../mechanism/switches';
+import { matchVariant } from '../mechanism/variant';
+
+/**
+ * The preset variant the right-hand side shows for "the other variant": the one the left does
+ * not equal (the left's setup decides, not the variant last loaded, since switches may have
+ * turned one into the other).
+ */
+export function otherVariantOf(left: Scenario, presetId: string | null, variant: Variant): Variant {
+  const m = matchVariant(left, presetId ? findPreset(presetId) : undefined);
+  if (m !== null) return m === 'with' ? 'without' : 'with';
+  return variant === 'with' ? 'without' : 'with';
+}
 
 const cache = new WeakMap<Scenario, Map<string, Scenario>>();
 
@@ -15,7 +27,7 @@ export function compareScenario(left: Scenario, presetId: string | null, variant
   let right: Scenario;
   const preset = presetId ? findPreset(presetId) : undefined;
   if (target.kind === 'otherVariant' && preset) {
-    const other = variant === 'with' ? preset.withoutFix : preset.withFix;
+    const other = otherVariantOf(left, presetId, variant) === 'with' ? preset.withFix : preset.withoutFix;
     right = { ...other, faults: left.faults };
   } else if (target.kind === 'switch') right = flipSwitch(left, target.switchId);
   else right = left;

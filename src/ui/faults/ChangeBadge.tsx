@@ -2,10 +2,18 @@
 import type { ChangeBadge as Badge } from '../store/types';
 
 /** Shows the last edit and its effect on the outcome; polite live region. */
-export function ChangeBadge({ badge, onDismiss }: { badge: Badge | null; onDismiss: () => void }) {
+export function ChangeBadge({ badge, onDismiss, concealed = false }: { badge: Badge | null; onDismiss: () => void; concealed?: boolean }) {
   return (
     <div className="badge-slot" role="status" aria-live="polite">
-      {badge && (
+      {badge && concealed && (
+        <div className="change-badge" data-testid="change-badge" key={badge.serial}>
+          <span className="badge-action">{badge.action}</span>
+          <span aria-hidden="true"> → </span>
+          <strong className="badge-changes">outcome hidden until the end</strong>
+          <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss the change note">✕</button>
+        </div>
+      )}
+      {badge && !concealed && (
         <div className={`change-badge ${badge.changes.some((c) => c.includes('→ violated') || c.startsWith('+1 dup') || /^\+\d+ duplicate/.test(c)) ? 'worse' : badge.changes.some((c) => c.includes('→ held')) ? 'better' : ''}`} data-testid="change-badge" key={badge.serial}>
           <span className="badge-action">{badge.action}</span>
           <span aria-hidden="true"> → </span>

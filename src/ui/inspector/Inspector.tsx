@@ -66,7 +66,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                   })}
                 </tbody>
               </table>
-              {snap.leases.some((l) => l.key === fenceKey) && (
+              {run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
                 <p className="small">Fencing counter <code>{fenceKey}</code> = {snap.leases.find((l) => l.key === fenceKey)?.value}</p>
               )}
             </>

@@ -18,6 +18,8 @@ export interface EventLogProps {
   readonly onSelect: (index: number) => void;
   /** Event ids cited by the verdict (marked with ⚠). */
   readonly cited?: ReadonlySet<string>;
+  /** Predict-then-reveal: list only the events up to the cursor. */
+  readonly concealed?: boolean;
 }
 
 interface RowProps { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void }
@@ -55,7 +57,9 @@ const Row = memo(function Row({ e, index, current, cited, onSelect }: RowProps) 
 }, sameRow);
 
 /** The event log panel. */
-export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
+export function EventLog({ run, index, onSelect, cited, concealed = false }: EventLogProps) {
+  const shown = concealed ? run.events.slice(0, index + 1) : run.events;
+  const hidden = run.events.length - shown.length;
   const listRef = useRef<HTMLOListElement>(null);
 
   // Keep the current event in view (scrolls only the log, never the page).
@@ -87,9 +91,10 @@ export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
     <section className="panel log" aria-label="Event log">
       <h2>Event log <span className="muted">{run.events.length} events · ↑/↓ inside the log, click to jump</span></h2>
       <ol className="log-list" ref={listRef} onKeyDown={onKeyDown} tabIndex={index < 0 ? 0 : -1} aria-label="Events in order">
-        {run.events.map((e, i) => (
-          <Row key={e.id} e={e} index={i} current={i === index} cited={cited?.has(e.id) ?? false} onSelect={onSelect} />
+        {shown.map((e, i) => (
+          <Row key={e.id} e={e} index={i} current={i === index} cited={!concealed && (cited?.has(e.id) ?? false)} onSelect={onSelect} />
         ))}
+        {hidden > 0 && <li className="log-hidden muted small">{hidden} more event{hidden === 1 ? '' : 's'} hidden until you step there (predict first).</li>}
       </ol>
     </section>
   );

@@ -1,26 +1,31 @@
-/** The mechanism switches for the current scenario, and the "without the fix / with the fix" toggle. */
+/**
+ * The mechanism switches for the current scenario, and the "without the fix / with the fix"
+ * preset toggle (neither is checked once the setup matches neither variant). Each control shows
+ * what its current value does, in a few words.
+ */
 import { findPreset } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchValueText } from './switches';
+import { relevantSwitches, switchHint, switchValueText } from './switches';
+import { matchVariant } from './variant';
 
 /** The mechanism panel (reads and writes the store). */
 export function MechanismPanel() {
   const scenario = useLockscope((s) => s.scenario);
   const setScenario = useLockscope((s) => s.setScenario);
   const presetId = useLockscope((s) => s.presetId);
-  const variant = useLockscope((s) => s.variant);
   const loadPreset = useLockscope((s) => s.loadPreset);
   const preset = presetId ? findPreset(presetId) : undefined;
+  const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
   return (
     <section className="panel mechanism" aria-label="Mechanism">
       {preset && (
         <fieldset className="variant-toggle">
           <legend>Load the preset</legend>
-          <label><input type="radio" name="variant" checked={variant === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>
-          <label><input type="radio" name="variant" checked={variant === 'with'} onChange={() => loadPreset(preset.id, 'with')} /> with the fix</label>
-          <p className="small">Fix: {preset.fix}</p>
+          <label><input type="radio" name="variant" checked={matches === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>
+          <label title={`Fix: ${preset.fix}`}><input type="radio" name="variant" checked={matches === 'with'} onChange={() => loadPreset(preset.id, 'with')} /> with the fix</label>
+          {matches === null && <p className="small edited" data-testid="variant-edited">Edited: matches neither variant</p>}
         </fieldset>
       )}
       <h2>Mechanism</h2>
@@ -28,28 +33,29 @@ export function MechanismPanel() {
         {switches.map((d) => {
           const v = d.get(scenario);
           const id = `sw-${d.id}`;
+          const hintId = `${id}-hint`;
           return (
             <li key={d.id}>
               {typeof v === 'boolean' ? (
-                <label htmlFor={id} className="switch">
-                  <input id={id} type="checkbox" checked={v} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
-                  <span>{d.label}</span>
+                <label htmlFor={id} className="switch" title={d.label}>
+                  <input id={id} type="checkbox" checked={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+                  <span>{d.short ?? d.label}</span>
                 </label>
               ) : (
-                <label htmlFor={id} className="select">
-                  <span>{d.label}</span>
-                  <select id={id} value={v} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+                <label htmlFor={id} className="select inline">
+                  <span>{d.short ?? d.label}</span>
+                  <select id={id} value={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
                     {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
                   </select>
                 </label>
               )}
-              <span className="help">{d.help}</span>
+              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{switchHint(scenario, d)}</span>
             </li>
           );
         })}
       </ul>
       {scenario.mechanism.lock === 'lease' && (
-        <label className="select" htmlFor="lease-ttl">
+        <label className="select inline" htmlFor="lease-ttl">
           <span>Lease TTL (s)</span>
           <input
             id="lease-ttl"

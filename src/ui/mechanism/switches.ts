@@ -9,7 +9,11 @@ import type { Scenario } from '../../sim';
 export interface SwitchDef {
   readonly id: string;
   readonly label: string;
+  /** The label in the (narrow) mechanism panel. */
+  readonly short?: string;
   readonly help: string;
+  /** What the current value does, per value ('true'/'false' for booleans): shown under the control. */
+  readonly hints?: Readonly<Record<string, string>>;
   readonly options?: readonly { readonly value: string; readonly label: string }[];
   relevant(s: Scenario): boolean;
   get(s: Scenario): string | boolean;
@@ -23,6 +27,7 @@ const m = (s: Scenario, patch: Partial<Scenario['mechanism']>): Scenario => ({ .
 export const SWITCHES: readonly SwitchDef[] = [
   {
     id: 'lock', label: 'Lock', help: 'what the acquire step takes',
+    hints: { none: 'nothing stops two workers', 'advisory-xact': 'held until the transaction ends', 'advisory-session': 'held until unlock or session end', lease: 'a key that expires after its TTL' },
     options: [
       { value: 'none', label: 'none' },
       { value: 'advisory-xact', label: 'pg_advisory_xact_lock (transaction)' },
@@ -34,58 +39,67 @@ export const SWITCHES: readonly SwitchDef[] = [
     set: (s, v) => m(s, { lock: v as Scenario['mechanism']['lock'] }),
   },
   {
-    id: 'release', label: 'Lease release', help: 'plain DEL deletes whoever holds the key',
+    id: 'release', label: 'Lease release', short: 'Release', help: 'how the holder gives the lease back',
+    hints: { del: 'DEL removes the key, whoever holds it', 'compare-and-delete': 'deletes only if the key is still ours' },
     options: [{ value: 'del', label: 'plain DEL' }, { value: 'compare-and-delete', label: 'compare-and-delete' }],
     relevant: (s) => s.mechanism.lock === 'lease',
     get: (s) => s.mechanism.release,
     set: (s, v) => m(s, { release: v as Scenario['mechanism']['release'] }),
   },
   {
-    id: 'renewal', label: 'Lease renewal', help: 'extend the lease while working',
+    id: 'renewal', label: 'Lease renewal', short: 'Renewal', help: 'extend the lease while working',
+    hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'SET overwrites whoever holds it' },
     options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET (unsafe)' }],
     relevant: (s) => s.mechanism.lock === 'lease',
     get: (s) => s.mechanism.renewal,
     set: (s, v) => m(s, { renewal: v as Scenario['mechanism']['renewal'] }),
   },
   {
-    id: 'stopOnRenewFailure', label: 'Stop when a renewal fails', help: 'stop before the effect once a renewal failed',
+    id: 'stopOnRenewFailure', label: 'Stop when a renewal fails', short: 'Stop on renewal failure', help: 'stop before the effect once a renewal failed',
+    hints: { true: 'a failed renewal stops the job', false: 'a failed renewal is ignored' },
     relevant: (s) => s.mechanism.lock === 'lease',
     get: (s) => s.mechanism.stopOnRenewFailure,
     set: (s, v) => m(s, { stopOnRenewFailure: Boolean(v) }),
   },
   {
-    id: 'fencing', label: 'Fencing token (checked by the destination)', help: 'INCR a token with the lease; the destination rejects lower tokens',
+    id: 'fencing', label: 'Fencing token (checked by the destination)', short: 'Fencing token', help: 'INCR a token with the lease; the destination rejects lower tokens',
+    hints: { true: 'destination rejects older tokens', false: 'destination accepts any write' },
     relevant: (s) => s.mechanism.lock === 'lease' || s.mechanism.fencing,
     get: (s) => s.mechanism.fencing && s.destination.checksFencing,
     set: (s, v) => ({ ...m(s, { fencing: Boolean(v) }), destination: { ...s.destination, checksFencing: Boolean(v) } }),
   },
   {
-    id: 'idempotencyKey', label: 'Idempotency key (honoured by the destination)', help: 'a repeated key replays the first result',
+    id: 'idempotencyKey', label: 'Idempotency key (honoured by the destination)', short: 'Idempotency key', help: 'a repeated key replays the first result',
+    hints: { true: 'a repeated key replays the result', false: 'each request repeats the effect' },
     relevant: (s) => s.job.kind === 'external',
     get: (s) => s.mechanism.idempotencyKey && s.destination.honoursIdempotencyKeys,
     set: (s, v) => ({ ...m(s, { idempotencyKey: Boolean(v) }), destination: { ...s.destination, honoursIdempotencyKeys: Boolean(v) } }),
   },
   {
     id: 'jobRecord', label: 'Durable job record', help: 'check the jobs table first; skip when done',
+    hints: { true: 'skip jobs the table marks done', false: 'no record: a retry redoes the job' },
     relevant: (s) => s.job.kind === 'external' || hasStep(s, 'record') || hasStep(s, 'enqueue'),
     get: (s) => s.mechanism.jobRecord,
     set: (s, v) => m(s, { jobRecord: Boolean(v) }),
   },
   {
-    id: 'uniqueKey', label: 'UNIQUE key on the business key', help: 'the second insert waits, then gets 23505',
+    id: 'uniqueKey', label: 'UNIQUE key on the business key', short: 'UNIQUE key', help: 'the second insert waits, then gets 23505',
+    hints: { true: 'the 2nd insert waits, then 23505', false: 'nothing stops a second row' },
     relevant: (s) => s.job.kind === 'insertOnce',
     get: (s) => s.mechanism.uniqueKey,
     set: (s, v) => m(s, { uniqueKey: Boolean(v) }),
   },
   {
     id: 'onConflict', label: 'On conflict', help: 'plain INSERT or ON CONFLICT DO NOTHING',
+    hints: { error: 'the loser gets 23505, then reads', doNothing: 'the loser inserts nothing, no error' },
     options: [{ value: 'error', label: 'INSERT (23505, then load)' }, { value: 'doNothing', label: 'ON CONFLICT DO NOTHING' }],
     relevant: (s) => s.job.kind === 'insertOnce',
     get: (s) => s.mechanism.onConflict,
     set: (s, v) => m(s, { onConflict: v as Scenario['mechanism']['onConflict'] }),
   },
   {
-    id: 'rowLock', label: 'Row lock on read', help: 'SELECT … FOR UPDATE',
+    id: 'rowLock', label: 'Row lock on read', short: 'Row lock', help: 'SELECT … FOR UPDATE',
+    hints: { none: 'no lock: both read the same value', forUpdate: 'the second reader waits', forUpdateNowait: 'the second reader fails at once', forUpdateSkipLocked: 'the second reader skips the row' },
     options: [{ value: 'none', label: 'none' }, { value: 'forUpdate', label: 'FOR UPDATE' }, { value: 'forUpdateNowait', label: 'FOR UPDATE NOWAIT' }, { value: 'forUpdateSkipLocked', label: 'FOR UPDATE SKIP LOCKED' }],
     relevant: (s) => hasStep(s, 'read'),
     get: (s) => s.mechanism.rowLock,
@@ -93,12 +107,14 @@ export const SWITCHES: readonly SwitchDef[] = [
   },
   {
     id: 'checkConstraint', label: 'CHECK (stock >= 0)', help: 'the database refuses a negative stock',
+    hints: { true: 'the database refuses stock < 0', false: 'stock may go below zero' },
     relevant: (s) => s.job.kind === 'reserve',
     get: (s) => s.mechanism.checkConstraint,
     set: (s, v) => m(s, { checkConstraint: Boolean(v) }),
   },
   {
-    id: 'onError', label: 'On a job error', help: 'what happens to the connection and its session locks',
+    id: 'onError', label: 'On a job error', short: 'On error', help: 'what happens to the connection and its session locks',
+    hints: { return: 'returned with its session locks', unlockInFinally: 'unlocked before it is returned', discardConnection: 'session ends, its locks with it' },
     options: [{ value: 'return', label: 'return the connection as is' }, { value: 'unlockInFinally', label: 'unlock in finally' }, { value: 'discardConnection', label: 'discard the connection' }],
     relevant: (s) => hasStep(s, 'connect') || s.mechanism.lock.startsWith('advisory'),
     get: (s) => s.mechanism.onError,
@@ -129,4 +145,9 @@ export function switchValueText(s: Scenario, id: string): string {
   const v = d.get(s);
   if (typeof v === 'boolean') return `${d.label}: ${v ? 'on' : 'off'}`;
   return `${d.label}: ${d.options?.find((o) => o.value === v)?.label ?? v}`;
+}
+
+/** What the switch's current value does, in a few words (falls back to the general help). */
+export function switchHint(s: Scenario, d: SwitchDef): string {
+  return d.hints?.[String(d.get(s))] ?? d.help;
 }

@@ -3,13 +3,40 @@
  * compare with the previous run for the badge, and re-place the cursor by time. Shared by the
  * scenario and faults slices.
  */
-import { validateScenario, formatErrors, type Fault, type Scenario } from '../../sim';
+import { validateScenario, formatErrors, type Fault, type Scenario, type TraceEvent } from '../../sim';
 import { deriveRun, indexAtMs } from './derive';
 import { describeChange } from './changes';
 import type { LockscopeState } from './types';
 
 type Set = (partial: Partial<LockscopeState>) => void;
 type Get = () => LockscopeState;
+
+/**
+ * The cursor's index in the new run: before the first event stays there; on an event, the same
+ * position among the events at that millisecond (so "event 3 at 0 ms" does not become "event 4"
+ * because the edit added an event at 0 ms); between events, the last event at or before the time.
+ */
+export function replaceCursor(before: readonly TraceEvent[], after: readonly TraceEvent[], index: number, ms: number): number {
+  if (index < 0) return -1;
+  const at = before[index]?.atMs;
+  const last = indexAtMs(after, ms);
+  if (at !== ms) return last;
+  const firstBefore = firstAt(before, ms);
+  const firstAfter = firstAt(after, ms);
+  return Math.min(last, firstAfter + (index - firstBefore));
+}
+
+/** Index of the first event at or after `ms` (binary search). */
+function firstAt(events: readonly TraceEvent[], ms: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.atMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** Builds scenario + faults as one Scenario object. */
 export function compose(scenario: Scenario, faults: readonly Fault[]): Scenario {
@@ -33,7 +60,7 @@ export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; 
   }
   const before = deriveRun(s.composed);
   const after = deriveRun(candidate);
-  const cursorIndex = indexAtMs(after.events, s.cursorMs);
+  const cursorIndex = replaceCursor(before.events, after.events, s.cursorIndex, s.cursorMs);
   set({
     scenario,
     faults,

@@ -13,12 +13,13 @@ export const createCursorSlice: Slice<CursorSlice> = (set, get) => {
     setCursorIndex(index) {
       const events = run().events;
       const i = Math.max(-1, Math.min(events.length - 1, index));
-      set({ cursorIndex: i, cursorMs: i < 0 ? 0 : events[i]!.atMs });
+      set({ cursorIndex: i, cursorMs: i < 0 ? 0 : events[i]!.atMs, ...(i >= 0 && i === events.length - 1 ? { revealed: true } : {}) });
     },
     setCursorMs(ms) {
       const r = run();
       const t = Math.max(0, Math.min(runEndMs(r), ms));
-      set({ cursorMs: t, cursorIndex: indexAtMs(r.events, t) });
+      const i = indexAtMs(r.events, t);
+      set({ cursorMs: t, cursorIndex: i, ...(i >= 0 && i === r.events.length - 1 ? { revealed: true } : {}) });
     },
     stepEvent(delta) {
       get().setCursorIndex(get().cursorIndex + delta);
@@ -28,7 +29,7 @@ export const createCursorSlice: Slice<CursorSlice> = (set, get) => {
     },
     end() {
       const r = run();
-      set({ cursorIndex: r.events.length - 1, cursorMs: runEndMs(r), playing: false });
+      set({ cursorIndex: r.events.length - 1, cursorMs: runEndMs(r), playing: false, revealed: true });
     },
     setPlaying(playing) {
       set({ playing });

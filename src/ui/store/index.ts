@@ -29,7 +29,7 @@ export function useRun(): DerivedRun {
 /** Puts the store back to its first state (tests). */
 export function resetStore(): void {
   useLockscope.getState().loadPreset('export-lease-expiry', 'without');
-  useLockscope.setState({ view: 'catalogue', largeType: false, compareTarget: { kind: 'otherVariant' }, speed: 5 });
+  useLockscope.setState({ view: 'catalogue', largeType: false, compareTarget: { kind: 'otherVariant' }, speed: 5, hideVerdict: false, revealed: false });
 }
 
 export { deriveRun, indexAtMs, indexOfEvent, runEndMs, type DerivedRun } from './derive';

@@ -31,7 +31,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
     const composed = compose(scenario, scenario.faults);
     set({
       presetId: id, variant, scenario, faults: [...scenario.faults], composed, error: null,
-      cursorMs: 0, cursorIndex: -1, playing: false, badge: null, selectedFault: null, faultMenu: null,
+      cursorMs: 0, cursorIndex: -1, playing: false, badge: null, selectedFault: null, faultMenu: null, revealed: false,
       lastEdit: { key: uniqueEditKey('preset'), serial: (get().lastEdit?.serial ?? 0) + 1 },
     });
   },
@@ -53,6 +53,8 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       badge: null, selectedFault: null, faultMenu: null,
       ...(opts.view ? { view: opts.view } : {}),
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
+      hideVerdict: opts.hideVerdict ?? false,
+      revealed: events.length > 0 && cursorIndex === events.length - 1,
     });
   },
 });

@@ -38,6 +38,8 @@ export interface SharedOpts {
   /** Index of the current event (-1: before the first). */
   readonly cursorIndex?: number;
   readonly compareTarget?: CompareTarget;
+  /** Predict-then-reveal: hide the verdict until the end. */
+  readonly hideVerdict?: boolean;
 }
 
 /** What the last edit changed, for the badge. */
@@ -119,6 +121,15 @@ export type LaneRef = { readonly kind: 'worker'; readonly worker: string } | { r
 export interface ViewSlice {
   view: View;
   largeType: boolean;
+  /**
+   * Predict-then-reveal (workshops): hide the verdict, the change badges' outcome and the
+   * violation marks until the cursor reaches the last event or the user reveals them.
+   */
+  hideVerdict: boolean;
+  /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads. */
+  revealed: boolean;
+  setHideVerdict(on: boolean): void;
+  reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;
   notice: Notice | null;

@@ -5,12 +5,20 @@ import type { Slice, ViewSlice } from './types';
 export const createViewSlice: Slice<ViewSlice> = (set) => ({
   view: 'catalogue',
   largeType: false,
+  hideVerdict: false,
+  revealed: false,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
   notice: null,
   draftOffer: null,
   setView(view) {
     set({ view, faultMenu: null, playing: false });
+  },
+  setHideVerdict(hideVerdict) {
+    set({ hideVerdict, revealed: false });
+  },
+  reveal() {
+    set({ revealed: true });
   },
   setLargeType(largeType) {
     set({ largeType });

@@ -9,6 +9,7 @@ import * as d3 from 'd3';
 import type { Fault } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
+import { useLockscope } from '../store';
 import { buildLanes, STATE_TEXT, type Lanes } from './lanes';
 import { layoutLanes, AXIS_H, MARKS_H, ROW_H, type LaneBox } from './layout';
 import { STATE_FILL, STATE_PATTERN, textOn } from './style';
@@ -41,9 +42,19 @@ export interface TimelineProps {
   readonly label: string;
   /** Shared end of the time axis (compare view: both timelines use the same scale). */
   readonly domainEndMs?: number;
+  /** Predict-then-reveal: hide the violation marks and everything after the cursor. */
+  readonly concealed?: boolean;
 }
 
-const GUTTER = 128;
+/**
+ * Width of the lane-name gutter: enough for the longest name in the current type size (bold
+ * 0.875rem ≈ 0.6 em per character, plus the "+" and padding), never less than 128 px.
+ */
+function gutterFor(labels: readonly string[], largeType: boolean): number {
+  const px = (largeType ? 20 : 16) * 0.875;
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return Math.max(128, Math.ceil(longest * px * 0.62 + px * 2.4));
+}
 
 function sameLane(a: LaneRef, b: LaneRef): boolean {
   if (a.kind !== b.kind) return false;
@@ -53,7 +64,7 @@ function sameLane(a: LaneRef, b: LaneRef): boolean {
 
 /** The timeline component. */
 export function Timeline(props: TimelineProps) {
-  const { run, cursorMs, faults, selectedFault, label } = props;
+  const { run, cursorMs, faults, selectedFault, label, concealed = false } = props;
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -67,6 +78,8 @@ export function Timeline(props: TimelineProps) {
   const lanes = lanesOf(run);
   const destLabel = run.scenario.destination.kind === 'file' ? 'File store' : 'External API';
   const { boxes, height } = useMemo(() => layoutLanes(lanes, destLabel), [lanes, destLabel]);
+  const largeType = useLockscope((s) => s.largeType);
+  const GUTTER = useMemo(() => gutterFor(boxes.map((b) => b.label), largeType), [boxes, largeType]);
   const plotW = Math.max(200, width - GUTTER - 8);
   const endMs = Math.max(lanes.endMs, props.domainEndMs ?? 0);
   const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, endMs]).range([0, plotW - 14])), [transform, endMs, plotW]);
@@ -117,8 +130,8 @@ export function Timeline(props: TimelineProps) {
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
-    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
-  }, [lanes, boxes, x, plotW, height, uid, run]);
+    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, concealed, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
+  }, [lanes, boxes, x, plotW, height, uid, run, concealed]);
 
   // Fault markers (keyed join so a focused marker keeps focus across re-runs).
   useEffect(() => {
@@ -149,6 +162,8 @@ export function Timeline(props: TimelineProps) {
     const cx = x(cursorMs);
     const visible = cx >= 0 && cx <= plotW;
     el.style.transform = `translateX(${GUTTER + cx}px)`;
+    const curtain = el.querySelector<HTMLElement>('.curtain');
+    if (curtain) curtain.style.width = `${Math.max(0, plotW - cx) + 8}px`;
     el.style.visibility = visible ? 'visible' : 'hidden';
     const grip = el.querySelector<HTMLElement>('.cursor-grip');
     grip?.setAttribute('aria-valuenow', String(Math.round(cursorMs)));
@@ -167,7 +182,7 @@ export function Timeline(props: TimelineProps) {
       label.textContent = !seg ? 'free' : seg.expiresAtMs === null ? `${seg.owner}: no TTL` : `${seg.owner}: TTL ${fmtSeconds(Math.max(0, seg.expiresAtMs - cursorMs))}`;
       label.classList.toggle('flip', cx > plotW - 110);
     }
-  }, [cursorMs, x, plotW, boxes, lanes]);
+  }, [cursorMs, x, plotW, boxes, lanes, GUTTER, concealed]);
 
   const zoomBy = (k: number) => {
     const svg = svgRef.current;
@@ -241,6 +256,7 @@ export function Timeline(props: TimelineProps) {
           <g className="faults" />
         </svg>
         <div className="cursor-overlay" ref={cursorRef} style={{ height }}>
+          {concealed && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H }} title="Hidden until the end: predict what happens next" />}
           <div className="cursor-line" />
           <div
             className="cursor-grip"
@@ -269,6 +285,8 @@ interface DrawArgs {
   height: number;
   uid: string;
   run: DerivedRun;
+  /** Predict-then-reveal: no violation marks, no "duplicate" words. */
+  concealed: boolean;
   /** The current scale (handlers read it when they fire; zooming does not rebuild them). */
   xNow: () => d3.ScaleLinear<number, number>;
   onLane: (lane: LaneRef, ms: number, pos: { x: number; y: number }) => void;
@@ -327,7 +345,18 @@ function laneGroup(content: G, id: string, ariaLabel: string): G {
   return g;
 }
 
+/** One-word state names for narrow segments. */
+const STATE_SHORT: Record<keyof typeof STATE_TEXT, string> = {
+  idle: 'idle', requesting: 'req', waiting: 'wait', holding: 'holds', working: 'work', performingEffect: 'effect',
+  recordingCompletion: 'record', releasing: 'release', paused: 'paused', crashed: 'crashed', done: 'done',
+};
+
 const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The first of `texts` that fits in `room` px at about `charPx` per character ('' when none does). */
+function fitText(room: number, charPx: number, ...texts: string[]): string {
+  return texts.find((t) => t.length * charPx <= room) ?? '';
+}
 
 /**
  * Draws the lane backgrounds, the axis and every lane's content, incrementally: keyed joins keep
@@ -366,7 +395,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
   })), 'bg-item', null);
   let marksLabel = bg.select<SVGTextElement>('text.marks-label');
   if (marksLabel.empty()) marksLabel = bg.append('text').attr('x', 4).attr('y', AXIS_H + 17).attr('class', 'marks-label');
-  const marksText = lanes.violations.length ? '' : 'no violation';
+  const marksText = a.concealed ? 'verdict hidden until the end' : lanes.violations.length ? '' : 'no violation';
   if (marksLabel.text() !== marksText) marksLabel.text(marksText);
 
   const content = svg.select<SVGGElement>('g.content') as unknown as G;
@@ -383,7 +412,8 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const pat = STATE_PATTERN[s.state];
       // Pauses and crashes start where their fault marker sits: start the words after the marker.
       const textX = rx + (s.state === 'paused' || s.state === 'crashed' ? 17 : 5);
-      const text = rw > 70 ? `${STATE_TEXT[s.state]}${rw > 150 ? ` ${fmtSeconds(s.endMs - s.startMs)}` : ''}` : '';
+      // Words only where they fit inside the bar (white on a light lane would vanish).
+      const text = fitText(Math.min(rx + rw, plotW) - textX - 4, 7.6, `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`, STATE_TEXT[s.state], STATE_SHORT[s.state]);
       items.push({
         key: `${s.startMs}|${s.state}`,
         sig: `${rx}|${rw}|${b.y}|${b.h}|${s.endMs}|${text}|${uid}`,
@@ -407,7 +437,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
       const ex = s.expiresAtMs !== null ? X(s.expiresAtMs) : null;
-      const text = rw > 50 ? `${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}` : '';
+      const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, `${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`, s.owner);
       return {
         key: `${s.startMs}|${s.value}`,
         sig: `${rx}|${rw}|${ex}|${b.y}|${b.h}|${s.owner}|${s.token}|${s.endMs}|${text}`,
@@ -431,7 +461,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const y = db.y + 6 + l.row * ROW_H;
       const rx = X(l.startMs);
       const rw = W(l.startMs, l.endMs, 3);
-      const text = rw > 80 ? `${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}` : '';
+      const text = fitText(Math.min(rx + rw, plotW) - rx - 8, 6.9, `${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`, `${l.granted ? '' : 'waits: '}${l.holder}`);
       items.push({
         key: `lock|${l.startMs}|${l.holder}|${l.what}|${l.granted}`,
         sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${uid}`,
@@ -473,9 +503,10 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const y = dest.y + 6 + w.row * ROW_H;
       const rx = X(w.startMs);
       const rw = W(w.startMs, w.endMs, 10);
-      const word = w.duplicate ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
-      const fill = w.duplicate ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
-      const icon = w.duplicate ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
+      const dup = w.duplicate && !a.concealed;
+      const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
+      const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
+      const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
       const dark = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
       const text = `${short}${rw > 120 || dark ? ` · ${word}` : ''}`;
@@ -491,10 +522,10 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
         label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`,
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
-            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
             .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
           sg.append('text').attr('x', anchorEnd ? endX - 3 : rx + 3).attr('text-anchor', anchorEnd ? 'end' : 'start').attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
-            .attr('paint-order', 'stroke').attr('stroke', dark ? 'none' : w.duplicate ? '#7f1d1d' : '#064e3b').attr('stroke-width', dark ? 0 : 3)
+            .attr('paint-order', 'stroke').attr('stroke', dark ? 'none' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', dark ? 0 : 3)
             .text(shown);
           sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
         },
@@ -515,7 +546,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
   let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
   if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
   mg.raise();
-  joinItems(mg, lanes.violations.map((v) => {
+  joinItems(mg, (a.concealed ? [] : lanes.violations).map((v) => {
     const vx = X(v.atMs);
     return {
       key: `${v.eventId}|${v.message}`,

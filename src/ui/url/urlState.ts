@@ -11,7 +11,7 @@ import { parseHash } from '../routing';
 import type { CompareTarget, LockscopeState, SharedOpts, View } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'>;
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly hideVerdict?: boolean };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -23,7 +23,8 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'w' | 'k'> = {};
+  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h'> = {};
+  if (s.hideVerdict) extra.h = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   if (s.view === 'compare') extra.w = 'compare';
   if (s.view === 'edit') extra.w = 'edit';
@@ -78,6 +79,7 @@ export function readHash(hash: string): UrlIntent {
       view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
       cursorIndex: st.c ?? -1,
       compareTarget: compareTargetOf(r.scenario, st.k),
+      hideVerdict: st.h === 1,
     },
   };
 }

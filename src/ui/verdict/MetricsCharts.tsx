@@ -42,9 +42,17 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
 }
 
 /** The metrics panel for a run. */
-export function MetricsCharts({ run }: { run: DerivedRun }) {
+export function MetricsCharts({ run, concealed = false }: { run: DerivedRun; concealed?: boolean }) {
   const m = run.metrics;
   const lease = run.scenario.mechanism.lock === 'lease';
+  if (concealed) {
+    return (
+      <section className="panel metrics" aria-label="Metrics">
+        <h2>Metrics</h2>
+        <p className="small muted">Hidden with the verdict until the last event.</p>
+      </section>
+    );
+  }
   return (
     <section className="panel metrics" aria-label="Metrics">
       <h2>Metrics</h2>

@@ -12,20 +12,45 @@ export interface VerdictPanelProps {
   readonly onEventId: (eventId: string) => void;
   /** A caption above the verdict, e.g. the mechanism in the compare view. */
   readonly caption?: string;
+  /** Predict-then-reveal: say that the verdict is hidden (and offer to reveal it). */
+  readonly concealed?: boolean;
+  readonly onReveal?: () => void;
+  /** Controls shown at the right of the verdict's first line (e.g. the predict toggle). */
+  readonly tools?: React.ReactNode;
 }
 
 /** The verdict panel. */
-export function VerdictPanel({ run, onEventId, caption }: VerdictPanelProps) {
+export function VerdictPanel({ run, onEventId, caption, concealed = false, onReveal, tools }: VerdictPanelProps) {
   const { verdict } = run;
   const timeOf = (id: string) => run.events.find((e) => e.id === id)?.atMs ?? 0;
+  if (concealed) {
+    return (
+      <section className="panel verdict concealed" aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
+        {caption && <p className="caption">{caption}</p>}
+        <div className="verdict-line">
+          <p className="verdict-head" role="status" data-testid="verdict">
+            <span aria-hidden="true" className="verdict-icon">?</span>
+            <strong>Verdict hidden</strong>
+            <span className="verdict-sub"> — predict: will every invariant hold? It shows at the last event.</span>
+          </p>
+          {onReveal && <button type="button" onClick={onReveal} data-testid="reveal">Reveal now</button>}
+          {tools}
+        </div>
+        <p className="small">Checking: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>
+      </section>
+    );
+  }
   return (
     <section className={`panel verdict ${verdict.held ? 'held' : 'violated'}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
       {caption && <p className="caption">{caption}</p>}
-      <p className="verdict-head" role="status" data-testid="verdict">
-        <span aria-hidden="true" className="verdict-icon">{verdict.held ? '✓' : '✗'}</span>
-        <strong>{verdict.held ? 'Held' : 'Violated'}</strong>
-        <span className="verdict-sub"> — {verdict.held ? 'every invariant held' : `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken`}</span>
-      </p>
+      <div className="verdict-line">
+        <p className="verdict-head" role="status" data-testid="verdict">
+          <span aria-hidden="true" className="verdict-icon">{verdict.held ? '✓' : '✗'}</span>
+          <strong>{verdict.held ? 'Held' : 'Violated'}</strong>
+          <span className="verdict-sub"> — {verdict.held ? 'every invariant held' : `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken`}</span>
+        </p>
+        {tools}
+      </div>
       {run.error && <p className="error">The run stopped early: {run.error}</p>}
       {verdict.violations.length > 0 && (
         <ul className="findings">
