@@ -8,7 +8,7 @@ test('open export-lease-expiry from the catalogue: the violation is shown', asyn
   await card.getByRole('link', { name: 'Open without the fix' }).click();
   await expect(page).toHaveURL(/#v=1&s=/);
   await expect(page.getByTestId('verdict')).toContainText('Violated');
-  await expect(page.getByTestId('verdict').locator('..')).toContainText(/writes to exports\/2026-11-30\.csv overlapped/);
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText(/writes to exports\/2026-11-30\.csv overlapped/);
   // The duplicate upload is marked on the timeline with words, not colour alone.
   await expect(page.getByRole('listitem', { name: /Write #2 by A: DUPLICATE/ })).toHaveCount(1);
   // The violation mark moves the cursor to the event that broke the invariant.

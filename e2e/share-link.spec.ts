@@ -42,8 +42,11 @@ test('a shared link with faults opens the same run: the receiver sees the sender
 
 test('the compare view and its right-hand side travel in the link', async ({ page }) => {
   await page.goto('/#/compare/export-lease-expiry');
+  const before = page.url();
   await page.getByLabel('Right-hand side').selectOption('release');
   await expect(page.getByTestId('compare-right')).toContainText('Lease release: plain DEL');
+  // The address follows right after the frame that shows the edit.
+  await expect.poll(() => page.url()).not.toBe(before);
   const url = page.url();
   const other = await page.context().newPage();
   await other.goto(url);

@@ -30,6 +30,7 @@ export function CompareView() {
   const variant = useLockscope((s) => s.variant);
   const target = useLockscope((s) => s.compareTarget);
   const cursorMs = useLockscope((s) => s.cursorMs);
+  const cursorIndex = useLockscope((s) => s.cursorIndex);
   const faults = useLockscope((s) => s.faults);
   const selectedFault = useLockscope((s) => s.selectedFault);
   const setCompareTarget = useLockscope((s) => s.setCompareTarget);
@@ -57,7 +58,8 @@ export function CompareView() {
   }, []);
 
   const side = (run: DerivedRun, caption: string, which: string) => {
-    const idx = indexAtMs(run.events, cursorMs);
+    // The left side is the store's run: its event is the cursor's; the right follows by time.
+    const idx = which === 'left' ? cursorIndex : indexAtMs(run.events, cursorMs);
     const goto = (id: string) => {
       st.setPlaying(false);
       st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0);

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { EventLog } from './EventLog';
 import { Inspector } from '../inspector/Inspector';
-import { useLockscope, useRun, resetStore } from '../store';
+import { useLockscope, useRun, resetStore, deriveRun } from '../store';
 
 /** The log and the inspector wired to the store, as on the simulator screen. */
 function Harness() {
@@ -51,5 +51,13 @@ describe('EventLog', () => {
     await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('data-event-id') === 'e1')!);
     await user.keyboard('{ArrowDown}{ArrowDown}');
     expect(useLockscope.getState().cursorIndex).toBe(2);
+  });
+
+  it('lists only the events up to the cursor while the verdict is hidden', () => {
+    const run = useLockscope.getState();
+    const r = render(<EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} concealed cited={new Set(['e1'])} />);
+    expect(r.container.querySelectorAll('li.log-row')).toHaveLength(3);
+    expect(screen.getByText(/more events hidden/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('cited by the verdict')).toBeNull();
   });
 });

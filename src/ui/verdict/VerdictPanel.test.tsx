@@ -36,4 +36,15 @@ describe('VerdictPanel', () => {
     expect(screen.getByRole('img', { name: /Counts: .*1 stale write rejected/ })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /Lease age at commit/ })).toBeInTheDocument();
   });
+
+  it('hides the outcome while concealed and offers to reveal it', async () => {
+    const run = deriveRun(findPreset('invoice-race')!.withoutFix);
+    const onReveal = vi.fn();
+    render(<VerdictPanel run={run} onEventId={() => {}} concealed onReveal={onReveal} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Verdict hidden');
+    expect(screen.queryByText(/Violated/)).toBeNull();
+    expect(screen.queryByText(/2 rows exist/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Reveal now' }));
+    expect(onReveal).toHaveBeenCalled();
+  });
 });

@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { act } from 'react';
+import { CompareView } from './CompareView';
+import { useLockscope, resetStore } from '../store';
+import { findPreset } from '../../sim';
+
+globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
+
+describe('CompareView', () => {
+  beforeEach(() => act(() => resetStore()));
+
+  it('names the sides by the preset variant they equal', () => {
+    act(() => useLockscope.getState().setView('compare'));
+    render(<CompareView />);
+    expect(screen.getByTestId('compare-left')).toHaveTextContent('Left: Without the fix');
+    expect(screen.getByTestId('compare-right')).toHaveTextContent('Right: With the fix');
+    expect(screen.queryByTestId('same-mechanism')).toBeNull();
+    expect(screen.getByRole('toolbar', { name: 'Cursor' })).toBeInTheDocument();
+  });
+
+  it('says "same mechanism" when both sides are equal, and offers a different right-hand side', async () => {
+    const user = userEvent.setup();
+    // A scenario that is no preset: "the other variant" is the same scenario.
+    const custom = { ...findPreset('export-lease-expiry')!.withoutFix, id: undefined, title: 'Mine' };
+    act(() => useLockscope.getState().loadShared(custom, { view: 'compare' }));
+    render(<CompareView />);
+    expect(screen.getByTestId('same-mechanism')).toHaveTextContent('same mechanism');
+    expect(screen.getByTestId('compare-right')).toHaveTextContent('the same mechanism as the left');
+    await user.click(within(screen.getByTestId('same-mechanism')).getByRole('button'));
+    expect(useLockscope.getState().compareTarget).toEqual({ kind: 'switch', switchId: 'fencing' });
+    expect(screen.queryByTestId('same-mechanism')).toBeNull();
+    expect(screen.getByTestId('compare-right')).toHaveTextContent('Fencing token (checked by the destination): on');
+  });
+});

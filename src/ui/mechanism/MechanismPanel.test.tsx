@@ -1,0 +1,34 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { act } from 'react';
+import { MechanismPanel } from './MechanismPanel';
+import { resetStore } from '../store';
+
+describe('MechanismPanel', () => {
+  beforeEach(() => act(() => resetStore()));
+
+  it('describes the selected option, not a fixed sentence', async () => {
+    const user = userEvent.setup();
+    render(<MechanismPanel />);
+    const release = screen.getByLabelText('Lease release');
+    expect(release).toHaveAccessibleDescription('deletes only if the key is still ours');
+    await user.selectOptions(release, 'del');
+    expect(screen.getByLabelText('Lease release')).toHaveAccessibleDescription('DEL removes the key, whoever holds it');
+    expect(screen.getByLabelText('Fencing token (checked by the destination)')).toHaveAccessibleDescription('destination accepts any write');
+  });
+
+  it('checks the variant the setup equals, and neither once it equals neither', async () => {
+    const user = userEvent.setup();
+    render(<MechanismPanel />);
+    expect(screen.getByRole('radio', { name: 'without the fix' })).toBeChecked();
+    // Fencing on: the setup is now the preset "with the fix".
+    await user.click(screen.getByLabelText('Fencing token (checked by the destination)'));
+    expect(screen.getByRole('radio', { name: 'with the fix' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'without the fix' })).not.toBeChecked();
+    await user.selectOptions(screen.getByLabelText('Lease release'), 'del');
+    expect(screen.getByRole('radio', { name: 'with the fix' })).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: 'without the fix' })).not.toBeChecked();
+    expect(screen.getByTestId('variant-edited')).toHaveTextContent('matches neither');
+  });
+});
