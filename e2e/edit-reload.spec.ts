@@ -13,6 +13,8 @@ test('edit in the form → the address updates → reload → the same state', a
   await expect(page.getByTestId('editor-status')).toContainText('Valid');
   await expect(page).not.toHaveURL(before);
   await expect(page).toHaveURL(/#v=1&s=/);
+  // "About this run" follows an edit right after the frame that shows it.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
   const hash = await page.getByTestId('trace-hash').textContent();
 
   // An invalid edit shows where, and does not reach the address bar.

@@ -5,7 +5,10 @@ import { watchErrors } from './support';
 test('export the scenario as JSON and import it back: same run; a bad file gives a message', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto('/#/sim/unsafe-release');
+  const original = (await page.getByTestId('trace-hash').textContent())!;
   await page.getByLabel('Lease release').selectOption('compare-and-delete');
+  // "About this run" follows the edit right after the frame that shows the verdict.
+  await expect(page.getByTestId('trace-hash')).not.toHaveText(original);
   const hash = (await page.getByTestId('trace-hash').textContent())!;
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);

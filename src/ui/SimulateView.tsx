@@ -4,7 +4,7 @@
  * transport and the timeline, all visible together at 1280×800; below, the event log beside the
  * inspector and metrics.
  */
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useRun, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
@@ -44,6 +44,8 @@ function citedOf(run: DerivedRun): Set<string> {
 }
 
 const Metrics = memo(MetricsCharts);
+const Log = memo(EventLog);
+const World = memo(Inspector);
 
 /** The simulator screen (reads and writes the store). */
 export function SimulateView() {
@@ -77,6 +79,11 @@ export function SimulateView() {
   }, []);
   const cited = useMemo(() => citedOf(run), [run]);
   const concealed = useConcealed();
+  // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
+  // inspector and the metrics (below them) follow in the next one, rendered by React at lower
+  // priority so that they never delay the verdict.
+  const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited, concealed }), [run, cursorIndex, cursorMs, cited, concealed]);
+  const lazy = useDeferredValue(below);
 
   return (
     <div className="sim-grid">
@@ -111,10 +118,10 @@ export function SimulateView() {
         />
         </div>
         <div className="main-bottom">
-          <EventLog run={run} index={cursorIndex} onSelect={selectIndex} cited={cited} concealed={concealed} />
+          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} concealed={lazy.concealed} />
           <aside className="col-right" aria-label="Inspector and metrics">
-            <Inspector run={run} index={cursorIndex} cursorMs={cursorMs} />
-            <Metrics run={run} concealed={concealed} />
+            <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />
+            <Metrics run={lazy.run} concealed={lazy.concealed} />
           </aside>
         </div>
       </main>

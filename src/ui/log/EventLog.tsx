@@ -3,8 +3,7 @@
  * Clicking (or Enter on) an event moves the cursor there; the current event is highlighted and
  * scrolled into view. Rows are keyed by event id and memoised on what they show (not on object
  * identity), so moving the cursor re-renders two rows and a fault edit re-renders only the rows
- * whose event changed; rows outside the log's scroll box skip layout and paint
- * (`content-visibility: auto`), so a 2,000-event run costs no more to show than a short one.
+ * whose event changed.
  */
 import { memo, useEffect, useRef } from 'react';
 import type { TraceEvent } from '../../sim';

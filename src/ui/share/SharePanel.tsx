@@ -5,7 +5,7 @@
  * link length.
  */
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { useLockscope, useRun, type LockscopeState } from '../store';
+import { deriveRun, useLockscope, useRun, type LockscopeState } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { svgToPng, timelineSvg } from './exportTimeline';
@@ -72,8 +72,9 @@ export interface SharePanelProps {
 
 /** The share panel. */
 export function SharePanel({ timeline = true }: SharePanelProps) {
-  const run = useRun();
-  const composed = useLockscope((s) => s.composed);
+  // "About this run" follows an edit at low priority (after the frame that shows the verdict).
+  const run = useDeferredValue(useRun());
+  const composed = useDeferredValue(useLockscope((s) => s.composed));
   const link = useShareLink();
   const [status, setStatus] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
@@ -96,9 +97,10 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     const root = document.querySelector('.timeline');
     if (!root) return;
     try {
-      const t = timelineSvg(root, `${composed.title} — ${run.verdict.held ? 'held' : 'violated'}`);
-      if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(composed)}-timeline.svg`);
-      else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(composed)}-timeline.png`);
+      const now = useLockscope.getState().composed;
+      const t = timelineSvg(root, `${now.title} — ${deriveRun(now).verdict.held ? 'held' : 'violated'}`);
+      if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
+      else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
     } catch (e) {
       useLockscope.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
@@ -110,7 +112,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       <h2>Share</h2>
       <CopyLink />
       <div className="share-actions">
-        <button type="button" onClick={() => { download(new Blob([scenarioJson(composed)], { type: 'application/json' }), `${fileBase(composed)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
+        <button type="button" onClick={() => { const now = useLockscope.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), `${fileBase(now)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
         <button type="button" onClick={() => fileRef.current?.click()}>Import JSON…</button>
         <input ref={fileRef} type="file" accept=".json,application/json" className="sr-only" tabIndex={-1} aria-label="Scenario file to import" data-testid="import-file"
           onChange={(e) => { void onImport(e.target.files?.[0]); e.target.value = ''; }} />

@@ -130,8 +130,15 @@ export function Timeline(props: TimelineProps) {
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
-    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, concealed, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
-  }, [lanes, boxes, x, plotW, height, uid, run, concealed]);
+    const markerXs = new Map<string, number[]>();
+    (faults ?? []).forEach((f, i) => {
+      const lane = laneOfFault(f, run.scenario);
+      const box = boxes.find((b) => sameLane(b.ref, lane));
+      const ms = faultTimeMs(f, i, run);
+      if (box && ms !== null) markerXs.set(box.id, [...(markerXs.get(box.id) ?? []), Math.max(0, Math.min(plotW, x(ms)))]);
+    });
+    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, concealed, markerXs, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
+  }, [lanes, boxes, x, plotW, height, uid, run, concealed, faults]);
 
   // Fault markers (keyed join so a focused marker keeps focus across re-runs).
   useEffect(() => {
@@ -287,6 +294,8 @@ interface DrawArgs {
   run: DerivedRun;
   /** Predict-then-reveal: no violation marks, no "duplicate" words. */
   concealed: boolean;
+  /** x of each fault marker, by lane id: segment words keep clear of them. */
+  markerXs: ReadonlyMap<string, readonly number[]>;
   /** The current scale (handlers read it when they fire; zooming does not rebuild them). */
   xNow: () => d3.ScaleLinear<number, number>;
   onLane: (lane: LaneRef, ms: number, pos: { x: number; y: number }) => void;
@@ -394,7 +403,9 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
     },
   })), 'bg-item', null);
   let marksLabel = bg.select<SVGTextElement>('text.marks-label');
-  if (marksLabel.empty()) marksLabel = bg.append('text').attr('x', 4).attr('y', AXIS_H + 17).attr('class', 'marks-label');
+  // At the right end: the cursor's time label sits at the left of this row when the cursor is at 0.
+  if (marksLabel.empty()) marksLabel = bg.append('text').attr('y', AXIS_H + 17).attr('class', 'marks-label').attr('text-anchor', 'end');
+  if (marksLabel.attr('x') !== String(plotW - 16)) marksLabel.attr('x', plotW - 16);
   const marksText = a.concealed ? 'verdict hidden until the end' : lanes.violations.length ? '' : 'no violation';
   if (marksLabel.text() !== marksText) marksLabel.text(marksText);
 
@@ -410,13 +421,15 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
       const pat = STATE_PATTERN[s.state];
-      // Pauses and crashes start where their fault marker sits: start the words after the marker.
-      const textX = rx + (s.state === 'paused' || s.state === 'crashed' ? 17 : 5);
-      // Words only where they fit inside the bar (white on a light lane would vanish).
-      const text = fitText(Math.min(rx + rw, plotW) - textX - 4, 7.6, `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`, STATE_TEXT[s.state], STATE_SHORT[s.state]);
+      // Words start after a fault marker sitting at the segment's start, end before the next one,
+      // and appear only where they fit inside the bar (white on a light lane would vanish).
+      const marks = a.markerXs.get(b.id) ?? [];
+      const textX = Math.max(rx + 5, ...marks.filter((m) => m >= rx - 14 && m <= rx + 16).map((m) => m + 16));
+      const stop = Math.min(rx + rw, plotW, ...marks.filter((m) => m > textX - 2).map((m) => m - 15));
+      const text = fitText(stop - textX - 2, 8.2, `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`, STATE_TEXT[s.state], STATE_SHORT[s.state]);
       items.push({
         key: `${s.startMs}|${s.state}`,
-        sig: `${rx}|${rw}|${b.y}|${b.h}|${s.endMs}|${text}|${uid}`,
+        sig: `${rx}|${rw}|${b.y}|${b.h}|${s.endMs}|${text}|${r1(textX)}|${uid}`,
         label: `${w.id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
         draw: (sg) => {
           sg.append('rect').attr('x', rx).attr('y', b.y + 4).attr('width', rw).attr('height', b.h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
