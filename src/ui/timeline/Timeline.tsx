@@ -210,6 +210,8 @@ export function Timeline(props: TimelineProps) {
       </div>
       <div className="timeline-body" style={{ height }}>
         <div className="lane-labels" style={{ width: GUTTER }}>
+          {/* What the marks row (between the axis and the lanes) holds, said beside it. */}
+          <span className="marks-note" style={{ top: AXIS_H + 4 }}>{concealed ? 'verdict hidden' : lanes.violations.length ? 'violations ▸' : 'no violation'}</span>
           {boxes.map((b) => (
             props.onLaneActivate ? (
               <button
@@ -402,13 +404,6 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
         });
     },
   })), 'bg-item', null);
-  let marksLabel = bg.select<SVGTextElement>('text.marks-label');
-  // At the right end: the cursor's time label sits at the left of this row when the cursor is at 0.
-  if (marksLabel.empty()) marksLabel = bg.append('text').attr('y', AXIS_H + 17).attr('class', 'marks-label').attr('text-anchor', 'end');
-  if (marksLabel.attr('x') !== String(plotW - 16)) marksLabel.attr('x', plotW - 16);
-  const marksText = a.concealed ? 'verdict hidden until the end' : lanes.violations.length ? '' : 'no violation';
-  if (marksLabel.text() !== marksText) marksLabel.text(marksText);
-
   const content = svg.select<SVGGElement>('g.content') as unknown as G;
 
   // Worker lanes.
