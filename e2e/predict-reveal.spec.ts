@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 
 test('predict-then-reveal hides the verdict, badges, marks and the future until the last event', async ({ page }) => {
   await page.goto('/#/sim/export-lease-expiry');
@@ -17,6 +18,8 @@ test('predict-then-reveal hides the verdict, badges, marks and the future until 
   await expect(page.getByTestId('curtain')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Event log' })).toContainText('44 more events hidden');
   await expect(page.getByRole('region', { name: 'Metrics' })).toContainText('Hidden with the verdict');
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
   // An edit says what was done, not what it changed.
   await page.getByLabel('Fencing token (checked by the destination)').check();
