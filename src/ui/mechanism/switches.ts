@@ -120,6 +120,21 @@ export const SWITCHES: readonly SwitchDef[] = [
     get: (s) => s.mechanism.onError,
     set: (s, v) => m(s, { onError: v as Scenario['mechanism']['onError'] }),
   },
+  {
+    id: 'acquireTimeoutMs', label: 'Give up acquiring after', short: 'Give up after', help: 'lock_timeout for an advisory lock; stop retrying SET NX for a lease',
+    hints: { none: 'waits for ever', '2000': 'after 2 s the job fails', '5000': 'after 5 s the job fails', '10000': 'after 10 s the job fails' },
+    options: [{ value: 'none', label: 'never' }, { value: '2000', label: '2 s' }, { value: '5000', label: '5 s' }, { value: '10000', label: '10 s' }],
+    relevant: (s) => hasStep(s, 'acquire') && s.mechanism.lock !== 'none',
+    get: (s) => (s.mechanism.acquireTimeoutMs == null ? 'none' : String(s.mechanism.acquireTimeoutMs)),
+    set: (s, v) => m(s, { acquireTimeoutMs: v === 'none' ? null : Number(v) }),
+  },
+  {
+    id: 'releaseInFinally', label: 'Cleanup releases even if never acquired (a bug)', short: 'Release in finally', help: 'finally { release } runs after a failed acquire too',
+    hints: { true: 'a worker that gave up still deletes the key', false: 'only an owner releases' },
+    relevant: (s) => s.mechanism.lock === 'lease',
+    get: (s) => s.mechanism.releaseInFinally === true,
+    set: (s, v) => m(s, { releaseInFinally: v === true }),
+  },
 ];
 
 /** The switches that apply to this scenario. */
