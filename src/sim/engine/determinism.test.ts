@@ -94,6 +94,22 @@ describe('determinism', () => {
     );
   });
 
+  it('regression: a worker paused past its acquire deadline gives up when it resumes (time never runs backwards)', () => {
+    // Found by the property above: fence-ignored, acquireTimeoutMs 1000, A paused 40 s at 3 s.
+    const base = PRESETS.find((p) => p.id === 'fence-ignored')!.withoutFix;
+    const s: Scenario = {
+      ...base,
+      seed: 0,
+      mechanism: { ...base.mechanism, idempotencyKey: true, acquireTimeoutMs: 1000 },
+      workers: [{ ...base.workers[0]!, startMs: 2000 }, { ...base.workers[1]!, startMs: 0 }],
+      faults: [{ kind: 'pause', worker: 'A', atMs: 3000, pauseMs: 40_000 }, { kind: 'partition', worker: 'A', atMs: 13_884, durationMs: 29_117 }],
+    };
+    const r = runScenario(s);
+    for (let i = 1; i < r.events.length; i++) expect(r.events[i]!.atMs).toBeGreaterThanOrEqual(r.events[i - 1]!.atMs);
+    const gaveUp = r.events.find((e) => e.actor === 'A' && e.narration.includes('gave up waiting'))!;
+    expect(gaveUp.atMs).toBe(43_000);
+  });
+
   it('each preset has a stable trace hash', () => {
     const hashes = Object.fromEntries(PRESETS.flatMap((p) => [[`${p.id}`, runScenario(p.withoutFix).traceHash], [`${p.id} --fixed`, runScenario(p.withFix).traceHash]]));
     expect(hashes).toMatchSnapshot();

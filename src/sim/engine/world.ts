@@ -141,6 +141,7 @@ export class World {
 
   /** Runs `fn` at `atMs`; with a worker, the timer dies if the worker's generation changes. */
   at(atMs: number, fn: () => void, worker: WorkerRuntime | null = null, shiftable = false): void {
+    if (atMs < this.nowMs) throw new RangeError(`scheduled at ${atMs} ms, before the current ${this.nowMs} ms: virtual time never runs backwards`);
     this.queue.push(atMs, { worker, gen: worker ? worker.gen : 0, shiftable, fn });
   }
 

@@ -98,7 +98,9 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     if (reply.kind !== 'ok') {
       const giveUpAtMs = world.scenario.mechanism.acquireTimeoutMs == null ? null : started + world.scenario.mechanism.acquireTimeoutMs;
       if (giveUpAtMs !== null && world.nowMs + L.retryEveryMs > giveUpAtMs) {
-        world.at(giveUpAtMs, () => failJob(world, w, `it gave up waiting for ${L.key} after ${fmtMs(giveUpAtMs - started)}`), w);
+        // A pause can carry the worker past its deadline: then it gives up as soon as it runs again.
+        const atMs = Math.max(world.nowMs, giveUpAtMs);
+        world.at(atMs, () => failJob(world, w, `it gave up waiting for ${L.key} after ${fmtMs(atMs - started)}`), w);
         return;
       }
       world.at(world.nowMs + L.retryEveryMs, attempt, w);
