@@ -4,11 +4,11 @@
  * transport and the timeline, all visible together at 1280×800; below, the event log beside the
  * inspector and metrics.
  */
+import { useFaultEditing } from './timeline/useFaultEditing';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useRun, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
-import type { LaneRef } from './store/types';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
 import { Inspector } from './inspector/Inspector';
@@ -18,7 +18,6 @@ import { MetricsCharts } from './verdict/MetricsCharts';
 import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
-import { withTime } from './faults/faultCatalog';
 import { SharePanel } from './share/SharePanel';
 import { useConcealed } from './verdict/conceal';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
@@ -71,12 +70,7 @@ export function SimulateView() {
     s.setPlaying(false);
     s.setCursorIndex(i);
   }, []);
-  const onLane = useCallback((lane: LaneRef, atMs: number, pos: { x: number; y: number }) => useLockscope.getState().openFaultMenu({ lane, atMs, x: pos.x, y: pos.y }), []);
-  const onFaultMove = useCallback((i: number, ms: number) => {
-    const s = useLockscope.getState();
-    const f = s.faults[i];
-    if (f) s.updateFault(i, withTime(f, ms));
-  }, []);
+  const editing = useFaultEditing();
   const cited = useMemo(() => citedOf(run), [run]);
   const concealed = useConcealed();
   // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
@@ -104,17 +98,8 @@ export function SimulateView() {
           concealed={concealed}
           label="Timeline"
           cursorMs={cursorMs}
-          onCursorMs={(ms) => {
-            st.setPlaying(false);
-            st.setCursorMs(ms);
-          }}
           onEventId={gotoEvent}
-          faults={faults}
-          selectedFault={selectedFault}
-          onLaneActivate={onLane}
-          onFaultMove={onFaultMove}
-          onFaultSelect={st.selectFault}
-          onFaultRemove={st.removeFault}
+          {...editing}
         />
         </div>
         <div className="main-bottom">

@@ -5,7 +5,7 @@
  * Each side is named by what it is (a preset variant, or "your edited mechanism") and by the
  * switches that differ; two identical sides say so and suggest another right-hand side.
  */
-import { useCallback } from 'react';
+import { useFaultEditing } from '../timeline/useFaultEditing';
 import { findPreset } from '../../sim';
 import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
 import { compareScenario, differences, otherVariantOf } from './compareScenario';
@@ -16,8 +16,6 @@ import { Inspector } from '../inspector/Inspector';
 import { flipSwitch, relevantSwitches, switchValueText } from '../mechanism/switches';
 import { matchVariant, variantName } from '../mechanism/variant';
 import type { DerivedRun } from '../store/derive';
-import type { LaneRef } from '../store/types';
-import { withTime } from '../faults/faultCatalog';
 import { CopyLink } from '../share/SharePanel';
 import { HideVerdictToggle } from '../verdict/HideVerdictToggle';
 import { useConcealed } from '../verdict/conceal';
@@ -31,8 +29,6 @@ export function CompareView() {
   const target = useLockscope((s) => s.compareTarget);
   const cursorMs = useLockscope((s) => s.cursorMs);
   const cursorIndex = useLockscope((s) => s.cursorIndex);
-  const faults = useLockscope((s) => s.faults);
-  const selectedFault = useLockscope((s) => s.selectedFault);
   const setCompareTarget = useLockscope((s) => s.setCompareTarget);
   const concealed = useConcealed();
   const right = deriveRun(compareScenario(composed, presetId, variant, target));
@@ -50,12 +46,7 @@ export function CompareView() {
   const leftCaption = `Left: ${leftName}${same ? '' : ` — ${leftDiff.join('; ')}`}`;
   const rightCaption = same ? `Right: ${rightName} — the same mechanism as the left` : `Right: ${rightName} — ${rightDiff.join('; ')}`;
 
-  const onLane = useCallback((lane: LaneRef, atMs: number, pos: { x: number; y: number }) => useLockscope.getState().openFaultMenu({ lane, atMs, x: pos.x, y: pos.y }), []);
-  const onFaultMove = useCallback((i: number, ms: number) => {
-    const s = useLockscope.getState();
-    const f = s.faults[i];
-    if (f) s.updateFault(i, withTime(f, ms));
-  }, []);
+  const editing = useFaultEditing();
 
   const side = (run: DerivedRun, caption: string, which: string) => {
     // The left side is the store's run: its event is the cursor's; the right follows by time.
@@ -73,17 +64,8 @@ export function CompareView() {
           label={`Timeline (${which})`}
           domainEndMs={Math.max(runEndMs(left), runEndMs(right))}
           cursorMs={cursorMs}
-          onCursorMs={(ms) => {
-            st.setPlaying(false);
-            st.setCursorMs(ms);
-          }}
           onEventId={goto}
-          faults={faults}
-          selectedFault={selectedFault}
-          onLaneActivate={onLane}
-          onFaultMove={onFaultMove}
-          onFaultSelect={st.selectFault}
-          onFaultRemove={st.removeFault}
+          {...editing}
         />
         <Inspector run={run} index={idx} cursorMs={cursorMs} title={`World at the cursor (${which})`} />
       </div>
