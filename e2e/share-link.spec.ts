@@ -42,11 +42,16 @@ test('a shared link with faults opens the same run: the receiver sees the sender
 
 test('the compare view and its right-hand side travel in the link', async ({ page }) => {
   await page.goto('/#/compare/export-lease-expiry');
+  // The old route is rewritten to the v=1 form first; only then take the address to compare against.
+  await expect.poll(() => page.url()).toContain('#v=1&');
+  await expect(page.getByTestId('compare-right')).toBeVisible();
   const before = page.url();
   await page.getByLabel('Right-hand side').selectOption('release');
   await expect(page.getByTestId('compare-right')).toContainText('Lease release: plain DEL');
   // The address follows right after the frame that shows the edit.
   await expect.poll(() => page.url()).not.toBe(before);
+  // Let any write still queued for the frame land before taking the link.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
   const url = page.url();
   const other = await page.context().newPage();
   await other.goto(url);
