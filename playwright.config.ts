@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
+  // e2e/dev/ runs against the dev server: playwright.dev.config.ts.
+  testIgnore: ['dev/**'],
   timeout: 30_000,
   fullyParallel: false,
   workers: 1,

@@ -5,7 +5,9 @@ import react from '@vitejs/plugin-react';
 /**
  * The Content-Security-Policy, as a <meta> tag. The build forbids inline scripts, eval and every
  * connection (the app makes no requests after load). The dev server needs an inline module script
- * (React Fast Refresh's preamble) and a WebSocket for HMR, so dev relaxes exactly those two.
+ * (React Fast Refresh's preamble), a WebSocket for HMR, and inline styles (in dev, Vite injects
+ * every imported CSS file as a `<style>` element), so dev relaxes exactly those three. The
+ * dev-server smoke test (`e2e/dev/`) fails on any CSP violation in the console.
  */
 export const CSP_BUILD = [
   "default-src 'self'",
@@ -19,7 +21,9 @@ export const CSP_BUILD = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
-const CSP_DEV = CSP_BUILD.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'none'", "connect-src 'self' ws: wss:");
+export const CSP_DEV = CSP_BUILD.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+  .replace("connect-src 'none'", "connect-src 'self' ws: wss:");
 
 function csp(): Plugin {
   let dev = false;
