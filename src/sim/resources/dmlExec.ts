@@ -12,7 +12,8 @@
  * - an UPDATE checks CHECK constraints on the version it read before it waits for the row lock,
  *   and again on the re-read version; unique keys are checked after the row is locked;
  * - an INSERT draws serial values, checks NOT NULL/CHECK, then unique keys: a key written by a
- *   transaction still in progress makes it wait, then 23505 or success.
+ *   transaction still in progress makes it wait (even if that transaction has since deleted the
+ *   row or changed its key), then 23505 or success; an UPDATE that changes a key likewise.
  *
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
@@ -29,6 +30,7 @@ import {
   rowLabel,
   scanOrder,
   visibleVersion,
+  writePending,
   type UniqueCheck,
 } from './tableStore';
 
@@ -175,11 +177,11 @@ function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowS
       return waitForTxn(u, p);
     }
     // The new version goes after every existing one (a second UPDATE in the same transaction writes yet another).
-    row.pending = { values: next, pos: ctx.table.nextPos++ };
+    writePending(row, next, ctx.table.nextPos++);
     if (stmt.returning && stmt.returning.length > 0) p.out.push(project(spec, next, stmt.returning));
   } else {
     row.lock = row.lock ?? { txn: ctx.txn, sessionId: ctx.sessionId };
-    if (stmt.op === 'delete') row.pending = { values: null, pos: row.pos };
+    if (stmt.op === 'delete') writePending(row, null, row.pos);
     else p.out.push(project(spec, current, stmt.columns));
   }
   p.count += 1;
