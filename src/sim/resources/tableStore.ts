@@ -71,9 +71,12 @@ export function describeRow(spec: TableSpec, values: Row, columns?: readonly str
   return `${spec.name} row ${cols.map((c) => `${c}=${valueText(values[c] ?? null)}`).join(', ')}`;
 }
 
-/** The label of a stored row: by its committed version, else its uncommitted insert. */
+/**
+ * The label of a stored row: by its committed version, else its uncommitted insert (the latest
+ * version its inserting transaction wrote, or the last one before that transaction deleted it).
+ */
 export function rowLabel(table: TableState, row: RowState): string {
-  return describeRow(table.spec, row.committed ?? row.pending?.values ?? {});
+  return describeRow(table.spec, row.committed ?? row.pending?.values ?? row.pending?.superseded.at(-1) ?? {});
 }
 
 /**
