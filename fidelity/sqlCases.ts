@@ -368,6 +368,21 @@ const UNIQUE: SqlCase[] = [
       },
     ];
   }),
+  // PostgreSQL writes an UPDATE's new version before its unique check waits, so the version it
+  // replaces has the waiting updater as xmax: a unique check on the old key waits for the updater.
+  ...(['COMMIT', 'ROLLBACK'] as const).map((end): SqlCase => ({
+    name: `while a key-changing UPDATE waits for another transaction, an insert of its old key waits for the updater (${end})`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3', 's4'],
+    ops: [
+      on('s4', insertInvoice(1)),
+      on('s2', BEGIN), on('s2', insertInvoice(2)),
+      on('s1', BEGIN), on('s1', setOrder(1, 2), WAITS),
+      on('s3', insertInvoice(1), WAITS),
+      on('s4', { op: 'select', table: 'invoices', where: { order_id: 1 }, lock: 'forUpdateNowait' }, 'ERROR 55P03'),
+      on('s2', end === 'COMMIT' ? COMMIT : ROLLBACK, end),
+      on('s1', COMMIT, end === 'COMMIT' ? 'ROLLBACK' : 'COMMIT'),
+      on('s4', { op: 'select', table: 'invoices', columns: ['id', 'order_id'], where: {} }, 'SELECT 2'),
+    ],
+  })),
   {
     name: 'ON CONFLICT DO NOTHING waits the same way on versions an open transaction deleted or updated away', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
     ops: [

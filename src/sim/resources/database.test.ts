@@ -574,6 +574,23 @@ describe('a unique check waits on every version an open transaction wrote (fidel
     expect(wokenBy(db.execute('s2', COMMIT))).toEqual([['s1', dup(2)]]);
   });
 
+  it.each([
+    ['COMMIT', [['s1', dup(2)], ['s3', dup(1)]], [], [{ id: 1, order_id: 1, amount: 100 }, { id: 2, order_id: 2, amount: 100 }]],
+    ['ROLLBACK', [['s1', 'UPDATE 1']], [['s3', 'INSERT 0 1 → id=3']], [{ id: 1, order_id: 2, amount: 100 }, { id: 3, order_id: 1, amount: 100 }]],
+  ] as const)('while a key-changing UPDATE waits, its old key waits for the updater (s2 %s)', (e, afterEnd, afterUpdaterCommit, rows) => {
+    // PostgreSQL writes the new version before it waits, so the old one has the updater as xmax.
+    const db = setup('s0', 's1', 's2', 's3', 's4');
+    db.execute('s0', insertInvoice(1));
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s1', BEGIN]]);
+    expect(q(db, 's1', setOrder(1, 2))).toBe(waitsOn(2));
+    expect(q(db, 's3', insertInvoice(1))).toBe('waits (transaction of session s1 (uncommitted invoices row order_id=1))');
+    expect(q(db, 's4', select('invoices', { order_id: 1 }, { lock: 'forUpdateNowait' }))).toBe('ERROR 55P03 could not obtain lock on row in relation "invoices"');
+    expect(db.visibleRows('s1', 'invoices')).toEqual([{ id: 1, order_id: 1, amount: 100 }]);
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual(afterEnd);
+    expect(wokenBy(db.execute('s1', COMMIT))).toEqual(afterUpdaterCommit);
+    expect(db.committedRows('invoices')).toEqual(rows);
+  });
+
   it('the own transaction\'s deleted or updated-away versions never conflict', () => {
     const db = setup('s0', 's1');
     db.execute('s0', insertInvoice(1));

@@ -13,7 +13,8 @@
  *   and again on the re-read version; unique keys are checked after the row is locked;
  * - an INSERT draws serial values, checks NOT NULL/CHECK, then unique keys: a key written by a
  *   transaction still in progress makes it wait (even if that transaction has since deleted the
- *   row or changed its key), then 23505 or success; an UPDATE that changes a key likewise.
+ *   row or changed its key), then 23505 or success; an UPDATE that changes a key likewise, and
+ *   while it waits the row's current key counts as written by the updater.
  *
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
@@ -173,6 +174,11 @@ function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowS
     const u = checkUnique(ctx.table, next, ctx.txn, row.rid, current);
     if (u.kind === 'exists') return fail(u.error);
     if (u.kind === 'wait') {
+      // PostgreSQL has already written the new version and waits before adding its key to the
+      // unique index: the version it replaces now has this transaction as its updater (another
+      // transaction's unique check on that version's key waits for this one), while the new key
+      // conflicts with nobody yet. The model records that as an unchanged pending version.
+      if (!row.pending) writePending(row, current, row.pos);
       p.retry = true;
       return waitForTxn(u, p);
     }
