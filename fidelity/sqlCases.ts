@@ -52,6 +52,9 @@ const insertInvoice = (order: number, extra: Partial<Extract<Stmt, { op: 'insert
   op: 'insert', table: 'invoices', values: { order_id: order, amount: 100 }, returning: ['id'], ...extra,
 });
 
+const delInvoice = (order: number): Stmt => ({ op: 'delete', table: 'invoices', where: { order_id: order } });
+const setOrder = (from: number, to: number): Stmt => ({ op: 'update', table: 'invoices', set: { order_id: to }, where: { order_id: from } });
+
 const advisoryCase = (name: string, sessions: string[], ops: SqlOp[], extra: Partial<SqlCase> = {}): SqlCase => ({
   name, primitive: 'advisory locks', tables: [], sessions, ops, ...extra,
 });
@@ -313,6 +316,103 @@ const UNIQUE: SqlCase[] = [
       on('s1', BEGIN), on('s1', { op: 'select', table: 'invoices', where: { order_id: 5 }, lock: 'forUpdate' }, 'SELECT 1'),
       on('s2', insertInvoice(5), 'ERROR 23505'),
       on('s1', COMMIT),
+    ],
+  },
+  // Found by the generated sequences (seed 1475034870, issue 16). PostgreSQL's unique check meets
+  // one index entry per row version and waits for a version's inserting transaction while it is in
+  // progress, whatever that transaction did to the version afterwards (deleted it, changed its key).
+  ...(['COMMIT', 'ROLLBACK'] as const).flatMap((end): SqlCase[] => {
+    const END = end === 'COMMIT' ? COMMIT : ROLLBACK;
+    return [
+      {
+        name: `insert of a key another open transaction inserted then deleted waits, then succeeds after its ${end}`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+        ops: [
+          on('s2', BEGIN), on('s2', insertInvoice(2), 'INSERT 0 1 → id=1'), on('s2', delInvoice(2), 'DELETE 1'),
+          on('s1', BEGIN), on('s1', insertInvoice(2), WAITS),
+          on('s2', END, end),
+          on('s1', COMMIT, 'COMMIT'),
+          on('s1', { op: 'select', table: 'invoices', columns: ['id'], where: { order_id: 2 } }, 'SELECT 1 → id=2'),
+        ],
+      },
+      {
+        name: `insert of a key another open transaction inserted then updated away waits, as does its new key; after ${end}`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3'],
+        ops: [
+          on('s2', BEGIN), on('s2', insertInvoice(2)), on('s2', setOrder(2, 3), 'UPDATE 1'),
+          on('s1', insertInvoice(2), WAITS),
+          on('s3', insertInvoice(3), WAITS),
+          on('s2', END, end),
+          on('s1', { op: 'select', table: 'invoices', columns: ['order_id'], where: {} }, 'SELECT 2'),
+        ],
+      },
+      {
+        name: `a committed key another open transaction updated away and back: both keys wait; after ${end}`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3'],
+        ops: [
+          on('s3', insertInvoice(1), 'INSERT 0 1 → id=1'),
+          on('s2', BEGIN), on('s2', setOrder(1, 2), 'UPDATE 1'), on('s2', setOrder(2, 1), 'UPDATE 1'),
+          on('s1', insertInvoice(2), WAITS),
+          on('s3', insertInvoice(1), WAITS),
+          on('s2', END, end),
+          on('s1', { op: 'select', table: 'invoices', columns: ['order_id'], where: {} }, 'SELECT 2'),
+        ],
+      },
+      {
+        name: `an UPDATE onto a key another open transaction inserted then deleted waits, then updates after its ${end}`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+        ops: [
+          on('s1', insertInvoice(1)),
+          on('s2', BEGIN), on('s2', insertInvoice(2)), on('s2', delInvoice(2)),
+          on('s1', BEGIN), on('s1', setOrder(1, 2), WAITS),
+          on('s2', END, end),
+          on('s1', COMMIT, 'COMMIT'),
+          on('s2', { op: 'select', table: 'invoices', columns: ['id'], where: { order_id: 2 } }, 'SELECT 1 → id=1'),
+        ],
+      },
+    ];
+  }),
+  // PostgreSQL writes an UPDATE's new version before its unique check waits, so the version it
+  // replaces has the waiting updater as xmax: a unique check on the old key waits for the updater.
+  ...(['COMMIT', 'ROLLBACK'] as const).map((end): SqlCase => ({
+    name: `while a key-changing UPDATE waits for another transaction, an insert of its old key waits for the updater (${end})`, primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2', 's3', 's4'],
+    ops: [
+      on('s4', insertInvoice(1)),
+      on('s2', BEGIN), on('s2', insertInvoice(2)),
+      on('s1', BEGIN), on('s1', setOrder(1, 2), WAITS),
+      on('s3', insertInvoice(1), WAITS),
+      on('s4', { op: 'select', table: 'invoices', where: { order_id: 1 }, lock: 'forUpdateNowait' }, 'ERROR 55P03'),
+      on('s2', end === 'COMMIT' ? COMMIT : ROLLBACK, end),
+      on('s1', COMMIT, end === 'COMMIT' ? 'ROLLBACK' : 'COMMIT'),
+      on('s4', { op: 'select', table: 'invoices', columns: ['id', 'order_id'], where: {} }, 'SELECT 2'),
+    ],
+  })),
+  {
+    name: 'ON CONFLICT DO NOTHING waits the same way on versions an open transaction deleted or updated away', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', insertInvoice(1)),
+      on('s2', BEGIN), on('s2', insertInvoice(5)), on('s2', delInvoice(5)),
+      on('s1', insertInvoice(5, { onConflictDoNothing: true }), WAITS),
+      on('s2', COMMIT, 'COMMIT'),
+      on('s2', BEGIN), on('s2', setOrder(1, 6)), on('s2', setOrder(6, 1)),
+      on('s1', insertInvoice(1, { onConflictDoNothing: true }), WAITS),
+      on('s2', COMMIT, 'COMMIT'),
+      on('s1', { op: 'select', table: 'invoices', columns: ['order_id'], where: {} }, 'SELECT 2'),
+    ],
+  },
+  {
+    name: 'a key inserted, deleted and inserted again by an open transaction: the waiter gets 23505 after COMMIT', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s2', BEGIN), on('s2', insertInvoice(2)), on('s2', delInvoice(2)), on('s2', insertInvoice(2), 'INSERT 0 1 → id=2'),
+      on('s1', insertInvoice(2), WAITS),
+      on('s2', COMMIT, 'COMMIT'),
+      on('s1', insertInvoice(2), 'ERROR 23505'),
+    ],
+  },
+  {
+    name: 'the own transaction\'s deleted or updated-away versions never conflict', primitive: 'unique inserts', tables: [INVOICES], sessions: ['s1'],
+    ops: [
+      on('s1', insertInvoice(1)),
+      on('s1', BEGIN), on('s1', insertInvoice(2)), on('s1', delInvoice(2)), on('s1', insertInvoice(2), 'INSERT 0 1 → id=3'),
+      on('s1', setOrder(2, 3), 'UPDATE 1'), on('s1', insertInvoice(2), 'INSERT 0 1 → id=4'),
+      on('s1', setOrder(1, 4), 'UPDATE 1'), on('s1', insertInvoice(1), 'INSERT 0 1 → id=5'),
+      on('s1', COMMIT, 'COMMIT'),
     ],
   },
   {

@@ -490,6 +490,135 @@ describe('unique constraints and concurrent inserts (PostgreSQL docs, "Index Uni
   });
 });
 
+describe('a unique check waits on every version an open transaction wrote (fidelity seed 1475034870, issue 16)', () => {
+  // PostgreSQL's _bt_check_unique meets one index entry per row version and, through
+  // HeapTupleSatisfiesDirty, waits for a version's inserting transaction while it is in progress,
+  // whatever that transaction did to the version afterwards. Checked on PostgreSQL 15.
+  const dup = (k: number): string => `ERROR 23505 duplicate key value violates unique constraint "invoices_order_id_key" (Key (order_id)=(${k}) already exists.)`;
+  const waitsOn = (k: number): string => `waits (transaction of session s2 (uncommitted invoices row order_id=${k}))`;
+  const setOrder = (from: number, to: number): Stmt => ({ op: 'update', table: 'invoices', set: { order_id: to }, where: { order_id: from } });
+  const del = (k: number): Stmt => ({ op: 'delete', table: 'invoices', where: { order_id: k } });
+  const end = (e: 'COMMIT' | 'ROLLBACK'): Stmt => (e === 'COMMIT' ? COMMIT : ROLLBACK);
+
+  it.each(['COMMIT', 'ROLLBACK'] as const)('inserted then deleted: an insert of the key waits, then succeeds after %s', (e) => {
+    const db = setup('s1', 's2');
+    expect(texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', del(2)], ['s1', BEGIN]])).toEqual(['BEGIN', 'INSERT 0 1 → id=1', 'DELETE 1', 'BEGIN']);
+    expect(q(db, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    // A wait on s2's transaction id: s1 asks for ShareLock on it, s2 holds it exclusively.
+    expect(db.locks().filter((l) => l.locktype === 'transactionid')).toEqual([
+      { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's2', mode: 'ExclusiveLock', granted: true },
+      { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's1', mode: 'ShareLock', granted: false },
+    ]);
+    expect(db.sessionState('s1').waiting).toEqual({ stmt: insertInvoice(2), on: 'transaction of session s2 (uncommitted invoices row order_id=2)', blockerSession: 's2' });
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'INSERT 0 1 → id=2']]);
+    expect(q(db, 's1', COMMIT)).toBe('COMMIT');
+    expect(db.committedRows('invoices')).toEqual([{ id: 2, order_id: 2, amount: 100 }]);
+  });
+
+  it.each([
+    ['COMMIT', dup(3)],
+    ['ROLLBACK', 'INSERT 0 1 → id=3'],
+  ] as const)('inserted then its key updated: both the old and the new key wait; after %s the new key gives %s', (e, newKey) => {
+    const db = setup('s1', 's2', 's3');
+    expect(texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', setOrder(2, 3)]])).toEqual(['BEGIN', 'INSERT 0 1 → id=1', 'UPDATE 1']);
+    expect(q(db, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    expect(q(db, 's3', insertInvoice(3))).toBe(waitsOn(3));
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'INSERT 0 1 → id=2'], ['s3', newKey]]);
+  });
+
+  it.each(['COMMIT', 'ROLLBACK'] as const)('a committed key updated away and back: both keys wait; after %s the key it left is free, its own is taken', (e) => {
+    const db = setup('s0', 's1', 's2', 's3');
+    db.execute('s0', insertInvoice(1));
+    expect(texts(db, [['s2', BEGIN], ['s2', setOrder(1, 2)], ['s2', setOrder(2, 1)]])).toEqual(['BEGIN', 'UPDATE 1', 'UPDATE 1']);
+    expect(q(db, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    expect(q(db, 's3', insertInvoice(1))).toBe(waitsOn(1));
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'INSERT 0 1 → id=2'], ['s3', dup(1)]]);
+  });
+
+  it('a key a committed row passed through (a → b → c) still waits', () => {
+    const db = setup('s0', 's1', 's2');
+    db.execute('s0', insertInvoice(1));
+    texts(db, [['s2', BEGIN], ['s2', setOrder(1, 2)], ['s2', setOrder(2, 3)]]);
+    expect(q(db, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    expect(q(db, 's0', insertInvoice(4))).toBe('INSERT 0 1 → id=3');
+    expect(wokenBy(db.execute('s2', ROLLBACK))).toEqual([['s1', 'INSERT 0 1 → id=2']]);
+  });
+
+  it('ON CONFLICT DO NOTHING waits the same way, then inserts or skips', () => {
+    const db = setup('s0', 's1', 's2');
+    db.execute('s0', insertInvoice(1));
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(5)], ['s2', del(5)]]);
+    expect(q(db, 's1', insertInvoice(5, { onConflictDoNothing: true }))).toBe(waitsOn(5));
+    expect(wokenBy(db.execute('s2', COMMIT))).toEqual([['s1', 'INSERT 0 1 → id=3']]);
+    texts(db, [['s2', BEGIN], ['s2', setOrder(1, 6)], ['s2', setOrder(6, 1)]]);
+    expect(q(db, 's1', insertInvoice(1, { onConflictDoNothing: true }))).toBe(waitsOn(1));
+    expect(wokenBy(db.execute('s2', COMMIT))).toEqual([['s1', 'INSERT 0 0']]);
+  });
+
+  it.each(['COMMIT', 'ROLLBACK'] as const)('an UPDATE onto a key inserted and deleted by an open transaction waits, then updates after %s', (e) => {
+    const db = setup('s0', 's1', 's2');
+    db.execute('s0', insertInvoice(1));
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', del(2)], ['s1', BEGIN]]);
+    expect(q(db, 's1', setOrder(1, 2))).toBe(waitsOn(2));
+    expect(db.sessionState('s1').rowLocks).toEqual(['invoices row id=1']);
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'UPDATE 1']]);
+    expect(q(db, 's1', COMMIT)).toBe('COMMIT');
+    expect(db.committedRows('invoices')).toEqual([{ id: 1, order_id: 2, amount: 100 }]);
+  });
+
+  it('a key inserted, deleted and inserted again by the open transaction: the waiter gets 23505 after COMMIT', () => {
+    const db = setup('s1', 's2');
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', del(2)]]);
+    expect(q(db, 's2', insertInvoice(2))).toBe('INSERT 0 1 → id=2');
+    expect(q(db, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    expect(wokenBy(db.execute('s2', COMMIT))).toEqual([['s1', dup(2)]]);
+  });
+
+  it.each([
+    ['COMMIT', [['s1', dup(2)], ['s3', dup(1)]], [], [{ id: 1, order_id: 1, amount: 100 }, { id: 2, order_id: 2, amount: 100 }]],
+    ['ROLLBACK', [['s1', 'UPDATE 1']], [['s3', 'INSERT 0 1 → id=3']], [{ id: 1, order_id: 2, amount: 100 }, { id: 3, order_id: 1, amount: 100 }]],
+  ] as const)('while a key-changing UPDATE waits, its old key waits for the updater (s2 %s)', (e, afterEnd, afterUpdaterCommit, rows) => {
+    // PostgreSQL writes the new version before it waits, so the old one has the updater as xmax.
+    const db = setup('s0', 's1', 's2', 's3', 's4');
+    db.execute('s0', insertInvoice(1));
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s1', BEGIN]]);
+    expect(q(db, 's1', setOrder(1, 2))).toBe(waitsOn(2));
+    expect(q(db, 's3', insertInvoice(1))).toBe('waits (transaction of session s1 (uncommitted invoices row order_id=1))');
+    expect(q(db, 's4', select('invoices', { order_id: 1 }, { lock: 'forUpdateNowait' }))).toBe('ERROR 55P03 could not obtain lock on row in relation "invoices"');
+    expect(db.visibleRows('s1', 'invoices')).toEqual([{ id: 1, order_id: 1, amount: 100 }]);
+    expect(wokenBy(db.execute('s2', end(e)))).toEqual(afterEnd);
+    expect(wokenBy(db.execute('s1', COMMIT))).toEqual(afterUpdaterCommit);
+    expect(db.committedRows('invoices')).toEqual(rows);
+  });
+
+  it('the own transaction\'s deleted or updated-away versions never conflict', () => {
+    const db = setup('s0', 's1');
+    db.execute('s0', insertInvoice(1));
+    expect(texts(db, [
+      ['s1', BEGIN], ['s1', insertInvoice(2)], ['s1', del(2)], ['s1', insertInvoice(2)],
+      ['s1', setOrder(2, 3)], ['s1', insertInvoice(2)], ['s1', setOrder(1, 4)], ['s1', insertInvoice(1)], ['s1', COMMIT],
+    ])).toEqual(['BEGIN', 'INSERT 0 1 → id=2', 'DELETE 1', 'INSERT 0 1 → id=3', 'UPDATE 1', 'INSERT 0 1 → id=4', 'UPDATE 1', 'INSERT 0 1 → id=5', 'COMMIT']);
+  });
+
+  it('the row an open transaction inserted and deleted keeps its label and goes at the transaction\'s end', () => {
+    const db = setup('s1', 's2');
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', del(2)]]);
+    expect(db.sessionState('s2').rowLocks).toEqual(['invoices row id=1']);
+    expect(db.visibleRows('s2', 'invoices')).toEqual([]);
+    db.execute('s2', COMMIT);
+    expect(db.sessionState('s2').rowLocks).toEqual([]);
+    expect(q(db, 's1', insertInvoice(2))).toBe('INSERT 0 1 → id=2');
+  });
+
+  it('a snapshot keeps the superseded versions: the restored database still waits on them', () => {
+    const db = setup('s1', 's2');
+    texts(db, [['s2', BEGIN], ['s2', insertInvoice(2)], ['s2', setOrder(2, 3)]]);
+    const restored = Database.fromSnapshot(db.snapshot());
+    expect(q(restored, 's1', insertInvoice(2))).toBe(waitsOn(2));
+    expect(wokenBy(restored.execute('s2', ROLLBACK))).toEqual([['s1', 'INSERT 0 1 → id=2']]);
+  });
+});
+
 describe('row locks (SELECT "The Locking Clause")', () => {
   it('FOR UPDATE waits for the writer, then re-reads the row', () => {
     const db = setup('s1', 's2');

@@ -91,9 +91,10 @@ export interface SessionRecord {
 }
 
 /**
- * One logical row: its committed version, at most one uncommitted change, and the transaction
- * holding its row lock. Invariant: `pending` is set only while `lock` is set, by the same
- * transaction. `committed: null` with a pending value is an uncommitted insert.
+ * One logical row: its committed version, at most one uncommitted change (with the versions that
+ * change went through), and the transaction holding its row lock. Invariant: `pending` is set only
+ * while `lock` is set, by the same transaction. `committed: null` with a pending value is an
+ * uncommitted insert.
  */
 export interface RowState {
   /** Stable row number in insertion order (the model's identity of a logical row). */
@@ -105,8 +106,14 @@ export interface RowState {
    */
   pos: number;
   committed: Row | null;
-  /** `values: null` means deleted by the lock holder; `pos` is the new version's position. */
-  pending: { values: Row | null; pos: number } | null;
+  /**
+   * The lock holder's change: `values` is its latest version (`null`: deleted by it), `pos` that
+   * version's position, `superseded` the versions it wrote before and has since replaced (UPDATE)
+   * or deleted, oldest first. PostgreSQL keeps every version a transaction writes, each with its
+   * own index entry, until the transaction ends; another transaction's unique check waits on any of
+   * them (`checkUnique`), so the model must remember them even though no statement can read them.
+   */
+  pending: { values: Row | null; pos: number; superseded: Row[] } | null;
   lock: { readonly txn: number; readonly sessionId: string } | null;
 }
 

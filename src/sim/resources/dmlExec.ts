@@ -12,7 +12,9 @@
  * - an UPDATE checks CHECK constraints on the version it read before it waits for the row lock,
  *   and again on the re-read version; unique keys are checked after the row is locked;
  * - an INSERT draws serial values, checks NOT NULL/CHECK, then unique keys: a key written by a
- *   transaction still in progress makes it wait, then 23505 or success.
+ *   transaction still in progress makes it wait (even if that transaction has since deleted the
+ *   row or changed its key), then 23505 or success; an UPDATE that changes a key likewise, and
+ *   while it waits the row's current key counts as written by the updater.
  *
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
@@ -29,6 +31,7 @@ import {
   rowLabel,
   scanOrder,
   visibleVersion,
+  writePending,
   type UniqueCheck,
 } from './tableStore';
 
@@ -171,15 +174,20 @@ function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowS
     const u = checkUnique(ctx.table, next, ctx.txn, row.rid, current);
     if (u.kind === 'exists') return fail(u.error);
     if (u.kind === 'wait') {
+      // PostgreSQL has already written the new version and waits before adding its key to the
+      // unique index: the version it replaces now has this transaction as its updater (another
+      // transaction's unique check on that version's key waits for this one), while the new key
+      // conflicts with nobody yet. The model records that as an unchanged pending version.
+      if (!row.pending) writePending(row, current, row.pos);
       p.retry = true;
       return waitForTxn(u, p);
     }
     // The new version goes after every existing one (a second UPDATE in the same transaction writes yet another).
-    row.pending = { values: next, pos: ctx.table.nextPos++ };
+    writePending(row, next, ctx.table.nextPos++);
     if (stmt.returning && stmt.returning.length > 0) p.out.push(project(spec, next, stmt.returning));
   } else {
     row.lock = row.lock ?? { txn: ctx.txn, sessionId: ctx.sessionId };
-    if (stmt.op === 'delete') row.pending = { values: null, pos: row.pos };
+    if (stmt.op === 'delete') writePending(row, null, row.pos);
     else p.out.push(project(spec, current, stmt.columns));
   }
   p.count += 1;

@@ -3,8 +3,10 @@
  * NOT NULL / CHECK / UNIQUE checks, and what happens to rows when a transaction ends.
  *
  * Each logical row keeps its committed version plus at most one uncommitted change by the
- * transaction holding its row lock (`RowState`). A statement of transaction T sees T's own pending
- * version, else the committed one (PostgreSQL docs, "Read Committed Isolation Level").
+ * transaction holding its row lock (`RowState`), and the versions that change went through. A
+ * statement of transaction T sees T's own pending version, else the committed one (PostgreSQL
+ * docs, "Read Committed Isolation Level"); a unique check sees every version another transaction
+ * in progress wrote (`checkUnique`).
  *
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
@@ -69,9 +71,12 @@ export function describeRow(spec: TableSpec, values: Row, columns?: readonly str
   return `${spec.name} row ${cols.map((c) => `${c}=${valueText(values[c] ?? null)}`).join(', ')}`;
 }
 
-/** The label of a stored row: by its committed version, else its uncommitted insert. */
+/**
+ * The label of a stored row: by its committed version, else its uncommitted insert (the latest
+ * version its inserting transaction wrote, or the last one before that transaction deleted it).
+ */
 export function rowLabel(table: TableState, row: RowState): string {
-  return describeRow(table.spec, row.committed ?? row.pending?.values ?? {});
+  return describeRow(table.spec, row.committed ?? row.pending?.values ?? row.pending?.superseded.at(-1) ?? {});
 }
 
 /**
@@ -102,7 +107,10 @@ function conflictIn(table: TableState, c: UniqueSpec, key: readonly SqlValue[], 
     if (row.rid === selfRid) continue;
     if (row.pending && row.lock && row.lock.txn !== txnId) {
       // Another transaction in progress inserted, updated or deleted this row: its fate decides.
-      if (hit(row.pending.values) || hit(row.committed)) {
+      // PostgreSQL's check (`_bt_check_unique`, `HeapTupleSatisfiesDirty`) waits for the writer of
+      // ANY version with the key whose inserting transaction is still open, however that
+      // transaction changed or deleted it afterwards; and for the deleter of a committed version.
+      if (hit(row.committed) || row.pending.superseded.some(hit) || hit(row.pending.values)) {
         const keyRow = Object.fromEntries(c.columns.map((col, i) => [col, key[i] ?? null]));
         return { kind: 'wait', txn: row.lock.txn, sessionId: row.lock.sessionId, description: describeRow(table.spec, keyRow, c.columns) };
       }
@@ -115,9 +123,11 @@ function conflictIn(table: TableState, c: UniqueSpec, key: readonly SqlValue[], 
 
 /**
  * Uniqueness check of a new row version for transaction `txnId` (PostgreSQL docs, "Index
- * Uniqueness Checks"): a live committed row or the transaction's own row with the same key →
- * 23505; a row whose key was written by another transaction still in progress → wait for it. Keys
- * with a NULL never conflict. For an UPDATE pass the row's `selfRid` and `old` version: constraints
+ * Uniqueness Checks"; `_bt_check_unique` in nbtinsert.c): a live committed row or the
+ * transaction's own row with the same key → 23505; a row of which another transaction still in
+ * progress wrote a version with the key (its latest, one it has since updated away or deleted, or
+ * the committed version it updated or deleted) → wait for that transaction. The transaction's own
+ * superseded versions never conflict. Keys with a NULL never conflict. For an UPDATE pass the row's `selfRid` and `old` version: constraints
  * whose columns did not change are not re-checked.
  */
 export function checkUnique(table: TableState, values: Row, txnId: number, selfRid: number | null = null, old: Row | null = null): UniqueCheck {
@@ -154,8 +164,19 @@ export function buildInsertRow(table: TableState, values: Row): Row {
 /** Stores a row inserted by transaction `txn` of session `sessionId` (uncommitted, locked by it). */
 export function addPendingRow(table: TableState, values: Row, txn: number, sessionId: string): void {
   const pos = table.nextPos++;
-  table.rows.push({ rid: table.nextRid, pos, committed: null, pending: { values, pos }, lock: { txn, sessionId } });
+  table.rows.push({ rid: table.nextRid, pos, committed: null, pending: { values, pos, superseded: [] }, lock: { txn, sessionId } });
   table.nextRid += 1;
+}
+
+/**
+ * Records a new version of a row written by its lock holder (UPDATE: `values`; DELETE: `null`) at
+ * position `pos`. The holder's previous uncommitted version, if any, is kept in `superseded`: its
+ * index entry stays until the transaction ends (see `checkUnique`).
+ */
+export function writePending(row: RowState, values: Row | null, pos: number): void {
+  const before = row.pending;
+  const superseded = before ? [...before.superseded, ...(before.values ? [before.values] : [])] : [];
+  row.pending = { values, pos, superseded };
 }
 
 /**
