@@ -47,5 +47,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     setupFiles: ['./src/test-setup.ts'],
+    // A timeout is a hang guard, not a speed goal (those live in `npm run bench`): jsdom component
+    // tests that take 1 s on a quiet machine took over 5 s (Vitest's default) on a loaded 2-core one.
+    testTimeout: 30_000,
   },
 });
