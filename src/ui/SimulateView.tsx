@@ -7,7 +7,7 @@
 import { useFaultEditing } from './timeline/useFaultEditing';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
-import { useLockscope, useRun, indexOfEvent } from './store';
+import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
@@ -48,6 +48,7 @@ const World = memo(Inspector);
 
 /** The simulator screen (reads and writes the store). */
 export function SimulateView() {
+  const store = useLockscopeStore();
   const run = useRun();
   const presetId = useLockscope((s) => s.presetId);
   const scenario = useLockscope((s) => s.scenario);
@@ -57,19 +58,19 @@ export function SimulateView() {
   const selectedFault = useLockscope((s) => s.selectedFault);
   const badge = useLockscope((s) => s.badge);
   const error = useLockscope((s) => s.error);
-  const st = useLockscope.getState();
+  const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
 
   const gotoEvent = useCallback((id: string) => {
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.setPlaying(false);
     s.setCursorIndex(indexOfEvent(run, id));
-  }, [run]);
+  }, [run, store]);
   const selectIndex = useCallback((i: number) => {
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.setPlaying(false);
     s.setCursorIndex(i);
-  }, []);
+  }, [store]);
   const editing = useFaultEditing();
   const cited = useMemo(() => citedOf(run), [run]);
   const concealed = useConcealed();

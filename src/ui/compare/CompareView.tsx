@@ -7,7 +7,7 @@
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
 import { findPreset } from '../../sim';
-import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
+import { useLockscope, useLockscopeStore, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
 import { compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
@@ -32,7 +32,7 @@ export function CompareView() {
   const setCompareTarget = useLockscope((s) => s.setCompareTarget);
   const concealed = useConcealed();
   const right = deriveRun(compareScenario(composed, presetId, variant, target));
-  const st = useLockscope.getState();
+  const st = useLockscopeStore().getState();
   const preset = presetId ? findPreset(presetId) : undefined;
 
   const leftDiff = differences(left.scenario, right.scenario);

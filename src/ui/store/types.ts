@@ -1,5 +1,6 @@
 /** The store's shape: four slices combined once in ./index.ts. */
 import type { StateCreator } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
 import type { Fault, Scenario, ValidationError } from '../../sim';
 
 /** Which preset variant is loaded. */
@@ -149,3 +150,6 @@ export type LockscopeState = ScenarioSlice & FaultsSlice & CursorSlice & ViewSli
 
 /** A slice creator over the whole store. */
 export type Slice<T> = StateCreator<LockscopeState, [], [], T>;
+
+/** One view's store (Zustand's vanilla store API: getState, setState, subscribe). */
+export type LockscopeStore = StoreApi<LockscopeState>;
