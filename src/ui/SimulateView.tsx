@@ -19,7 +19,6 @@ import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
-import { useConcealed } from './verdict/conceal';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 
 /** The setup paragraph, two lines until expanded. */
@@ -73,11 +72,10 @@ export function SimulateView() {
   }, [store]);
   const editing = useFaultEditing();
   const cited = useMemo(() => citedOf(run), [run]);
-  const concealed = useConcealed();
   // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
   // inspector and the metrics (below them) follow in the next one, rendered by React at lower
   // priority so that they never delay the verdict.
-  const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited, concealed }), [run, cursorIndex, cursorMs, cited, concealed]);
+  const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
   const lazy = useDeferredValue(below);
 
   return (
@@ -91,12 +89,11 @@ export function SimulateView() {
         <div className="main-top">
         <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={preset?.fix} />
         {error && <p className="error" role="alert">{error}</p>}
-        <VerdictPanel run={run} onEventId={gotoEvent} concealed={concealed} onReveal={st.reveal} tools={<HideVerdictToggle />} />
-        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} concealed={concealed} />
+        <VerdictPanel run={run} onEventId={gotoEvent} tools={<HideVerdictToggle />} />
+        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
         <Transport />
         <Timeline
           run={run}
-          concealed={concealed}
           label="Timeline"
           cursorMs={cursorMs}
           onEventId={gotoEvent}
@@ -104,10 +101,10 @@ export function SimulateView() {
         />
         </div>
         <div className="main-bottom">
-          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} concealed={lazy.concealed} />
+          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
           <aside className="col-right" aria-label="Inspector and metrics">
             <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />
-            <Metrics run={lazy.run} concealed={lazy.concealed} />
+            <Metrics run={lazy.run} />
           </aside>
         </div>
       </main>

@@ -58,8 +58,10 @@ describe('EventLog', () => {
   });
 
   it('lists only the events up to the cursor while the verdict is hidden', () => {
+    store.getState().setView('simulate');
+    store.getState().setMode('predict');
     const run = store.getState();
-    const r = renderIn(store, <EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} concealed cited={new Set(['e1'])} />);
+    const r = renderIn(store, <EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} cited={new Set(['e1'])} />);
     expect(r.container.querySelectorAll('li.log-row')).toHaveLength(3);
     expect(screen.getByText(/more events hidden/)).toBeInTheDocument();
     expect(screen.queryByLabelText('cited by the verdict')).toBeNull();

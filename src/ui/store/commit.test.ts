@@ -32,7 +32,7 @@ describe('the cursor after an edit', () => {
 
   it('stepping to the last event reveals a hidden verdict, and it stays revealed', () => {
     const st = store.getState();
-    st.setHideVerdict(true);
+    st.setMode('predict');
     expect(store.getState().revealed).toBe(false);
     const n = deriveRun(store.getState().composed).events.length;
     st.setCursorIndex(n - 2);
@@ -43,6 +43,6 @@ describe('the cursor after an edit', () => {
     expect(store.getState().revealed).toBe(true);
     st.loadPreset('unsafe-release');
     expect(store.getState().revealed).toBe(false);
-    expect(store.getState().hideVerdict).toBe(true);
+    expect(store.getState().mode).toBe('predict');
   });
 });

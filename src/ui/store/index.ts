@@ -30,4 +30,5 @@ export function createLockscopeStore(): LockscopeStore {
 
 export { LockscopeProvider, useLockscope, useLockscopeStore, useRun } from './context';
 export { deriveRun, indexAtMs, indexOfEvent, runEndMs, type DerivedRun } from './derive';
+export { useVisibility, visibilityOf, type Visibility } from './visibility';
 export type * from './types';

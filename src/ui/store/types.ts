@@ -39,8 +39,8 @@ export interface SharedOpts {
   /** Index of the current event (-1: before the first). */
   readonly cursorIndex?: number;
   readonly compareTarget?: CompareTarget;
-  /** Predict-then-reveal: hide the verdict until the end. */
-  readonly hideVerdict?: boolean;
+  /** The view mode the link asks for (explore when absent). */
+  readonly mode?: ViewMode;
 }
 
 /** What the last edit changed, for the badge. */
@@ -85,6 +85,14 @@ export interface CursorSlice {
   setSpeed(speed: number): void;
 }
 
+/**
+ * How a view presents the run. `explore`: everything shown. `predict` (predict-then-reveal, for
+ * workshops): the verdict, the badges' outcome, the violation marks, the metrics and the events
+ * after the cursor stay hidden until the cursor reaches the last event or the user reveals them.
+ * The link keeps it (`h=1`).
+ */
+export type ViewMode = 'explore' | 'predict';
+
 /** Top-level screen. */
 export type View = 'catalogue' | 'simulate' | 'compare' | 'edit';
 
@@ -122,14 +130,12 @@ export type LaneRef = { readonly kind: 'worker'; readonly worker: string } | { r
 export interface ViewSlice {
   view: View;
   largeType: boolean;
-  /**
-   * Predict-then-reveal (workshops): hide the verdict, the change badges' outcome and the
-   * violation marks until the cursor reaches the last event or the user reveals them.
-   */
-  hideVerdict: boolean;
-  /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads. */
+  /** How the view presents the run; what it shows follows from it (./visibility.ts). */
+  mode: ViewMode;
+  /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads or the mode changes. */
   revealed: boolean;
-  setHideVerdict(on: boolean): void;
+  /** Changes the mode (and hides again what a reveal had shown). */
+  setMode(mode: ViewMode): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;

@@ -9,7 +9,7 @@ import * as d3 from 'd3';
 import type { Fault } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
-import { useLockscope } from '../store';
+import { useLockscope, useVisibility } from '../store';
 import { buildLanes, STATE_TEXT, type Lanes } from './lanes';
 import { layoutLanes, AXIS_H, MARKS_H, ROW_H, type LaneBox } from './layout';
 import { STATE_FILL, STATE_PATTERN, textOn } from './style';
@@ -42,8 +42,6 @@ export interface TimelineProps {
   readonly label: string;
   /** Shared end of the time axis (compare view: both timelines use the same scale). */
   readonly domainEndMs?: number;
-  /** Predict-then-reveal: hide the violation marks and everything after the cursor. */
-  readonly concealed?: boolean;
 }
 
 /**
@@ -64,7 +62,9 @@ function sameLane(a: LaneRef, b: LaneRef): boolean {
 
 /** The timeline component. */
 export function Timeline(props: TimelineProps) {
-  const { run, cursorMs, faults, selectedFault, label, concealed = false } = props;
+  const { run, cursorMs, faults, selectedFault, label } = props;
+  // The view's mode may hide the findings (violation marks, duplicates) and what is after the cursor.
+  const { showFindings, showFuture } = useVisibility();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -137,8 +137,8 @@ export function Timeline(props: TimelineProps) {
       const ms = faultTimeMs(f, i, run);
       if (box && ms !== null) markerXs.set(box.id, [...(markerXs.get(box.id) ?? []), Math.max(0, Math.min(plotW, x(ms)))]);
     });
-    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, concealed, markerXs, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
-  }, [lanes, boxes, x, plotW, height, uid, run, concealed, faults]);
+    drawLanes(svg, { lanes, boxes, x, plotW, height, uid, run, showFindings, markerXs, xNow: () => xRef.current, onLane: (lane, ms, pos) => cb.current.onLaneActivate?.(lane, ms, pos), onEventId: (id) => cb.current.onEventId?.(id) });
+  }, [lanes, boxes, x, plotW, height, uid, run, showFindings, faults]);
 
   // Fault markers (keyed join so a focused marker keeps focus across re-runs).
   useEffect(() => {
@@ -189,7 +189,7 @@ export function Timeline(props: TimelineProps) {
       label.textContent = !seg ? 'free' : seg.expiresAtMs === null ? `${seg.owner}: no TTL` : `${seg.owner}: TTL ${fmtSeconds(Math.max(0, seg.expiresAtMs - cursorMs))}`;
       label.classList.toggle('flip', cx > plotW - 110);
     }
-  }, [cursorMs, x, plotW, boxes, lanes, GUTTER, concealed]);
+  }, [cursorMs, x, plotW, boxes, lanes, GUTTER, showFuture]);
 
   const zoomBy = (k: number) => {
     const svg = svgRef.current;
@@ -211,7 +211,7 @@ export function Timeline(props: TimelineProps) {
       <div className="timeline-body" style={{ height }}>
         <div className="lane-labels" style={{ width: GUTTER }}>
           {/* What the marks row (between the axis and the lanes) holds, said beside it. */}
-          <span className="marks-note" style={{ top: AXIS_H + 4 }}>{concealed ? 'verdict hidden' : lanes.violations.length ? 'violations ▸' : 'no violation'}</span>
+          <span className="marks-note" style={{ top: AXIS_H + 4 }}>{!showFindings ? 'verdict hidden' : lanes.violations.length ? 'violations ▸' : 'no violation'}</span>
           {boxes.map((b) => (
             props.onLaneActivate ? (
               <button
@@ -265,7 +265,7 @@ export function Timeline(props: TimelineProps) {
           <g className="faults" />
         </svg>
         <div className="cursor-overlay" ref={cursorRef} style={{ height }}>
-          {concealed && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H }} title="Hidden until the end: predict what happens next" />}
+          {!showFuture && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H }} title="Hidden until the end: predict what happens next" />}
           <div className="cursor-line" />
           <div
             className="cursor-grip"
@@ -294,8 +294,8 @@ interface DrawArgs {
   height: number;
   uid: string;
   run: DerivedRun;
-  /** Predict-then-reveal: no violation marks, no "duplicate" words. */
-  concealed: boolean;
+  /** Draw the findings: violation marks, "DUPLICATE" on writes (the view's mode may hide them). */
+  showFindings: boolean;
   /** x of each fault marker, by lane id: segment words keep clear of them. */
   markerXs: ReadonlyMap<string, readonly number[]>;
   /** The current scale (handlers read it when they fire; zooming does not rebuild them). */
@@ -511,7 +511,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
       const y = dest.y + 6 + w.row * ROW_H;
       const rx = X(w.startMs);
       const rw = W(w.startMs, w.endMs, 10);
-      const dup = w.duplicate && !a.concealed;
+      const dup = w.duplicate && a.showFindings;
       const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
       const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
       const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
@@ -554,7 +554,7 @@ function drawLanes(svgEl: SVGSVGElement, a: DrawArgs): void {
   let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
   if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
   mg.raise();
-  joinItems(mg, (a.concealed ? [] : lanes.violations).map((v) => {
+  joinItems(mg, (a.showFindings ? lanes.violations : []).map((v) => {
     const vx = X(v.atMs);
     return {
       key: `${v.eventId}|${v.message}`,
