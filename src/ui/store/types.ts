@@ -1,6 +1,7 @@
 /** The store's shape: four slices combined once in ./index.ts. */
 import type { StateCreator } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
+import type { LaneRef } from '../timeline/lanes';
 import type { Fault, Scenario, ValidationError } from '../../sim';
 
 /** Which preset variant is loaded. */
@@ -123,8 +124,8 @@ export interface FaultMenuState {
   readonly y: number;
 }
 
-/** A timeline lane a fault can be placed on. */
-export type LaneRef = { readonly kind: 'worker'; readonly worker: string } | { readonly kind: 'lease'; readonly key: string } | { readonly kind: 'database' } | { readonly kind: 'destination' };
+/** A timeline lane a fault can be placed on: one of the registered lane kinds (timeline/lanes). */
+export type { LaneRef };
 
 /** Screen-level state. */
 export interface ViewSlice {
