@@ -17,3 +17,8 @@ export function gutterFor(labels: readonly string[], largeType: boolean): number
   const longest = Math.max(0, ...labels.map((l) => l.length));
   return Math.max(128, Math.ceil(longest * px * 0.62 + px * 2.4));
 }
+
+/** How much large type enlarges the timeline (the page's root font goes from 16 to 20 px). */
+export function typeScaleFor(largeType: boolean): number {
+  return largeType ? 1.25 : 1;
+}

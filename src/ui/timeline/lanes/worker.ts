@@ -44,7 +44,7 @@ function pushSeg(list: StateSegment[], seg: StateSegment): void {
 /** The worker lane kind. */
 export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
   kind: 'worker',
-  background: '#f1f3f5',
+  background: 'var(--lane-worker)',
   idOf: (ref) => `worker-${ref.worker}`,
 
   lanes(run) {
@@ -95,7 +95,9 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
           sg.append('title').text(`${id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`);
-          if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600).text(text);
+          if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
+            // A halo in the bar's colour keeps the words readable over the dotted and hatched patterns.
+            .attr('stroke', STATE_FILL[s.state]).attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
       });
     }
