@@ -11,7 +11,7 @@ test('large type scales the timeline and persists on this device and in the link
   await expect(page.getByTestId('verdict')).toBeVisible();
   const before = await timelineTextPx(page);
   const labelBefore = await page.locator('.lane-label').first().boundingBox();
-  await page.getByText('Display', { exact: false }).first().click();
+  await page.locator('.display-prefs > summary').click();
   await page.getByLabel('Large type').check();
   await expect(page.locator('html')).toHaveClass(/large-type/);
   await expect.poll(() => timelineTextPx(page)).toBeGreaterThan(before * 1.15);
@@ -35,7 +35,7 @@ test('the theme follows the system until chosen, and the choice persists', async
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/#/sim/invoice-race');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.getByText('Display', { exact: false }).first().click();
+  await page.locator('.display-prefs > summary').click();
   await page.getByLabel('Theme').selectOption('projector');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'projector');
   await page.reload();
