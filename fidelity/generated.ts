@@ -4,8 +4,8 @@
  * Redis command sequences (untimed with long TTLs, and timed with short TTLs on a 100 ms grid whose
  * expiry instants fall at least 50 ms away from every command).
  *
- * A SQL seed entry (`fidelity/seeds.ts`) is `seed` + `lane`: fast-check runs with seed
- * `seed + lane` (so lane l of a run printed as seed S is `{ seed: S, lane: l }`), `runs` sequences.
+ * A SQL seed run is a fast-check seed and a number of sequences (`fidelity/seeds.ts`); the
+ * advisory keys come from the worker slot that runs it and do not change what is generated.
  * Every disagreement goes through the confirmation rule (`confirm.ts`), also while shrinking, so the
  * shrunk sequence printed is one that disagreed every time, with the step and both answers.
  */
@@ -221,10 +221,9 @@ export const redisTimedArb = fc.array(fc.record({ slot: fc.integer({ min: 0, max
 
 // ---- running ----
 
-/** One generated SQL run: `runs` sequences from fast-check seed `seed + lane`. */
+/** One generated SQL run: `runs` sequences from fast-check seed `seed`. */
 export interface SqlSeedRun {
   readonly seed: number;
-  readonly lane: number;
   readonly runs: number;
 }
 
@@ -243,7 +242,7 @@ export interface GeneratedReport {
   /** Printed flake warnings. */
   readonly flakes: string[];
   /** The entries that found a confirmed disagreement, with its first problem. */
-  readonly failing: { readonly label: string; readonly seed: number; readonly lane?: number; readonly problem: string }[];
+  readonly failing: { readonly kind: 'sql' | 'redis'; readonly label: string; readonly seed: number; readonly problem: string }[];
 }
 
 function emptyReport(): GeneratedReport {
@@ -253,7 +252,7 @@ function emptyReport(): GeneratedReport {
 /** Runs one SQL seed entry with the advisory keys of worker `slot`. */
 async function runSqlSeed(entry: SqlSeedRun, slot: number): Promise<GeneratedReport> {
   const report = emptyReport();
-  const label = `generated SQL seed ${entry.seed} lane ${entry.lane}`;
+  const label = `generated SQL seed ${entry.seed}`;
   let n = 0;
   let found: CaseResult | null = null;
   let lastFailing: CaseResult | null = null;
@@ -272,18 +271,18 @@ async function runSqlSeed(entry: SqlSeedRun, slot: number): Promise<GeneratedRep
     }
     return true;
   });
-  const details = await fc.check(prop, { seed: entry.seed + entry.lane, numRuns: entry.runs, endOnFailure: false });
+  const details = await fc.check(prop, { seed: entry.seed, numRuns: entry.runs, endOnFailure: false });
   if (details.failed && found && lastFailing) {
     const first = found as CaseResult;
     const shrunk = lastFailing as CaseResult;
     report.failures.push([
-      formatDisagreement(`${label}: ${first.name}, shrunk (path ${details.counterexamplePath ?? '?'}; repeat with FIDELITY_SEED=${entry.seed}, lane ${entry.lane})`, shrunk),
+      formatDisagreement(`${label}: sequence #${first.name.split('#')[1] ?? '?'} shrunk (path ${details.counterexamplePath ?? '?'}; repeat with FIDELITY_SEED=${entry.seed}: its first lane)`, shrunk),
       `  as first found (unshrunk): ${first.problems[0] ?? ''}`,
     ].join('\n'));
-    report.failing.push({ label, seed: entry.seed, lane: entry.lane, problem: shrunk.problems[0] ?? '' });
+    report.failing.push({ kind: 'sql', label, seed: entry.seed, problem: shrunk.problems[0] ?? '' });
   } else if (details.failed) {
     report.failures.push(`${label}: fast-check failed without a disagreement: ${details.errorInstance ? String(details.errorInstance) : '?'}`);
-    report.failing.push({ label, seed: entry.seed, lane: entry.lane, problem: 'fast-check error' });
+    report.failing.push({ kind: 'sql', label, seed: entry.seed, problem: 'fast-check error' });
   }
   return report;
 }
@@ -348,7 +347,7 @@ export async function runGeneratedRedis(entry: RedisSeedRun): Promise<GeneratedR
     }), { seed: entry.seed, numRuns: entry.untimed });
     if (d1.failed && lastFailing) {
       report.failures.push(formatDisagreement(`${label}, shrunk (path ${d1.counterexamplePath ?? '?'}; repeat with FIDELITY_SEED=${entry.seed})`, lastFailing));
-      report.failing.push({ label, seed: entry.seed, problem: (lastFailing as CaseResult).problems[0] ?? '' });
+      report.failing.push({ kind: 'redis', label, seed: entry.seed, problem: (lastFailing as CaseResult).problems[0] ?? '' });
     }
     // Timed sequences: sample them with the seed, run them concurrently (each lasts under a second).
     const samples = fc.sample(redisTimedArb, { seed: entry.seed + 101, numRuns: entry.timed });
@@ -359,7 +358,7 @@ export async function runGeneratedRedis(entry: RedisSeedRun): Promise<GeneratedR
       if (flake) report.flakes.push(formatFlake(`generated timed Redis seed ${entry.seed}: ${result.name}`, flake));
       if (result.outcome === 'disagree') {
         report.failures.push(formatDisagreement(`generated timed Redis seed ${entry.seed}: ${result.name} (sampled with seed ${entry.seed + 101})`, result));
-        report.failing.push({ label: `generated timed Redis seed ${entry.seed}`, seed: entry.seed, problem: result.problems[0] ?? '' });
+        report.failing.push({ kind: 'redis', label: `generated timed Redis seed ${entry.seed}`, seed: entry.seed, problem: result.problems[0] ?? '' });
       }
     }
   } finally {

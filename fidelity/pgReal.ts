@@ -200,8 +200,6 @@ export interface BackendLook {
   readonly state: string | null;
   /** `pg_stat_activity.wait_event_type` (`Lock` while it sleeps on a heavyweight lock). */
   readonly waitEventType: string | null;
-  /** `pg_blocking_pids()`: the backends it waits for. */
-  readonly blockers: readonly number[];
 }
 
 /** Both views agree that the backend sleeps on a heavyweight lock. */
@@ -232,22 +230,27 @@ export class Monitor {
   }
 
   /**
-   * One look: per pid (of `pids`), `pg_locks` and `pg_stat_activity` in one statement. A pid that
-   * has gone is absent from the map.
+   * One look: per pid (of `pids`), `pg_locks` and `pg_stat_activity` in one statement (one scan of
+   * the lock table). A pid that has gone is absent from the map.
    */
   async look(pids: readonly number[]): Promise<Map<number, BackendLook>> {
     if (pids.length === 0) return new Map();
     const r = await this.client.query(
-      `SELECT a.pid, a.state, a.wait_event_type,
-              EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted) AS ungranted,
-              array_to_string(pg_blocking_pids(a.pid), ',') AS blockers
+      `SELECT a.pid, a.state, a.wait_event_type, a.pid IN (SELECT l.pid FROM pg_locks l WHERE NOT l.granted) AS ungranted
          FROM pg_stat_activity a WHERE a.pid = ANY($1::int[])`,
       [pids],
     );
-    return new Map((r.rows as { pid: string; state: string | null; wait_event_type: string | null; ungranted: string; blockers: string | null }[]).map((x) => [
+    return new Map((r.rows as { pid: string; state: string | null; wait_event_type: string | null; ungranted: string }[]).map((x) => [
       Number(x.pid),
-      { ungranted: x.ungranted === 't', state: x.state, waitEventType: x.wait_event_type, blockers: x.blockers ? x.blockers.split(',').map(Number) : [] },
+      { ungranted: x.ungranted === 't', state: x.state, waitEventType: x.wait_event_type },
     ]));
+  }
+
+  /** `pg_blocking_pids()` of each pid: the backends it waits for (diagnostics for the transcript). */
+  async blockers(pids: readonly number[]): Promise<Map<number, number[]>> {
+    if (pids.length === 0) return new Map();
+    const r = await this.client.query("SELECT pid, array_to_string(pg_blocking_pids(pid), ',') AS b FROM unnest($1::int[]) AS pid", [pids]);
+    return new Map((r.rows as { pid: string; b: string | null }[]).map((x) => [Number(x.pid), x.b ? x.b.split(',').map(Number) : []]));
   }
 
   /** Pids (of `pids`) that wait for a lock, per `isLockWait`. */
@@ -258,11 +261,16 @@ export class Monitor {
 
   /**
    * Polls until every in-flight statement of `sessions` has either replied or waits for a lock
-   * (`isLockWait`), and the same answer — which sessions wait, and for whom — holds on at least
-   * `MIN_STABLE_LOOKS` consecutive looks spanning at least twice the slowest look of this settle
-   * (at least 5 ms). The window scales with the machine's measured lateness: on a loaded machine a
-   * look takes longer, and so does the window. Any statement that replies in between restarts the
-   * count. Throws after `timeoutMs`.
+   * (`isLockWait`: both views agree), and that same answer holds on `MIN_STABLE_LOOKS` consecutive
+   * looks spanning at least the slowest look of this settle (the window grows with the machine's
+   * measured lateness). Any statement that replies in between restarts the count. Then asks whom
+   * each waiter waits for (`blockers`, for the transcript). Throws after `timeoutMs`.
+   *
+   * Why this is a safe decision: locks are granted by the releasing backend inside the lock
+   * manager, and a backend releases locks only while it runs a statement (in flight here) or ends;
+   * so once every in-flight statement sleeps on an ungranted lock, nothing on the server can change
+   * until the harness sends the next step. Repeated looks only guard against reading the two views
+   * mid-change.
    */
   async settle(sessions: readonly RealSession[], timeoutMs = SETTLE_TIMEOUT_MS): Promise<Settled> {
     const MIN_STABLE_LOOKS = 3;
@@ -282,16 +290,17 @@ export class Monitor {
       slowestLook = Math.max(slowestLook, t1 - t0);
       const stillFlying = flying.filter((s) => s.inFlight);
       const allWaiting = stillFlying.length === flying.length && stillFlying.every((s) => isLockWait(seen.get(s.pid)));
-      const blockedBy = new Map(stillFlying.map((s) => [s.id, (seen.get(s.pid)?.blockers ?? []).map((b) => byPid.get(b) ?? `pid ${b}`).sort()]));
-      const key = JSON.stringify([...blockedBy]);
+      const key = stillFlying.map((s) => s.id).join(',');
       if (allWaiting) {
         if (key === last && stableLooks > 0) stableLooks += 1;
         else {
           stableLooks = 1;
           stableSince = t0;
         }
-        if (stableLooks >= MIN_STABLE_LOOKS && t1 - stableSince >= Math.max(5, 2 * slowestLook)) {
-          const elapsedMs = t1 - start;
+        if (stableLooks >= MIN_STABLE_LOOKS && t1 - stableSince >= slowestLook) {
+          const found = await this.blockers(stillFlying.map((s) => s.pid));
+          const blockedBy = new Map(stillFlying.map((s) => [s.id, (found.get(s.pid) ?? []).map((b) => byPid.get(b) ?? `pid ${b}`).sort()]));
+          const elapsedMs = performance.now() - start;
           SETTLE_STATS.settles += 1;
           SETTLE_STATS.looks += looks;
           SETTLE_STATS.maxSettleMs = Math.max(SETTLE_STATS.maxSettleMs, elapsedMs);
@@ -309,8 +318,8 @@ export class Monitor {
         });
         throw new Error(`server did not settle within ${timeoutMs} ms (in flight: ${states.join('; ') || 'none'})`);
       }
-      // Nothing to wait for but the server: yield briefly (the next look is the decision, not the sleep).
-      await new Promise((r) => setTimeout(r, allWaiting ? 2 : 1));
+      // Yield briefly (the next look is the decision, not the sleep).
+      await new Promise((r) => setTimeout(r, 1));
     }
   }
 

@@ -48,10 +48,14 @@ function exploreCount(argv: readonly string[]): number | null {
 }
 const explore = exploreCount(process.argv.slice(2));
 
-/** The SQL and Redis seed runs of one seed, as a run with FIDELITY_SEED=<seed> does them. */
+/**
+ * The SQL and Redis seed runs of one seed, as a run with FIDELITY_SEED=<seed> does them: lane l of
+ * the SQL sequences uses fast-check seed `seed + l` (so a failing lane-l seed S + l is repeated as
+ * the first lane of FIDELITY_SEED=S + l).
+ */
 function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
   const perLane = Math.ceil(sqlRuns / lanes);
-  return { sql: Array.from({ length: lanes }, (_, lane) => ({ seed, lane, runs: perLane })), redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
+  return { sql: Array.from({ length: lanes }, (_, lane) => ({ seed: seed + lane, runs: perLane })), redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
 }
 
 const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
@@ -259,12 +263,12 @@ console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, 
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');
   for (const f of gen.failing) {
-    const known = mode.seeds.length === 0 ? [...SQL_SEEDS, ...REDIS_SEEDS].find((e) => e.seed === f.seed && e.found) : undefined;
-    console.log(`  ${f.label}${known ? ` — known regression entry: ${known.found ?? ''}` : ''}`);
-    if (explore !== null || process.env.FIDELITY_SEED) {
+    const known = (f.kind === 'sql' ? SQL_SEEDS : REDIS_SEEDS).find((e) => e.seed === f.seed && e.found !== undefined);
+    console.log(`  ${f.label}${known ? ` — known regression entry of fidelity/seeds.ts: ${known.found ?? ''}` : ' — NEW'}`);
+    if (!known) {
       const what = f.problem.replace(/'/g, '\u2019').slice(0, 160);
-      console.log(f.lane !== undefined
-        ? `    add to SQL_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, lane: ${f.lane}, runs: ${Math.ceil(sqlRuns / lanes)}, found: '${what}' },`
+      console.log(f.kind === 'sql'
+        ? `    add to SQL_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, runs: ${mode.sql.find((e) => e.seed === f.seed)?.runs ?? 250}, found: '${what}' },`
         : `    add to REDIS_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, untimed: ${redisUntimed}, timed: ${redisTimed}, found: '${what}' },`);
     }
   }
