@@ -261,7 +261,7 @@ export class Monitor {
 
   /**
    * Polls until every in-flight statement of `sessions` has either replied or waits for a lock
-   * (`isLockWait`: both views agree), and that same answer holds on `MIN_STABLE_LOOKS` consecutive
+   * (`isLockWait`: both views agree), and that same answer holds on `MIN_STABLE_LOOKS` (2) consecutive
    * looks spanning at least the slowest look of this settle (the window grows with the machine's
    * measured lateness). Any statement that replies in between restarts the count. Then asks whom
    * each waiter waits for (`blockers`, for the transcript). Throws after `timeoutMs`.
@@ -273,7 +273,7 @@ export class Monitor {
    * mid-change.
    */
   async settle(sessions: readonly RealSession[], timeoutMs = SETTLE_TIMEOUT_MS): Promise<Settled> {
-    const MIN_STABLE_LOOKS = 3;
+    const MIN_STABLE_LOOKS = 2;
     const start = performance.now();
     const byPid = new Map(sessions.map((s) => [s.pid, s.id]));
     let stableSince = 0;
@@ -283,6 +283,11 @@ export class Monitor {
     let slowestLook = 0;
     for (;;) {
       const flying = sessions.filter((s) => s.inFlight);
+      if (flying.length === 0) {
+        // Every statement has replied: nothing on the server is left to change by itself.
+        SETTLE_STATS.settles += 1;
+        return { waiting: new Set(), blockedBy: new Map(), looks, elapsedMs: performance.now() - start };
+      }
       const t0 = performance.now();
       const seen = await this.look(flying.map((s) => s.pid));
       const t1 = performance.now();
