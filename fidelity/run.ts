@@ -130,7 +130,7 @@ async function finish(code: number): Promise<never> {
 }
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   process.on(signal, () => {
-    console.error(`\n${signal}: dropping ${runDatabase} and stopping`);
+    if (!ending) console.error(`\n${signal}: dropping ${runDatabase} and stopping`);
     void finish(code);
   });
 }
