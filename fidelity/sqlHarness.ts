@@ -14,7 +14,7 @@
 import { Database, renderReply, renderSql, renderTableSetup } from '../src/sim/resources/database';
 import { lockTimeoutError } from '../src/sim/resources/sqlErrors';
 import type { DbCompletion, DbReply, Row, SqlError } from '../src/sim/resources/sqlTypes';
-import { Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
+import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
 import type { CaseResult, SqlCase, SqlOp } from './types';
 
 let schemaCounter = 0;
@@ -132,17 +132,18 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
     for (const t of c.tables) for (const sql of renderTableSetup(t)) await monitor.client.query(sql);
     for (const id of c.sessions) {
       const rs = new RealSession(id);
-      await rs.open([`SET search_path TO ${schema}`, ...(c.sessionSetup?.[id] ?? [])]);
+      await rs.open([`SET search_path TO ${schema}`, `SET deadlock_timeout = '${CASE_DEADLOCK_TIMEOUT}'`, ...(c.sessionSetup?.[id] ?? [])]);
       real.set(id, rs);
     }
     const open = (): RealSession[] => [...real.values()].filter((r) => !r.closed);
 
-    for (const op of c.ops) {
+    for (const [index, op] of c.ops.entries()) {
+      const stepLabel = `step ${index + 1} ${opText(op)}`;
       // Where the model simplifies on purpose, stop comparing (before the step that would show it).
       if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op) {
         if (racingInserters(db, c.sessions.filter((s) => real.get(s)?.closed === false), op.s)) {
           excludedBecause = 'several inserters of one key released together by a rollback: which wins is a race in PostgreSQL';
-          transcript.push(`${opText(op)}  [not compared: ${excludedBecause}]`);
+          transcript.push(`#${index + 1} ${opText(op)}  [not compared: ${excludedBecause}]`);
           break;
         }
       }
@@ -157,21 +158,29 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
         await monitor.terminate(rs.pid);
         rs.closed = true;
         void rs.client.end().catch(() => undefined);
-      } else if (op.cancel === 'userRequest') await monitor.cancel(rs.pid);
-      else {
-        for (let i = 0; i < 2500 && rs.inFlight; i++) await new Promise((r) => setTimeout(r, 2));
-      }
-      const waitingNow = await monitor.settle(open());
+      } else if (op.cancel === 'userRequest') {
+        // The cancelled backend keeps its ungranted lock until it is scheduled and sees the
+        // interrupt; its reply (57014) is the answer to wait for, not the lock table.
+        await monitor.cancel(rs.pid);
+        if (m.own !== null) await monitor.awaitReply(rs);
+      } else await monitor.awaitReply(rs);
+      const settled = await monitor.settle(open());
+      const waitingNow = settled.waiting;
+      const serverWaits = (s: string): string => {
+        const by = settled.blockedBy.get(s) ?? [];
+        return by.length > 0 ? `waits (blocked by ${by.join(', ')})` : 'waits';
+      };
 
       // The step's own reply.
       const ownDone = 'close' in op ? null : rs.takeDone();
       const modelOwn = m.own === null ? '(none)' : m.own.status === 'waits' ? 'waits' : canonical(m.own);
       const realOwn = 'close' in op ? '(none)' : ownDone ? canonical(ownDone.reply) : waitingNow.has(op.s) ? 'waits' : '(no reply)';
-      const line = `${opText(op)}\n      model:  ${m.own ? renderReply(m.own) : '(none)'}\n      server: ${ownDone ? renderReply(ownDone.reply) : realOwn}`;
+      const realOwnText = ownDone ? renderReply(ownDone.reply) : realOwn === 'waits' ? serverWaits(op.s) : realOwn;
+      const line = `#${index + 1} ${opText(op)}\n      model:  ${m.own ? renderReply(m.own) : '(none)'}\n      server: ${realOwnText}`;
       transcript.push(line);
-      if (modelOwn !== realOwn) problems.push(`${opText(op)}: model ${m.own ? renderReply(m.own) : '(none)'} ≠ server ${ownDone ? renderReply(ownDone.reply) : realOwn}`);
+      if (modelOwn !== realOwn) problems.push(`${stepLabel}: model ${m.own ? renderReply(m.own) : '(none)'} ≠ server ${realOwnText}`);
       if ('expect' in op && op.expect !== undefined && m.own && !renderReply(m.own).startsWith(op.expect)) {
-        problems.push(`${opText(op)}: the case expects "${op.expect}…" (semantics.md) but the model replied ${renderReply(m.own)}`);
+        problems.push(`${stepLabel}: the case expects "${op.expect}…" (semantics.md) but the model replied ${renderReply(m.own)}`);
       }
 
       // Other sessions' statements that stopped waiting.
@@ -188,12 +197,13 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
       const modelIds = m.completions.map((x) => x.sessionId);
       const realIds = realDone.map((x) => x.id);
       if ([...modelIds].sort().join() !== [...realIds].sort().join()) {
-        problems.push(`${opText(op)}: sessions that proceed: model [${modelIds.join(', ')}] ≠ server [${realIds.join(', ')}]`);
+        const stillWaiting = [...waitingNow].filter((x) => x !== op.s).map((x) => `${x} ${serverWaits(x)}`);
+        problems.push(`${stepLabel}: sessions that proceed: model [${m.completions.map((x) => `${x.sessionId} → ${renderReply(x.reply)}`).join('; ')}] ≠ server [${realDone.map((x) => `${x.id} → ${renderReply(x.done.reply)}`).join('; ')}]${stillWaiting.length > 0 ? `; on the server ${stillWaiting.join(', ')}` : ''}`);
       } else {
         for (const comp of m.completions) {
           const d = realDone.find((x) => x.id === comp.sessionId);
           if (d && canonical(comp.reply) !== canonical(d.done.reply)) {
-            problems.push(`${opText(op)}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
+            problems.push(`${stepLabel}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
           }
         }
         // Statements released by one step are compared as a set: on the server they run
@@ -207,7 +217,10 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
         if (s === op.s && 'close' in op) continue;
         const modelWaits = db.sessionState(s).waiting !== null;
         const realWaits = waitingNow.has(s);
-        if (modelWaits !== realWaits) problems.push(`after ${opText(op)}: ${s} ${modelWaits ? 'waits in the model but not on the server' : 'waits on the server but not in the model'}`);
+        if (modelWaits !== realWaits) {
+          const modelWait = db.sessionState(s).waiting;
+          problems.push(`after ${stepLabel}: ${s} ${modelWaits ? `waits in the model (on ${modelWait?.on ?? '?'}) but not on the server` : `${serverWaits(s)} on the server but not in the model`}`);
+        }
       }
       if (problems.length > 0) break;
       const cycle = findCycle(waitEdges(db, live.filter((s) => s !== op.s || !('close' in op))));
