@@ -95,3 +95,27 @@ test('the fault menu opens inside the window, even from the lowest lane', async 
   expect(box.y + box.height).toBeLessThanOrEqual(800);
   expect(box.x + box.width).toBeLessThanOrEqual(1280);
 });
+
+test('the change note stays one line high; clicking inside the content draws no ring around it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const timelineTop = (await page.locator('.timeline').boundingBox())!.y;
+  await page.getByLabel('Fencing token (checked by the destination)').check();
+  const badge = page.getByTestId('change-badge');
+  await expect(badge).toContainText('verdict: violated → held');
+  expect((await badge.boundingBox())!.height).toBeLessThanOrEqual(44);
+  // The note pushes the timeline down by one line at most.
+  expect((await page.locator('.timeline').boundingBox())!.y - timelineTop).toBeLessThanOrEqual(52);
+
+  // Keyboard first (the cursor keys), then a click in the content: no focus ring on the content.
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.situation p').click();
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'none';
+    const cs = getComputedStyle(el);
+    return cs.outlineStyle === 'none' || cs.outlineWidth === '0px' ? 'none' : `${el.tagName}.${el.className}: ${cs.outlineStyle} ${cs.outlineWidth}`;
+  });
+  expect(ring).toBe('none');
+});
