@@ -14,6 +14,7 @@ import { NoticeBanner, DraftOfferBanner } from './notice/NoticeBanner';
 import { useCursorKeys, usePlayback } from './timeline/Transport';
 import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 import { applyPrefs, savePrefs, THEMES } from './prefs';
+import { HelpButton } from './help/HelpDialog';
 import type { Theme } from './store/types';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
@@ -89,6 +90,7 @@ export function App() {
             </select>
           </label>
         )}
+        <HelpButton />
         <details className="display-prefs">
           <summary>Display{largeType ? ' · large' : ''}</summary>
           <div className="display-panel">
