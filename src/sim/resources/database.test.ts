@@ -509,7 +509,7 @@ describe('a unique check waits on every version an open transaction wrote (fidel
       { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's2', mode: 'ExclusiveLock', granted: true },
       { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's1', mode: 'ShareLock', granted: false },
     ]);
-    expect(db.sessionState('s1').waiting).toEqual({ stmt: insertInvoice(2), on: 'transaction of session s2 (uncommitted invoices row order_id=2)', blockerSession: 's2' });
+    expect(db.sessionState('s1').waiting).toEqual({ stmt: insertInvoice(2), on: 'transaction of session s2 (uncommitted invoices row order_id=2)', waitId: expect.any(Number) as number, blockerSession: 's2' });
     expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'INSERT 0 1 → id=2']]);
     expect(q(db, 's1', COMMIT)).toBe('COMMIT');
     expect(db.committedRows('invoices')).toEqual([{ id: 2, order_id: 2, amount: 100 }]);
@@ -746,7 +746,7 @@ describe('views and snapshots', () => {
       ],
       rowLocks: ['invoices row id=1', 'items row id=7'],
     });
-    expect(db.sessionState('c').waiting).toEqual({ stmt: adv('pg_advisory_lock', 10), on: 'advisory lock 10 held by session a', blockerSession: 'a' });
+    expect(db.sessionState('c').waiting).toEqual({ stmt: adv('pg_advisory_lock', 10), on: 'advisory lock 10 held by session a', waitId: expect.any(Number) as number, blockerSession: 'a' });
   });
 
   it('snapshot is JSON data; fromSnapshot continues exactly like the original and stays independent', () => {

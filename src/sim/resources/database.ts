@@ -26,13 +26,15 @@ import {
 } from './advisoryLocks';
 import type { DatabaseSnapshot, LockRow, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
 import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
-import { ALREADY_IN_TRANSACTION_WARNING, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
+import { advisoryLockTag, deadlockDetail, findCycleThrough, waitForEdges, type WaitCycle, type WaitEdge } from './deadlock';
+import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
 import type { DbCompletion, DbReply, DbResult, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
 import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
 import { validateStmt } from './stmtValidate';
 
 // The state/view types and the text renderers, re-exported so callers need one import.
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
+export type { WaitCycle, WaitEdge, WaitMode } from './deadlock';
 export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
 
 /** Deep copy of plain JSON data. */
@@ -49,6 +51,22 @@ function okReply(tag: string, warning?: string): DbReply {
 }
 
 type AdvisoryStmt = Extract<Stmt, { op: 'advisory' | 'advisoryUnlockAll' }>;
+
+/**
+ * What `Database.checkDeadlock` found for the waiting session:
+ * - `none`: its wait is on no cycle; it keeps waiting (PostgreSQL checks once per lock wait, so a
+ *   cycle closed later is found only by another waiter's timer);
+ * - `soft`: its wait is on a cycle only through soft edges (a conflicting request queued ahead).
+ *   PostgreSQL would rearrange that wait queue (`process N avoided deadlock … by rearranging queue
+ *   order`) or, failing that, report a deadlock; the model does neither and keeps waiting (a
+ *   documented simplification, `MODEL_SIMPLIFICATIONS`);
+ * - `deadlock`: a hard cycle through it: its statement failed with 40P01, `completions` starts with
+ *   that failure and continues with the statements of other sessions it unblocked.
+ */
+export type DeadlockCheck =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'soft'; readonly cycle: WaitCycle }
+  | { readonly kind: 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly DbCompletion[] };
 type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
 
 /**
@@ -63,9 +81,11 @@ type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { k
  * - A statement that cannot proceed gets a `waits` reply and stays with its session; when what
  *   it waits for is released, waiting statements are resumed in the order they started waiting
  *   (a resumed statement may wait again) and reported as `DbCompletion`s.
- * - No deadlock detector: PostgreSQL would break a wait cycle after `deadlock_timeout` with 40P01;
- *   in the model such a cycle hangs until the caller cancels a waiter (`cancelWaiting`) or
- *   closes a session.
+ * - Deadlocks as PostgreSQL detects them (`deadlock.ts`): the caller runs `checkDeadlock` for a
+ *   waiting session when that session's `deadlock_timeout` has passed since its wait started (once
+ *   per wait, as PostgreSQL's timer fires once); a hard cycle through it fails its statement with
+ *   40P01 and aborts its transaction. ProcSleep's early deadlock on an advisory lock (a holder
+ *   upgrading against a waiter that holds the key too) fails at once. Time is the caller's.
  */
 export class Database {
   private state: DatabaseSnapshot;
@@ -129,6 +149,39 @@ export class Database {
     return [own, ...this.wake()];
   }
 
+  /**
+   * The deadlock check of a waiting session whose `deadlock_timeout` timer fired (PostgreSQL 15
+   * `CheckDeadLock`): looks for a cycle of the wait-for graph (`waitForGraph`) through that
+   * session's wait; see `DeadlockCheck` for the three outcomes. On a deadlock its statement fails
+   * with 40P01 (DETAIL: the cycle from this session on), its transaction is aborted at once —
+   * locks and row changes of the transaction released before any ROLLBACK, session-level advisory
+   * locks kept (checked on PostgreSQL 15) — and waiters it blocked proceed.
+   * Throws Error if the session does not exist or does not wait.
+   */
+  checkDeadlock(sessionId: string): DeadlockCheck {
+    const session = this.session(sessionId);
+    const wait = this.waitOf(sessionId);
+    if (!wait) throw new Error(`session ${sessionId} has no waiting statement`);
+    const edges = waitForEdges(this.state);
+    const hard = findCycleThrough(edges, sessionId, false);
+    if (!hard) {
+      const soft = findCycleThrough(edges, sessionId, true);
+      return soft ? { kind: 'soft', cycle: soft } : { kind: 'none' };
+    }
+    this.dropWait(sessionId);
+    this.abort(session);
+    const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error: deadlockDetected(deadlockDetail(hard)) } };
+    return { kind: 'deadlock', cycle: hard, completions: [own, ...this.wake()] };
+  }
+
+  /**
+   * The wait-for graph now: one edge per (waiter, session it waits for, hard/soft), waiters in
+   * wait-start order (see `deadlock.ts` for the edges of each kind of wait).
+   */
+  waitForGraph(): WaitEdge[] {
+    return waitForEdges(this.state);
+  }
+
   /** Committed rows of a table, in insertion order (copies, columns in table order). Throws Error for an unknown table. */
   committedRows(table: string): Row[] {
     const t = this.table(table);
@@ -160,7 +213,7 @@ export class Database {
   sessionState(sessionId: string): SessionState {
     const session = this.session(sessionId);
     const wait = this.waitOf(sessionId);
-    const waiting = wait ? { stmt: clone(wait.stmt), on: wait.on, ...(wait.blockerSession ? { blockerSession: wait.blockerSession } : {}) } : null;
+    const waiting = wait ? { stmt: clone(wait.stmt), on: wait.on, waitId: wait.seq, ...(wait.blockerSession ? { blockerSession: wait.blockerSession } : {}) } : null;
     const rowLocks = this.state.tables.flatMap((t) => t.rows.filter((r) => r.lock?.sessionId === sessionId).map((r) => rowLabel(t, r)));
     return {
       sessionId,
@@ -312,6 +365,14 @@ export class Database {
     const got = acquireAdvisory(table, stmt.key, { sessionId: session.id, mode, scope }, action === 'lock');
     if (got.granted) return result(action === 'try' ? 't' : '');
     if (action === 'try') return result('f');
+    if (got.reason === 'deadlock') {
+      const tag = advisoryLockTag(stmt.key);
+      const detail = deadlockDetail([
+        { from: session.id, to: got.blockerSession, kind: 'hard', mode, lock: tag },
+        { from: got.blockerSession, to: session.id, kind: 'hard', mode: got.blockerMode, lock: tag },
+      ]);
+      return { kind: 'error', error: deadlockDetected(detail) };
+    }
     const how = got.reason === 'held' ? 'held by' : 'queued behind';
     const on = `advisory lock ${describeAdvisoryKey(stmt.key)} ${how} session ${got.blockerSession}`;
     return { kind: 'wait', target: { kind: 'advisory', key: stmt.key, mode, scope }, progress: null, on, blockerSession: got.blockerSession };
