@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { Database } from '../src/sim/resources/database';
+import { findCycleThrough } from '../src/sim/resources/deadlock';
 import type { AdvisoryFn, AdvisoryKey, Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
 import type { RedisCmd } from '../src/sim/resources/redisTypes';
 import { runSqlCase } from './sqlHarness';
@@ -41,7 +42,7 @@ function laneKeys(lane: number): AdvisoryKey[] {
 }
 
 /** Statements over the generated schema; advisory keys are indices into the lane's keys. */
-type GenStmt = { readonly advisory: number; readonly fn: AdvisoryFn } | { readonly stmt: Stmt };
+export type GenStmt = { readonly advisory: number; readonly fn: AdvisoryFn } | { readonly stmt: Stmt };
 
 function stmtArb(): fc.Arbitrary<GenStmt> {
   const order = fc.constantFrom(1, 2, 3);
@@ -79,8 +80,8 @@ function stmtArb(): fc.Arbitrary<GenStmt> {
   );
 }
 
-type GenOp = { readonly s: number; readonly g: GenStmt } | { readonly s: number; readonly special: 'close' | 'cancel' };
-type ScriptItem = GenStmt | { readonly special: 'close' | 'cancel' };
+export type GenOp = { readonly s: number; readonly g: GenStmt } | { readonly s: number; readonly special: 'close' | 'cancel' };
+export type ScriptItem = GenStmt | { readonly special: 'close' | 'cancel' };
 
 const BEGIN_G: GenStmt = { stmt: { op: 'begin' } };
 const unlockOf = (fn: AdvisoryFn): AdvisoryFn | null =>
@@ -130,6 +131,12 @@ export type SqlSequence = { sessions: number; ops: GenOp[] };
  * statement waits sends nothing more until it returns (its later steps are deferred, as
  * application code blocks on the call); a cancel with nothing waiting is dropped; a closed
  * session sends nothing. Steps of a session still waiting at the end are dropped.
+ *
+ * Deadlocks: whenever a step leaves a wait cycle, time passes until a deadlock timer fires: the
+ * earliest waiter (by wait start) whose wait is on a cycle gets a `deadlockCheck` step — with equal
+ * `deadlock_timeout`s its timer is the first to fire while the cycle exists; waiters not on a cycle
+ * keep long timers. Repeated until no unchecked wait is on a cycle (a victim's abort may leave
+ * another cycle; a soft cycle is checked once and then left, the harness stops comparing there).
  */
 export function toSqlCase(seq: SqlSequence, lane: number, name: string): SqlCase {
   const ids = Array.from({ length: seq.sessions }, (_, i) => `s${i + 1}`);
@@ -173,11 +180,31 @@ export function toSqlCase(seq: SqlSequence, lane: number, name: string): SqlCase
     }
     return progressed;
   };
+  const checked = new Set<number>();
+  /** Fires the timer of the earliest unchecked waiter on a cycle; true if there was one. */
+  const breakCycle = (): boolean => {
+    const edges = db.waitForGraph();
+    const waiters = ids
+      .flatMap((s) => {
+        const w = closed.has(s) ? null : db.sessionState(s).waiting;
+        return w && !checked.has(w.waitId) ? [{ s, waitId: w.waitId }] : [];
+      })
+      .sort((a, b) => a.waitId - b.waitId);
+    const victim = waiters.find((w) => findCycleThrough(edges, w.s, true) !== null);
+    if (!victim) return false;
+    checked.add(victim.waitId);
+    db.checkDeadlock(victim.s);
+    ops.push({ s: victim.s, deadlockCheck: true });
+    return true;
+  };
+  const settle = (): void => {
+    while (flush() || breakCycle());
+  };
   for (const op of seq.ops) {
-    flush();
+    settle();
     apply(op);
   }
-  while (flush());
+  settle();
   return { name, primitive: 'generated SQL', tables: [GEN_INVOICES, GEN_ITEMS], sessions: ids, ops };
 }
 

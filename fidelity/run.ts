@@ -18,12 +18,14 @@ import { REDIS_CASES } from './redisCases';
 import { runSqlCase } from './sqlHarness';
 import { replayPresets } from './presetReplay';
 import { runGeneratedRedis, runGeneratedSql } from './generated';
+import { runGeneratedDeadlocks } from './generatedDeadlocks';
 import type { CaseResult, Primitive } from './types';
 
 const started = performance.now();
 const seed = process.env.FIDELITY_SEED ? Number(process.env.FIDELITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
+const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
 
@@ -96,14 +98,15 @@ const replayMs = performance.now() - t;
 
 t = performance.now();
 const genSql = await runGeneratedSql(seed, sqlRuns, lanes);
+const genDeadlocks = await runGeneratedDeadlocks(seed, deadlockRuns, lanes);
 const genRedis = await runGeneratedRedis(seed, redisUntimed, redisTimed);
-for (const r of [...genSql.results, ...genRedis.results]) results.push(r);
-failures.push(...genSql.failures, ...genRedis.failures);
+for (const r of [...genSql.results, ...genDeadlocks.results, ...genRedis.results]) results.push(r);
+failures.push(...genSql.failures, ...genDeadlocks.failures, ...genRedis.failures);
 const genMs = performance.now() - t;
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'preset replay (Redis)', 'generated Redis',
 ];
 const rows = ORDER.map((p) => {
@@ -152,6 +155,10 @@ if (excludedCounts.size > 0) {
   for (const [reason, n] of excludedCounts) console.log(`    ${n} × ${reason}`);
 }
 for (const n of notes) console.log(`  note: ${n}`);
+const generated = results.filter((r) => r.primitive === 'generated SQL' || r.primitive === 'generated deadlocks');
+const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(deadlock_timeout fires')));
+const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
+console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
 
 const disagreements = total[3];
 console.log(`\nseed ${seed}; hand-written ${(handMs / 1000).toFixed(1)} s, preset replay ${(replayMs / 1000).toFixed(1)} s, generated ${(genMs / 1000).toFixed(1)} s; total ${((performance.now() - started) / 1000).toFixed(1)} s`);

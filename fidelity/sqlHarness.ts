@@ -116,12 +116,14 @@ function modelStep(db: Database, op: SqlOp): ModelStep {
 const MAX_ATTEMPTS = 3;
 
 /**
- * The `deadlock_timeout` (ms) for the statement of `ops[index]` when its wait is checked at
- * `ops[checkAt]`: long enough for the steps in between (each a send plus a settle, tens of ms on a
- * loaded machine), multiplied by `scale` on a retry.
+ * When (ms after the case's sessions are open) the timer checked at step `checkAt` is to fire: a
+ * fixed schedule, so that timers fire in the order of their steps whatever the order of the
+ * statements that armed them; 100 ms per step (a send plus a settle takes tens of ms on a loaded
+ * machine), times `scale` on a retry. A statement is sent with `deadlock_timeout` = planned time
+ * − now; a harness running behind that plan makes the attempt inconclusive.
  */
-function timerMs(index: number, checkAt: number, scale: number): number {
-  return scale * (200 + 150 * (checkAt - index - 1));
+function plannedFireMs(checkAt: number, scale: number): number {
+  return scale * (250 + 100 * checkAt);
 }
 
 /** Index of the `deadlockCheck` of the wait `ops[index]` may start: the session's next op, if it is one. */
@@ -180,6 +182,7 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
     /** Sessions whose statement in flight has a `deadlockCheck` ahead, with that step's index. */
     const checkAhead = new Map<string, number>();
     let previousStepEnd = 0;
+    const caseStart = performance.now();
 
     /** A server deadlock timer that fired before the step scheduled for it: this attempt cannot say anything. */
     const assertNoEarlyTimer = (index: number): void => {
@@ -194,7 +197,8 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
 
     for (const [index, op] of c.ops.entries()) {
       // Where the model simplifies on purpose, stop comparing (before the step that would show it).
-      if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op) {
+      // (A deadlock check may abort the session's transaction: a rollback too.)
+      if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op || 'deadlockCheck' in op) {
         if (racingInserters(db, c.sessions.filter((s) => real.get(s)?.closed === false), op.s)) {
           excludedBecause = 'several inserters of one key released together by a rollback: which wins is a race in PostgreSQL';
           transcript.push(`${opText(op)}  [not compared: ${excludedBecause}]`);
@@ -215,8 +219,10 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
 
       if ('stmt' in op) {
         const at = checkOf(c.ops, index);
+        const timer = at === null ? LONG_DEADLOCK_TIMEOUT_MS : caseStart + plannedFireMs(at, scale) - performance.now();
+        if (timer < 30) throw new TimerEarly(`the harness is ${Math.round(30 - timer)} ms behind the timer plan at step ${index + 1}`);
         // In an aborted block nothing can wait (and SET would fail with 25P02).
-        if (!abortedBefore) await rs.setDeadlockTimeout(at === null ? LONG_DEADLOCK_TIMEOUT_MS : timerMs(index, at, scale));
+        if (!abortedBefore) await rs.setDeadlockTimeout(timer);
         // SET is transactional: COMMIT/ROLLBACK may restore the value from before the block.
         if (op.stmt.op === 'commit' || op.stmt.op === 'rollback') rs.deadlockTimeoutMs = Number.NaN;
         if (at === null) checkAhead.delete(op.s);
@@ -293,6 +299,7 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
       if (problems.length > 0) break;
     }
   } catch (e) {
+    if (e instanceof TimerEarly) throw e;
     problems.push(`harness error: ${(e as Error).message}`);
   } finally {
     for (const rs of real.values()) {

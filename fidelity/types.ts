@@ -16,6 +16,7 @@ export type Primitive =
   | 'preset replay (SQL)'
   | 'preset replay (Redis)'
   | 'generated SQL'
+  | 'generated deadlocks'
   | 'Redis strings/TTL'
   | 'Redis scripts'
   | 'Redis expiry (timed)'
