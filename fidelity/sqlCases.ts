@@ -735,7 +735,7 @@ const DEADLOCKS: SqlCase[] = [
     ],
   },
   {
-    name: 'a cycle through a waiter queued ahead (soft): PostgreSQL rearranges the queue (excluded: not modelled)',
+    name: 'a cycle through a waiter queued ahead (soft): the queue is rearranged, the shared request granted, nobody fails',
     primitive: 'deadlocks', tables: [], sessions: ['s1', 's2', 's3'],
     ops: [
       on('s1', adv('pg_advisory_lock_shared', b(49))),
@@ -743,7 +743,10 @@ const DEADLOCKS: SqlCase[] = [
       on('s2', adv('pg_advisory_lock', b(49)), WAITS),
       on('s3', adv('pg_advisory_lock_shared', b(49)), WAITS),
       on('s1', adv('pg_advisory_lock', b(50)), WAITS),
-      check('s1'),
+      check('s1', WAITS),
+      on('s3', { op: 'advisoryUnlockAll' }, VOID),
+      on('s1', { op: 'advisoryUnlockAll' }, VOID),
+      on('s2', { op: 'advisoryUnlockAll' }, VOID),
     ],
   },
 ];

@@ -52,20 +52,26 @@ function okReply(tag: string, warning?: string): DbReply {
 
 type AdvisoryStmt = Extract<Stmt, { op: 'advisory' | 'advisoryUnlockAll' }>;
 
+/** How many soft edges one deadlock check may reverse (PostgreSQL bounds its search by MaxBackends; the model's cycles are short). */
+const MAX_REARRANGE_DEPTH = 4;
+
 /**
  * What `Database.checkDeadlock` found for the waiting session:
  * - `none`: its wait is on no cycle; it keeps waiting (PostgreSQL checks once per lock wait, so a
  *   cycle closed later is found only by another waiter's timer);
- * - `soft`: its wait is on a cycle only through soft edges (a conflicting request queued ahead).
- *   PostgreSQL would rearrange that wait queue (`process N avoided deadlock … by rearranging queue
- *   order`) or, failing that, report a deadlock; the model does neither and keeps waiting (a
- *   documented simplification, `MODEL_SIMPLIFICATIONS`);
+ * - `soft`: its wait is on a cycle only through soft edges (a conflicting request queued ahead),
+ *   and reordering advisory wait queues removes every cycle through it: as PostgreSQL (`process N
+ *   avoided deadlock for … by rearranging queue order`), the waiter behind moves just ahead of the
+ *   one it was queued behind, and requests the new order makes grantable are granted
+ *   (`completions`, possibly the checker's own statement). Checked on PostgreSQL 15 with a shared
+ *   request queued behind an exclusive one. When no reordering helps, PostgreSQL reports a
+ *   deadlock: `deadlock` with the soft cycle as DETAIL;
  * - `deadlock`: a hard cycle through it: its statement failed with 40P01, `completions` starts with
  *   that failure and continues with the statements of other sessions it unblocked.
  */
 export type DeadlockCheck =
   | { readonly kind: 'none' }
-  | { readonly kind: 'soft'; readonly cycle: WaitCycle }
+  | { readonly kind: 'soft'; readonly cycle: WaitCycle; readonly completions: readonly DbCompletion[] }
   | { readonly kind: 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly DbCompletion[] };
 type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
 
@@ -164,14 +170,41 @@ export class Database {
     if (!wait) throw new Error(`session ${sessionId} has no waiting statement`);
     const edges = waitForEdges(this.state);
     const hard = findCycleThrough(edges, sessionId, false);
-    if (!hard) {
-      const soft = findCycleThrough(edges, sessionId, true);
-      return soft ? { kind: 'soft', cycle: soft } : { kind: 'none' };
-    }
+    const soft = hard ? null : findCycleThrough(edges, sessionId, true);
+    if (!hard && !soft) return { kind: 'none' };
+    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH)) return { kind: 'soft', cycle: soft, completions: this.wake() };
+    const cycle = (hard ?? soft) as WaitCycle;
     this.dropWait(sessionId);
     this.abort(session);
-    const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error: deadlockDetected(deadlockDetail(hard)) } };
-    return { kind: 'deadlock', cycle: hard, completions: [own, ...this.wake()] };
+    const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error: deadlockDetected(deadlockDetail(cycle)) } };
+    return { kind: 'deadlock', cycle, completions: [own, ...this.wake()] };
+  }
+
+  /**
+   * DeadLockCheckRecurse over advisory wait queues: while a cycle through `sessionId` remains, try
+   * reversing each of its soft edges (the waiter moves just ahead of the request it was queued
+   * behind, as TopoSort orders it), up to `depth` reversals. Keeps the first order with no cycle
+   * through the session and returns true; otherwise restores the queues and returns false.
+   */
+  private rearrange(sessionId: string, depth: number): boolean {
+    const cycle = findCycleThrough(waitForEdges(this.state), sessionId, true);
+    if (!cycle) return true;
+    if (depth === 0) return false;
+    for (const e of cycle.filter((x) => x.kind === 'soft')) {
+      const target = this.waitOf(e.from)?.target;
+      if (target?.kind !== 'advisory') continue;
+      const entry = this.state.advisory[advisoryKeyId(target.key)];
+      if (!entry) continue;
+      const before = entry.queue;
+      const moving = before.find((q) => q.sessionId === e.from);
+      const rest = before.filter((q) => q.sessionId !== e.from);
+      const at = rest.findIndex((q) => q.sessionId === e.to);
+      if (!moving || at < 0) continue;
+      entry.queue = [...rest.slice(0, at), moving, ...rest.slice(at)];
+      if (this.rearrange(sessionId, depth - 1)) return true;
+      entry.queue = before;
+    }
+    return false;
   }
 
   /**
