@@ -8,7 +8,8 @@ export default defineConfig({
   testDir: 'e2e',
   // e2e/dev/ runs against the dev server: playwright.dev.config.ts.
   testIgnore: ['dev/**'],
-  timeout: 30_000,
+  // A hang guard, not a speed goal: under load a 20,000-event run took over 30 s to open and scrub.
+  timeout: 60_000,
   fullyParallel: false,
   workers: 1,
   // One retry on CI (Playwright's own template uses two); a retried test is still reported as flaky.

@@ -7,7 +7,7 @@
 import { StrictMode, act } from 'react';
 import { render, cleanup } from '@testing-library/react';
 import { App } from './App';
-import { useLockscope, resetStore } from './store';
+import { createLockscopeStore, LockscopeProvider, type LockscopeStore } from './store';
 import { hashOf, readHash } from './url/urlState';
 import { flipSwitch } from './mechanism/switches';
 import { findPreset } from '../sim';
@@ -22,10 +22,14 @@ async function settle(): Promise<void> {
   });
 }
 
+/** The app as main.tsx mounts it: under StrictMode, with its view's store. */
+const app = (store: LockscopeStore) => <StrictMode><LockscopeProvider store={store}><App /></LockscopeProvider></StrictMode>;
+
 describe('opening a link under StrictMode', () => {
+  let store: LockscopeStore;
   beforeEach(() => {
     localStorage.clear();
-    act(() => resetStore());
+    store = createLockscopeStore();
   });
   afterEach(() => cleanup());
 
@@ -38,9 +42,9 @@ describe('opening a link under StrictMode', () => {
   for (const [name, hash, view] of cases) {
     it(`${name} opens the ${view} view and the address keeps it`, async () => {
       window.history.replaceState(null, '', hash());
-      render(<StrictMode><App /></StrictMode>);
+      render(app(store));
       await settle();
-      expect(useLockscope.getState().view).toBe(view);
+      expect(store.getState().view).toBe(view);
       const r = readHash(window.location.hash);
       expect(r.kind).toBe('shared');
       expect(r.kind === 'shared' && r.opts.view).toBe(view);
@@ -50,14 +54,14 @@ describe('opening a link under StrictMode', () => {
 
   it('reloading (a second mount on the rewritten address) keeps the view', async () => {
     window.history.replaceState(null, '', '#/compare/export-lease-expiry');
-    const first = render(<StrictMode><App /></StrictMode>);
+    const first = render(app(store));
     await settle();
     const h = window.location.hash;
     first.unmount();
-    act(() => resetStore());
-    render(<StrictMode><App /></StrictMode>);
+    store = createLockscopeStore();
+    render(app(store));
     await settle();
-    expect(useLockscope.getState().view).toBe('compare');
+    expect(store.getState().view).toBe('compare');
     expect(window.location.hash).toBe(h);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { LESSONS, PRESETS } from '../sim';
-import { useLockscope } from './store';
+import { useLockscope, useLockscopeStore } from './store';
 import { Catalogue } from './catalogue/Catalogue';
 import { SimulateView } from './SimulateView';
 import { CompareView } from './compare/CompareView';
@@ -31,6 +31,7 @@ export function skipToContent(e: React.MouseEvent | React.KeyboardEvent): void {
 
 /** The whole app. */
 export function App() {
+  const store = useLockscopeStore();
   const view = useLockscope((s) => s.view);
   const presetId = useLockscope((s) => s.presetId);
   const largeType = useLockscope((s) => s.largeType);
@@ -38,7 +39,7 @@ export function App() {
   const draftOffer = useLockscope((s) => s.draftOffer);
 
   // The URL holds the state (store ↔ address bar, back/forward).
-  useEffect(() => installUrlSync(useLockscope), []);
+  useEffect(() => installUrlSync(store), [store]);
 
   useEffect(() => {
     document.documentElement.classList.toggle('large-type', largeType);
@@ -48,7 +49,7 @@ export function App() {
   usePlayback();
 
   const open = (id: string, v: 'without' | 'with') => {
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.loadPreset(id, v);
     s.setView('simulate');
     window.scrollTo(0, 0);
@@ -58,10 +59,10 @@ export function App() {
     <div className="app">
       <a className="skip-link" href="#main" onClick={skipToContent}>Skip to content</a>
       <header className="app-header">
-        <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); useLockscope.getState().setView('catalogue'); }}>Lockscope</a>
+        <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a>
         <nav aria-label="Views" className="tabs">
           {TABS.map(([v, label]) => (
-            <button key={v} type="button" aria-current={view === v ? 'page' : undefined} className={view === v ? 'tab active' : 'tab'} onClick={() => useLockscope.getState().setView(v)}>
+            <button key={v} type="button" aria-current={view === v ? 'page' : undefined} className={view === v ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
               {label}
             </button>
           ))}
@@ -69,7 +70,7 @@ export function App() {
         {view !== 'catalogue' && (
           <label className="preset-picker">
             <span>Scenario</span>
-            <select value={presetId ?? ''} onChange={(e) => e.target.value && useLockscope.getState().loadPreset(e.target.value, 'without')}>
+            <select value={presetId ?? ''} onChange={(e) => e.target.value && store.getState().loadPreset(e.target.value, 'without')}>
               {presetId === null && <option value="">(custom scenario)</option>}
               {LESSONS.map((l) => (
                 <optgroup key={l.id} label={l.title}>
@@ -80,11 +81,11 @@ export function App() {
           </label>
         )}
         <label className="large-toggle">
-          <input type="checkbox" checked={largeType} onChange={(e) => useLockscope.getState().setLargeType(e.target.checked)} /> Large type
+          <input type="checkbox" checked={largeType} onChange={(e) => store.getState().setLargeType(e.target.checked)} /> Large type
         </label>
       </header>
-      <DraftOfferBanner offer={draftOffer} onRestore={() => restoreDraft(useLockscope)} onDiscard={() => discardDraft(useLockscope)} />
-      <NoticeBanner notice={notice} onDismiss={() => useLockscope.getState().dismissNotice()} />
+      <DraftOfferBanner offer={draftOffer} onRestore={() => restoreDraft(store)} onDiscard={() => discardDraft(store)} />
+      <NoticeBanner notice={notice} onDismiss={() => store.getState().dismissNotice()} />
       {view === 'catalogue' && <Catalogue onOpen={open} />}
       {view === 'simulate' && <SimulateView />}
       {view === 'compare' && <CompareView />}

@@ -7,7 +7,7 @@
 import { useFaultEditing } from './timeline/useFaultEditing';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
-import { useLockscope, useRun, indexOfEvent } from './store';
+import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
@@ -19,7 +19,6 @@ import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
-import { useConcealed } from './verdict/conceal';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 
 /** The setup paragraph, two lines until expanded. */
@@ -48,6 +47,7 @@ const World = memo(Inspector);
 
 /** The simulator screen (reads and writes the store). */
 export function SimulateView() {
+  const store = useLockscopeStore();
   const run = useRun();
   const presetId = useLockscope((s) => s.presetId);
   const scenario = useLockscope((s) => s.scenario);
@@ -57,26 +57,25 @@ export function SimulateView() {
   const selectedFault = useLockscope((s) => s.selectedFault);
   const badge = useLockscope((s) => s.badge);
   const error = useLockscope((s) => s.error);
-  const st = useLockscope.getState();
+  const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
 
   const gotoEvent = useCallback((id: string) => {
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.setPlaying(false);
     s.setCursorIndex(indexOfEvent(run, id));
-  }, [run]);
+  }, [run, store]);
   const selectIndex = useCallback((i: number) => {
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.setPlaying(false);
     s.setCursorIndex(i);
-  }, []);
+  }, [store]);
   const editing = useFaultEditing();
   const cited = useMemo(() => citedOf(run), [run]);
-  const concealed = useConcealed();
   // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
   // inspector and the metrics (below them) follow in the next one, rendered by React at lower
   // priority so that they never delay the verdict.
-  const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited, concealed }), [run, cursorIndex, cursorMs, cited, concealed]);
+  const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
   const lazy = useDeferredValue(below);
 
   return (
@@ -90,12 +89,11 @@ export function SimulateView() {
         <div className="main-top">
         <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={preset?.fix} />
         {error && <p className="error" role="alert">{error}</p>}
-        <VerdictPanel run={run} onEventId={gotoEvent} concealed={concealed} onReveal={st.reveal} tools={<HideVerdictToggle />} />
-        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} concealed={concealed} />
+        <VerdictPanel run={run} onEventId={gotoEvent} tools={<HideVerdictToggle />} />
+        <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
         <Transport />
         <Timeline
           run={run}
-          concealed={concealed}
           label="Timeline"
           cursorMs={cursorMs}
           onEventId={gotoEvent}
@@ -103,10 +101,10 @@ export function SimulateView() {
         />
         </div>
         <div className="main-bottom">
-          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} concealed={lazy.concealed} />
+          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
           <aside className="col-right" aria-label="Inspector and metrics">
             <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />
-            <Metrics run={lazy.run} concealed={lazy.concealed} />
+            <Metrics run={lazy.run} />
           </aside>
         </div>
       </main>

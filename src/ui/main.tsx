@@ -1,16 +1,20 @@
-/** Entry point: mounts the app. */
+/** Entry point: creates the app view's store and mounts the app under it. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { App } from './App';
-import { useLockscope } from './store';
+import { createLockscopeStore, LockscopeProvider } from './store';
 import './styles.css';
 
+const store = createLockscopeStore();
+
 // `?bench` exposes the store to the UI benchmark (bench/ui.bench.ts); nothing else reads it.
-if (new URLSearchParams(window.location.search).has('bench')) Object.assign(window, { __lockscope: useLockscope, __flushSync: flushSync });
+if (new URLSearchParams(window.location.search).has('bench')) Object.assign(window, { __lockscope: store, __flushSync: flushSync });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <LockscopeProvider store={store}>
+      <App />
+    </LockscopeProvider>
   </StrictMode>,
 );

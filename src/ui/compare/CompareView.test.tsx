@@ -1,19 +1,23 @@
 // @vitest-environment jsdom
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { CompareView } from './CompareView';
-import { useLockscope, resetStore } from '../store';
+import { createLockscopeStore, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 import { findPreset } from '../../sim';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
 
 describe('CompareView', () => {
-  beforeEach(() => act(() => resetStore()));
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
 
   it('names the sides by the preset variant they equal', () => {
-    act(() => useLockscope.getState().setView('compare'));
-    render(<CompareView />);
+    act(() => store.getState().setView('compare'));
+    renderIn(store, <CompareView />);
     expect(screen.getByTestId('compare-left')).toHaveTextContent('Left: Without the fix');
     expect(screen.getByTestId('compare-right')).toHaveTextContent('Right: With the fix');
     expect(screen.queryByTestId('same-mechanism')).toBeNull();
@@ -24,12 +28,12 @@ describe('CompareView', () => {
     const user = userEvent.setup();
     // A scenario that is no preset: "the other variant" is the same scenario.
     const custom = { ...findPreset('export-lease-expiry')!.withoutFix, id: undefined, title: 'Mine' };
-    act(() => useLockscope.getState().loadShared(custom, { view: 'compare' }));
-    render(<CompareView />);
+    act(() => store.getState().loadShared(custom, { view: 'compare' }));
+    renderIn(store, <CompareView />);
     expect(screen.getByTestId('same-mechanism')).toHaveTextContent('same mechanism');
     expect(screen.getByTestId('compare-right')).toHaveTextContent('the same mechanism as the left');
     await user.click(within(screen.getByTestId('same-mechanism')).getByRole('button'));
-    expect(useLockscope.getState().compareTarget).toEqual({ kind: 'switch', switchId: 'fencing' });
+    expect(store.getState().compareTarget).toEqual({ kind: 'switch', switchId: 'fencing' });
     expect(screen.queryByTestId('same-mechanism')).toBeNull();
     expect(screen.getByTestId('compare-right')).toHaveTextContent('Fencing token (checked by the destination): on');
   });

@@ -7,7 +7,7 @@
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
 import { findPreset } from '../../sim';
-import { useLockscope, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
+import { useLockscope, useLockscopeStore, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
 import { compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
@@ -18,7 +18,6 @@ import { matchVariant, variantName } from '../mechanism/variant';
 import type { DerivedRun } from '../store/derive';
 import { CopyLink } from '../share/SharePanel';
 import { HideVerdictToggle } from '../verdict/HideVerdictToggle';
-import { useConcealed } from '../verdict/conceal';
 
 /** The compare view (reads and writes the store). */
 export function CompareView() {
@@ -30,9 +29,8 @@ export function CompareView() {
   const cursorMs = useLockscope((s) => s.cursorMs);
   const cursorIndex = useLockscope((s) => s.cursorIndex);
   const setCompareTarget = useLockscope((s) => s.setCompareTarget);
-  const concealed = useConcealed();
   const right = deriveRun(compareScenario(composed, presetId, variant, target));
-  const st = useLockscope.getState();
+  const st = useLockscopeStore().getState();
   const preset = presetId ? findPreset(presetId) : undefined;
 
   const leftDiff = differences(left.scenario, right.scenario);
@@ -57,10 +55,9 @@ export function CompareView() {
     };
     return (
       <div className="compare-side" data-testid={`compare-${which}`}>
-        <VerdictPanel run={run} caption={caption} onEventId={goto} concealed={concealed} onReveal={st.reveal} />
+        <VerdictPanel run={run} caption={caption} onEventId={goto} />
         <Timeline
           run={run}
-          concealed={concealed}
           label={`Timeline (${which})`}
           domainEndMs={Math.max(runEndMs(left), runEndMs(right))}
           cursorMs={cursorMs}

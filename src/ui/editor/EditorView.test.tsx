@@ -1,22 +1,25 @@
 // @vitest-environment jsdom
-import { render, screen, fireEvent, within } from '@testing-library/react';
+import { screen, fireEvent, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { EditorView, JSON_DEBOUNCE_MS } from './EditorView';
-import { useLockscope, resetStore } from '../store';
+import { createLockscopeStore, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 
 const json = () => screen.getByLabelText('Scenario JSON') as HTMLTextAreaElement;
-const store = () => useLockscope.getState();
+
+let view: LockscopeStore;
+const store = () => view.getState();
 
 describe('Scenario editor', () => {
   beforeEach(() => {
-    act(() => resetStore());
-    act(() => store().setView('edit'));
+    view = createLockscopeStore();
+    store().setView('edit');
   });
   afterEach(() => vi.useRealTimers());
 
   it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     const seed = screen.getByLabelText('Seed');
     fireEvent.change(seed, { target: { value: '77' } });
     expect(store().composed.seed).toBe(77);
@@ -25,7 +28,7 @@ describe('Scenario editor', () => {
   });
 
   it('an invalid form edit shows the message at the field with its path and keeps the last valid scenario', () => {
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     const before = store().composed;
     fireEvent.change(screen.getByLabelText('Horizon (ms)'), { target: { value: '-5' } });
     expect(store().composed).toBe(before);
@@ -43,7 +46,7 @@ describe('Scenario editor', () => {
 
   it('JSON typing is debounced; text that is not JSON never replaces the running scenario', () => {
     vi.useFakeTimers();
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     const before = store().composed;
     fireEvent.change(json(), { target: { value: '{ "version": 1, ' } });
     expect(screen.getByTestId('json-problems')).not.toHaveTextContent('Not valid JSON');
@@ -61,7 +64,7 @@ describe('Scenario editor', () => {
 
   it('JSON of the wrong shape lists errors with field paths (newer version, __proto__, huge numbers)', () => {
     vi.useFakeTimers();
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     const before = store().composed;
     const bad = { ...before, version: 2 };
     fireEvent.change(json(), { target: { value: JSON.stringify(bad) } });
@@ -81,7 +84,7 @@ describe('Scenario editor', () => {
 
   it('adds, reorders and removes steps and workers', async () => {
     const user = userEvent.setup();
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     const workerA = screen.getByRole('group', { name: 'Worker A' });
     await user.click(within(workerA).getByRole('button', { name: 'Add step' }));
     expect(store().composed.workers[0]!.steps.at(-1)).toEqual({ do: 'work', ms: 1000 });
@@ -101,7 +104,7 @@ describe('Scenario editor', () => {
 
   it('a step duration edit re-runs; the mechanism, lease and invariants are editable', async () => {
     const user = userEvent.setup();
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     fireEvent.change(screen.getByLabelText('Worker A step 2 duration (ms)'), { target: { value: '2500' } });
     expect(store().composed.workers[0]!.steps[1]).toEqual({ do: 'work', ms: 2500 });
     await user.click(screen.getByLabelText('Fencing token (INCR)'));
@@ -113,14 +116,14 @@ describe('Scenario editor', () => {
   });
 
   it('a fault added elsewhere (timeline) resets the form to the running scenario', () => {
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     act(() => store().addFault({ kind: 'manualDelete', atMs: 50_000 }));
     expect(JSON.parse(json().value).faults).toHaveLength(2);
     expect(screen.getByRole('group', { name: 'Fault 2: manualDelete' })).toBeInTheDocument();
   });
 
   it('markup in the title is shown as text, never as HTML', () => {
-    render(<EditorView />);
+    renderIn(view, <EditorView />);
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: '<img src=x onerror=alert(1)>' } });
     expect(store().composed.title).toBe('<img src=x onerror=alert(1)>');
     expect(document.querySelector('img')).toBeNull();

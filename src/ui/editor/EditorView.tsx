@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { parseScenario, type Scenario, type ValidationError } from '../../sim';
-import { useLockscope, useRun, indexOfEvent } from '../store';
+import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from '../store';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 import { SharePanel } from '../share/SharePanel';
 import { ScenarioForm } from './ScenarioForm';
@@ -38,6 +38,7 @@ function fresh(base: Scenario): Draft {
 
 /** The draft state and its two editors' entry points (exported for the component tests). */
 export function useScenarioDraft() {
+  const store = useLockscopeStore();
   const composed = useLockscope((s) => s.composed);
   const [draft, setDraft] = useState<Draft>(() => (kept && kept.base === composed ? kept : fresh(composed)));
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -58,11 +59,11 @@ export function useScenarioDraft() {
       setDraft((d) => ({ ...d, value, text, errors: r.errors, jsonError: null }));
       return;
     }
-    const s = useLockscope.getState();
+    const s = store.getState();
     s.replaceScenario(r.scenario, `Edited ${key}`, `editor:${key}`);
-    const after = useLockscope.getState();
+    const after = store.getState();
     setDraft({ base: after.composed, value, text, errors: after.error ? [{ path: '(root)', message: after.error }] : [], jsonError: null });
-  }, []);
+  }, [store]);
 
   const current = useRef(draft);
   current.current = draft;
@@ -107,12 +108,13 @@ export function useScenarioDraft() {
     }
   }, [parseText]);
 
-  const revert = useCallback(() => setDraft(fresh(useLockscope.getState().composed)), []);
+  const revert = useCallback(() => setDraft(fresh(store.getState().composed)), [store]);
   return { draft, edit, editText, revert };
 }
 
 /** The editor screen. */
 export function EditorView() {
+  const store = useLockscopeStore();
   const run = useRun();
   const { draft, edit, editText, revert } = useScenarioDraft();
   const problems = draft.errors.length + (draft.jsonError ? 1 : 0);
@@ -132,7 +134,7 @@ export function EditorView() {
         <ScenarioForm ctx={ctx} />
         <div className="editor-side">
           <VerdictPanel run={run} onEventId={(id) => {
-            const s = useLockscope.getState();
+            const s = store.getState();
             s.setView('simulate');
             s.setCursorIndex(indexOfEvent(run, id));
           }} />

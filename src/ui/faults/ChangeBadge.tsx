@@ -1,8 +1,10 @@
 /** The badge that says what the last edit changed ("verdict: held → violated", "+1 duplicate upload"). */
 import type { ChangeBadge as Badge } from '../store/types';
+import { useVisibility } from '../store';
 
-/** Shows the last edit and its effect on the outcome; polite live region. */
-export function ChangeBadge({ badge, onDismiss, concealed = false }: { badge: Badge | null; onDismiss: () => void; concealed?: boolean }) {
+/** Shows the last edit and its effect on the outcome (unless the view's mode hides the outcome); polite live region. */
+export function ChangeBadge({ badge, onDismiss }: { badge: Badge | null; onDismiss: () => void }) {
+  const concealed = !useVisibility().showEditOutcome;
   return (
     <div className="badge-slot" role="status" aria-live="polite">
       {badge && concealed && (

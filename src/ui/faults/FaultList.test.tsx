@@ -1,17 +1,18 @@
 // @vitest-environment jsdom
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { FaultList } from './FaultList';
 import { FaultMenu } from './FaultMenu';
 import { ChangeBadge } from './ChangeBadge';
 import { VerdictPanel } from '../verdict/VerdictPanel';
-import { useLockscope, useRun, resetStore } from '../store';
+import { createLockscopeStore, useLockscope, useRun, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 
 /** The fault editor, the fault menu, the badge and the verdict wired to the store. */
 function Harness() {
   const run = useRun();
-  const s = useLockscope();
+  const s = useLockscope((st) => st);
   return (
     <>
       <VerdictPanel run={run} onEventId={() => {}} />
@@ -23,56 +24,59 @@ function Harness() {
 }
 
 describe('Fault editor', () => {
-  beforeEach(() => act(() => resetStore()));
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
 
   it('removing the pause makes the verdict hold and the badge says so', async () => {
-    render(<Harness />);
+    renderIn(store, <Harness />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
     await userEvent.click(screen.getByRole('button', { name: /Remove fault: Pause A for 40 s at 3 s/ }));
     expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
     expect(screen.getByTestId('change-badge')).toHaveTextContent('verdict: violated → held');
-    expect(useLockscope.getState().faults).toEqual([]);
+    expect(store.getState().faults).toEqual([]);
   });
 
   it('editing the pause length re-runs at once: a 10 s pause stays inside the lease', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
+    renderIn(store, <Harness />);
     const input = screen.getByLabelText('Fault 1 pause in seconds');
     await user.clear(input);
     await user.type(input, '10{Enter}');
-    expect(useLockscope.getState().faults[0]).toMatchObject({ kind: 'pause', pauseMs: 10_000 });
+    expect(store.getState().faults[0]).toMatchObject({ kind: 'pause', pauseMs: 10_000 });
     expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
     expect(screen.getByTestId('change-badge')).toHaveTextContent(/Changed: Pause A for 10 s.*verdict: violated → held/);
   });
 
   it('moving a fault in time keeps it plain data placed at atMs', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
+    renderIn(store, <Harness />);
     const at = screen.getByLabelText('Fault 1 time in seconds');
     await user.clear(at);
     await user.type(at, '40{Enter}');
-    expect(useLockscope.getState().faults[0]).toMatchObject({ kind: 'pause', worker: 'A', atMs: 40_000 });
+    expect(store.getState().faults[0]).toMatchObject({ kind: 'pause', worker: 'A', atMs: 40_000 });
   });
 
   it('the lane menu adds a fault that fits the lane', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
-    act(() => useLockscope.getState().openFaultMenu({ lane: { kind: 'lease', key: 'lease:export' }, atMs: 50_000, x: 10, y: 10 }));
+    renderIn(store, <Harness />);
+    act(() => store.getState().openFaultMenu({ lane: { kind: 'lease', key: 'lease:export' }, atMs: 50_000, x: 10, y: 10 }));
     const menu = screen.getByRole('menu', { name: /lease:export at 50 s/ });
     expect(within(menu).queryByText(/Pause/)).toBeNull();
     await user.click(within(menu).getByRole('menuitem', { name: /Delete lease:export by hand/ }));
-    expect(useLockscope.getState().faults.at(-1)).toEqual({ kind: 'manualDelete', atMs: 50_000 });
+    expect(store.getState().faults.at(-1)).toEqual({ kind: 'manualDelete', atMs: 50_000 });
     expect(screen.queryByRole('menu')).toBeNull();
     expect(screen.getByTestId('change-badge')).toHaveTextContent('Added: Operator deletes lease:export at 50 s');
   });
 
   it('Escape closes the menu without adding anything', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
-    act(() => useLockscope.getState().openFaultMenu({ lane: { kind: 'worker', worker: 'B' }, atMs: 1_000, x: 10, y: 10 }));
+    renderIn(store, <Harness />);
+    act(() => store.getState().openFaultMenu({ lane: { kind: 'worker', worker: 'B' }, atMs: 1_000, x: 10, y: 10 }));
     expect(screen.getByRole('menuitem', { name: /Pause B for 10 s/ })).toHaveFocus();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
-    expect(useLockscope.getState().faults).toHaveLength(1);
+    expect(store.getState().faults).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
-import { STATE_TEXT } from '../timeline/lanes';
+import { STATE_TEXT } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
 
 /** Props: the run, the cursor's event index (-1: before the first event) and time. */

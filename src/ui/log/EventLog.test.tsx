@@ -1,42 +1,46 @@
 // @vitest-environment jsdom
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { act } from 'react';
 import { EventLog } from './EventLog';
 import { Inspector } from '../inspector/Inspector';
-import { useLockscope, useRun, resetStore, deriveRun } from '../store';
+import { createLockscopeStore, useLockscope, useLockscopeStore, useRun, deriveRun, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 
 /** The log and the inspector wired to the store, as on the simulator screen. */
 function Harness() {
   const run = useRun();
   const index = useLockscope((s) => s.cursorIndex);
   const cursorMs = useLockscope((s) => s.cursorMs);
+  const store = useLockscopeStore();
   return (
     <>
-      <EventLog run={run} index={index} onSelect={(i) => useLockscope.getState().setCursorIndex(i)} />
+      <EventLog run={run} index={index} onSelect={(i) => store.getState().setCursorIndex(i)} />
       <Inspector run={run} index={index} cursorMs={cursorMs} />
     </>
   );
 }
 
 describe('EventLog', () => {
-  beforeEach(() => act(() => resetStore()));
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
 
   it('shows the literal command, the reply and the narration of each event', () => {
-    render(<Harness />);
+    renderIn(store, <Harness />);
     const first = screen.getByRole('button', { name: /e1 .*SET lease:export e01d NX PX 30000.*OK.*A takes the lease/ });
     expect(first).toBeInTheDocument();
   });
 
   it('moves the cursor to a clicked event; the inspector shows that snapshot', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
-    const run = useLockscope.getState();
+    renderIn(store, <Harness />);
+    const run = store.getState();
     expect(run.cursorIndex).toBe(-1);
     const bTakes = screen.getAllByRole('button').find((b) => b.textContent?.includes('B takes the lease'))!;
     await user.click(bTakes);
     const id = bTakes.getAttribute('data-event-id');
-    expect(useLockscope.getState().cursorIndex).toBe(Number(id!.slice(1)) - 1);
+    expect(store.getState().cursorIndex).toBe(Number(id!.slice(1)) - 1);
     expect(bTakes).toHaveAttribute('aria-current', 'step');
     expect(within(screen.getByTestId('lease-lease:export')).getByText('B')).toBeInTheDocument();
 
@@ -47,15 +51,17 @@ describe('EventLog', () => {
 
   it('steps with the arrow keys inside the log', async () => {
     const user = userEvent.setup();
-    render(<Harness />);
+    renderIn(store, <Harness />);
     await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('data-event-id') === 'e1')!);
     await user.keyboard('{ArrowDown}{ArrowDown}');
-    expect(useLockscope.getState().cursorIndex).toBe(2);
+    expect(store.getState().cursorIndex).toBe(2);
   });
 
   it('lists only the events up to the cursor while the verdict is hidden', () => {
-    const run = useLockscope.getState();
-    const r = render(<EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} concealed cited={new Set(['e1'])} />);
+    store.getState().setView('simulate');
+    store.getState().setMode('predict');
+    const run = store.getState();
+    const r = renderIn(store, <EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} cited={new Set(['e1'])} />);
     expect(r.container.querySelectorAll('li.log-row')).toHaveLength(3);
     expect(screen.getByText(/more events hidden/)).toBeInTheDocument();
     expect(screen.queryByLabelText('cited by the verdict')).toBeNull();

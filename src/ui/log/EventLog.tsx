@@ -9,6 +9,7 @@ import { memo, useEffect, useRef } from 'react';
 import type { TraceEvent } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { useVisibility } from '../store';
 
 /** Props: the run, the current event index, and what to do when an event is chosen. */
 export interface EventLogProps {
@@ -17,8 +18,6 @@ export interface EventLogProps {
   readonly onSelect: (index: number) => void;
   /** Event ids cited by the verdict (marked with ⚠). */
   readonly cited?: ReadonlySet<string>;
-  /** Predict-then-reveal: list only the events up to the cursor. */
-  readonly concealed?: boolean;
 }
 
 interface RowProps { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void }
@@ -56,8 +55,10 @@ const Row = memo(function Row({ e, index, current, cited, onSelect }: RowProps) 
 }, sameRow);
 
 /** The event log panel. */
-export function EventLog({ run, index, onSelect, cited, concealed = false }: EventLogProps) {
-  const shown = concealed ? run.events.slice(0, index + 1) : run.events;
+export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
+  // While the view's mode hides the future (predict-then-reveal): only the events up to the cursor, none marked as cited.
+  const { showFuture, showFindings } = useVisibility();
+  const shown = showFuture ? run.events : run.events.slice(0, index + 1);
   const hidden = run.events.length - shown.length;
   const listRef = useRef<HTMLOListElement>(null);
 
@@ -91,7 +92,7 @@ export function EventLog({ run, index, onSelect, cited, concealed = false }: Eve
       <h2>Event log <span className="muted">{run.events.length} events · ↑/↓ inside the log, click to jump</span></h2>
       <ol className="log-list" ref={listRef} onKeyDown={onKeyDown} tabIndex={index < 0 ? 0 : -1} aria-label="Events in order">
         {shown.map((e, i) => (
-          <Row key={e.id} e={e} index={i} current={i === index} cited={!concealed && (cited?.has(e.id) ?? false)} onSelect={onSelect} />
+          <Row key={e.id} e={e} index={i} current={i === index} cited={showFindings && (cited?.has(e.id) ?? false)} onSelect={onSelect} />
         ))}
         {hidden > 0 && <li className="log-hidden muted small">{hidden} more event{hidden === 1 ? '' : 's'} hidden until you step there (predict first).</li>}
       </ol>

@@ -1,16 +1,19 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { act } from 'react';
 import { MechanismPanel } from './MechanismPanel';
-import { resetStore } from '../store';
+import { createLockscopeStore, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 
 describe('MechanismPanel', () => {
-  beforeEach(() => act(() => resetStore()));
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
 
   it('describes the selected option, not a fixed sentence', async () => {
     const user = userEvent.setup();
-    render(<MechanismPanel />);
+    renderIn(store, <MechanismPanel />);
     const release = screen.getByLabelText('Lease release');
     expect(release).toHaveAccessibleDescription('deletes only if the key is still ours');
     await user.selectOptions(release, 'del');
@@ -20,7 +23,7 @@ describe('MechanismPanel', () => {
 
   it('checks the variant the setup equals, and neither once it equals neither', async () => {
     const user = userEvent.setup();
-    render(<MechanismPanel />);
+    renderIn(store, <MechanismPanel />);
     expect(screen.getByRole('radio', { name: 'without the fix' })).toBeChecked();
     // Fencing on: the setup is now the preset "with the fix".
     await user.click(screen.getByLabelText('Fencing token (checked by the destination)'));

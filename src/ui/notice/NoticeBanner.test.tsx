@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { act } from 'react';
 import { App } from '../App';
 import { NoticeBanner } from './NoticeBanner';
-import { useLockscope, resetStore } from '../store';
+import { createLockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 import { encodeShare } from '../../share/link';
 
 beforeAll(() => {
@@ -26,13 +26,13 @@ describe('Refused-input message', () => {
   });
 
   it('opening a hostile link keeps the app working with the previous scenario and says why', async () => {
-    act(() => resetStore());
-    const before = useLockscope.getState().composed;
+    const store = createLockscopeStore();
+    const before = store.getState().composed;
     window.history.replaceState(null, '', `#${encodeShare({ p: 'export-lease-expiry', x: [{ kind: 'pause', worker: 'A', atMs: 1, pauseMs: -5 }] })}`);
-    render(<App />);
+    renderIn(store, <App />);
     expect(await screen.findByRole('alert')).toHaveTextContent('link.x[0].pauseMs must be ≥ 1');
-    expect(useLockscope.getState().composed).toBe(before);
-    expect(useLockscope.getState().view).toBe('simulate');
+    expect(store.getState().composed).toBe(before);
+    expect(store.getState().view).toBe('simulate');
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss this message' }));
     expect(screen.queryByRole('alert')).toBeNull();

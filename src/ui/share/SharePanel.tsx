@@ -5,19 +5,19 @@
  * link length.
  */
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { deriveRun, useLockscope, useRun, type LockscopeState } from '../store';
+import { deriveRun, useLockscope, useLockscopeStore, useRun, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { svgToPng, timelineSvg } from './exportTimeline';
 
-function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget' | 'hideVerdict'>): string {
-  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, compareTarget: s.compareTarget, hideVerdict: s.hideVerdict });
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget' | 'mode'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, compareTarget: s.compareTarget, mode: s.mode });
   return `${window.location.origin}${window.location.pathname}${h}`;
 }
 
 /** The link to the store's state right now (what "Copy link" copies). */
-export function currentShareLink(): string {
-  return linkFor(useLockscope.getState());
+export function currentShareLink(store: LockscopeStore): string {
+  return linkFor(store.getState());
 }
 
 /**
@@ -30,19 +30,20 @@ export function useShareLink(): string {
   const view = useDeferredValue(useLockscope((s) => s.view));
   const cursorIndex = useDeferredValue(useLockscope((s) => s.cursorIndex));
   const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
-  const hideVerdict = useLockscope((s) => s.hideVerdict);
-  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, compareTarget, hideVerdict }), [composed, variant, view, cursorIndex, compareTarget, hideVerdict]);
+  const mode = useLockscope((s) => s.mode);
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, compareTarget, mode }), [composed, variant, view, cursorIndex, compareTarget, mode]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
 export function CopyLink({ compact = false }: { compact?: boolean }) {
+  const store = useLockscopeStore();
   const link = useShareLink();
   const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
   const fieldRef = useRef<HTMLInputElement>(null);
   const onCopy = async () => {
     try {
       if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(currentShareLink());
+      await navigator.clipboard.writeText(currentShareLink(store));
       setCopy('copied');
     } catch {
       setCopy('manual');
@@ -73,6 +74,7 @@ export interface SharePanelProps {
 /** The share panel. */
 export function SharePanel({ timeline = true }: SharePanelProps) {
   // "About this run" follows an edit at low priority (after the frame that shows the verdict).
+  const store = useLockscopeStore();
   const run = useDeferredValue(useRun());
   const composed = useDeferredValue(useLockscope((s) => s.composed));
   const link = useShareLink();
@@ -82,7 +84,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
   const onImport = async (file: File | undefined) => {
     if (!file) return;
     const r = await readScenarioFile(file);
-    const s = useLockscope.getState();
+    const s = store.getState();
     if (!r.ok) {
       s.showNotice(`The file “${file.name.slice(0, 80)}” is not a valid scenario. Nothing was changed.`, r.errors);
       setStatus('');
@@ -97,13 +99,13 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     const root = document.querySelector('.timeline');
     if (!root) return;
     try {
-      const now = useLockscope.getState().composed;
+      const now = store.getState().composed;
       const t = timelineSvg(root, `${now.title} — ${deriveRun(now).verdict.held ? 'held' : 'violated'}`);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
       else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
     } catch (e) {
-      useLockscope.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
+      store.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
     }
   };
 
@@ -112,7 +114,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       <h2>Share</h2>
       <CopyLink />
       <div className="share-actions">
-        <button type="button" onClick={() => { const now = useLockscope.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), `${fileBase(now)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
+        <button type="button" onClick={() => { const now = store.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), `${fileBase(now)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
         <button type="button" onClick={() => fileRef.current?.click()}>Import JSON…</button>
         <input ref={fileRef} type="file" accept=".json,application/json" className="sr-only" tabIndex={-1} aria-label="Scenario file to import" data-testid="import-file"
           onChange={(e) => { void onImport(e.target.files?.[0]); e.target.value = ''; }} />

@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
-import { act } from 'react';
-import { useLockscope, resetStore, deriveRun } from '.';
+import { createLockscopeStore, deriveRun, type LockscopeStore } from '.';
 import { replaceCursor } from './commit';
 import { flipSwitch } from '../mechanism/switches';
 import type { TraceEvent } from '../../sim';
@@ -8,14 +7,17 @@ import type { TraceEvent } from '../../sim';
 const ev = (id: number, atMs: number) => ({ id: `e${id}`, atMs }) as unknown as TraceEvent;
 
 describe('the cursor after an edit', () => {
-  beforeEach(() => act(() => resetStore()));
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
 
   it('stays before the first event when it was there (same readout before and after a switch change)', () => {
-    const st = useLockscope.getState();
+    const st = store.getState();
     expect(st.cursorIndex).toBe(-1);
     st.setScenario(flipSwitch(st.scenario, 'fencing'), 'fencing', 'switch:fencing#t');
-    expect(useLockscope.getState().cursorIndex).toBe(-1);
-    expect(useLockscope.getState().cursorMs).toBe(0);
+    expect(store.getState().cursorIndex).toBe(-1);
+    expect(store.getState().cursorMs).toBe(0);
   });
 
   it('keeps its position among events at the same millisecond', () => {
@@ -29,18 +31,18 @@ describe('the cursor after an edit', () => {
   });
 
   it('stepping to the last event reveals a hidden verdict, and it stays revealed', () => {
-    const st = useLockscope.getState();
-    st.setHideVerdict(true);
-    expect(useLockscope.getState().revealed).toBe(false);
-    const n = deriveRun(useLockscope.getState().composed).events.length;
+    const st = store.getState();
+    st.setMode('predict');
+    expect(store.getState().revealed).toBe(false);
+    const n = deriveRun(store.getState().composed).events.length;
     st.setCursorIndex(n - 2);
-    expect(useLockscope.getState().revealed).toBe(false);
+    expect(store.getState().revealed).toBe(false);
     st.stepEvent(1);
-    expect(useLockscope.getState().revealed).toBe(true);
+    expect(store.getState().revealed).toBe(true);
     st.home();
-    expect(useLockscope.getState().revealed).toBe(true);
+    expect(store.getState().revealed).toBe(true);
     st.loadPreset('unsafe-release');
-    expect(useLockscope.getState().revealed).toBe(false);
-    expect(useLockscope.getState().hideVerdict).toBe(true);
+    expect(store.getState().revealed).toBe(false);
+    expect(store.getState().mode).toBe('predict');
   });
 });

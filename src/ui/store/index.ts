@@ -1,36 +1,34 @@
 /**
- * The Lockscope store: scenario, faults, cursor and view slices combined once. Components read
- * the derived run through `useRun()` (memoised per scenario: scrubbing never re-simulates).
+ * The Lockscope store: scenario, faults, cursor and view slices combined into one vanilla Zustand
+ * store. A store is created per view (`createLockscopeStore`) and provided by React context
+ * (`./context.tsx`), so that several views (the app today; a presenter and an audience view
+ * later) can each hold their own. Components read it through `useLockscope(selector)` and the
+ * derived run through `useRun()` (memoised per scenario: scrubbing never re-simulates).
  */
-import { create } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import { createScenarioSlice } from './scenarioSlice';
 import { createFaultsSlice } from './faultsSlice';
 import { createCursorSlice } from './cursorSlice';
 import { createViewSlice } from './viewSlice';
-import { deriveRun, type DerivedRun } from './derive';
-import type { LockscopeState } from './types';
+import type { LockscopeState, LockscopeStore } from './types';
 
-/** The app's store hook. */
-export const useLockscope = create<LockscopeState>()((...a) => {
-  const state = {
-    ...createViewSlice(...a),
-    ...createCursorSlice(...a),
-    ...createFaultsSlice(...a),
-    ...createScenarioSlice(...a),
-  };
-  return { ...state, faults: [...state.scenario.faults] };
-});
-
-/** The run of the current scenario (cached; same object until the scenario changes). */
-export function useRun(): DerivedRun {
-  return useLockscope((s) => deriveRun(s.composed));
+/**
+ * Creates a store in its first state: the catalogue, export-lease-expiry without the fix loaded,
+ * the cursor before the first event, explore mode.
+ */
+export function createLockscopeStore(): LockscopeStore {
+  return createStore<LockscopeState>()((...a) => {
+    const state = {
+      ...createViewSlice(...a),
+      ...createCursorSlice(...a),
+      ...createFaultsSlice(...a),
+      ...createScenarioSlice(...a),
+    };
+    return { ...state, faults: [...state.scenario.faults] };
+  });
 }
 
-/** Puts the store back to its first state (tests). */
-export function resetStore(): void {
-  useLockscope.getState().loadPreset('export-lease-expiry', 'without');
-  useLockscope.setState({ view: 'catalogue', largeType: false, compareTarget: { kind: 'otherVariant' }, speed: 5, hideVerdict: false, revealed: false });
-}
-
+export { LockscopeProvider, useLockscope, useLockscopeStore, useRun } from './context';
 export { deriveRun, indexAtMs, indexOfEvent, runEndMs, type DerivedRun } from './derive';
+export { useVisibility, visibilityOf, type Visibility } from './visibility';
 export type * from './types';

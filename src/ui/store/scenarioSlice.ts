@@ -53,7 +53,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       badge: null, selectedFault: null, faultMenu: null,
       ...(opts.view ? { view: opts.view } : {}),
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
-      hideVerdict: opts.hideVerdict ?? false,
+      mode: opts.mode ?? 'explore',
       revealed: events.length > 0 && cursorIndex === events.length - 1,
     });
   },

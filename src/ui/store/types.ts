@@ -1,5 +1,7 @@
 /** The store's shape: four slices combined once in ./index.ts. */
 import type { StateCreator } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { LaneRef } from '../timeline/lanes';
 import type { Fault, Scenario, ValidationError } from '../../sim';
 
 /** Which preset variant is loaded. */
@@ -38,8 +40,8 @@ export interface SharedOpts {
   /** Index of the current event (-1: before the first). */
   readonly cursorIndex?: number;
   readonly compareTarget?: CompareTarget;
-  /** Predict-then-reveal: hide the verdict until the end. */
-  readonly hideVerdict?: boolean;
+  /** The view mode the link asks for (explore when absent). */
+  readonly mode?: ViewMode;
 }
 
 /** What the last edit changed, for the badge. */
@@ -84,6 +86,14 @@ export interface CursorSlice {
   setSpeed(speed: number): void;
 }
 
+/**
+ * How a view presents the run. `explore`: everything shown. `predict` (predict-then-reveal, for
+ * workshops): the verdict, the badges' outcome, the violation marks, the metrics and the events
+ * after the cursor stay hidden until the cursor reaches the last event or the user reveals them.
+ * The link keeps it (`h=1`).
+ */
+export type ViewMode = 'explore' | 'predict';
+
 /** Top-level screen. */
 export type View = 'catalogue' | 'simulate' | 'compare' | 'edit';
 
@@ -114,21 +124,19 @@ export interface FaultMenuState {
   readonly y: number;
 }
 
-/** A timeline lane a fault can be placed on. */
-export type LaneRef = { readonly kind: 'worker'; readonly worker: string } | { readonly kind: 'lease'; readonly key: string } | { readonly kind: 'database' } | { readonly kind: 'destination' };
+/** A timeline lane a fault can be placed on: one of the registered lane kinds (timeline/lanes). */
+export type { LaneRef };
 
 /** Screen-level state. */
 export interface ViewSlice {
   view: View;
   largeType: boolean;
-  /**
-   * Predict-then-reveal (workshops): hide the verdict, the change badges' outcome and the
-   * violation marks until the cursor reaches the last event or the user reveals them.
-   */
-  hideVerdict: boolean;
-  /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads. */
+  /** How the view presents the run; what it shows follows from it (./visibility.ts). */
+  mode: ViewMode;
+  /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads or the mode changes. */
   revealed: boolean;
-  setHideVerdict(on: boolean): void;
+  /** Changes the mode (and hides again what a reveal had shown). */
+  setMode(mode: ViewMode): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;
@@ -149,3 +157,6 @@ export type LockscopeState = ScenarioSlice & FaultsSlice & CursorSlice & ViewSli
 
 /** A slice creator over the whole store. */
 export type Slice<T> = StateCreator<LockscopeState, [], [], T>;
+
+/** One view's store (Zustand's vanilla store API: getState, setState, subscribe). */
+export type LockscopeStore = StoreApi<LockscopeState>;

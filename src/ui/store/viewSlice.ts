@@ -1,11 +1,11 @@
-/** View slice: which screen is shown, large type for projectors, the compare target and the fault menu. */
+/** View slice: which screen is shown and in which mode, large type for projectors, the compare target and the fault menu. */
 import type { Slice, ViewSlice } from './types';
 
 /** Creates the view slice. */
 export const createViewSlice: Slice<ViewSlice> = (set) => ({
   view: 'catalogue',
   largeType: false,
-  hideVerdict: false,
+  mode: 'explore',
   revealed: false,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
@@ -14,8 +14,8 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   setView(view) {
     set({ view, faultMenu: null, playing: false });
   },
-  setHideVerdict(hideVerdict) {
-    set({ hideVerdict, revealed: false });
+  setMode(mode) {
+    set({ mode, revealed: false });
   },
   reveal() {
     set({ revealed: true });

@@ -4,7 +4,7 @@
  * requestAnimationFrame and reads the cached run only.
  */
 import { useEffect } from 'react';
-import { deriveRun, useLockscope, useRun, runEndMs } from '../store';
+import { deriveRun, useLockscope, useLockscopeStore, useRun, runEndMs } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
 
 const SPEEDS = [1, 2, 5, 10, 30];
@@ -24,12 +24,13 @@ function isActivatable(t: EventTarget | null): boolean {
 
 /** Global cursor keys: space play/pause, ←/→ previous/next event, Home/End. Ignored while typing in a field. */
 export function useCursorKeys(enabled: boolean): void {
+  const store = useLockscopeStore();
   useEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
       if (document.querySelector('.fault-menu')) return;
-      const s = useLockscope.getState();
+      const s = store.getState();
       switch (e.key) {
         case ' ':
           if (isActivatable(e.target)) return;
@@ -58,21 +59,22 @@ export function useCursorKeys(enabled: boolean): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [enabled]);
+  }, [enabled, store]);
 }
 
 /** Advances the cursor while playing (virtual seconds per real second = speed). */
 export function usePlayback(): void {
+  const store = useLockscopeStore();
   const playing = useLockscope((s) => s.playing);
   useEffect(() => {
     if (!playing) return;
     let last = performance.now();
     let raf = 0;
     const tick = (now: number) => {
-      const s = useLockscope.getState();
+      const s = store.getState();
       const dt = now - last;
       last = now;
-      const end = runEndMs(currentRun());
+      const end = runEndMs(deriveRun(s.composed));
       const next = s.cursorMs + dt * s.speed;
       if (next >= end) {
         s.setCursorMs(end);
@@ -84,11 +86,7 @@ export function usePlayback(): void {
     };
     raf = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(raf);
-  }, [playing]);
-}
-
-function currentRun() {
-  return deriveRun(useLockscope.getState().composed);
+  }, [playing, store]);
 }
 
 /** The transport bar. */
@@ -98,7 +96,7 @@ export function Transport() {
   const speed = useLockscope((s) => s.speed);
   const cursorMs = useLockscope((s) => s.cursorMs);
   const index = useLockscope((s) => s.cursorIndex);
-  const s = useLockscope.getState();
+  const s = useLockscopeStore().getState();
   const event = index >= 0 ? run.events[index] : undefined;
   return (
     <div className="transport" role="toolbar" aria-label="Cursor">

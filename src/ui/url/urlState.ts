@@ -8,10 +8,10 @@ import { decodeShare, encodeShare, shareFromScenario, type ShareState } from '..
 import type { Mechanism, Scenario, ValidationError } from '../../sim';
 import { flipSwitch, relevantSwitches } from '../mechanism/switches';
 import { parseHash } from '../routing';
-import type { CompareTarget, LockscopeState, SharedOpts, View } from '../store/types';
+import type { CompareTarget, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly hideVerdict?: boolean };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -24,7 +24,7 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
   const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h'> = {};
-  if (s.hideVerdict) extra.h = 1;
+  if (s.mode === 'predict') extra.h = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   if (s.view === 'compare') extra.w = 'compare';
   if (s.view === 'edit') extra.w = 'edit';
@@ -79,7 +79,7 @@ export function readHash(hash: string): UrlIntent {
       view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
       cursorIndex: st.c ?? -1,
       compareTarget: compareTargetOf(r.scenario, st.k),
-      hideVerdict: st.h === 1,
+      mode: st.h === 1 ? 'predict' : 'explore',
     },
   };
 }

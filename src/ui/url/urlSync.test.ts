@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act } from 'react';
 import { installUrlSync, CURSOR_WRITE_MS, COALESCE_MS } from './urlSync';
-import { useLockscope, resetStore } from '../store';
+import { createLockscopeStore, type LockscopeStore } from '../store';
 import { readHash } from './urlState';
 import { flipSwitch } from '../mechanism/switches';
 
-const st = () => useLockscope.getState();
+let store: LockscopeStore;
+const st = () => store.getState();
 /** Lets the address-bar writes happen (they follow the frame that shows an edit). */
 const afterFrame = () => vi.advanceTimersByTime(40);
 
@@ -14,9 +14,9 @@ describe('URL sync', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     localStorage.clear();
-    act(() => resetStore());
+    store = createLockscopeStore();
     window.history.replaceState(null, '', '#/sim/export-lease-expiry');
-    uninstall = installUrlSync(useLockscope);
+    uninstall = installUrlSync(store);
   });
   afterEach(() => {
     uninstall();
@@ -84,9 +84,9 @@ describe('URL sync', () => {
     vi.advanceTimersByTime(500);
     expect(localStorage.getItem('lockscope:draft:v1')).toContain('fragment');
     uninstall();
-    act(() => resetStore());
+    store = createLockscopeStore();
     window.history.replaceState(null, '', '#/sim/invoice-race');
-    uninstall = installUrlSync(useLockscope);
+    uninstall = installUrlSync(store);
     expect(st().presetId).toBe('invoice-race');
     expect(st().draftOffer?.title).toMatch(/Nightly export/);
   });

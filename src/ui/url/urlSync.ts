@@ -152,7 +152,7 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     if (applying) return;
     const scenarioChanged = s.composed !== prev.composed;
     const structural = s.view !== prev.view || s.presetId !== prev.presetId || s.variant !== prev.variant
-      || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length || s.hideVerdict !== prev.hideVerdict;
+      || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length || s.mode !== prev.mode;
     if (scenarioChanged) saveDraftSoon();
     if (structural || scenarioChanged) {
       const key = s.lastEdit?.key ?? null;

@@ -1,12 +1,13 @@
-/** Predict-then-reveal for workshops: the toggle that hides the verdict until the end (kept in the view state and the link). */
-import { useLockscope } from '../store';
+/** Predict-then-reveal for workshops: the toggle between explore and predict mode (kept in the view state and the link). */
+import { useLockscope, useLockscopeStore } from '../store';
 
 /** The predict-then-reveal toggle (a checkbox: Space toggles it). */
 export function HideVerdictToggle() {
-  const on = useLockscope((s) => s.hideVerdict);
+  const store = useLockscopeStore();
+  const on = useLockscope((s) => s.mode === 'predict');
   return (
     <label className="predict-toggle" title="Workshops: predict the outcome, then step to the end to see it">
-      <input type="checkbox" checked={on} onChange={(e) => useLockscope.getState().setHideVerdict(e.target.checked)} data-testid="hide-verdict" />
+      <input type="checkbox" checked={on} onChange={(e) => store.getState().setMode(e.target.checked ? 'predict' : 'explore')} data-testid="hide-verdict" />
       Hide the verdict until the end
     </label>
   );

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
 import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { useVisibility } from '../store';
 
 /** One bar. */
 export interface Bar { readonly label: string; readonly value: number; readonly text: string; readonly bad?: boolean }
@@ -41,11 +42,12 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
   );
 }
 
-/** The metrics panel for a run. */
-export function MetricsCharts({ run, concealed = false }: { run: DerivedRun; concealed?: boolean }) {
+/** The metrics panel for a run (hidden while the view's mode hides the outcome). */
+export function MetricsCharts({ run }: { run: DerivedRun }) {
+  const { showMetrics } = useVisibility();
   const m = run.metrics;
   const lease = run.scenario.mechanism.lock === 'lease';
-  if (concealed) {
+  if (!showMetrics) {
     return (
       <section className="panel metrics" aria-label="Metrics">
         <h2>Metrics</h2>

@@ -1,16 +1,22 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { findPreset } from '../../sim';
-import { deriveRun } from '../store/derive';
+import { createLockscopeStore, deriveRun, type LockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
 import { VerdictPanel } from './VerdictPanel';
 import { MetricsCharts } from './MetricsCharts';
 
 describe('VerdictPanel', () => {
+  let store: LockscopeStore;
+  beforeEach(() => {
+    store = createLockscopeStore();
+  });
+
   it('says violated in words and links to the cited events', async () => {
     const run = deriveRun(findPreset('invoice-race')!.withoutFix);
     const onEventId = vi.fn();
-    render(<VerdictPanel run={run} onEventId={onEventId} />);
+    renderIn(store, <VerdictPanel run={run} onEventId={onEventId} />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
     expect(screen.getByText(/2 rows exist for order_id = 42 in invoices/)).toBeInTheDocument();
     const cited = run.verdict.violations[0]!.eventIds;
@@ -20,31 +26,33 @@ describe('VerdictPanel', () => {
   });
 
   it('says held when the fix is on', () => {
-    render(<VerdictPanel run={deriveRun(findPreset('invoice-race')!.withFix)} onEventId={() => {}} />);
+    renderIn(store, <VerdictPanel run={deriveRun(findPreset('invoice-race')!.withFix)} onEventId={() => {}} />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
     expect(screen.getByText(/at most one row per business key/)).toBeInTheDocument();
   });
 
   it('reports harmless duplicates as redundant, not a violation', () => {
-    render(<VerdictPanel run={deriveRun(findPreset('thumbnail')!.withoutFix)} onEventId={() => {}} />);
+    renderIn(store, <VerdictPanel run={deriveRun(findPreset('thumbnail')!.withoutFix)} onEventId={() => {}} />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
     expect(screen.getByText(/Redundant, not a violation/)).toBeInTheDocument();
   });
 
   it('draws the metrics as labelled charts', () => {
-    render(<MetricsCharts run={deriveRun(findPreset('export-lease-expiry')!.withFix)} />);
+    renderIn(store, <MetricsCharts run={deriveRun(findPreset('export-lease-expiry')!.withFix)} />);
     expect(screen.getByRole('img', { name: /Counts: .*1 stale write rejected/ })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /Lease age at commit/ })).toBeInTheDocument();
   });
 
-  it('hides the outcome while concealed and offers to reveal it', async () => {
+  it('hides the outcome in predict mode and offers to reveal it', async () => {
     const run = deriveRun(findPreset('invoice-race')!.withoutFix);
-    const onReveal = vi.fn();
-    render(<VerdictPanel run={run} onEventId={() => {}} concealed onReveal={onReveal} />);
+    store.getState().setView('simulate');
+    store.getState().setMode('predict');
+    renderIn(store, <VerdictPanel run={run} onEventId={() => {}} />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Verdict hidden');
     expect(screen.queryByText(/Violated/)).toBeNull();
     expect(screen.queryByText(/2 rows exist/)).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Reveal now' }));
-    expect(onReveal).toHaveBeenCalled();
+    expect(store.getState().revealed).toBe(true);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
   });
 });

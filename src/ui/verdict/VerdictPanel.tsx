@@ -1,7 +1,9 @@
 /**
  * The verdict: held or violated, in words, with buttons that move the cursor to the events each
- * finding cites. Harmless duplicates appear as "redundant, not a violation".
+ * finding cites. Harmless duplicates appear as "redundant, not a violation". While the view's mode
+ * hides the verdict (predict-then-reveal), it says so and offers to reveal it.
  */
+import { useLockscopeStore, useVisibility } from '../store';
 import type { DerivedRun } from '../store/derive';
 import { INVARIANT_TEXT } from '../../sim';
 import { fmtSeconds } from '../faults/faultCatalog';
@@ -12,18 +14,17 @@ export interface VerdictPanelProps {
   readonly onEventId: (eventId: string) => void;
   /** A caption above the verdict, e.g. the mechanism in the compare view. */
   readonly caption?: string;
-  /** Predict-then-reveal: say that the verdict is hidden (and offer to reveal it). */
-  readonly concealed?: boolean;
-  readonly onReveal?: () => void;
   /** Controls shown at the right of the verdict's first line (e.g. the predict toggle). */
   readonly tools?: React.ReactNode;
 }
 
 /** The verdict panel. */
-export function VerdictPanel({ run, onEventId, caption, concealed = false, onReveal, tools }: VerdictPanelProps) {
+export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelProps) {
+  const store = useLockscopeStore();
+  const { showVerdict, offerReveal } = useVisibility();
   const { verdict } = run;
   const timeOf = (id: string) => run.events.find((e) => e.id === id)?.atMs ?? 0;
-  if (concealed) {
+  if (!showVerdict) {
     return (
       <section className="panel verdict concealed" aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
         {caption && <p className="caption">{caption}</p>}
@@ -33,7 +34,7 @@ export function VerdictPanel({ run, onEventId, caption, concealed = false, onRev
             <strong>Verdict hidden</strong>
             <span className="verdict-sub"> — predict: will every invariant hold? It shows at the last event.</span>
           </p>
-          {onReveal && <button type="button" onClick={onReveal} data-testid="reveal">Reveal now</button>}
+          {offerReveal && <button type="button" onClick={() => store.getState().reveal()} data-testid="reveal">Reveal now</button>}
           {tools}
         </div>
         <p className="small">Checking: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>

@@ -1,0 +1,72 @@
+/**
+ * Keyed, incremental drawing: every drawn thing (a segment, a mark, a bar) is an `Item` with a
+ * key that names it across runs and a signature of everything it draws. `joinItems` enters new
+ * items, removes gone ones and redraws only those whose signature changed, so that a fault edit
+ * touches only what it changed (ARCHITECTURE.md, "Keeping a fault edit within one frame").
+ * Signatures are kept in a `Signatures` table owned by the timeline, not on the elements.
+ */
+import * as d3 from 'd3';
+
+/** A d3 selection of one SVG group. */
+export type G = d3.Selection<SVGGElement, unknown, null, undefined>;
+
+/**
+ * One drawn thing. `key` names it across runs (so a re-run that keeps it keeps its element);
+ * `sig` is everything it draws (positions, text, colours): an element whose signature did not
+ * change is not touched at all.
+ */
+export interface Item {
+  readonly key: string;
+  readonly sig: string;
+  /** Accessible name of the element. */
+  readonly label?: string;
+  /** Draws the item into its (emptied) group. */
+  readonly draw: (g: G) => void;
+}
+
+/** The signature each element was last drawn with (one table per timeline; entries go with their elements). */
+export class Signatures {
+  private readonly drawn = new WeakMap<Element, string>();
+
+  /** Records `sig` for `el`; false when `el` already shows it (nothing to redraw). */
+  update(el: Element, sig: string): boolean {
+    if (this.drawn.get(el) === sig) return false;
+    this.drawn.set(el, sig);
+    return true;
+  }
+
+  /** Forgets what `el` shows: its next join redraws it (a dragged fault marker moved by hand). */
+  forget(el: Element): void {
+    this.drawn.delete(el);
+  }
+}
+
+/** Keyed join of `items` into `parent`'s `g.<cls>` children: enter, exit, and redraw only what changed. */
+export function joinItems(sigs: Signatures, parent: G, items: readonly Item[], cls: string, role: string | null = 'listitem'): void {
+  // Keys must be unique for a keyed join.
+  const seen = new Map<string, number>();
+  const data = items.map((it) => {
+    const n = seen.get(it.key) ?? 0;
+    seen.set(it.key, n + 1);
+    return n === 0 ? it : { ...it, key: `${it.key}#${n}` };
+  });
+  const sel = parent.selectChildren<SVGGElement, Item>(`g.${cls}`).data(data, (d) => d.key);
+  sel.exit().remove();
+  const all = sel.enter().append('g').attr('class', cls).merge(sel);
+  all.each(function (d) {
+    if (!sigs.update(this, d.sig)) return;
+    this.replaceChildren();
+    if (role) this.setAttribute('role', role);
+    if (d.label !== undefined) this.setAttribute('aria-label', d.label);
+    d.draw(d3.select(this));
+  });
+  all.order();
+}
+
+/** A persistent group per lane (role list), keyed by lane id. */
+export function laneGroup(content: G, id: string, ariaLabel: string): G {
+  let g = content.selectChildren<SVGGElement, unknown>(`g.lane[data-lane="${id}"]`) as unknown as G;
+  if (g.empty()) g = content.append('g').attr('class', 'lane').attr('data-lane', id).attr('role', 'list').attr('pointer-events', 'none') as unknown as G;
+  if (g.attr('aria-label') !== ariaLabel) g.attr('aria-label', ariaLabel);
+  return g;
+}

@@ -1,0 +1,35 @@
+/** Violation marks in the row between the axis and the lanes: a triangle with "!" (or "i" for a harmless duplicate) and a dashed line through the lanes. */
+import type { ViolationMark } from '../lanes';
+import { AXIS_H, MARKS_H } from '../layout';
+import { joinItems, type G, type Signatures } from './items';
+
+/** Draws the marks above everything else in `content`; activating one (click, Enter, Space) calls `onEventId` with its event. */
+export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void): void {
+  let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
+  if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
+  mg.raise();
+  joinItems(sigs, mg, marks.map((v) => {
+    const vx = X(v.atMs);
+    return {
+      key: `${v.eventId}|${v.message}`,
+      sig: `${vx}|${height}|${v.severity}`,
+      draw: (vg: G) => {
+        vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
+        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
+          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : 'Redundant, not a violation'}: ${v.message}. Go to event ${v.eventId}.`)
+          .style('cursor', 'pointer')
+          .on('click', () => onEventId(v.eventId))
+          .on('keydown', (event: KeyboardEvent) => {
+            if (event.key === 'Enter' || event.key === ' ') {
+              event.preventDefault();
+              event.stopPropagation();
+              onEventId(v.eventId);
+            }
+          });
+        mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? '#b91c1c' : '#6b7280');
+        mark.append('text').attr('x', vx).attr('y', AXIS_H + 18).attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 800).attr('fill', '#fff').text(v.severity === 'violation' ? '!' : 'i');
+        mark.append('title').text(v.message);
+      },
+    };
+  }), 'vmark', null);
+}

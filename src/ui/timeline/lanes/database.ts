@@ -1,0 +1,126 @@
+/**
+ * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
+ * pg_locks view, stacked in rows; rows written and errors as marks, from the SQL replies.
+ */
+import { runEndMs } from '../../store/derive';
+import { fmtSeconds } from '../../faults/faultCatalog';
+import { fitText } from '../fit';
+import type { Item } from '../draw/items';
+import { ROW_H, stack, type LaneKind } from './types';
+
+/** A span during which a session held (or waited for) one database lock. */
+export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
+/** A point mark on the database lane. */
+export interface DbMark { readonly atMs: number; readonly kind: 'row' | 'error'; readonly eventId: string; readonly label: string }
+
+/** Names the database lane. */
+export interface DatabaseLaneRef { readonly kind: 'database' }
+
+/** What the database lane draws. */
+export interface DatabaseLaneData {
+  readonly locks: readonly LockSegment[];
+  readonly marks: readonly DbMark[];
+}
+
+/** The session → worker map at one snapshot (pool borrowers; the admin's own session). */
+function holderOf(sessionId: string, borrowers: ReadonlyMap<string, string | null>): string {
+  if (borrowers.has(sessionId)) {
+    const b = borrowers.get(sessionId);
+    return b ?? `${sessionId} (idle in pool)`;
+  }
+  return sessionId;
+}
+
+/** The database lane kind (always one lane). */
+export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
+  kind: 'database',
+  background: '#eef6ff',
+  idOf: () => 'database',
+
+  lanes(run) {
+    const { events, snapshots } = run;
+    const endMs = runEndMs(run);
+    // Locks: open segments keyed by lock object + session + granted.
+    const openLocks = new Map<string, { startMs: number; what: string; holder: string; granted: boolean }>();
+    const lockSegs: Omit<LockSegment, 'row'>[] = [];
+    snapshots.forEach((snap, i) => {
+      const atMs = events[i]?.atMs ?? snap.atMs;
+      const borrowers = new Map(snap.pool.connections.map((c) => [c.id, c.borrower] as const));
+      const seen = new Set<string>();
+      for (const l of snap.locks) {
+        const holder = holderOf(l.sessionId, borrowers);
+        const key = `${l.locktype}|${l.objectDescription}|${l.sessionId}|${l.granted}`;
+        seen.add(key);
+        const o = openLocks.get(key);
+        if (!o) openLocks.set(key, { startMs: atMs, what: `${l.objectDescription} ${l.mode}${l.scope ? ` (${l.scope})` : ''}`, holder, granted: l.granted });
+        else if (o.holder !== holder && !holder.includes('idle')) o.holder = holder;
+      }
+      for (const [key, o] of openLocks) {
+        if (!seen.has(key)) {
+          lockSegs.push({ ...o, endMs: atMs });
+          openLocks.delete(key);
+        }
+      }
+    });
+    for (const o of openLocks.values()) lockSegs.push({ ...o, endMs });
+    lockSegs.sort((a, b) => a.startMs - b.startMs);
+    const lockStack = stack(lockSegs.map((l) => ({ startMs: l.startMs, endMs: Math.max(l.endMs, l.startMs + 1) })));
+
+    // Rows written, errors.
+    const marks: DbMark[] = [];
+    for (const e of events) {
+      if (e.kind !== 'sql' || !e.reply) continue;
+      if (/^ERROR/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: e.reply.slice(0, 80) });
+      else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}` });
+    }
+
+    return [{
+      ref: { kind: 'database' },
+      label: 'Database',
+      ariaLabel: 'Database: locks held and waited for, rows written, errors',
+      h: Math.max(34, lockStack.rows * ROW_H + 14),
+      data: { locks: lockSegs.map((l, i) => ({ ...l, row: lockStack.rowOf[i]! })), marks },
+    }];
+  },
+
+  items({ locks, marks }, { X, W, y: top, h, plotW, uid }) {
+    const items: Item[] = [];
+    for (const l of locks) {
+      const y = top + 6 + l.row * ROW_H;
+      const rx = X(l.startMs);
+      const rw = W(l.startMs, l.endMs, 3);
+      const text = fitText(Math.min(rx + rw, plotW) - rx - 8, 6.9, `${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`, `${l.granted ? '' : 'waits: '}${l.holder}`);
+      items.push({
+        key: `lock|${l.startMs}|${l.holder}|${l.what}|${l.granted}`,
+        sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${uid}`,
+        label: `${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what} from ${fmtSeconds(l.startMs)} to ${fmtSeconds(l.endMs)}`,
+        draw: (sg) => {
+          sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('rx', 2)
+            .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
+          if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
+          sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
+          if (text) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827').text(text);
+        },
+      });
+    }
+    for (const m of marks) {
+      const mx = X(m.atMs);
+      items.push({
+        key: `mark|${m.kind}|${m.atMs}|${m.label}`,
+        sig: `${mx}|${top}|${h}`,
+        label: m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        draw: (sg) => {
+          if (m.kind === 'error') {
+            sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
+            sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+          } else {
+            sg.append('rect').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
+            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).attr('fill', '#14532d').text('row');
+          }
+          sg.append('title').text(m.label);
+        },
+      });
+    }
+    return items;
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * The lane kinds, registered once: the timeline shows each kind's lanes in this order (workers,
+ * lease keys, the database, the destination). Adding a lane kind = its module (a `LaneKind`: its
+ * lanes from a run, its items, its background) + one entry in `REGISTERED`; `LaneRef` follows.
+ */
+import type { DerivedRun } from '../../store/derive';
+import { runEndMs } from '../../store/derive';
+import type { Item } from '../draw/items';
+import type { CursorNote, DrawContext, LaneKind, LaneRefBase } from './types';
+import { workerLanes } from './worker';
+import { leaseLanes } from './lease';
+import { databaseLanes } from './database';
+import { destinationLanes } from './destination';
+import { violationMarks, type ViolationMark } from './violations';
+
+const REGISTERED = [workerLanes, leaseLanes, databaseLanes, destinationLanes] as const;
+
+/** Names a lane of any registered kind (where a fault is placed, where the fault menu opened). */
+export type LaneRef = RefOf<(typeof REGISTERED)[number]>;
+type RefOf<K> = K extends { idOf(ref: infer R): string } ? R : never;
+
+/** One lane of a run, ready to lay out and draw (its kind's data bound in). */
+export interface Lane {
+  /** Unique across the timeline; keys the lane's elements. */
+  readonly id: string;
+  readonly ref: LaneRef;
+  readonly label: string;
+  readonly ariaLabel: string;
+  readonly h: number;
+  readonly background: string;
+  /** The lane's items, drawn at `ctx`. */
+  readonly items: (ctx: DrawContext) => Item[];
+  /** The text that follows the cursor in this lane, if the kind has one. */
+  readonly note?: { readonly className: string; readonly flipWithinPx: number; readonly text: (cursorMs: number) => string };
+}
+
+/** A kind with its data type erased: what the registry iterates. */
+interface RegisteredKind {
+  readonly kind: string;
+  idOf(ref: LaneRef): string;
+  lanes(run: DerivedRun): Lane[];
+}
+
+function register<R extends LaneRefBase, D>(k: LaneKind<R, D>): RegisteredKind {
+  const note = (n: CursorNote<D>, data: D) => ({ className: n.className, flipWithinPx: n.flipWithinPx, text: (ms: number) => n.text(data, ms) });
+  return {
+    kind: k.kind,
+    idOf: (ref) => k.idOf(ref as unknown as R),
+    lanes: (run) => k.lanes(run).map((spec) => ({
+      id: k.idOf(spec.ref),
+      ref: spec.ref as unknown as LaneRef,
+      label: spec.label,
+      ariaLabel: spec.ariaLabel,
+      h: spec.h,
+      background: k.background,
+      items: (ctx: DrawContext) => k.items(spec.data, ctx, spec),
+      ...(k.cursorNote ? { note: note(k.cursorNote, spec.data) } : {}),
+    })),
+  };
+}
+
+const KINDS: readonly RegisteredKind[] = REGISTERED.map((k) => register(k as LaneKind<LaneRefBase, unknown>));
+
+/** Id of the lane a ref names (the fault markers find their lane by it). */
+export function laneIdOf(ref: LaneRef): string {
+  const k = KINDS.find((kind) => kind.kind === ref.kind);
+  if (!k) throw new Error(`no lane kind "${ref.kind}" is registered`);
+  return k.idOf(ref);
+}
+
+/** Everything the timeline draws for a run. */
+export interface TimelineData {
+  /** End of the time axis (see runEndMs). */
+  readonly endMs: number;
+  /** Every registered kind's lanes, in registration order. */
+  readonly lanes: readonly Lane[];
+  /** Violation (and harmless-duplicate) marks in the marks row above the lanes. */
+  readonly violations: readonly ViolationMark[];
+}
+
+/** Derives the timeline's lanes and marks from a run (pure, no DOM; memoise per run: see lanesOf). */
+export function buildLanes(run: DerivedRun): TimelineData {
+  return { endMs: runEndMs(run), lanes: KINDS.flatMap((k) => k.lanes(run)), violations: violationMarks(run) };
+}
+
+const cache = new WeakMap<DerivedRun, TimelineData>();
+/** The timeline's lanes of a run, memoised per run object. */
+export function lanesOf(run: DerivedRun): TimelineData {
+  let l = cache.get(run);
+  if (!l) cache.set(run, (l = buildLanes(run)));
+  return l;
+}
+
+export type { ViolationMark } from './violations';
+export type { DrawContext, LaneKind, LaneSpec } from './types';

@@ -1,0 +1,51 @@
+import { findPreset } from '../../../sim';
+import { deriveRun } from '../../store/derive';
+import { laneOfFault } from '../../faults/faultCatalog';
+import { buildLanes, laneIdOf, lanesOf } from '.';
+import { layoutLanes, AXIS_H, MARKS_H } from '../layout';
+
+const run = (id: string, v: 'withoutFix' | 'withFix' = 'withoutFix') => deriveRun(findPreset(id)![v]);
+
+describe('lane kinds', () => {
+  it('each registered kind contributes its lanes, in registration order', () => {
+    const t = buildLanes(run('export-lease-expiry'));
+    expect(t.lanes.map((l) => l.id)).toEqual(['worker-A', 'worker-B', 'lease-lease:export', 'database', 'destination']);
+    expect(t.lanes.map((l) => l.label)).toEqual(['Worker A', 'Worker B', 'lease:export', 'Database', 'File store']);
+    // A scenario without a lease (and no lease fault) has no lease lane.
+    expect(buildLanes(run('invoice-race')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'database', 'destination']);
+  });
+
+  it('a fault finds its lane by the lane kind\'s id', () => {
+    const r = run('export-lease-expiry');
+    const ids = lanesOf(r).lanes.map((l) => l.id);
+    for (const f of [{ kind: 'pause', worker: 'B', atMs: 1, pauseMs: 1 }, { kind: 'expireLease', atMs: 1 }, { kind: 'adminBypass', atMs: 1 }] as const) {
+      expect(ids).toContain(laneIdOf(laneOfFault(f, r.scenario)));
+    }
+  });
+
+  it('the lease lane follows the owner and says the TTL left at the cursor', () => {
+    const r = run('export-lease-expiry');
+    const lease = lanesOf(r).lanes.find((l) => l.ref.kind === 'lease')!;
+    expect(lease.note?.className).toBe('ttl');
+    expect(lease.note?.text(0)).toBe('A: TTL 30 s');
+    expect(lease.note?.text(7_000)).toBe('A: TTL 23 s');
+    // A's lease expired at 30 s under the pause; B takes it at the next retry.
+    expect(lease.note?.text(31_500)).toMatch(/^B: TTL /);
+  });
+
+  it('draws a duplicate write as such only when findings are shown', () => {
+    const r = run('export-lease-expiry');
+    const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
+    const ctx = (showFindings: boolean) => ({ y: 100, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', markerXs: [], showFindings });
+    const labels = (show: boolean) => dest.items(ctx(show)).map((i) => i.label);
+    expect(labels(true).some((l) => l?.endsWith(': DUPLICATE'))).toBe(true);
+    expect(labels(false).some((l) => l?.includes('DUPLICATE'))).toBe(false);
+  });
+
+  it('lays the lanes out top to bottom below the axis and the marks row', () => {
+    const { boxes, height } = layoutLanes(lanesOf(run('export-lease-expiry')).lanes);
+    expect(boxes[0]!.y).toBe(AXIS_H + MARKS_H);
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.y).toBe(boxes[i - 1]!.y + boxes[i - 1]!.h + 4);
+    expect(height).toBe(boxes.at(-1)!.y + boxes.at(-1)!.h + 8);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The timeline's horizontal scale: the width follows the container (ResizeObserver), d3-zoom
+ * zooms and pans in x only (1× to 400×), and the zoom resets when the run's length changes.
+ */
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import * as d3 from 'd3';
+
+/** What the scale hook gives the timeline. */
+export interface TimeScale {
+  /** Width of the plot (the SVG), px. */
+  readonly plotW: number;
+  /** Time (ms) → x (px) at the current zoom. */
+  readonly x: d3.ScaleLinear<number, number>;
+  /** Zooms by factor `k` around x position `aroundX`. */
+  readonly zoomBy: (k: number, aroundX: number) => void;
+  /** Back to the whole run. */
+  readonly zoomReset: () => void;
+}
+
+/**
+ * Width of `wrapRef` minus the gutter, and the zoomed scale of [0, endMs] over it. `height` is
+ * the zoom's extent. Elements marked `.no-zoom` (markers, the scrub strip) never start a zoom.
+ */
+export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: RefObject<SVGSVGElement | null>, gutter: number, endMs: number, height: number): TimeScale {
+  const [width, setWidth] = useState(800);
+  const [transform, setTransform] = useState<d3.ZoomTransform>(d3.zoomIdentity);
+  const zoomRef = useRef<d3.ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const plotW = Math.max(200, width - gutter - 8);
+  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, endMs]).range([0, plotW - 14])), [transform, endMs, plotW]);
+
+  // Width follows the container.
+  useEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0]?.contentRect.width ?? 800);
+      if (w > 0) setWidth(w);
+    });
+    ro.observe(el);
+    setWidth(el.clientWidth || 800);
+    return () => ro.disconnect();
+  }, [wrapRef]);
+
+  // Zoom and pan, x only.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const zoom = d3.zoom<SVGSVGElement, unknown>()
+      .scaleExtent([1, 400])
+      .translateExtent([[0, 0], [plotW, height]])
+      .extent([[0, 0], [plotW, height]])
+      .filter((event: Event) => {
+        const t = event.target as Element;
+        if (t.closest('.no-zoom')) return false;
+        return (!(event as MouseEvent).button || event.type === 'wheel') && !(event as MouseEvent).ctrlKey;
+      })
+      .on('zoom', (event: d3.D3ZoomEvent<SVGSVGElement, unknown>) => setTransform(event.transform));
+    zoomRef.current = zoom;
+    d3.select(svg).call(zoom).on('dblclick.zoom', null);
+    return () => {
+      d3.select(svg).on('.zoom', null);
+    };
+  }, [svgRef, plotW, height]);
+
+  // Reset the zoom when the scenario's length changes.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
+  }, [svgRef, endMs]);
+
+  const zoomBy = (k: number, aroundX: number) => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).transition().duration(0).call(zoomRef.current.scaleBy, k, [aroundX, 0]);
+  };
+  const zoomReset = () => {
+    const svg = svgRef.current;
+    if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
+  };
+  return { plotW, x, zoomBy, zoomReset };
+}
