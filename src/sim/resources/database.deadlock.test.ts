@@ -156,6 +156,26 @@ describe('Database.checkDeadlock', () => {
     expect(db.execute('c', { op: 'advisoryUnlockAll' }).completions.map((x) => x.sessionId)).toEqual(['a']);
   });
 
+  it('a soft cycle whose reordering meets a hard cycle elsewhere fails the checker, with its own (soft) cycle as DETAIL', () => {
+    // Found by the fidelity suite (generated deadlocks, seed 4343): s2 and s1 deadlock with each
+    // other; s3's shared request is on a soft cycle through them, and PostgreSQL gives s3 the 40P01.
+    const db = setup('s1', 's2', 's3');
+    for (const s of ['s1', 's2', 's3']) run(db, s, BEGIN);
+    run(db, 's2', adv('pg_advisory_xact_lock', 11));
+    run(db, 's1', adv('pg_advisory_xact_lock', 12));
+    run(db, 's3', adv('pg_advisory_xact_lock_shared', 12)); // s3 → s1
+    run(db, 's1', adv('pg_advisory_xact_lock', 11)); // s1 → s2
+    run(db, 's2', adv('pg_advisory_lock', 12)); // s2 → s1 (hard), s2 → s3 (soft: queued behind s3)
+    const [own, ...others] = deadlocked(db.checkDeadlock('s3'));
+    expect(own?.reply.status === 'error' && own.reply.error.detail).toBe(
+      'Process s3 waits for ShareLock on advisory lock [lockscope,0,12,1]; blocked by process s1.\n' +
+        'Process s1 waits for ExclusiveLock on advisory lock [lockscope,0,11,1]; blocked by process s2.\n' +
+        'Process s2 waits for ExclusiveLock on advisory lock [lockscope,0,12,1]; blocked by process s3.',
+    );
+    expect(others).toEqual([]);
+    expect(db.locks().filter((l) => !l.granted).map((l) => l.sessionId)).toEqual(['s1', 's2']);
+  });
+
   it('an advisory upgrade against a waiter that holds the key too fails at once (ProcSleep early deadlock)', () => {
     const db = setup('a', 'b');
     run(db, 'a', adv('pg_advisory_lock_shared', 7));

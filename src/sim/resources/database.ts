@@ -64,8 +64,9 @@ const MAX_REARRANGE_DEPTH = 4;
  *   avoided deadlock for … by rearranging queue order`), the waiter behind moves just ahead of the
  *   one it was queued behind, and requests the new order makes grantable are granted
  *   (`completions`, possibly the checker's own statement). Checked on PostgreSQL 15 with a shared
- *   request queued behind an exclusive one. When no reordering helps, PostgreSQL reports a
- *   deadlock: `deadlock` with the soft cycle as DETAIL;
+ *   request queued behind an exclusive one. When no reordering helps — in particular when a
+ *   reordering meets a hard cycle among other sessions — PostgreSQL fails the checker anyway:
+ *   `deadlock` with the soft cycle as DETAIL;
  * - `deadlock`: a hard cycle through it: its statement failed with 40P01, `completions` starts with
  *   that failure and continues with the statements of other sessions it unblocked.
  */
@@ -172,7 +173,8 @@ export class Database {
     const hard = findCycleThrough(edges, sessionId, false);
     const soft = hard ? null : findCycleThrough(edges, sessionId, true);
     if (!hard && !soft) return { kind: 'none' };
-    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH)) return { kind: 'soft', cycle: soft, completions: this.wake() };
+    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH) === 'ok') return { kind: 'soft', cycle: soft, completions: this.wake() };
+    // PostgreSQL reports the checker's cycle in the state before any reordering (DeadLockCheck).
     const cycle = (hard ?? soft) as WaitCycle;
     this.dropWait(sessionId);
     this.abort(session);
@@ -181,15 +183,24 @@ export class Database {
   }
 
   /**
-   * DeadLockCheckRecurse over advisory wait queues: while a cycle through `sessionId` remains, try
-   * reversing each of its soft edges (the waiter moves just ahead of the request it was queued
-   * behind, as TopoSort orders it), up to `depth` reversals. Keeps the first order with no cycle
-   * through the session and returns true; otherwise restores the queues and returns false.
+   * DeadLockCheckRecurse / TestConfiguration over advisory wait queues: while a cycle through
+   * `sessionId` (or, once queues were reordered, through a session a reordering moved or moved
+   * ahead of) remains, try reversing each of its soft edges — the waiter moves just ahead of the
+   * request it was queued behind, as TopoSort orders it — up to `depth` reversals. A cycle of hard
+   * edges found on the way means no reordering can help (PostgreSQL gives up: the checker gets
+   * 40P01 even when that hard cycle does not pass through it; checked on PostgreSQL 15).
+   * Returns 'ok' (the reordering is kept), 'hard' or 'fail' (queues restored).
    */
-  private rearrange(sessionId: string, depth: number): boolean {
-    const cycle = findCycleThrough(waitForEdges(this.state), sessionId, true);
-    if (!cycle) return true;
-    if (depth === 0) return false;
+  private rearrange(sessionId: string, depth: number, moved: readonly string[] = []): 'ok' | 'hard' | 'fail' {
+    const edges = waitForEdges(this.state);
+    let cycle: WaitCycle | null = null;
+    for (const node of [...moved, sessionId]) {
+      if (moved.length > 0 && findCycleThrough(edges, node, false)) return 'hard';
+      cycle = cycle ?? findCycleThrough(edges, node, true);
+    }
+    if (!cycle) return 'ok';
+    if (!cycle.some((e) => e.kind === 'soft')) return 'hard';
+    if (depth === 0) return 'fail';
     for (const e of cycle.filter((x) => x.kind === 'soft')) {
       const target = this.waitOf(e.from)?.target;
       if (target?.kind !== 'advisory') continue;
@@ -201,10 +212,12 @@ export class Database {
       const at = rest.findIndex((q) => q.sessionId === e.to);
       if (!moving || at < 0) continue;
       entry.queue = [...rest.slice(0, at), moving, ...rest.slice(at)];
-      if (this.rearrange(sessionId, depth - 1)) return true;
+      const outcome = this.rearrange(sessionId, depth - 1, [...moved, e.from, e.to]);
+      if (outcome === 'ok') return 'ok';
       entry.queue = before;
+      if (outcome === 'hard') return 'hard';
     }
-    return false;
+    return 'fail';
   }
 
   /**
