@@ -39,12 +39,13 @@ function csp(): Plugin {
   };
 }
 
-// Vite serves and builds the app; Vitest runs unit (src/sim, node) and component (src/ui, jsdom) tests.
+// Vite serves and builds the app; Vitest runs unit (src/sim, node), component (src/ui, jsdom) and the
+// fidelity harness's pure helpers (fidelity/*.test.ts: no servers needed) tests.
 export default defineConfig({
   plugins: [csp(), react()],
   test: {
     globals: true,
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'fidelity/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['./src/test-setup.ts'],
     // A timeout is a hang guard, not a speed goal (those live in `npm run bench`): jsdom component

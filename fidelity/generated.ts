@@ -2,8 +2,12 @@
  * Generated sequences (fast-check): random interleavings of statements over 2–4 sessions on a
  * small schema (unique key, CHECK, row locks, advisory locks in both key spaces), and random
  * Redis command sequences (untimed with long TTLs, and timed with short TTLs on a 100 ms grid whose
- * expiry instants fall at least 50 ms away from every command). Each run prints its seed; a
- * disagreement prints the shrunk sequence with the model's and the server's replies.
+ * expiry instants fall at least 50 ms away from every command).
+ *
+ * A SQL seed run is a fast-check seed and a number of sequences (`fidelity/seeds.ts`); the
+ * advisory keys come from the worker slot that runs it and do not change what is generated.
+ * Every disagreement goes through the confirmation rule (`confirm.ts`), also while shrinking, so the
+ * shrunk sequence printed is one that disagreed every time, with the step and both answers.
  */
 import fc from 'fast-check';
 import { Database } from '../src/sim/resources/database';
@@ -11,7 +15,10 @@ import { findCycleThrough } from '../src/sim/resources/deadlock';
 import type { AdvisoryFn, AdvisoryKey, Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
 import type { RedisCmd } from '../src/sim/resources/redisTypes';
 import { runSqlCase } from './sqlHarness';
+import type Redis from 'ioredis';
 import { runRedisCase, newRedis } from './redisHarness';
+import { formatDisagreement, formatFlake, runConfirmed, type Flake } from './confirm';
+import { deadlockSequenceArb } from './generatedDeadlocks';
 import type { CaseResult, RedisCase, SqlCase, SqlOp } from './types';
 
 const GEN_INVOICES: TableSpec = {
@@ -35,9 +42,9 @@ const ADVISORY_FNS: readonly AdvisoryFn[] = [
   'pg_try_advisory_xact_lock', 'pg_try_advisory_xact_lock_shared',
 ];
 
-/** Advisory keys of one lane (lanes run in parallel against one database, so their keys differ). */
-function laneKeys(lane: number): AdvisoryKey[] {
-  const base = 1000 + lane * 10;
+/** Advisory keys of one worker slot (slots run in parallel against one database, so their keys differ). */
+function slotKeys(slot: number): AdvisoryKey[] {
+  const base = 1000 + slot * 10;
   return [{ kind: 'bigint', key: base + 1 }, { kind: 'bigint', key: base + 2 }, { kind: 'pair', key1: 0, key2: base + 1 }, { kind: 'pair', key1: base + 1, key2: 2 }];
 }
 
@@ -138,9 +145,9 @@ export type SqlSequence = { sessions: number; ops: GenOp[] };
  * keep long timers. Repeated until no unchecked wait is on a cycle (a victim's abort may leave
  * another cycle; a soft cycle is checked once and then left, the harness stops comparing there).
  */
-export function toSqlCase(seq: SqlSequence, lane: number, name: string): SqlCase {
+export function toSqlCase(seq: SqlSequence, slot: number, name: string): SqlCase {
   const ids = Array.from({ length: seq.sessions }, (_, i) => `s${i + 1}`);
-  const keys = laneKeys(lane);
+  const keys = slotKeys(slot);
   const db = new Database([GEN_INVOICES, GEN_ITEMS]);
   ids.forEach((id) => db.openSession(id));
   const closed = new Set<string>();
@@ -242,82 +249,156 @@ export const redisTimedArb = fc.array(fc.record({ slot: fc.integer({ min: 0, max
 
 // ---- running ----
 
+/** One generated SQL run: `runs` sequences from fast-check seed `seed`. */
+export interface SqlSeedRun {
+  readonly seed: number;
+  readonly runs: number;
+  /** Which arbitrary: `general` (`sqlSequenceArb`, the default) or `deadlocks` (`deadlockSequenceArb`, summary row "generated deadlocks"). */
+  readonly generator?: 'general' | 'deadlocks';
+}
+
+/** One generated Redis run: `untimed` sequences from seed `seed`, `timed` from `seed + 101`. */
+export interface RedisSeedRun {
+  readonly seed: number;
+  readonly untimed: number;
+  readonly timed: number;
+}
+
 export interface GeneratedReport {
+  /** Results of the sequences run before any confirmed disagreement (shrink attempts are not counted). */
   readonly results: CaseResult[];
+  /** Printed confirmed disagreements (the shrunk sequence, its differing step and transcript). */
   readonly failures: string[];
+  /** Printed flake warnings. */
+  readonly flakes: string[];
+  /** The entries that found a confirmed disagreement, with its first problem. */
+  readonly failing: { readonly kind: 'sql' | 'redis'; readonly label: string; readonly seed: number; readonly problem: string }[];
 }
 
-function printFailure(kind: string, seed: number, details: fc.RunDetails<unknown>, result: CaseResult | null): string {
-  const lines = [
-    `${kind}: DISAGREEMENT (seed ${seed}, path ${details.counterexamplePath ?? '?'}; rerun with FIDELITY_SEED=${seed})`,
-    `  shrunk sequence and replies:`,
-    ...(result ? result.transcript.map((l) => `    ${l}`) : []),
-    ...(result ? result.problems.map((p) => `  ✗ ${p}`) : []),
-  ];
-  return lines.join('\n');
+function emptyReport(): GeneratedReport {
+  return { results: [], failures: [], flakes: [], failing: [] };
 }
 
-/** Runs `numRuns` generated SQL sequences across `lanes` parallel lanes (each its own advisory keys and schemas). */
-export async function runGeneratedSql(seed: number, numRuns: number, lanes: number): Promise<GeneratedReport> {
-  const results: CaseResult[] = [];
-  const failures: string[] = [];
-  const perLane = Math.ceil(numRuns / lanes);
-  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
-    let last: CaseResult | null = null;
-    let n = 0;
-    const prop = fc.asyncProperty(sqlSequenceArb, async (seq) => {
-      const r = await runSqlCase(toSqlCase(seq, lane, `generated SQL lane ${lane} #${++n}`), `g${lane}`);
-      last = r;
-      if (n <= perLane) results.push(r);
-      return r.outcome !== 'disagree';
-    });
-    const details = await fc.check(prop, { seed: seed + lane, numRuns: perLane, endOnFailure: false });
-    if (details.failed) {
-      // Re-run the shrunk counterexample to print its transcript.
-      const seq = (details.counterexample as [SqlSequence] | null)?.[0];
-      last = seq ? await runSqlCase(toSqlCase(seq, lane, 'shrunk'), `g${lane}`) : last;
-      failures.push(printFailure(`generated SQL lane ${lane}`, seed + lane, details as fc.RunDetails<unknown>, last));
+/** Runs one SQL seed entry with the advisory keys of worker `slot`. */
+async function runSqlSeed(entry: SqlSeedRun, slot: number): Promise<GeneratedReport> {
+  const report = emptyReport();
+  const deadlocks = entry.generator === 'deadlocks';
+  const label = `generated ${deadlocks ? 'deadlocks' : 'SQL'} seed ${entry.seed}`;
+  const arb: fc.Arbitrary<SqlSequence> = deadlocks ? deadlockSequenceArb : sqlSequenceArb;
+  const caseOf = (seq: SqlSequence, name: string): SqlCase => {
+    const c = toSqlCase(seq, slot, name);
+    return deadlocks ? { ...c, primitive: 'generated deadlocks' } : c;
+  };
+  let n = 0;
+  let found: CaseResult | null = null;
+  let lastFailing: CaseResult | null = null;
+  const prop = fc.asyncProperty(arb, async (seq) => {
+    const shrinking = found !== null;
+    const k = ++n;
+    const { result, flake } = await runConfirmed(() => runSqlCase(caseOf(seq, `${label} #${k}`), `g${slot}`));
+    if (!shrinking) {
+      report.results.push(result);
+      if (flake) report.flakes.push(formatFlake(`${label} #${k}`, flake));
     }
-  }));
-  return { results, failures };
+    if (result.outcome === 'disagree') {
+      found ??= result;
+      lastFailing = result;
+      return false;
+    }
+    return true;
+  });
+  const details = await fc.check(prop, { seed: entry.seed, numRuns: entry.runs, endOnFailure: false });
+  if (details.failed && found && lastFailing) {
+    const first = found as CaseResult;
+    const shrunk = lastFailing as CaseResult;
+    report.failures.push([
+      formatDisagreement(`${label}: sequence #${first.name.split('#')[1] ?? '?'} shrunk (path ${details.counterexamplePath ?? '?'}; repeat with FIDELITY_SEED=${entry.seed}: its first lane)`, shrunk),
+      `  as first found (unshrunk): ${first.problems[0] ?? ''}`,
+    ].join('\n'));
+    report.failing.push({ kind: 'sql', label, seed: entry.seed, problem: shrunk.problems[0] ?? '' });
+  } else if (details.failed) {
+    report.failures.push(`${label}: fast-check failed without a disagreement: ${details.errorInstance ? String(details.errorInstance) : '?'}`);
+    report.failing.push({ kind: 'sql', label, seed: entry.seed, problem: 'fast-check error' });
+  }
+  return report;
 }
+
+function merge(into: GeneratedReport, r: GeneratedReport): void {
+  into.results.push(...r.results);
+  into.failures.push(...r.failures);
+  into.flakes.push(...r.flakes);
+  into.failing.push(...r.failing);
+}
+
+/** Runs SQL seed entries, `parallel` at a time (each worker slot has its own advisory keys and schemas). */
+export async function runGeneratedSql(entries: readonly SqlSeedRun[], parallel: number): Promise<GeneratedReport> {
+  const report = emptyReport();
+  const queue = [...entries];
+  await Promise.all(Array.from({ length: Math.max(1, parallel) }, async (_, slot) => {
+    for (let e = queue.shift(); e; e = queue.shift()) merge(report, await runSqlSeed(e, slot));
+  }));
+  return report;
+}
+
+/** Runs a Redis case under the confirmation rule on a new connection. */
+async function confirmedRedis(c: RedisCase, redis?: Redis): Promise<{ result: CaseResult; flake: Flake | null }> {
+  if (redis) return runConfirmed(() => runRedisCase(c, redis));
+  const conn = newRedis();
+  await conn.connect();
+  try {
+    return await runConfirmed(() => runRedisCase(c, conn));
+  } finally {
+    conn.disconnect();
+  }
+}
+
+/** Untimed sequences: every command at t = 0 with TTLs of a minute or more, so a margin of 30 s. */
+const UNTIMED_MARGIN_MS = 30_000;
 
 /** Runs generated Redis sequences: `untimed` sequentially, `timed` concurrently (each with its own key prefix and connection). */
-export async function runGeneratedRedis(seed: number, untimed: number, timed: number): Promise<GeneratedReport> {
-  const results: CaseResult[] = [];
-  const failures: string[] = [];
+export async function runGeneratedRedis(entry: RedisSeedRun): Promise<GeneratedReport> {
+  const report = emptyReport();
   const redis = newRedis();
   await redis.connect();
   try {
     let n = 0;
+    let found: CaseResult | null = null;
+    let lastFailing: CaseResult | null = null;
+    const label = `generated Redis (untimed) seed ${entry.seed}`;
     const d1 = await fc.check(fc.asyncProperty(redisUntimedArb, async (cmds) => {
-      const c: RedisCase = { name: `generated Redis #${++n}`, primitive: 'generated Redis', ops: cmds.map((cmd) => ({ atMs: 0, cmd })) };
-      const r = await runRedisCase(c, redis);
-      if (n <= untimed) results.push(r);
-      return r.outcome !== 'disagree';
-    }), { seed, numRuns: untimed });
-    if (d1.failed) {
-      const cmds = (d1.counterexample as [RedisCmd[]] | null)?.[0] ?? [];
-      const r = await runRedisCase({ name: 'shrunk', primitive: 'generated Redis', ops: cmds.map((cmd) => ({ atMs: 0, cmd })) }, redis);
-      failures.push(printFailure('generated Redis (untimed)', seed, d1 as fc.RunDetails<unknown>, r));
+      const shrinking = found !== null;
+      const k = ++n;
+      const c: RedisCase = { name: `generated Redis #${k}`, primitive: 'generated Redis', marginMs: UNTIMED_MARGIN_MS, ops: cmds.map((cmd) => ({ atMs: 0, cmd })) };
+      const { result, flake } = await confirmedRedis(c, redis);
+      if (!shrinking) {
+        report.results.push(result);
+        if (flake) report.flakes.push(formatFlake(`${label} #${k}`, flake));
+      }
+      if (result.outcome === 'disagree') {
+        found ??= result;
+        lastFailing = result;
+        return false;
+      }
+      return true;
+    }), { seed: entry.seed, numRuns: entry.untimed });
+    if (d1.failed && lastFailing) {
+      report.failures.push(formatDisagreement(`${label}, shrunk (path ${d1.counterexamplePath ?? '?'}; repeat with FIDELITY_SEED=${entry.seed})`, lastFailing));
+      report.failing.push({ kind: 'redis', label, seed: entry.seed, problem: (lastFailing as CaseResult).problems[0] ?? '' });
     }
     // Timed sequences: sample them with the seed, run them concurrently (each lasts under a second).
-    const samples = fc.sample(redisTimedArb, { seed: seed + 101, numRuns: timed });
-    const timedResults = await Promise.all(samples.map(async (xs, i) => {
-      const conn = newRedis();
-      await conn.connect();
-      try {
-        return await runRedisCase({ name: `generated timed Redis #${i + 1}`, primitive: 'Redis expiry (timed)', ops: xs.map((x) => ({ atMs: x.slot * 100, cmd: x.cmd })) }, conn);
-      } finally {
-        conn.disconnect();
+    const samples = fc.sample(redisTimedArb, { seed: entry.seed + 101, numRuns: entry.timed });
+    const timed = await Promise.all(samples.map((xs, i) =>
+      confirmedRedis({ name: `generated timed Redis #${i + 1}`, primitive: 'Redis expiry (timed)', ops: xs.map((x) => ({ atMs: x.slot * 100, cmd: x.cmd })) })));
+    for (const { result, flake } of timed) {
+      report.results.push(result);
+      if (flake) report.flakes.push(formatFlake(`generated timed Redis seed ${entry.seed}: ${result.name}`, flake));
+      if (result.outcome === 'disagree') {
+        report.failures.push(formatDisagreement(`generated timed Redis seed ${entry.seed}: ${result.name} (sampled with seed ${entry.seed + 101})`, result));
+        report.failing.push({ kind: 'redis', label: `generated timed Redis seed ${entry.seed}`, seed: entry.seed, problem: result.problems[0] ?? '' });
       }
-    }));
-    results.push(...timedResults);
-    for (const r of timedResults.filter((x) => x.outcome === 'disagree')) {
-      failures.push([`generated timed Redis: DISAGREEMENT in ${r.name} (seed ${seed + 101})`, ...r.transcript.map((l) => `    ${l}`), ...r.problems.map((p) => `  ✗ ${p}`)].join('\n'));
     }
   } finally {
     redis.disconnect();
   }
-  return { results, failures };
+  return report;
 }

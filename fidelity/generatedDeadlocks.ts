@@ -8,14 +8,13 @@
  * them reach a soft cycle). `toSqlCase` adds the `deadlockCheck` steps; the harness compares every
  * 40P01.
  *
- * A separate arbitrary (and summary row, `generated deadlocks`) so that the seeds of the general
- * generator keep producing the same sequences.
+ * A separate arbitrary (seed entries with `generator: 'deadlocks'`, summary row `generated
+ * deadlocks`) so that the seeds of the general generator keep producing the same sequences.
  */
 import fc from 'fast-check';
 import type { AdvisoryFn, Stmt } from '../src/sim/resources/sqlTypes';
-import { toSqlCase, type GenOp, type GenStmt, type ScriptItem, type SqlSequence } from './generated';
-import { runSqlCase } from './sqlHarness';
-import type { CaseResult } from './types';
+// Types only: generated.ts imports this module's arbitrary.
+import type { GenOp, GenStmt, ScriptItem, SqlSequence } from './generated';
 
 /** The resources a sequence fights over. Advisory keys are indices into the lane's keys (`laneKeys` in generated.ts). */
 type Resource = { readonly advisory: number } | { readonly item: number } | { readonly order: number };
@@ -73,41 +72,3 @@ export const deadlockSequenceArb: fc.Arbitrary<SqlSequence> = fc
     for (let s = 0; s < scripts.length; s++) while ((pc[s] ?? 0) < (scripts[s]?.length ?? 0)) take(s);
     return { sessions: scripts.length, ops };
   });
-
-/** Result of `runGeneratedDeadlocks`: per-sequence results and printed failures. */
-export interface DeadlockReport {
-  readonly results: CaseResult[];
-  readonly failures: string[];
-}
-
-/**
- * Runs `numRuns` deadlock-prone sequences across `lanes` parallel lanes (seed `seed + 100 + lane`,
- * lanes 10+ so their advisory keys and schemas differ from the general generator's).
- */
-export async function runGeneratedDeadlocks(seed: number, numRuns: number, lanes: number): Promise<DeadlockReport> {
-  const results: CaseResult[] = [];
-  const failures: string[] = [];
-  const perLane = Math.ceil(numRuns / lanes);
-  await Promise.all(Array.from({ length: lanes }, async (_, i) => {
-    const lane = 10 + i;
-    let n = 0;
-    let last: CaseResult | null = null;
-    const prop = fc.asyncProperty(deadlockSequenceArb, async (seq) => {
-      const r = { ...(await runSqlCase({ ...toSqlCase(seq, lane, `generated deadlocks lane ${lane} #${++n}`), primitive: 'generated deadlocks' }, `d${lane}`)) };
-      last = r;
-      if (n <= perLane) results.push(r);
-      return r.outcome !== 'disagree';
-    });
-    const details = await fc.check(prop, { seed: seed + 100 + i, numRuns: perLane, endOnFailure: false });
-    if (details.failed) {
-      const seq = (details.counterexample as [SqlSequence] | null)?.[0];
-      const r: CaseResult | null = seq ? await runSqlCase({ ...toSqlCase(seq, lane, 'shrunk'), primitive: 'generated deadlocks' }, `d${lane}`) : last;
-      failures.push([
-        `generated deadlocks lane ${lane}: DISAGREEMENT (seed ${seed + 100 + i}, path ${details.counterexamplePath ?? '?'}; rerun with FIDELITY_SEED=${seed})`,
-        ...(r ? r.transcript.map((l) => `    ${l}`) : []),
-        ...(r ? r.problems.map((p) => `  ✗ ${p}`) : []),
-      ].join('\n'));
-    }
-  }));
-  return { results, failures };
-}

@@ -1,21 +1,57 @@
 /**
  * Real PostgreSQL sessions for the fidelity suite: one `pg.Client` per model session, statements
  * sent without awaiting, and a monitor connection that decides when the server has settled —
- * every outstanding statement has either replied or waits for a heavyweight lock (`pg_locks`
- * shows an ungranted lock for that backend). Grants are made by the releasing backend inside the
- * lock manager, so an ungranted line really means "still waiting"; a backend whose lock was granted
- * but which has not run yet has no ungranted line and counts as running. No sleeps decide
- * anything: the settle loop polls until the state is stable, with a generous timeout as a guard.
+ * every outstanding statement has either replied or waits for a heavyweight lock.
+ *
+ * "Waits" needs two independent views to agree: `pg_locks` shows an ungranted lock for the backend
+ * AND `pg_stat_activity` shows it `active` with `wait_event_type = 'Lock'`. Grants are made by the
+ * releasing backend inside the lock manager, so an ungranted line really means "still waiting"; a
+ * backend whose lock was granted but which has not run yet (a loaded machine may not schedule it
+ * for many milliseconds) has no ungranted line and counts as running. The settle loop keeps
+ * looking until the same answer holds on several consecutive looks spanning a window derived from
+ * the measured round trip of the looks (`Monitor.settle`); nothing is decided by sleeping, and a
+ * bounded time (`SETTLE_TIMEOUT_MS`) guards against a statement stuck on something that is not a
+ * lock.
+ *
+ * Each run of the suite works in its own database (`createRunDatabase`): advisory locks are per
+ * database, so two runs at once (two checkouts, two CI jobs) cannot see each other's locks.
  */
 import pg from 'pg';
 import type { DbReply, Row, SqlValue } from '../src/sim/resources/sqlTypes';
 
-export const PG_CONFIG = {
+/**
+ * Connection settings from PGHOST/PGPORT/PGUSER/PGDATABASE. `database` is the configured one (the
+ * run's database is created through it); `runDatabase`, once set by `createRunDatabase`, is the
+ * one every session and monitor of the run connects to.
+ */
+export const PG_CONFIG: { host: string; port: number; user: string; database: string; runDatabase: string | null } = {
   host: process.env.PGHOST ?? '127.0.0.1',
   port: Number(process.env.PGPORT ?? 5432),
   user: process.env.PGUSER ?? 'postgres',
   database: process.env.PGDATABASE ?? 'test',
+  runDatabase: null,
 };
+
+/**
+ * Longest a settle may take before the harness gives up (a statement that neither replies nor
+ * waits for a lock, e.g. stuck on I/O). A bound, not a timing decision: a normal settle ends as
+ * soon as the answer is stable.
+ */
+export const SETTLE_TIMEOUT_MS = 20_000;
+
+/**
+ * `deadlock_timeout` of a case session's statements unless a `deadlockCheck` step is scheduled for
+ * the wait: longer than any settle can take (PostgreSQL's default, 1 s, could fire during a
+ * settle on a loaded machine), so no timer fires that the case did not ask for.
+ */
+export const LONG_DEADLOCK_TIMEOUT_MS = SETTLE_TIMEOUT_MS * 3;
+
+/**
+ * `deadlock_timeout` of the preset replay's sessions (text form). The engine runs no deadlock
+ * check yet and no preset contains a wait cycle, so no timer should ever fire there.
+ */
+export const CASE_DEADLOCK_TIMEOUT = `${LONG_DEADLOCK_TIMEOUT_MS}ms`;
+
 
 /** Every value as the server's text form: the model's values are compared as text too. */
 const TEXT_TYPES = { getTypeParser: () => (v: string) => v };
@@ -31,11 +67,6 @@ export interface RealDone {
   stateChange?: string;
 }
 
-/**
- * `deadlock_timeout` of a case session's statements unless a `deadlockCheck` step is scheduled for
- * the wait: longer than any case lasts, so no timer fires that the case did not ask for.
- */
-export const LONG_DEADLOCK_TIMEOUT_MS = 60_000;
 
 /**
  * Session settings of every case session: deadlock timers off in practice, and the
@@ -60,8 +91,48 @@ interface Pending {
 
 let arrival = 0;
 
-export function newClient(): pg.Client {
-  return new pg.Client({ ...PG_CONFIG, types: TEXT_TYPES, application_name: 'lockscope-fidelity' });
+/** A client of the run's database (the configured one until `createRunDatabase` ran). */
+export function newClient(database: string = PG_CONFIG.runDatabase ?? PG_CONFIG.database): pg.Client {
+  const { host, port, user } = PG_CONFIG;
+  return new pg.Client({ host, port, user, database, types: TEXT_TYPES, application_name: 'lockscope-fidelity' });
+}
+
+/**
+ * Creates this run's own database, `lockscope_fid_<pid>_<random>`, through a connection to the
+ * configured PGDATABASE, and points every later `newClient()` at it. The user needs CREATEDB.
+ * Returns its name. Pair with `dropRunDatabase` (also on failure and on SIGINT/SIGTERM).
+ */
+export async function createRunDatabase(): Promise<string> {
+  const name = `lockscope_fid_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = newClient(PG_CONFIG.database);
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  PG_CONFIG.runDatabase = name;
+  return name;
+}
+
+/**
+ * Drops the run's database (`WITH (FORCE)` ends any backend still connected, e.g. after a
+ * harness error or an interrupt). Idempotent; never throws — returns the error message, if any.
+ */
+export async function dropRunDatabase(): Promise<string | null> {
+  const name = PG_CONFIG.runDatabase;
+  if (name === null) return null;
+  const admin = newClient(PG_CONFIG.database);
+  try {
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    PG_CONFIG.runDatabase = null;
+    return null;
+  } catch (e) {
+    return `could not drop database ${name}: ${(e as Error).message}`;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
 }
 
 /** One backend session. */
@@ -164,6 +235,35 @@ export function textOf(v: SqlValue): string | null {
   return v === null ? null : String(v);
 }
 
+/** What one look at the server says about one backend. */
+export interface BackendLook {
+  /** `pg_locks` has an ungranted lock of this backend. */
+  readonly ungranted: boolean;
+  /** `pg_stat_activity.state` (`active`, `idle`, `idle in transaction`, …; null once gone). */
+  readonly state: string | null;
+  /** `pg_stat_activity.wait_event_type` (`Lock` while it sleeps on a heavyweight lock). */
+  readonly waitEventType: string | null;
+}
+
+/** Both views agree that the backend sleeps on a heavyweight lock. */
+export function isLockWait(l: BackendLook | undefined): boolean {
+  return l !== undefined && l.ungranted && l.state === 'active' && l.waitEventType === 'Lock';
+}
+
+/** The outcome of `Monitor.settle`: sessions still waiting, and whom each waits for. */
+export interface Settled {
+  /** Ids of the sessions whose statement waits for a lock. */
+  readonly waiting: Set<string>;
+  /** Per waiting session: the session ids (or `pid N` for a backend outside the case) it waits for. */
+  readonly blockedBy: Map<string, string[]>;
+  /** Looks taken and the time the settle took (ms), for the run's statistics. */
+  readonly looks: number;
+  readonly elapsedMs: number;
+}
+
+/** Settle statistics of the run: the slowest settle and look, to print with the summary. */
+export const SETTLE_STATS = { settles: 0, looks: 0, maxSettleMs: 0, maxLookMs: 0 };
+
 /** The monitor connection of a case: lock-wait detection, settle loop, cancel and terminate. */
 export class Monitor {
   readonly client = newClient();
@@ -172,40 +272,109 @@ export class Monitor {
     await this.client.connect();
   }
 
-  /** Pids (of `pids`) that have at least one ungranted lock. */
+  /**
+   * One look: per pid (of `pids`), `pg_locks` and `pg_stat_activity` in one statement (one scan of
+   * the lock table). A pid that has gone is absent from the map.
+   */
+  async look(pids: readonly number[]): Promise<Map<number, BackendLook>> {
+    if (pids.length === 0) return new Map();
+    const r = await this.client.query(
+      `SELECT a.pid, a.state, a.wait_event_type, a.pid IN (SELECT l.pid FROM pg_locks l WHERE NOT l.granted) AS ungranted
+         FROM pg_stat_activity a WHERE a.pid = ANY($1::int[])`,
+      [pids],
+    );
+    return new Map((r.rows as { pid: string; state: string | null; wait_event_type: string | null; ungranted: string }[]).map((x) => [
+      Number(x.pid),
+      { ungranted: x.ungranted === 't', state: x.state, waitEventType: x.wait_event_type },
+    ]));
+  }
+
+  /** `pg_blocking_pids()` of each pid: the backends it waits for (diagnostics for the transcript). */
+  async blockers(pids: readonly number[]): Promise<Map<number, number[]>> {
+    if (pids.length === 0) return new Map();
+    const r = await this.client.query("SELECT pid, array_to_string(pg_blocking_pids(pid), ',') AS b FROM unnest($1::int[]) AS pid", [pids]);
+    return new Map((r.rows as { pid: string; b: string | null }[]).map((x) => [Number(x.pid), x.b ? x.b.split(',').map(Number) : []]));
+  }
+
+  /** Pids (of `pids`) that wait for a lock, per `isLockWait`. */
   async waitingPids(pids: readonly number[]): Promise<Set<number>> {
-    if (pids.length === 0) return new Set();
-    const r = await this.client.query('SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pid = ANY($1::int[])', [pids]);
-    return new Set((r.rows as { pid: string }[]).map((x) => Number(x.pid)));
+    const looks = await this.look(pids);
+    return new Set([...looks].filter(([, l]) => isLockWait(l)).map(([pid]) => pid));
   }
 
   /**
-   * Polls until every in-flight statement of `sessions` has either replied or waits for a lock,
-   * and that holds on two consecutive polls. Returns the ids of sessions still waiting.
-   * Throws after `timeoutMs` (a statement stuck without a lock wait would be a harness problem).
+   * Polls until every in-flight statement of `sessions` has either replied or waits for a lock
+   * (`isLockWait`: both views agree), and that same answer holds on `MIN_STABLE_LOOKS` (2) consecutive
+   * looks spanning at least the slowest look of this settle (the window grows with the machine's
+   * measured lateness). Any statement that replies in between restarts the count. Then asks whom
+   * each waiter waits for (`blockers`, for the transcript). Throws after `timeoutMs`.
+   *
+   * Why this is a safe decision: locks are granted by the releasing backend inside the lock
+   * manager, and a backend releases locks only while it runs a statement (in flight here) or ends;
+   * so once every in-flight statement sleeps on an ungranted lock, nothing on the server can change
+   * until the harness sends the next step. Repeated looks only guard against reading the two views
+   * mid-change.
    */
-  async settle(sessions: readonly RealSession[], timeoutMs = 8000): Promise<Set<string>> {
-    const start = Date.now();
-    let stableRounds = 0;
+  async settle(sessions: readonly RealSession[], timeoutMs = SETTLE_TIMEOUT_MS): Promise<Settled> {
+    const MIN_STABLE_LOOKS = 2;
+    const start = performance.now();
+    const byPid = new Map(sessions.map((s) => [s.pid, s.id]));
+    let stableSince = 0;
+    let stableLooks = 0;
     let last = '';
+    let looks = 0;
+    let slowestLook = 0;
     for (;;) {
       const flying = sessions.filter((s) => s.inFlight);
-      const waiting = await this.waitingPids(flying.map((s) => s.pid));
+      if (flying.length === 0) {
+        // Every statement has replied: nothing on the server is left to change by itself.
+        SETTLE_STATS.settles += 1;
+        return { waiting: new Set(), blockedBy: new Map(), looks, elapsedMs: performance.now() - start };
+      }
+      const t0 = performance.now();
+      const seen = await this.look(flying.map((s) => s.pid));
+      const t1 = performance.now();
+      looks += 1;
+      slowestLook = Math.max(slowestLook, t1 - t0);
       const stillFlying = flying.filter((s) => s.inFlight);
-      const allWaiting = stillFlying.every((s) => waiting.has(s.pid));
+      const allWaiting = stillFlying.length === flying.length && stillFlying.every((s) => isLockWait(seen.get(s.pid)));
       const key = stillFlying.map((s) => s.id).join(',');
-      if (allWaiting && stillFlying.length === flying.length) {
-        stableRounds = key === last ? stableRounds + 1 : 1;
-        if (stableRounds >= 2) return new Set(stillFlying.map((s) => s.id));
+      if (allWaiting) {
+        if (key === last && stableLooks > 0) stableLooks += 1;
+        else {
+          stableLooks = 1;
+          stableSince = t0;
+        }
+        if (stableLooks >= MIN_STABLE_LOOKS && t1 - stableSince >= slowestLook) {
+          const found = await this.blockers(stillFlying.map((s) => s.pid));
+          const blockedBy = new Map(stillFlying.map((s) => [s.id, (found.get(s.pid) ?? []).map((b) => byPid.get(b) ?? `pid ${b}`).sort()]));
+          const elapsedMs = performance.now() - start;
+          SETTLE_STATS.settles += 1;
+          SETTLE_STATS.looks += looks;
+          SETTLE_STATS.maxSettleMs = Math.max(SETTLE_STATS.maxSettleMs, elapsedMs);
+          SETTLE_STATS.maxLookMs = Math.max(SETTLE_STATS.maxLookMs, slowestLook);
+          return { waiting: new Set(stillFlying.map((s) => s.id)), blockedBy, looks, elapsedMs };
+        }
       } else {
-        stableRounds = 0;
+        stableLooks = 0;
       }
       last = key;
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`server did not settle within ${timeoutMs} ms (in flight: ${stillFlying.map((s) => s.id).join(', ')}; waiting: ${[...waiting].join(', ')})`);
+      if (t1 - start > timeoutMs) {
+        const states = stillFlying.map((s) => {
+          const l = seen.get(s.pid);
+          return `${s.id}: ${l ? `${l.state ?? '?'}, wait ${l.waitEventType ?? 'none'}, ungranted ${l.ungranted}` : 'gone'}`;
+        });
+        throw new Error(`server did not settle within ${timeoutMs} ms (in flight: ${states.join('; ') || 'none'})`);
       }
-      await new Promise((r) => setTimeout(r, stillFlying.length > 0 && !allWaiting ? 1 : 2));
+      // Yield briefly (the next look is the decision, not the sleep).
+      await new Promise((r) => setTimeout(r, 1));
     }
+  }
+
+  /** Waits (bounded) until `s` has replied — after a cancel or a lock_timeout the waiter must answer. */
+  async awaitReply(s: RealSession, timeoutMs = SETTLE_TIMEOUT_MS): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (s.inFlight && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
   }
 
   /** `pg_stat_activity.state_change` per pid (text, microseconds). */
@@ -225,12 +394,13 @@ export class Monitor {
   /** Ends a backend however it is busy (a waiting backend does not read its socket), then waits until it is gone. */
   async terminate(pid: number): Promise<void> {
     await this.client.query('SELECT pg_terminate_backend($1)', [pid]);
-    for (let i = 0; i < 2000; i++) {
+    const deadline = performance.now() + SETTLE_TIMEOUT_MS;
+    while (performance.now() < deadline) {
       const r = await this.client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
       if (r.rowCount === 0) return;
       await new Promise((res) => setTimeout(res, 2));
     }
-    throw new Error(`backend ${pid} did not exit`);
+    throw new Error(`backend ${pid} did not exit within ${SETTLE_TIMEOUT_MS} ms`);
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@
  * real backend (`pg_terminate_backend`); a crash of a worker waiting in the database first cancels
  * its statement, as the engine does.
  *
- * Redis: the commands run in trace order on a dedicated, flushed database, as fast as possible.
+ * Redis: the commands run in trace order under a fresh key prefix (`prefixRedisKeys`), as fast as possible.
  * The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the replay
  * compares every command up to the first event that needs time to pass or an unrepeatable fault
  * (a TTL running out, forced expiry, clock jump, failover) and counts the rest as not replayed.
@@ -21,8 +21,9 @@ import { tablesFor } from '../src/sim/engine/tables';
 import { renderTableSetup } from '../src/sim/resources/database';
 import { renderReply } from '../src/sim/resources/renderSql';
 import { redisArgv } from '../src/sim/resources/redisTypes';
-import { Monitor, RealSession, type RealDone } from './pgReal';
-import { callRaw, newRedis, replyText } from './redisHarness';
+import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, type RealDone } from './pgReal';
+import { callRaw, newRedis, replyText, type RealRedisReply } from './redisHarness';
+import { formatFlake, runConfirmed } from './confirm';
 import type { CaseResult } from './types';
 
 /** Reply text with multi-row results in a canonical order (no ORDER BY: row order is unspecified). */
@@ -50,7 +51,7 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
     let s = sessions.get(id);
     if (!s) {
       s = new RealSession(id);
-      await s.open([`SET search_path TO ${schema}`]);
+      await s.open([`SET search_path TO ${schema}`, `SET deadlock_timeout = '${CASE_DEADLOCK_TIMEOUT}'`]);
       sessions.set(id, s);
     }
     return s;
@@ -58,7 +59,7 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
   const open = (): RealSession[] => [...sessions.values()].filter((s) => !s.closed);
   /** Settles, then collects statements of sessions other than `except` that finished. */
   const collect = async (except: string | null): Promise<Set<string>> => {
-    const waiting = await monitor.settle(open());
+    const waiting = (await monitor.settle(open())).waiting;
     if (released.length > 0) problems.push(`the server released ${released.map((r) => `${r.id} (${renderReply(r.done.reply)})`).join(', ')} but the trace shows no such completion`);
     const done = open().filter((s) => s.id !== except && s.peekDone());
     const stamps = await monitor.stateChanges(done.map((s) => s.pid));
@@ -101,6 +102,7 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
         const s = id ? sessions.get(id) : undefined;
         if (s && s.inFlight) {
           await monitor.cancel(s.pid);
+          await monitor.awaitReply(s);
           await monitor.settle(open());
           s.takeDone();
           await collect(s.id);
@@ -187,22 +189,52 @@ export function splitCliArgs(line: string): string[] {
 }
 
 const TIME_FAULTS = new Set(['expireLease', 'clockJump', 'failover']);
-export const PRESET_REDIS_DB = 9;
 
-/** Replays the Redis part of one trace on a flushed database, up to the first event that needs time or an unrepeatable fault. */
+/**
+ * `argv` with every key argument prefixed (the key positions of the commands the model speaks:
+ * SET/GET/PEXPIRE/PTTL/INCR take one key first, DEL a list, EVAL `numkeys` keys after the script).
+ * The preset replay runs on the shared Redis database like every other case, isolated by the
+ * prefix, so two runs at once (or another program's keys) never meet. Throws on another command.
+ */
+export function prefixRedisKeys(argv: readonly string[], prefix: string): string[] {
+  const [name = '', ...rest] = argv;
+  switch (name.toUpperCase()) {
+    case 'SET': case 'GET': case 'PEXPIRE': case 'PTTL': case 'INCR':
+      return [name, ...rest.map((a, i) => (i === 0 ? prefix + a : a))];
+    case 'DEL':
+      return [name, ...rest.map((a) => prefix + a)];
+    case 'EVAL': case 'EVALSHA': {
+      const numKeys = Number(rest[1]);
+      return [name, ...rest.map((a, i) => (i >= 2 && i < 2 + numKeys ? prefix + a : a))];
+    }
+    default:
+      throw new Error(`no key positions known for Redis command ${name}`);
+  }
+}
+
+let redisReplayCounter = 0;
+
+/** Replays the Redis part of one trace under a fresh key prefix, up to the first event that needs time or an unrepeatable fault. */
 async function replayRedis(name: string, scenario: Scenario, events: readonly TraceEvent[]): Promise<CaseResult> {
-  const redis = newRedis(PRESET_REDIS_DB);
+  const redis = newRedis();
   await redis.connect();
+  const prefix = `fid:${process.pid}:preset${++redisReplayCounter}:`;
+  const touched = new Set<string>();
+  const run = (argv: readonly string[]): Promise<RealRedisReply> => {
+    const p = prefixRedisKeys(argv, prefix);
+    const keys = p[0]?.toUpperCase().startsWith('EVAL') ? p.slice(3, 3 + Number(p[2])) : p[0]?.toUpperCase() === 'DEL' ? p.slice(1) : [p[1] ?? ''];
+    keys.forEach((k) => touched.add(k));
+    return callRaw(redis, p);
+  };
   const transcript: string[] = [];
   const problems: string[] = [];
   let compared = 0;
   let skipped = 0;
   let stoppedAt: string | null = null;
   try {
-    await redis.call('FLUSHDB');
     // The world's setup, as src/sim/engine/world.ts does it before the first event: the fencing
     // counter starts at fenceStart (so the first token is fenceStart + 1).
-    if (scenario.lease.fenceStart > 0) await callRaw(redis, redisArgv({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) }));
+    if (scenario.lease.fenceStart > 0) await run(redisArgv({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) }));
     const redisEvents = events.filter((e) => e.kind === 'redis' || e.kind === 'expiry' || (e.kind === 'fault' && e.data?.t === 'fault' && TIME_FAULTS.has(e.data.kind)));
     for (const [i, e] of redisEvents.entries()) {
       if (e.kind !== 'redis') {
@@ -211,39 +243,42 @@ async function replayRedis(name: string, scenario: Scenario, events: readonly Tr
         break;
       }
       if (e.command === undefined || e.reply === undefined || e.reply.startsWith('(no reply')) continue;
-      const argv = splitCliArgs(e.command);
-      const real = await callRaw(redis, argv);
+      const real = await run(splitCliArgs(e.command));
       compared += 1;
       transcript.push(`${e.id} ${e.actor}> ${e.command}\n      trace:  ${e.reply}\n      server: ${replyText(real)}`);
       if (replyText(real) !== e.reply) problems.push(`${e.id} ${e.command}: trace ${e.reply} ≠ server ${replyText(real)}`);
       if (problems.length > 0) break;
     }
-    await redis.call('FLUSHDB');
+  } catch (err) {
+    problems.push(`harness error: ${(err as Error).message}`);
   } finally {
+    if (touched.size > 0) await redis.call('DEL', ...touched).catch(() => undefined);
     redis.disconnect();
   }
   transcript.unshift(`${compared} Redis commands replayed${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later commands not replayed` : ''}`);
   return { name, primitive: 'preset replay (Redis)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems };
 }
 
-/** Replays every preset, both variants: SQL (when the trace has SQL) and Redis (when it has Redis). */
-export async function replayPresets(): Promise<{ results: CaseResult[]; notes: string[] }> {
+/**
+ * Replays every preset, both variants: SQL (when the trace has SQL) and Redis (when it has Redis),
+ * each under the confirmation rule (`confirm.ts`); `flakes` holds the printed flake warnings.
+ */
+export async function replayPresets(): Promise<{ results: CaseResult[]; notes: string[]; flakes: string[] }> {
   const results: CaseResult[] = [];
   const notes: string[] = [];
-  const redisCheck = newRedis(PRESET_REDIS_DB);
-  await redisCheck.connect();
-  const size = Number(await redisCheck.call('DBSIZE'));
-  const marker = await redisCheck.call('GET', 'lockscope:fidelity');
-  redisCheck.disconnect();
-  const redisUsable = size === 0 || marker !== null;
-  if (!redisUsable) notes.push(`Redis database ${PRESET_REDIS_DB} holds keys that are not the suite's: the Redis replay of presets was skipped (it flushes that database).`);
+  const flakes: string[] = [];
+  const confirmed = async (run: () => Promise<CaseResult>): Promise<void> => {
+    const { result, flake } = await runConfirmed(run);
+    results.push(result);
+    if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
+  };
   for (const p of PRESETS) {
     for (const variant of ['withoutFix', 'withFix'] as const) {
       const run = runScenario(p[variant]);
       const label = `${p.id} (${variant})`;
-      if (run.events.some((e) => e.kind === 'sql')) results.push(await replaySql(label, p[variant], run.events));
-      if (redisUsable && run.events.some((e) => e.kind === 'redis')) results.push(await replayRedis(label, p[variant], run.events));
+      if (run.events.some((e) => e.kind === 'sql')) await confirmed(() => replaySql(label, p[variant], run.events));
+      if (run.events.some((e) => e.kind === 'redis')) await confirmed(() => replayRedis(label, p[variant], run.events));
     }
   }
-  return { results, notes };
+  return { results, notes, flakes };
 }

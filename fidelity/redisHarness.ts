@@ -4,10 +4,15 @@
  * prefix (applied to the command before both run, so both see the same command).
  *
  * Time: op `atMs` is virtual time for the model and real elapsed milliseconds for the server
- * (1:1 — the TTLs are literal in the commands). PTTL is compared with a tolerance of the
- * scheduling lateness plus a few ms. Cases keep every command at least 50 ms away from any
- * expiry instant, so the model's exact-millisecond boundary (gone at `now >= expiry`, Redis:
- * `now > expiry`) never decides a reply; a sequence that ran later than that margin is retried.
+ * (1:1 — the TTLs are literal in the commands). Nothing assumes a quiet machine: for every command
+ * the harness measures when it was sent and when its reply came back, relative to its virtual
+ * time (`lo`, `hi`: the server ran it somewhere in between). Between two commands i < j the real
+ * time that passed minus the virtual time lies in [lo_j − hi_i, hi_j − lo_i], so:
+ * - a PTTL is compared within that window (plus 1 ms: both clocks count whole milliseconds);
+ * - cases keep every command at least `marginMs` (default 50 ms) away from any expiry instant,
+ *   so the model's exact-millisecond boundary (gone at `now >= expiry`, Redis: `now > expiry`)
+ *   never decides a reply as long as the spread max(hi) − min(lo) stays under the margin; a
+ *   sequence that ran with a wider spread is inconclusive and is retried.
  */
 import Redis from 'ioredis';
 import { LeaseStore } from '../src/sim/resources/leaseStore';
@@ -67,13 +72,20 @@ function keysOf(cmd: RedisCmd): string[] {
   return cmd.op === 'DEL' ? [...cmd.keys] : [cmd.key];
 }
 
-/** Equal replies; PTTL values within `tolMs`. */
-function sameReply(cmd: RedisCmd, model: RedisReply, real: RealRedisReply, tolMs: number): boolean {
+/**
+ * Equal replies; a PTTL may differ by the measured lateness: model − server (ms) within
+ * [`window.low`, `window.high`] (see the module comment).
+ */
+function sameReply(cmd: RedisCmd, model: RedisReply, real: RealRedisReply, window: { low: number; high: number }): boolean {
   if (cmd.op === 'PTTL' && model.kind === 'int' && real.kind === 'int' && model.value >= 0 && real.value >= 0) {
-    return Math.abs(model.value - real.value) <= tolMs;
+    const d = model.value - real.value;
+    return d >= window.low && d <= window.high;
   }
   return renderRedisReply(model) === replyText(real);
 }
+
+/** How far the run of a case strayed from its virtual times, measured (ms). */
+export const REDIS_TIMING = { maxSpreadMs: 0 };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -85,22 +97,33 @@ async function runOnce(c: RedisCase, redis: Redis): Promise<CaseResult & { late:
   const transcript: string[] = [];
   const problems: string[] = [];
   const keys = new Set<string>();
+  const margin = c.marginMs ?? 50;
   let late = false;
   const start = performance.now();
-  let maxLate = 0;
+  // Lateness of the commands so far: min over lo, max over hi (ms; see the module comment).
+  let minLo = Infinity;
+  let maxHi = -Infinity;
   try {
     for (const op of c.ops) {
       const cmd = prefixed(op.cmd, prefix);
       keysOf(cmd).forEach((k) => keys.add(k));
       const wait = start + op.atMs - performance.now();
       if (wait > 0) await sleep(wait);
-      const lateness = performance.now() - start - op.atMs;
-      maxLate = Math.max(maxLate, lateness);
-      if (lateness > 40) late = true;
       const model = store.execute(op.atMs, cmd);
+      const lo = performance.now() - start - op.atMs;
       const real = await callRaw(redis, redisArgv(cmd));
+      const hi = performance.now() - start - op.atMs;
+      minLo = Math.min(minLo, lo);
+      maxHi = Math.max(maxHi, hi);
+      const spread = maxHi - minLo;
+      REDIS_TIMING.maxSpreadMs = Math.max(REDIS_TIMING.maxSpreadMs, spread);
+      if (spread >= margin) late = true;
+      const window = { low: Math.floor(lo - maxHi) - 1, high: Math.ceil(hi - minLo) + 1 };
       transcript.push(`t=${op.atMs} ${renderRedis(cmd)}\n      model:  ${renderRedisReply(model)}\n      server: ${replyText(real)}`);
-      if (!sameReply(cmd, model, real, maxLate + 5)) problems.push(`t=${op.atMs} ${renderRedis(cmd)}: model ${renderRedisReply(model)} ≠ server ${replyText(real)}`);
+      if (!sameReply(cmd, model, real, window)) {
+        const tol = cmd.op === 'PTTL' ? ` (measured lateness allows model − server in [${window.low}, ${window.high}] ms)` : '';
+        problems.push(`t=${op.atMs} ${renderRedis(cmd)}: model ${renderRedisReply(model)} ≠ server ${replyText(real)}${tol}`);
+      }
       if (op.expect !== undefined && !renderRedisReply(model).startsWith(op.expect)) {
         problems.push(`t=${op.atMs} ${renderRedis(cmd)}: the case expects "${op.expect}…" (semantics.md) but the model replied ${renderRedisReply(model)}`);
       }
@@ -112,13 +135,13 @@ async function runOnce(c: RedisCase, redis: Redis): Promise<CaseResult & { late:
   return { name: c.name, primitive: c.primitive, outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, late };
 }
 
-/** Runs the case (retrying up to twice when the machine ran it later than the timing margin). */
+/** Runs the case (retrying up to twice when the measured lateness spread reached the case's timing margin). */
 export async function runRedisCase(c: RedisCase, redis: Redis): Promise<CaseResult> {
   let result = await runOnce(c, redis);
   for (let i = 0; i < 2 && result.late; i++) result = await runOnce(c, redis);
   const { late, ...rest } = result;
   if (late && rest.outcome === 'disagree') {
-    return { ...rest, outcome: 'excluded', excludedBecause: 'the machine ran the commands more than 40 ms late three times: timing inconclusive' };
+    return { ...rest, outcome: 'excluded', excludedBecause: `the machine ran the commands with a lateness spread of ${c.marginMs ?? 50} ms or more (the case's distance from any expiry instant) three times: timing inconclusive` };
   }
   return rest;
 }

@@ -2,32 +2,87 @@
  * `npm run test:fidelity`: proves the model against real PostgreSQL and Redis.
  *
  * 1. Checks both servers answer (PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT; defaults
- *    127.0.0.1:5432 user postgres database test, 127.0.0.1:6379).
- * 2. Hand-written cases for every rule of /work/shared/semantics.md the model implements.
+ *    127.0.0.1:5432 user postgres database test, 127.0.0.1:6379), then creates this run's own
+ *    database through PGDATABASE (`lockscope_fid_<pid>_<random>`), dropped at the end — also on a
+ *    failure, SIGINT or SIGTERM — so two runs at once never share advisory locks.
+ * 2. Hand-written cases for every rule of ../shared/semantics.md the model implements.
  * 3. Replays the SQL and Redis commands of every preset's trace (both variants).
- * 4. Generated sequences (fast-check; FIDELITY_SEED to repeat a run, FIDELITY_RUNS for the SQL count,
- *    default 500; FIDELITY_LANES parallel lanes, default 2).
+ * 4. Generated sequences (fast-check). Default: the fixed seed list of `fidelity/seeds.ts`
+ *    (FIDELITY_SKIP_SEEDS=<seed>,… leaves entries out). `FIDELITY_SEED=<seed>` repeats one seed
+ *    instead (FIDELITY_RUNS SQL sequences, default 500, in FIDELITY_LANES lanes, default 2, plus
+ *    FIDELITY_DEADLOCK_RUNS deadlock-prone ones, default 150, `generatedDeadlocks.ts`;
+ *    FIDELITY_REDIS_RUNS / FIDELITY_REDIS_TIMED Redis sequences, default 300 / 40).
+ *    `-- --explore N` runs N fresh random seeds and prints each failing one with the line to add
+ *    to `fidelity/seeds.ts`.
+ * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
+ * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
- * disagreement, 2 when a server does not answer.
+ * confirmed disagreement, 2 when a server does not answer or the harness breaks.
  */
-import { newClient } from './pgReal';
-import { newRedis, runRedisCase, REDIS_CONFIG } from './redisHarness';
-import { PG_CONFIG } from './pgReal';
+import { createRunDatabase, dropRunDatabase, newClient, PG_CONFIG, SETTLE_STATS } from './pgReal';
+import { newRedis, runRedisCase, REDIS_CONFIG, REDIS_TIMING } from './redisHarness';
 import { SQL_CASES } from './sqlCases';
 import { REDIS_CASES } from './redisCases';
 import { runSqlCase } from './sqlHarness';
 import { replayPresets } from './presetReplay';
-import { runGeneratedRedis, runGeneratedSql } from './generated';
-import { runGeneratedDeadlocks } from './generatedDeadlocks';
+import { runGeneratedRedis, runGeneratedSql, type GeneratedReport, type RedisSeedRun, type SqlSeedRun } from './generated';
+import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
+import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
 
 const started = performance.now();
-const seed = process.env.FIDELITY_SEED ? Number(process.env.FIDELITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
 const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
+
+function exploreCount(argv: readonly string[]): number | null {
+  const i = argv.findIndex((a) => a === '--explore' || a.startsWith('--explore='));
+  if (i < 0) return null;
+  const raw = argv[i]?.includes('=') ? argv[i]?.split('=')[1] : argv[i + 1];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--explore needs a positive number of seeds, got ${raw ?? 'nothing'}`);
+    process.exit(2);
+  }
+  return n;
+}
+const explore = exploreCount(process.argv.slice(2));
+
+/**
+ * The SQL and Redis seed runs of one seed, as a run with FIDELITY_SEED=<seed> does them: lane l of
+ * the SQL sequences uses fast-check seed `seed + l` (so a failing lane-l seed S + l is repeated as
+ * the first lane of FIDELITY_SEED=S + l).
+ */
+function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
+  const perLane = Math.ceil(sqlRuns / lanes);
+  const deadlockPerLane = Math.ceil(deadlockRuns / lanes);
+  const general = Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: perLane }));
+  const deadlocks = deadlockRuns > 0 ? Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: deadlockPerLane, generator: 'deadlocks' })) : [];
+  return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
+}
+
+const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
+const mode: { label: string; sql: SqlSeedRun[]; redis: RedisSeedRun[]; seeds: number[] } = (() => {
+  if (explore !== null) {
+    const seeds = Array.from({ length: explore }, () => Math.floor(Math.random() * 2 ** 31));
+    return { label: `exploring ${explore} fresh seed(s): ${seeds.join(', ')}`, sql: seeds.flatMap((x) => seedRuns(x).sql), redis: seeds.flatMap((x) => seedRuns(x).redis), seeds };
+  }
+  if (process.env.FIDELITY_SEED) {
+    const seed = Number(process.env.FIDELITY_SEED);
+    return { label: `seed ${seed} (FIDELITY_SEED)`, ...seedRuns(seed), seeds: [seed] };
+  }
+  const sql = SQL_SEEDS.filter((e) => !skipped.has(e.seed));
+  const redis = REDIS_SEEDS.filter((e) => !skipped.has(e.seed));
+  const left = [...skipped].filter((x) => ![...SQL_SEEDS, ...REDIS_SEEDS].some((e) => e.seed === x));
+  if (left.length > 0) {
+    console.error(`FIDELITY_SKIP_SEEDS names seeds not in fidelity/seeds.ts: ${left.join(', ')}`);
+    process.exit(2);
+  }
+  const skippedNote = skipped.size > 0 ? `; skipping ${[...skipped].join(', ')} (FIDELITY_SKIP_SEEDS)` : '';
+  return { label: `the fixed seeds of fidelity/seeds.ts${skippedNote}`, sql, redis, seeds: [] };
+})();
 
 async function checkServers(): Promise<string[]> {
   const problems: string[] = [];
@@ -60,49 +115,97 @@ if (serverProblems.length > 0) {
   console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE and REDIS_HOST/REDIS_PORT at yours).');
   process.exit(2);
 }
-console.log(`fidelity seed ${seed} (repeat with FIDELITY_SEED=${seed}); ${sqlRuns} generated SQL sequences in ${lanes} lanes, ${redisUntimed} + ${redisTimed} generated Redis sequences\n`);
+
+let runDatabase: string;
+try {
+  runDatabase = await createRunDatabase();
+} catch (e) {
+  console.error(`✗ could not create this run's database through ${PG_CONFIG.database} (the user needs CREATEDB): ${(e as Error).message}`);
+  process.exit(2);
+}
+/** Drops the run's database once, then exits with `code`. */
+let ending = false;
+async function finish(code: number): Promise<never> {
+  if (!ending) {
+    ending = true;
+    const problem = await dropRunDatabase();
+    if (problem) console.error(`✗ ${problem}`);
+  }
+  process.exit(code);
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.on(signal, () => {
+    if (!ending) console.error(`\n${signal}: dropping ${runDatabase} and stopping`);
+    void finish(code);
+  });
+}
+
+const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
+const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
+console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
+console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
 const failures: string[] = [];
+const flakes: string[] = [];
 const notes: string[] = [];
 
 function report(r: CaseResult): void {
   results.push(r);
-  if (r.outcome === 'disagree') {
-    failures.push([`${r.primitive} — ${r.name}: DISAGREEMENT`, ...r.transcript.map((l) => `    ${l}`), ...r.problems.map((p) => `  ✗ ${p}`)].join('\n'));
-  }
+  if (r.outcome === 'disagree') failures.push(formatDisagreement(`${r.primitive} — ${r.name}`, r));
 }
 
-let t = performance.now();
-for (const c of SQL_CASES) report(await runSqlCase(c));
-const redisConn = newRedis();
-await redisConn.connect();
-// Timed cases run concurrently (each has its own connection and key prefix).
-await Promise.all(REDIS_CASES.map(async (c) => {
-  const conn = newRedis();
-  await conn.connect();
-  try {
-    report(await runRedisCase(c, conn));
-  } finally {
-    conn.disconnect();
+let gen: GeneratedReport = { results: [], failures: [], flakes: [], failing: [] };
+let handMs = 0;
+let replayMs = 0;
+let genMs = 0;
+try {
+  let t = performance.now();
+  for (const c of SQL_CASES) {
+    const { result, flake } = await runConfirmed(() => runSqlCase(c));
+    report(result);
+    if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
   }
-}));
-redisConn.disconnect();
-const handMs = performance.now() - t;
+  // Timed cases run concurrently (each has its own connection and key prefix).
+  await Promise.all(REDIS_CASES.map(async (c) => {
+    const conn = newRedis();
+    await conn.connect();
+    try {
+      const { result, flake } = await runConfirmed(() => runRedisCase(c, conn));
+      report(result);
+      if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
+    } finally {
+      conn.disconnect();
+    }
+  }));
+  handMs = performance.now() - t;
 
-t = performance.now();
-const replay = await replayPresets();
-replay.results.forEach(report);
-notes.push(...replay.notes);
-const replayMs = performance.now() - t;
+  t = performance.now();
+  const replay = await replayPresets();
+  replay.results.forEach(report);
+  notes.push(...replay.notes);
+  flakes.push(...replay.flakes);
+  replayMs = performance.now() - t;
 
-t = performance.now();
-const genSql = await runGeneratedSql(seed, sqlRuns, lanes);
-const genDeadlocks = await runGeneratedDeadlocks(seed, deadlockRuns, lanes);
-const genRedis = await runGeneratedRedis(seed, redisUntimed, redisTimed);
-for (const r of [...genSql.results, ...genDeadlocks.results, ...genRedis.results]) results.push(r);
-failures.push(...genSql.failures, ...genDeadlocks.failures, ...genRedis.failures);
-const genMs = performance.now() - t;
+  t = performance.now();
+  // SQL first, then Redis: the timed Redis sequences measure their own lateness, better not under the SQL load.
+  const parts = [await runGeneratedSql(mode.sql, lanes)];
+  for (const e of mode.redis) parts.push(await runGeneratedRedis(e));
+  gen = { results: [], failures: [], flakes: [], failing: [] };
+  for (const g of parts) {
+    gen.results.push(...g.results);
+    gen.failures.push(...g.failures);
+    gen.flakes.push(...g.flakes);
+    gen.failing.push(...g.failing);
+  }
+  results.push(...gen.results);
+  failures.push(...gen.failures);
+  flakes.push(...gen.flakes);
+  genMs = performance.now() - t;
+} catch (e) {
+  console.error(`✗ harness error: ${(e as Error).stack ?? String(e)}`);
+  await finish(2);
+}
 
 // ---- summary ----
 const ORDER: Primitive[] = [
@@ -143,8 +246,9 @@ const simplifications = [
   'READ COMMITTED only: REPEATABLE READ / SERIALIZABLE (40001) are not modelled and not generated.',
   'lock_timeout / statement_timeout are caller-driven in the model (cancelWaiting); the suite lets the server’s own lock_timeout fire and compares the result, but does not compare timing.',
   'Statements released together by one step run concurrently on the server: their relative order is compared as a set; order is compared where one release follows from another.',
+  'Released row-lock waiters run first-come first-served in the model; on the server, waiters on a row whose holder commits a new version each re-lock the newest version, and a first waiter not scheduled in time is overtaken. A disagreement counts only when it reproduces on two re-runs; one that does not is printed as a flake warning and counted excluded.',
   'Row order of a result without ORDER BY is unspecified in SQL: multi-row results are compared as sets.',
-  'Redis expiry at the exact millisecond: the model drops a key at now >= expiry, Redis at now > expiry. Timed cases keep commands at least 50 ms from any expiry instant; PTTL is compared within the scheduling lateness.',
+  'Redis expiry at the exact millisecond: the model drops a key at now >= expiry, Redis at now > expiry. Timed cases keep commands at least 50 ms from any expiry instant (a run whose measured lateness spread reaches that margin is retried); PTTL is compared within the window of measured send and reply times.',
   'Redis integers beyond 2^53 (the model keeps integer replies as JS numbers) and TTLs beyond 2^53 ms are not generated.',
   `Preset replay of Redis stops at the first TTL expiry, forced expiry, clock jump or failover (TTLs of 5–60 s are literal in the commands, so time cannot be compressed); ${notReplayed} later commands were not replayed — the same patterns run in the timed cases with short TTLs. Commands of a worker cut off from Redis never reach the server and are skipped.`,
   'Replication, failover and clock jumps of Redis are model faults with no single-server equivalent: not compared.',
@@ -160,7 +264,25 @@ const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(de
 const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
 console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
 
+for (const f of flakes) console.log(`\n${f}`);
+
 const disagreements = total[3];
-console.log(`\nseed ${seed}; hand-written ${(handMs / 1000).toFixed(1)} s, preset replay ${(replayMs / 1000).toFixed(1)} s, generated ${(genMs / 1000).toFixed(1)} s; total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const secs = (ms: number): string => (ms / 1000).toFixed(1);
+console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms`);
+console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s; total ${secs(performance.now() - started)} s`);
+if (gen.failing.length > 0) {
+  console.log('\nseed runs with a confirmed disagreement:');
+  for (const f of gen.failing) {
+    const known = (f.kind === 'sql' ? SQL_SEEDS : REDIS_SEEDS).find((e) => e.seed === f.seed && e.found !== undefined);
+    console.log(`  ${f.label}${known ? ` — known regression entry of fidelity/seeds.ts: ${known.found ?? ''}` : ' — NEW'}`);
+    if (!known) {
+      const what = f.problem.replace(/'/g, '\u2019').slice(0, 160);
+      console.log(f.kind === 'sql'
+        ? `    add to SQL_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, runs: ${mode.sql.find((e) => e.seed === f.seed)?.runs ?? 250}, found: '${what}' },`
+        : `    add to REDIS_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, untimed: ${redisUntimed}, timed: ${redisTimed}, found: '${what}' },`);
+    }
+  }
+}
+if (flakes.length > 0) console.log(`⚠ ${flakes.length} flake warning(s): a disagreement that did not reproduce on re-run (printed above; not counted as a disagreement)`);
 console.log(disagreements > 0 ? `✗ ${disagreements} disagreement(s) between the model and the real servers` : '✓ the model agrees with PostgreSQL and Redis on every compared sequence');
-process.exit(disagreements > 0 ? 1 : 0);
+await finish(disagreements > 0 ? 1 : 0);

@@ -191,12 +191,13 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
     };
 
     for (const [index, op] of c.ops.entries()) {
+      const stepLabel = `step ${index + 1} ${opText(op)}`;
       // Where the model simplifies on purpose, stop comparing (before the step that would show it).
       // (A deadlock check may abort the session's transaction: a rollback too.)
       if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op || 'deadlockCheck' in op) {
         if (racingInserters(db, c.sessions.filter((s) => real.get(s)?.closed === false), op.s)) {
           excludedBecause = 'several inserters of one key released together by a rollback: which wins is a race in PostgreSQL';
-          transcript.push(`${opText(op)}  [not compared: ${excludedBecause}]`);
+          transcript.push(`#${index + 1} ${opText(op)}  [not compared: ${excludedBecause}]`);
           break;
         }
       }
@@ -232,23 +233,31 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
         await monitor.terminate(rs.pid);
         rs.closed = true;
         void rs.client.end().catch(() => undefined);
-      } else if (op.cancel === 'userRequest') await monitor.cancel(rs.pid);
-      else {
-        for (let i = 0; i < 2500 && rs.inFlight; i++) await new Promise((r) => setTimeout(r, 2));
-      }
-      const waitingNow = await monitor.settle(open());
+      } else if (op.cancel === 'userRequest') {
+        // The cancelled backend keeps its ungranted lock until it is scheduled and sees the
+        // interrupt; its reply (57014) is the answer to wait for, not the lock table.
+        await monitor.cancel(rs.pid);
+        if (m.own !== null) await monitor.awaitReply(rs);
+      } else await monitor.awaitReply(rs);
+      const settled = await monitor.settle(open());
+      const waitingNow = settled.waiting;
       previousStepEnd = performance.now();
       assertNoEarlyTimer(index);
+      const serverWaits = (s: string): string => {
+        const by = settled.blockedBy.get(s) ?? [];
+        return by.length > 0 ? `waits (blocked by ${by.join(', ')})` : 'waits';
+      };
 
       // The step's own reply.
       const ownDone = 'close' in op ? null : rs.takeDone();
       const modelOwn = m.own === null ? '(none)' : m.own.status === 'waits' ? 'waits' : canonical(m.own, names);
       const realOwn = 'close' in op ? '(none)' : ownDone ? canonical(ownDone.reply, names) : waitingNow.has(op.s) ? 'waits' : '(no reply)';
-      const line = `${opText(op)}\n      model:  ${m.own ? renderReply(m.own) : '(none)'}\n      server: ${ownDone ? renderReply(ownDone.reply) : realOwn}`;
+      const realOwnText = ownDone ? renderReply(ownDone.reply) : realOwn === 'waits' ? serverWaits(op.s) : realOwn;
+      const line = `#${index + 1} ${opText(op)}\n      model:  ${m.own ? renderReply(m.own) : '(none)'}\n      server: ${realOwnText}`;
       transcript.push(line);
-      if (modelOwn !== realOwn) problems.push(`${opText(op)}: model ${m.own ? renderReply(m.own) : '(none)'} ≠ server ${ownDone ? renderReply(ownDone.reply) : realOwn}`);
+      if (modelOwn !== realOwn) problems.push(`${stepLabel}: model ${m.own ? renderReply(m.own) : '(none)'} ≠ server ${realOwnText}`);
       if ('expect' in op && op.expect !== undefined && m.own && !renderReply(m.own).startsWith(op.expect)) {
-        problems.push(`${opText(op)}: the case expects "${op.expect}…" (semantics.md) but the model replied ${renderReply(m.own)}`);
+        problems.push(`${stepLabel}: the case expects "${op.expect}…" (semantics.md) but the model replied ${renderReply(m.own)}`);
       }
 
       // Other sessions' statements that stopped waiting.
@@ -265,12 +274,13 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
       const modelIds = m.completions.map((x) => x.sessionId);
       const realIds = realDone.map((x) => x.id);
       if ([...modelIds].sort().join() !== [...realIds].sort().join()) {
-        problems.push(`${opText(op)}: sessions that proceed: model [${modelIds.join(', ')}] ≠ server [${realIds.join(', ')}]`);
+        const stillWaiting = [...waitingNow].filter((x) => x !== op.s).map((x) => `${x} ${serverWaits(x)}`);
+        problems.push(`${stepLabel}: sessions that proceed: model [${m.completions.map((x) => `${x.sessionId} → ${renderReply(x.reply)}`).join('; ')}] ≠ server [${realDone.map((x) => `${x.id} → ${renderReply(x.done.reply)}`).join('; ')}]${stillWaiting.length > 0 ? `; on the server ${stillWaiting.join(', ')}` : ''}`);
       } else {
         for (const comp of m.completions) {
           const d = realDone.find((x) => x.id === comp.sessionId);
           if (d && canonical(comp.reply, names) !== canonical(d.done.reply, names)) {
-            problems.push(`${opText(op)}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
+            problems.push(`${stepLabel}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
           }
         }
         // Statements released by one step are compared as a set: on the server they run
@@ -284,7 +294,10 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
         if (s === op.s && 'close' in op) continue;
         const modelWaits = db.sessionState(s).waiting !== null;
         const realWaits = waitingNow.has(s);
-        if (modelWaits !== realWaits) problems.push(`after ${opText(op)}: ${s} ${modelWaits ? 'waits in the model but not on the server' : 'waits on the server but not in the model'}`);
+        if (modelWaits !== realWaits) {
+          const modelWait = db.sessionState(s).waiting;
+          problems.push(`after ${stepLabel}: ${s} ${modelWaits ? `waits in the model (on ${modelWait?.on ?? '?'}) but not on the server` : `${serverWaits(s)} on the server but not in the model`}`);
+        }
       }
       if (problems.length > 0) break;
     }

@@ -69,6 +69,11 @@ export interface RedisCase {
   readonly name: string;
   readonly primitive: Primitive;
   readonly ops: readonly RedisOp[];
+  /**
+   * How far (ms) every command stays from any expiry instant, by construction of the case; a run
+   * whose measured lateness spread reaches it is inconclusive and retried. Default 50.
+   */
+  readonly marginMs?: number;
 }
 
 /** Result of one sequence. */
