@@ -43,7 +43,7 @@ export function normalizeDeadlockDetail(detail: string, pids: ReadonlyMap<number
     })
     .replace(/advisory lock \[[^,\]]+,/g, 'advisory lock [db,')
     .replace(/transaction \d+/g, 'transaction N')
-    .replace(/tuple \([^)]*\) of relation (\S+) of database \S+/g, (_m, rel: string) => `tuple of relation ${relations.get(rel) ?? rel}`);
+    .replace(/tuple \([^)]*\) of relation ([^\s;]+) of database [^\s;]+/g, (_m, rel: string) => `tuple of relation ${relations.get(rel) ?? rel}`);
 }
 
 /** Per case: server pid → session id and relation OID → name, for `normalizeDeadlockDetail`. */
@@ -117,12 +117,12 @@ const MAX_ATTEMPTS = 3;
  * machine), times `scale` on a retry. A statement is sent with `deadlock_timeout` = planned time
  * − now; a harness running behind that plan makes the attempt inconclusive.
  */
-function plannedFireMs(checkAt: number, scale: number): number {
+export function plannedFireMs(checkAt: number, scale: number): number {
   return scale * (250 + 100 * checkAt);
 }
 
 /** Index of the `deadlockCheck` of the wait `ops[index]` may start: the session's next op, if it is one. */
-function checkOf(ops: readonly SqlOp[], index: number): number | null {
+export function checkOf(ops: readonly SqlOp[], index: number): number | null {
   const s = ops[index]?.s;
   for (let j = index + 1; j < ops.length; j++) {
     const op = ops[j] as SqlOp;
