@@ -294,6 +294,22 @@ describe('data integrity checkers', () => {
     expect(r.verdict.held).toBe(true);
   });
 
+  it('noLostUpdate: a debit without an amount takes 10', () => {
+    const s = preset('balance-update');
+    const r = runScenario({ ...s, workers: s.workers.map(({ amount: _, ...w }) => w) });
+    expect(r.events.filter((e) => (e.command ?? '').startsWith('UPDATE accounts')).map((e) => e.command)).toEqual([
+      'UPDATE accounts SET balance = 90 WHERE id = 1',
+      'UPDATE accounts SET balance = 90 WHERE id = 1',
+    ]);
+    expect(violations(r).map((v) => v.message)).toEqual(['the balance is 90, but 100 minus the committed debits (20) is 80: an update was lost']);
+  });
+
+  it('noOversell: counts reservations of the job\'s quantity against the initial stock', () => {
+    const s = preset('inventory-reserve');
+    const r = runScenario({ ...s, job: { kind: 'reserve', itemId: 7, initialStock: 3, quantity: 2 } });
+    expect(violations(r).map((v) => v.message)).toEqual(['stock is -1: 2 reservations were made for 3 item(s) in stock']);
+  });
+
   it('noOversell: stock 0 holds, stock -1 breaks, citing both reservations and the commit', () => {
     expect(runScenario(preset('inventory-reserve', true)).verdict.held).toBe(true);
     const r = runScenario(preset('inventory-reserve'));
