@@ -161,3 +161,61 @@ describe('lease release', () => {
     expect(story(r, 'A').at(-2)).toMatch(/^13000 EVAL .* → \(integer\) 0 \| A's compare-and-delete finds no key: nothing to release\.$/);
   });
 });
+
+describe('effects and their bookkeeping', () => {
+  it('an upload overtaken by a newer fencing token is rejected at the end; the job fails and releases', () => {
+    const s = findPreset('export-lease-expiry')!.withFix;
+    const r = runScenario({
+      ...s,
+      faults: [],
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'acquire' }, { do: 'effect', ms: 60_000 }, { do: 'release' }] },
+        { id: 'B', startMs: 1_000, steps: [{ do: 'acquire' }, { do: 'effect', ms: 10_000 }, { do: 'release' }] },
+      ],
+    });
+    expect(story(r, 'A').slice(2).map((l) => l.replace(/EVAL .* → /, 'EVAL … → '))).toEqual([
+      '0 PUT exports/2026-11-30.csv Fencing-Token: 33 → 200 OK (upload in progress) | A uploads exports/2026-11-30.csv with fencing token 33.',
+      "60000 PUT exports/2026-11-30.csv Fencing-Token: 33 → 409 Conflict: stale fencing token 33 (a newer token 34 was accepted during the upload) | A's upload is rejected at the end: a newer fencing token was accepted meanwhile.",
+      "60000 outcome | A's job fails (stale fencing token rejected); its error path runs.",
+      "60000 EVAL … → (integer) 0 | A's compare-and-delete finds no key: nothing to release.",
+      '60000 outcome | A is done: the job failed.',
+    ]);
+    expect(r.metrics.staleWritesRejected).toBe(1);
+    // Lease age when each write finished: B 10 s after its grant at 30 s, A 60 s after its grant.
+    expect(r.metrics.leaseAgeAtCommit).toEqual({ count: 2, meanMs: 35_000, maxMs: 60_000 });
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('an autocommitted INSERT that hits 23505 loads the winner\'s row without a ROLLBACK', () => {
+    const s = findPreset('invoice-race')!.withFix;
+    const r = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: [{ do: 'connect' }, { do: 'check' }, { do: 'work', ms: 50 }, { do: 'effect', ms: 0 }, { do: 'disconnect' }] })) });
+    expect(story(r, 'B').slice(2).map((l) => l.split(' | ')[0])).toEqual([
+      '70 INSERT INTO invoices (order_id, amount) VALUES (42, 100) RETURNING id → ERROR 23505 duplicate key value violates unique constraint "invoices_order_id_key" (Key (order_id)=(42) already exists.)',
+      '70 SELECT * FROM invoices WHERE order_id = 42 → SELECT 1 → id=1, order_id=42, amount=100',
+      '70 client.release() → ok',
+      '70 outcome',
+    ]);
+    expect(story(r, 'B')[2]!.split(' | ')[1]).toBe("B's insert is rejected: duplicate key value violates unique constraint \"invoices_order_id_key\".");
+    expect(story(r, 'B').at(-1)).toBe('70 outcome | B is done: it found the existing row and used it.');
+    expect(r.metrics.wastedWorkMs).toBe(50);
+  });
+
+  it('a debit without a read step writes the initial balance minus its amount', () => {
+    const s = findPreset('balance-update')!.withoutFix;
+    const r = runScenario({ ...s, workers: [{ ...s.workers[0]!, steps: [{ do: 'connect' }, { do: 'effect', ms: 0 }, { do: 'disconnect' }] }] });
+    expect(story(r, 'A')[1]).toBe('0 UPDATE accounts SET balance = 70 WHERE id = 1 → UPDATE 1 | A writes balance = 70 (the ? it read minus 30).');
+  });
+
+  it('a crash throws away the work steps the attempt started; connecting twice borrows once', () => {
+    const s = findPreset('crash-after-effect')!.withoutFix;
+    const r = runScenario({
+      ...s,
+      workers: [{ id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'connect' }, { do: 'work', ms: 700 }, { do: 'work', ms: 300 }, { do: 'disconnect' }] }],
+      faults: [{ kind: 'crash', worker: 'A', atMs: 800, restartAfterMs: 100 }],
+    });
+    expect(r.events.filter((e) => e.command === 'pool.connect()').map((e) => [e.atMs, e.reply])).toEqual([[0, 'c1'], [900, 'c5']]);
+    expect(story(r, 'A').at(-1)).toBe('1900 outcome | A is done: it completed the job.');
+    // Both work steps had started (700 + 300 ms) when A crashed at 800 ms.
+    expect(r.metrics.wastedWorkMs).toBe(1_000);
+  });
+});
