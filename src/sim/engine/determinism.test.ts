@@ -63,6 +63,13 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     }));
   });
 
+/**
+ * Random scenarios per property. `npm run mutate` (vitest.mutate.config.ts sets
+ * LOCKSCOPE_MUTATION) runs these tests once per mutant, so there a smaller sample keeps a full run
+ * within tens of minutes; the explicit tests, not the sample, are meant to kill mutants.
+ */
+const PROPERTY_RUNS = process.env.LOCKSCOPE_MUTATION === '1' ? 25 : 300;
+
 describe('determinism', () => {
   it('the same valid scenario run twice gives the same trace (byte for byte)', () => {
     fc.assert(
@@ -76,7 +83,7 @@ describe('determinism', () => {
         expect(b.verdict).toEqual(a.verdict);
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: PROPERTY_RUNS },
     );
   });
 
@@ -90,7 +97,7 @@ describe('determinism', () => {
         expect(r.events.every((e, i) => e.id === `e${i + 1}`)).toBe(true);
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: PROPERTY_RUNS },
     );
   });
 
