@@ -8,7 +8,7 @@ import { tablesFor } from './tables';
 import { traceHash, type TraceEvent } from './trace';
 import { checkersFor, INVARIANT_TEXT, type Finding } from '../invariants';
 import { scheduleTimedFaults } from '../faults/apply';
-import { startJob } from '../workers/steps';
+import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
 import type { LockRow } from '../resources/database';
@@ -121,13 +121,14 @@ export function snapshotWorld(world: World): WorldSnapshot {
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const world = new World(scenario, options.maxEvents);
+  world.jobs = createJobLifecycle(world);
   const checkers = checkersFor(scenario.invariants);
   const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
   world.onEvent = (event) => {
     for (const c of checkers) c.onEvent(event, world);
     if (snapshots) snapshots.push(snapshotWorld(world));
   };
-  for (const w of world.workers.values()) world.at(w.spec.startMs, () => startJob(world, w), w);
+  for (const w of world.workers.values()) world.at(w.spec.startMs, () => world.jobs.start(w), w);
   scheduleTimedFaults(world);
   let error: string | undefined;
   try {

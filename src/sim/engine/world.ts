@@ -1,11 +1,13 @@
 /**
  * The world of one run: the virtual clock, the event queue, the resources (database, connection
  * pool, lease store, destination) and the workers' runtimes. Step logic lives in
- * src/sim/workers/steps.ts, faults in src/sim/faults/apply.ts; this file schedules, emits trace
+ * src/sim/workers/steps.ts, the job lifecycle in src/sim/workers/lifecycle.ts (reached through
+ * `world.jobs`), faults in src/sim/faults/apply.ts; this file schedules, emits trace
  * events and routes replies. Pure: no real time, randomness only from the seeded Rng.
  */
 import { createActor, type Actor } from 'xstate';
 import { EventQueue } from './eventQueue';
+import { fmtMs } from './fmt';
 import { Rng } from './rng';
 import type { EventData, TraceEvent, TraceKind } from './trace';
 import { tablesFor } from './tables';
@@ -89,6 +91,31 @@ export interface Narrated {
   readonly data: EventData;
 }
 
+/**
+ * A worker's job lifecycle as the rest of the engine calls it (implemented by
+ * src/sim/workers/lifecycle.ts and set as `world.jobs` before a run): steps, coordination and
+ * faults reach it through the world instead of importing it, which keeps the modules acyclic.
+ */
+export interface JobLifecycle {
+  /** Starts (or restarts) the job at its first step. */
+  start(w: WorkerRuntime): void;
+  /** The current step has finished; the next one starts after `delayMs` (default 0; moved by pauses). */
+  done(w: WorkerRuntime, delayMs?: number): void;
+  /** Skips the rest of the job's work (only commit/release/disconnect steps still run) and ends with `outcome`. */
+  skipRest(w: WorkerRuntime, outcome: WorkerOutcome): void;
+  /** The job throws: its error path runs (rollback, unlock in finally, release, give the connection back). */
+  fail(w: WorkerRuntime, reason: string): void;
+  /** The job has ended: connection back, renewals stopped, machine finished. */
+  finish(w: WorkerRuntime): void;
+}
+
+const NO_LIFECYCLE: JobLifecycle = {
+  start: missingLifecycle, done: missingLifecycle, skipRest: missingLifecycle, fail: missingLifecycle, finish: missingLifecycle,
+};
+function missingLifecycle(): never {
+  throw new Error('world.jobs is not set: runScenario sets it (createJobLifecycle in src/sim/workers/lifecycle.ts)');
+}
+
 /** Thrown when a run exceeds LIMITS.maxEvents (an input that would hang the tab). */
 export class EventLimitError extends Error {
   constructor(readonly limit: number) {
@@ -122,6 +149,8 @@ export class World {
   readonly faultFiredAtMs: (number | undefined)[] = [];
   /** Events sent to worker machines so far (the benchmark's "worker transitions"). */
   transitions = 0;
+  /** The job lifecycle (start, next step, fail, finish); set by runScenario. */
+  jobs: JobLifecycle = NO_LIFECYCLE;
 
   constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents) {
     this.maxEvents = maxEvents;
@@ -353,7 +382,4 @@ function isCommit(stmt: Stmt, reply: DbReply): boolean {
   return reply.status === 'ok' && stmt.op === 'commit';
 }
 
-/** `1500` → `1.5 s`, `40` → `40 ms`. */
-export function fmtMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : ms % 100 === 0 ? 1 : 3)} s` : `${ms} ms`;
-}
+export { fmtMs };

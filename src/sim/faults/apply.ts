@@ -7,7 +7,6 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs, newRuntime } from '../engine/world';
 import type { Fault } from '../scenario/schema';
 import { initialBeliefs } from '../workers/workerMachine';
-import { failJob, startJob } from '../workers/steps';
 import type { Stmt } from '../resources/sqlTypes';
 
 /** Whether the worker goes on after a fault, or its current flow ends (crash, job error). */
@@ -59,7 +58,7 @@ export function applyFault(world: World, f: Fault, index: number): FaultEffect {
       if (!w || !world.isAlive(w)) return faultEvent(world, f, index, `Job error in ${f.worker}: it is not running, nothing happens.`), 'continue';
       faultEvent(world, f, index, `${w.id}'s job throws an exception here.`, { worker: w });
       interruptWorker(world, w);
-      failJob(world, w, 'an exception');
+      world.jobs.fail(w, 'an exception');
       return 'stop';
     case 'partition': {
       if (!w) return 'continue';
@@ -161,7 +160,7 @@ function crashWorker(world: World, w: WorkerRuntime, restartAfterMs: number | nu
     w.cutOffUntilMs = null;
     world.send(w, 'RESTART', { ...initialBeliefs, incarnation });
     faultEvent(world, f, index, `${w.id} restarts and retries the job from its first step; it remembers nothing of its first attempt.`, { worker: w });
-    startJob(world, w);
+    world.jobs.start(w);
   });
 }
 

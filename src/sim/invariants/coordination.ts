@@ -1,7 +1,7 @@
 import type { InvariantChecker, Finding } from './types';
 import type { World } from '../engine/world';
 import type { TraceEvent } from '../engine/trace';
-import { fmtMs } from '../engine/world';
+import { fmtMs } from '../engine/fmt';
 
 const CRITICAL = new Set(['working', 'performingEffect', 'recordingCompletion']);
 

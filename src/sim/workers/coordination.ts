@@ -5,10 +5,9 @@
  * "Distributed Locks with Redis"; Kleppmann, "How to do distributed locking".
  */
 import type { World, WorkerRuntime } from '../engine/world';
-import { fmtMs } from '../engine/world';
+import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
-import { failJob } from './steps';
 
 /** Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. */
 export function acquireCoordination(world: World, w: WorkerRuntime, k: () => void): void {
@@ -73,7 +72,7 @@ function stillHeld(world: World, w: WorkerRuntime): boolean {
 }
 
 function failFromCoordination(world: World, w: WorkerRuntime, reason: string): void {
-  failJob(world, w, `could not take the lock: ${reason}`);
+  world.jobs.fail(w, `could not take the lock: ${reason}`);
 }
 
 /** `SET key token NX PX ttl` until it succeeds (retrying every retryEveryMs), then `INCR` the fencing counter if fencing is on. */
@@ -100,7 +99,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       if (giveUpAtMs !== null && world.nowMs + L.retryEveryMs > giveUpAtMs) {
         // A pause can carry the worker past its deadline: then it gives up as soon as it runs again.
         const atMs = Math.max(world.nowMs, giveUpAtMs);
-        world.at(atMs, () => failJob(world, w, `it gave up waiting for ${L.key} after ${fmtMs(atMs - started)}`), w);
+        world.at(atMs, () => world.jobs.fail(w, `it gave up waiting for ${L.key} after ${fmtMs(atMs - started)}`), w);
         return;
       }
       world.at(world.nowMs + L.retryEveryMs, attempt, w);
