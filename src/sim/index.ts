@@ -14,4 +14,8 @@ export type { LockRow, SessionState } from './resources/database';
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';
+export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
+export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
+export { fmtMs, fmtSeconds } from './engine/fmt';
+export { Rng } from './engine/rng';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';

@@ -17,7 +17,7 @@ import type { DbCompletion, DbReply, Stmt } from '../resources/sqlTypes';
 import { LeaseStore } from '../resources/leaseStore';
 import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import { ConnectionPool, type Handoff } from '../resources/connectionPool';
-import { Destination } from '../resources/destination';
+import { Destination, type DestinationWrite } from '../resources/destination';
 import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
 
@@ -213,6 +213,90 @@ export class World {
   isAlive(w: WorkerRuntime): boolean {
     const s = this.stateOf(w);
     return s !== 'crashed' && s !== 'done';
+  }
+
+  /**
+   * Pauses the worker for `pauseMs` from now (a stop-the-world GC, a VM migration): it runs
+   * nothing; its step timers move by the pause. A pause during a pause extends it. Returns the
+   * virtual ms at which the pause ends (call `resume` then).
+   */
+  pause(w: WorkerRuntime, pauseMs: number): number {
+    const until = this.nowMs + pauseMs;
+    if (w.pausedUntilMs !== null && this.nowMs < w.pausedUntilMs) {
+      w.pauseMs += Math.max(0, until - w.pausedUntilMs);
+      w.pausedUntilMs = Math.max(until, w.pausedUntilMs);
+    } else {
+      w.pausedUntilMs = until;
+      w.pauseMs = pauseMs;
+      this.send(w, 'PAUSE');
+    }
+    return until;
+  }
+
+  /** Ends the worker's pause if it is due now (not extended, not crashed meanwhile); true if it resumed. */
+  resume(w: WorkerRuntime): boolean {
+    if (w.pausedUntilMs === null || this.nowMs < w.pausedUntilMs || this.stateOf(w) !== 'paused') return false;
+    w.pausedUntilMs = null;
+    this.send(w, 'RESUME');
+    return true;
+  }
+
+  /** Cancels the worker's timers and whatever it waits for (its database statement with 57014, its place in the pool queue). */
+  interrupt(w: WorkerRuntime): void {
+    w.gen += 1;
+    if (w.waitKind === 'pool') this.pool.cancelWait(w.id);
+    if (w.waitKind === 'db') {
+      const session = this.beliefs(w).connection;
+      w.waitingK = null;
+      if (session !== null) this.deliverCompletions(this.db.cancelWaiting(session, { code: '57014', message: 'canceling statement due to user request' }));
+    }
+    w.waitingK = null;
+    w.waitKind = null;
+  }
+
+  /**
+   * The worker's process dies: its timers, wait, renewals and pause end, and its job's outcome is
+   * `crashed`. Returns its destination write in flight, aborted (null if none); the caller sends
+   * CRASH and closes its connection.
+   */
+  crash(w: WorkerRuntime): DestinationWrite | null {
+    this.interrupt(w);
+    w.renewGen += 1;
+    w.pausedUntilMs = null;
+    let aborted: DestinationWrite | null = null;
+    if (w.writeId !== null) {
+      aborted = this.destination.abort(this.nowMs, w.writeId);
+      w.writeId = null;
+    }
+    w.outcome = 'crashed';
+    return aborted;
+  }
+
+  /** A crashed worker's process starts again: old timers stay dead, its network comes back. */
+  restart(w: WorkerRuntime): void {
+    w.gen += 1;
+    w.cutOffUntilMs = null;
+  }
+
+  /** Cuts the worker off from the lease store until `untilMs` (its Redis commands time out). */
+  cutOff(w: WorkerRuntime, untilMs: number): void {
+    w.cutOffUntilMs = untilMs;
+  }
+
+  /** The worker is parked: waiting for a database statement or a pooled connection. */
+  isParked(w: WorkerRuntime): boolean {
+    return w.waitingK !== null;
+  }
+
+  /** A fresh `admin` runtime with its own psql session (no pool), replacing a finished one. */
+  spawnAdmin(): WorkerRuntime {
+    const firstRun = !this.workers.has('admin');
+    const admin = newRuntime({ id: 'admin', startMs: this.nowMs, steps: [{ do: 'effect', ms: 0 }] });
+    this.workers.set('admin', admin);
+    if (firstRun) this.db.openSession('admin');
+    this.sessionOwner.set('admin', 'admin');
+    this.send(admin, 'BELIEVE', { connection: 'admin' });
+    return admin;
   }
 
   // ---- trace ----------------------------------------------------------------------------------
