@@ -18,4 +18,6 @@ export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, g
 export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
 export { fmtMs, fmtSeconds } from './engine/fmt';
 export { Rng } from './engine/rng';
+export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
+export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';

@@ -4,7 +4,6 @@
  * (citing event ids), the metrics and the trace hash. Deterministic: same scenario, same result.
  */
 import { World, EventLimitError } from './world';
-import { tablesFor } from './tables';
 import { traceHash, type TraceEvent } from './trace';
 import { checkersFor, INVARIANT_TEXT, type Finding } from '../invariants';
 import { scheduleTimedFaults } from '../faults/apply';
@@ -52,7 +51,11 @@ export interface RunMetrics {
   readonly workerTransitions: number;
 }
 
-/** What the world looked like right after one event (for the inspector and scrubbing). */
+/**
+ * What the world looked like right after one event (for the inspector and scrubbing): the time,
+ * the workers, and each resource's fields (its ResourceDef's `snapshotFields`; the built-ins'
+ * are typed here, a registered resource's are under its own keys).
+ */
 export interface WorldSnapshot {
   readonly atMs: number;
   readonly workers: readonly { readonly id: string; readonly state: WorkerStateName; readonly beliefs: Beliefs }[];
@@ -61,6 +64,8 @@ export interface WorldSnapshot {
   readonly locks: readonly LockRow[];
   readonly destination: DestinationSnapshot;
   readonly pool: PoolSnapshot;
+  /** Fields of registered resources beyond the built-ins. */
+  readonly [resourceField: string]: unknown;
 }
 
 /** Everything a run produces. */
@@ -102,17 +107,15 @@ function distribution(values: readonly number[]): Distribution {
 
 /** Takes a WorldSnapshot of the world now. */
 export function snapshotWorld(world: World): WorldSnapshot {
-  const tables: Record<string, Row[]> = {};
-  for (const { name } of tablesFor(world.scenario)) tables[name] = world.db.committedRows(name);
-  return {
+  const snap: Record<string, unknown> = {
     atMs: world.nowMs,
     workers: [...world.workers.values()].map((w) => ({ id: w.id, state: world.stateOf(w), beliefs: world.beliefs(w) })),
-    leases: world.leases.entries(world.nowMs),
-    tables,
-    locks: world.db.locks(),
-    destination: world.destination.snapshot(),
-    pool: world.pool.snapshot(),
   };
+  for (const def of world.resourceKinds) {
+    const r = world.resource(def.name);
+    Object.assign(snap, def.snapshotFields ? def.snapshotFields(r, world.nowMs, world.scenario) : { [def.name]: r.snapshot(world.nowMs) });
+  }
+  return snap as WorldSnapshot;
 }
 
 /**

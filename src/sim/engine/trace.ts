@@ -6,8 +6,14 @@
 import { hashString } from './hash';
 import type { WorkerStateName } from '../workers/workerMachine';
 
-/** Which part of the world an event belongs to (also the timeline lane family). */
-export type TraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
+/** The trace kinds of the built-in resources and of the engine itself. */
+export type BuiltinTraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
+
+/**
+ * Which part of the world an event belongs to (also the timeline lane family): a built-in kind,
+ * or the `traceKind` of a registered resource (src/sim/resources/resource.ts).
+ */
+export type TraceKind = BuiltinTraceKind | (string & {});
 
 /** Structured facts invariant checkers and the UI read (the text fields are for people). */
 export type EventData =

@@ -40,7 +40,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     world.at(world.nowMs + timeoutMs, () => {
       const session = world.beliefs(w).connection;
       if (w.gen !== gen || w.waitKind !== 'db' || session === null) return;
-      world.deliverCompletions(world.db.cancelWaiting(session, lockTimeoutError()));
+      world.deliverCompletions(world.sqlResource.cancelWaiting(session, lockTimeoutError()));
     });
   }
 }
