@@ -40,7 +40,7 @@ export interface WorkerRuntime {
   /** Continuation of a waiting database statement or pool borrow (set by World.park, cleared by World.unpark / cancelWait). */
   waitingK: ((reply: DbReply | string) => void) | null;
   /** Narration (and belief update) for the waiting statement's eventual reply. */
-  waitingNarrate: ((reply: DbReply) => string) | null;
+  waitingNarrate: ReplyHandler<DbReply, string> | null;
   /** Which resource it waits for (a resource name: `db`, `pool`), or null. */
   waitKind: string | null;
   waitSinceMs: number;
@@ -90,6 +90,20 @@ export interface RawMetrics {
 export interface Narrated {
   readonly text: string;
   readonly data: EventData;
+}
+
+/**
+ * How a caller takes a reply. `believe` changes what the worker believes (and the run's
+ * metrics) from the reply; it runs first, so the event shows the new state. `say` words the
+ * event from the reply and what it can read, and changes nothing. A bare function is a `say`.
+ */
+export type ReplyHandler<R, S = string | Narrated> = ((reply: R) => S) | { readonly believe?: (reply: R) => void; readonly say: (reply: R) => S };
+
+/** Runs a handler's `believe` (if any), then returns what its `say` says. */
+export function takeReply<R, S>(handler: ReplyHandler<R, S>, reply: R): S {
+  if (typeof handler === 'function') return handler(reply);
+  handler.believe?.(reply);
+  return handler.say(reply);
 }
 
 /**
@@ -346,10 +360,10 @@ export class World {
    * update the worker's beliefs first, so the event shows the new state. Throws if the reply
    * waits (a waiting call parks a worker: see `sql` and `borrow`).
    */
-  call<Cmd, Reply>(actor: string, resource: Resource<Cmd, Reply>, cmd: Cmd, narrate: (reply: Reply) => string | Narrated, w?: WorkerRuntime, caller: string = actor): Reply {
+  call<Cmd, Reply>(actor: string, resource: Resource<Cmd, Reply>, cmd: Cmd, narrate: ReplyHandler<Reply>, w?: WorkerRuntime, caller: string = actor): Reply {
     const { reply, completions } = resource.execute(this.nowMs, caller, cmd);
     if (resource.waits(reply) || completions.length > 0) throw new Error(`resource ${resource.name} answered a call with a wait: park the worker instead`);
-    const said = narrate(reply);
+    const said = takeReply(narrate, reply);
     this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, { command: resource.renderCommand(cmd), reply: resource.renderReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }) });
     this.scheduleWake(resource);
     return reply;
@@ -358,7 +372,7 @@ export class World {
   // ---- parking: a worker waiting for a resource ----------------------------------------------
 
   /** Parks the worker until `unpark`: `k` continues it with the reply, `narrate` words that reply. Sends WAIT. */
-  park(w: WorkerRuntime, on: string, k: (reply: DbReply | string) => void, narrate: ((reply: DbReply) => string) | null = null): void {
+  park(w: WorkerRuntime, on: string, k: (reply: DbReply | string) => void, narrate: ReplyHandler<DbReply, string> | null = null): void {
     w.waitingK = k;
     if (narrate !== null) w.waitingNarrate = narrate;
     w.waitKind = on;
@@ -367,7 +381,7 @@ export class World {
   }
 
   /** Unparks a waiting worker: returns its continuation and narration, and since when it waited; null if it is not parked. */
-  unpark(w: WorkerRuntime): { readonly k: (reply: DbReply | string) => void; readonly narrate: ((reply: DbReply) => string) | null; readonly sinceMs: number } | null {
+  unpark(w: WorkerRuntime): { readonly k: (reply: DbReply | string) => void; readonly narrate: ReplyHandler<DbReply, string> | null; readonly sinceMs: number } | null {
     const k = w.waitingK;
     if (k === null) return null;
     const narrate = w.waitingNarrate;
@@ -389,7 +403,7 @@ export class World {
    * meanwhile). `narrate` returns the event's sentence and may first update the worker's beliefs,
    * so the event shows the new state.
    */
-  sql(w: WorkerRuntime, stmt: Stmt, narrate: (reply: DbReply) => string, k: (reply: DbReply) => void): void {
+  sql(w: WorkerRuntime, stmt: Stmt, narrate: ReplyHandler<DbReply, string>, k: (reply: DbReply) => void): void {
     const session = this.beliefs(w).connection;
     if (session === null) {
       this.borrow(w, () => this.sql(w, stmt, narrate, k));
@@ -402,7 +416,7 @@ export class World {
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
       this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: db.renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs } });
     } else {
-      this.emit(w.id, 'sql', narrate(result.reply), { command, reply: db.renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}) });
+      this.emit(w.id, 'sql', takeReply(narrate, result.reply), { command, reply: db.renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}) });
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
@@ -418,7 +432,7 @@ export class World {
       if (!parked) continue;
       const waitedMs = this.nowMs - parked.sinceMs;
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
-      const said = parked.narrate ? parked.narrate(c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
+      const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
       this.emit(w.id, 'sql', `After waiting ${fmtMs(waitedMs)}: ${said}`, {
         command: this.sqlResource.renderCommand(c.command), reply: this.sqlResource.renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs },
       });
@@ -491,11 +505,11 @@ export class World {
    * instead. `narrate` returns the sentence (and may update beliefs first), optionally with
    * structured data for the event.
    */
-  redis(actor: string, cmd: RedisCmd, narrate: (reply: RedisReply) => string | Narrated, w?: WorkerRuntime): RedisReply {
+  redis(actor: string, cmd: RedisCmd, narrate: ReplyHandler<RedisReply>, w?: WorkerRuntime): RedisReply {
     const redis = this.redisResource;
     if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
       const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
-      const said = narrate(reply);
+      const said = takeReply(narrate, reply);
       this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command: redis.renderCommand(cmd), reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }) });
       return reply;
     }

@@ -92,9 +92,9 @@ function failJob(world: World, w: WorkerRuntime, reason: string): void {
       finish();
     };
     if (m.lock === 'advisory-session' && world.beliefs(w).holdsLock && m.onError === 'unlockInFinally') {
-      return world.sql(w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, () => {
-        world.send(w, 'BELIEVE', { holdsLock: false });
-        return `${w.id}'s finally block unlocks the session-level advisory lock.`;
+      return world.sql(w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
+        believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
+        say: () => `${w.id}'s finally block unlocks the session-level advisory lock.`,
       }, afterUnlock);
     }
     afterUnlock();

@@ -29,9 +29,9 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
   },
   begin: (world, w) => {
     world.send(w, 'WORK');
-    world.sql(w, { op: 'begin' }, () => {
-      world.send(w, 'BELIEVE', { inTransaction: true });
-      return `${w.id} opens a transaction.`;
+    world.sql(w, { op: 'begin' }, {
+      believe: () => world.send(w, 'BELIEVE', { inTransaction: true }),
+      say: () => `${w.id} opens a transaction.`,
     }, () => world.jobs.done(w));
   },
   commit: (world, w) => commit(world, w),
@@ -73,13 +73,15 @@ function commit(world: World, w: WorkerRuntime): void {
   const b = world.beliefs(w);
   if (!b.inTransaction) return world.jobs.done(w);
   world.send(w, 'RECORD');
-  world.sql(w, { op: 'commit' }, (r) => {
-    const rolledBack = r.status === 'ok' && r.tag === 'ROLLBACK';
-    const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
-    world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
-    if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
-    if (rolledBack) return `${w.id}'s transaction had failed, so COMMIT rolls it back.`;
-    return `${w.id} commits${xactLock ? '; the transaction-scoped advisory lock is released with it' : ''}.`;
+  const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
+  world.sql(w, { op: 'commit' }, {
+    believe: () => {
+      world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
+      if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+    },
+    say: (r) => (r.status === 'ok' && r.tag === 'ROLLBACK'
+      ? `${w.id}'s transaction had failed, so COMMIT rolls it back.`
+      : `${w.id} commits${xactLock ? '; the transaction-scoped advisory lock is released with it' : ''}.`),
   }, (r) => {
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
     world.jobs.done(w);
@@ -122,12 +124,17 @@ function read(world: World, w: WorkerRuntime): void {
     : { op: 'select', table: 'items', columns: ['stock'], where: { id: job.itemId }, ...(lock ? { lock } : {}) };
   const column = job.kind === 'debit' ? 'balance' : 'stock';
   world.send(w, 'WORK');
-  world.sql(w, stmt, (r) => {
-    if (r.status !== 'ok') return `${w.id}'s read fails.`;
-    const v = r.rows[0]?.[column];
-    if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock ? { holdsLock: true } : {}) });
-    if (v === undefined) return `${w.id} gets no row (it is locked by someone else and skipped).`;
-    return `${w.id} reads ${column} = ${String(v)}${lock ? ' and locks the row until its transaction ends' : ' (no lock: another transaction may change it before this one writes)'}.`;
+  world.sql(w, stmt, {
+    believe: (r) => {
+      const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
+      if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock ? { holdsLock: true } : {}) });
+    },
+    say: (r) => {
+      if (r.status !== 'ok') return `${w.id}'s read fails.`;
+      const v = r.rows[0]?.[column];
+      if (v === undefined) return `${w.id} gets no row (it is locked by someone else and skipped).`;
+      return `${w.id} reads ${column} = ${String(v)}${lock ? ' and locks the row until its transaction ends' : ' (no lock: another transaction may change it before this one writes)'}.`;
+    },
   }, (r) => {
     if (r.status === 'error') return world.jobs.fail(w, r.error.message);
     const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
@@ -187,10 +194,10 @@ function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, k
 /** ROLLBACK if in a transaction, then continue. */
 export function rollbackThen(world: World, w: WorkerRuntime, k: () => void): void {
   if (!world.beliefs(w).inTransaction) return k();
-  world.sql(w, { op: 'rollback' }, () => {
-    const xact = world.scenario.mechanism.lock === 'advisory-xact';
-    world.send(w, 'BELIEVE', { inTransaction: false, ...(xact ? { holdsLock: false } : {}) });
-    return `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`;
+  const xact = world.scenario.mechanism.lock === 'advisory-xact';
+  world.sql(w, { op: 'rollback' }, {
+    believe: () => world.send(w, 'BELIEVE', { inTransaction: false, ...(xact ? { holdsLock: false } : {}) }),
+    say: () => `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`,
   }, () => k());
 }
 
