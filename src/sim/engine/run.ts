@@ -125,10 +125,10 @@ export function snapshotWorld(world: World): WorldSnapshot {
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const world = new World(scenario, options.maxEvents);
   world.jobs = createJobLifecycle(world);
-  const checkers = checkersFor(scenario.invariants);
+  const checkers = checkersFor(scenario);
   const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
   world.onEvent = (event) => {
-    for (const c of checkers) c.onEvent(event, world);
+    for (const c of checkers) c.onEvent(event);
     if (snapshots) snapshots.push(snapshotWorld(world));
   };
   for (const w of world.workers.values()) world.at(w.spec.startMs, () => world.jobs.start(w), w);
@@ -140,7 +140,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (!(e instanceof EventLimitError)) throw e;
     error = e.message;
   }
-  for (const c of checkers) c.finish(world);
+  const lastEvent = world.events[world.events.length - 1];
+  for (const c of checkers) c.finish(world.nowMs, lastEvent);
   const findings = checkers.flatMap((c) => c.findings);
   const violations = findings.filter((f) => f.severity === 'violation');
   const notes = findings.filter((f) => f.severity === 'redundant');

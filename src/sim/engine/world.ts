@@ -9,7 +9,8 @@ import { createActor, type Actor } from 'xstate';
 import { EventQueue } from './eventQueue';
 import { fmtMs } from './fmt';
 import { Rng } from './rng';
-import type { EventData, TraceEvent, TraceKind } from './trace';
+import type { EventData, ResourceCall, TraceEvent, TraceKind } from './trace';
+import { tablesFor } from './tables';
 import type { Database } from '../resources/database';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
 import type { LeaseStore } from '../resources/leaseStore';
@@ -17,7 +18,8 @@ import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { ConnectionPool } from '../resources/connectionPool';
 import type { Destination, DestinationWrite } from '../resources/destination';
 import { resourceDefs, type Completion, type Resource, type ResourceDef } from '../resources/resource';
-import { SqlResource, RedisResource, PoolResource, DestinationResource, type PoolCmd, type PoolReply } from '../resources/builtinResources';
+import { SqlResource, RedisResource, PoolResource, DestinationResource, type DestinationCmd, type PoolCmd, type PoolReply } from '../resources/builtinResources';
+import type { Row } from '../resources/sqlTypes';
 import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
 
@@ -283,16 +285,16 @@ export class World {
 
   /**
    * The worker's process dies: its timers, wait, renewals and pause end, and its job's outcome is
-   * `crashed`. Returns its destination write in flight, aborted (null if none); the caller sends
-   * CRASH and closes its connection.
+   * `crashed`. Returns its destination write in flight, aborted, with the event data (null if
+   * none); the caller sends CRASH and closes its connection.
    */
-  crash(w: WorkerRuntime): DestinationWrite | null {
+  crash(w: WorkerRuntime): { readonly write: DestinationWrite; readonly call: ResourceCall } | null {
     this.interrupt(w);
     w.renewGen += 1;
     w.pausedUntilMs = null;
-    let aborted: DestinationWrite | null = null;
+    let aborted: { readonly write: DestinationWrite; readonly call: ResourceCall } | null = null;
     if (w.writeId !== null) {
-      aborted = this.destination.abort(this.nowMs, w.writeId);
+      aborted = this.destinationCall(w.id, { op: 'abort', writeId: w.writeId });
       w.writeId = null;
     }
     w.outcome = 'crashed';
@@ -329,7 +331,7 @@ export class World {
   // ---- trace ----------------------------------------------------------------------------------
 
   /** Appends a trace event at the current time. Throws EventLimitError past the event limit. */
-  emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime }): TraceEvent {
+  emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime; call?: ResourceCall }): TraceEvent {
     if (this.events.length >= this.maxEvents) throw new EventLimitError(this.maxEvents);
     // Built field by field (no spreads): this is the engine's hottest allocation.
     const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration };
@@ -338,6 +340,8 @@ export class World {
       if (extra.reply !== undefined) event.reply = extra.reply;
       if (extra.worker !== undefined) event.state = this.stateOf(extra.worker);
       if (extra.data !== undefined) event.data = extra.data;
+      if (extra.worker !== undefined) event.beliefs = this.beliefs(extra.worker);
+      if (extra.call !== undefined) event.call = extra.call;
     }
     this.events.push(event);
     this.onEvent?.(event);
@@ -364,7 +368,8 @@ export class World {
     const { reply, completions } = resource.execute(this.nowMs, caller, cmd);
     if (resource.waits(reply) || completions.length > 0) throw new Error(`resource ${resource.name} answered a call with a wait: park the worker instead`);
     const said = takeReply(narrate, reply);
-    this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, { command: resource.renderCommand(cmd), reply: resource.renderReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }) });
+    const call = { resource: resource.name, caller, command: cmd, reply } as ResourceCall;
+    this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, { command: resource.renderCommand(cmd), reply: resource.renderReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }), call });
     this.scheduleWake(resource);
     return reply;
   }
@@ -414,9 +419,10 @@ export class World {
     const command = db.renderCommand(stmt);
     if (result.reply.status === 'waits') {
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
-      this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: db.renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs } });
+      this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: db.renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
     } else {
-      this.emit(w.id, 'sql', takeReply(narrate, result.reply), { command, reply: db.renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}) });
+      const said = takeReply(narrate, result.reply);
+      this.emit(w.id, 'sql', said, { command, reply: db.renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
@@ -434,7 +440,7 @@ export class World {
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
       this.emit(w.id, 'sql', `After waiting ${fmtMs(waitedMs)}: ${said}`, {
-        command: this.sqlResource.renderCommand(c.command), reply: this.sqlResource.renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs },
+        command: this.sqlResource.renderCommand(c.command), reply: this.sqlResource.renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
       });
       this.at(this.nowMs, () => parked.k(c.reply), w);
     }
@@ -449,14 +455,14 @@ export class World {
       this.sessionOwner.set(reply.connection, w.id);
       this.send(w, 'BELIEVE', { connection: reply.connection });
       this.metrics.connectionWaitMs.push(0);
-      this.emit(w.id, 'pool', `${w.id} borrows connection ${reply.connection} from the pool.`, { command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w });
+      this.emit(w.id, 'pool', `${w.id} borrows connection ${reply.connection} from the pool.`, { command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: CONNECT, reply } });
       k();
       return;
     }
     if (reply.status !== 'waits') return;
     this.park(w, 'pool', () => k());
     this.emit(w.id, 'pool', `Every connection is lent out: ${w.id} waits for one (position ${reply.position} in the queue).`, {
-      command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs },
+      command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: CONNECT, reply },
     });
   }
 
@@ -472,7 +478,9 @@ export class World {
       handoffs = this.poolResource.discard(id, (sid) => {
         completions = this.sqlResource.closeSession(sid);
       });
-      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: 'connection.destroy()', reply: 'closed', worker: w });
+      const cmd: PoolCmd = { op: 'destroy', connection: id };
+      const reply: PoolReply = { status: 'closed' };
+      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       this.deliverCompletions(completions);
     } else {
       const cmd: PoolCmd = { op: 'release', connection: id };
@@ -480,7 +488,7 @@ export class World {
       handoffs = result.completions;
       const held = this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0);
       const note = held.length > 0 ? ` It still holds session-level advisory lock ${held.map((l) => l.key).join(', ')}: the lock goes back into the pool with it.` : '';
-      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w });
+      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply: result.reply } });
     }
     for (const h of handoffs) this.handOver(h);
   }
@@ -495,7 +503,7 @@ export class World {
     this.send(w, 'BELIEVE', { connection });
     this.metrics.connectionWaitMs.push(this.nowMs - parked.sinceMs);
     this.emit(w.id, 'pool', `${w.id} gets connection ${connection} after waiting ${fmtMs(this.nowMs - parked.sinceMs)} for the pool.`, {
-      command: this.poolResource.renderCommand(h.command), reply: this.poolResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs },
+      command: this.poolResource.renderCommand(h.command), reply: this.poolResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command: h.command, reply: h.reply },
     });
     this.at(this.nowMs, () => parked.k(''), w);
   }
@@ -510,10 +518,27 @@ export class World {
     if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
       const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
       const said = takeReply(narrate, reply);
-      this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command: redis.renderCommand(cmd), reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }) });
+      this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command: redis.renderCommand(cmd), reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }), call: { resource: 'redis', caller: actor, command: cmd, reply, cutOff: true } });
       return reply;
     }
     return this.call(actor, redis, cmd, narrate, w);
+  }
+
+  /** The data of a database event; INSERT, UPDATE and COMMIT also record the session's transaction state and every table's committed rows. */
+  private sqlCall(session: string, stmt: Stmt, reply: DbReply): ResourceCall {
+    if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
+    const committed: Record<string, Row[]> = {};
+    for (const { name } of tablesFor(this.scenario)) committed[name] = this.db.committedRows(name);
+    return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.sessionState(session).inTransaction, committed };
+  }
+
+  /**
+   * Sends a request to the destination for a worker (begin a write, finish it, abort it). Returns
+   * the write (live) and the event data (with a copy of the write as it stands now).
+   */
+  destinationCall(caller: string, cmd: DestinationCmd): { readonly write: DestinationWrite; readonly call: ResourceCall } {
+    const write = this.destinationResource.execute(this.nowMs, caller, cmd).reply;
+    return { write, call: { resource: 'destination', caller, command: cmd, reply: { ...write } } };
   }
 
   /** Schedules the lease store's next wake-up (keys whose TTL runs out). */

@@ -204,7 +204,8 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
   const { world } = ctx;
   const aborted = world.crash(w);
   if (aborted) {
-    world.emit(w.id, 'destination', aborted.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: aborted.reply, data: { t: 'write', writeId: aborted.id, phase: 'end' } });
+    const write = aborted.write;
+    world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' }, call: aborted.call });
   }
   const before = world.beliefs(w);
   world.send(w, 'CRASH', { outcome: 'crashed' });
@@ -245,10 +246,13 @@ function runAdminScript(ctx: FaultContext): void {
   };
   const job = s.job;
   if (job.kind === 'external') {
-    const write = world.destination.begin(world.nowMs, 'admin', null, null);
-    world.destination.finish(world.nowMs, write.id);
-    world.emit('admin', 'destination', `The admin script writes ${s.destination.target} directly.`, { command: world.destination.renderRequest(null, null), reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'begin' } });
-    world.emit('admin', 'destination', 'The admin write completes.', { reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'end' } });
+    const { write } = world.destinationCall('admin', { op: 'begin', token: null, idempotencyKey: null });
+    const finishCmd = { op: 'finish', writeId: write.id, token: null, idempotencyKey: null } as const;
+    const end = world.destinationCall('admin', finishCmd);
+    // The script waits for nothing: both events are emitted once the write has completed.
+    const beginCall = { resource: 'destination', caller: 'admin', command: { op: 'begin', token: null, idempotencyKey: null }, reply: { ...write } } as const;
+    world.emit('admin', 'destination', `The admin script writes ${s.destination.target} directly.`, { command: world.destinationResource.renderCommand(beginCall.command), reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'begin' }, call: beginCall });
+    world.emit('admin', 'destination', 'The admin write completes.', { reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'end' }, call: end.call });
     return finish();
   }
   const stmt: Stmt = job.kind === 'insertOnce'

@@ -100,7 +100,7 @@ export type DestinationCmd =
   | { readonly op: 'finish'; readonly writeId: number; readonly token: number | null; readonly idempotencyKey: string | null }
   | { readonly op: 'abort'; readonly writeId: number };
 
-/** The file store or external API: callers are worker ids; a write is begun and finished (or aborted) later. */
+/** The file store or external API: callers are worker ids; a write is begun and finished (or aborted) later. The reply is the write itself (live: copy it to keep it). */
 export class DestinationResource implements Resource<DestinationCmd, DestinationWrite, DestinationSnapshot> {
   readonly name = 'destination';
   readonly traceKind = 'destination';
@@ -130,10 +130,10 @@ export class DestinationResource implements Resource<DestinationCmd, Destination
   }
 }
 
-/** A pool command: borrow a connection (`pool.connect()`), or return one as it is (`client.release()`). */
-export type PoolCmd = { readonly op: 'connect' } | { readonly op: 'release'; readonly connection: string };
-/** A pool reply: the connection, the caller's place in the queue, or `ok` for a return. */
-export type PoolReply = BorrowResult | { readonly status: 'released' };
+/** A pool command: borrow a connection (`pool.connect()`), return one as it is (`client.release()`), or close it for good (`connection.destroy()`, see `discard`). */
+export type PoolCmd = { readonly op: 'connect' } | { readonly op: 'release'; readonly connection: string } | { readonly op: 'destroy'; readonly connection: string };
+/** A pool reply: the connection, the caller's place in the queue, `released` for a return, `closed` for a destroy. */
+export type PoolReply = BorrowResult | { readonly status: 'released' } | { readonly status: 'closed' };
 
 const CONNECT: PoolCmd = { op: 'connect' };
 
@@ -144,6 +144,7 @@ export class PoolResource implements Resource<PoolCmd, PoolReply, PoolSnapshot> 
   constructor(readonly pool: ConnectionPool) {}
   execute(_nowMs: number, worker: string, cmd: PoolCmd): Execution<PoolCmd, PoolReply> {
     if (cmd.op === 'connect') return { reply: this.pool.borrow(worker), completions: NO_COMPLETIONS };
+    if (cmd.op === 'destroy') throw new Error('a connection is destroyed with discard(), which also closes its database session');
     const handoff = this.pool.giveBack(cmd.connection);
     return { reply: RELEASED, completions: handoff ? [{ caller: handoff.worker, command: CONNECT, reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS };
   }
@@ -156,10 +157,10 @@ export class PoolResource implements Resource<PoolCmd, PoolReply, PoolSnapshot> 
     return reply.status === 'waits';
   }
   renderCommand(cmd: PoolCmd): string {
-    return cmd.op === 'connect' ? 'pool.connect()' : 'client.release()';
+    return cmd.op === 'connect' ? 'pool.connect()' : cmd.op === 'release' ? 'client.release()' : 'connection.destroy()';
   }
   renderReply(reply: PoolReply): string {
-    return reply.status === 'ok' ? reply.connection : reply.status === 'waits' ? 'waits (pool exhausted)' : 'ok';
+    return reply.status === 'ok' ? reply.connection : reply.status === 'waits' ? 'waits (pool exhausted)' : reply.status === 'closed' ? 'closed' : 'ok';
   }
   snapshot(): PoolSnapshot {
     return this.pool.snapshot();

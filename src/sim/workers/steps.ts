@@ -206,11 +206,11 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   const b = world.beliefs(w);
   const token = s.mechanism.fencing ? b.fencingToken : null;
   const idem = s.mechanism.idempotencyKey ? jobKeyFor(s, w.id) : null;
-  const dest = world.destination;
-  const write = dest.begin(world.nowMs, w.id, token, idem);
+  const { write, call } = world.destinationCall(w.id, { op: 'begin', token, idempotencyKey: idem });
+  const render = world.destinationResource.renderCommand({ op: 'begin', token, idempotencyKey: idem });
   const what = s.destination.kind === 'file' ? `uploads ${s.destination.target}` : `calls ${s.destination.target}`;
   const why = write.status === 'rejected' ? ': the store rejects the stale fencing token' : write.status === 'deduplicated' ? ': the idempotency key was seen before, so nothing is performed again' : token !== null && !s.destination.checksFencing ? ` with fencing token ${token} — which the destination ignores` : token !== null ? ` with fencing token ${token}` : '';
-  world.emit(w.id, 'destination', `${w.id} ${what}${why}.`, { command: dest.renderRequest(token, idem), reply: write.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'begin' } });
+  world.emit(w.id, 'destination', `${w.id} ${what}${why}.`, { command: render, reply: write.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'begin' }, call });
   if (write.status === 'rejected') {
     world.metrics.staleWritesRejected += 1;
     return world.jobs.fail(w, 'stale fencing token rejected');
@@ -218,11 +218,11 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   if (write.status === 'deduplicated') return world.jobs.done(w);
   w.writeId = write.id;
   world.at(world.nowMs + ms, () => {
-    const end = dest.finish(world.nowMs, write.id);
+    const { write: end, call: endCall } = world.destinationCall(w.id, { op: 'finish', writeId: write.id, token, idempotencyKey: idem });
     w.writeId = null;
     if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     world.emit(w.id, 'destination', end.status === 'rejected' ? `${w.id}'s ${s.destination.kind === 'file' ? 'upload' : 'call'} is rejected at the end: a newer fencing token was accepted meanwhile.` : `${w.id}'s ${s.destination.kind === 'file' ? 'upload completes' : 'call returns'}.`, {
-      command: dest.renderRequest(token, idem), reply: end.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'end' },
+      command: render, reply: end.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'end' }, call: endCall,
     });
     if (end.status === 'rejected') {
       world.metrics.staleWritesRejected += 1;
