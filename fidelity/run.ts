@@ -3,7 +3,7 @@
  *
  * 1. Checks both servers answer (PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT; defaults
  *    127.0.0.1:5432 user postgres database test, 127.0.0.1:6379).
- * 2. Hand-written cases for every rule of /work/shared/semantics.md the model implements.
+ * 2. Hand-written cases for every rule of the project's semantics notes ("The semantics Lockscope must reproduce") the model implements.
  * 3. Replays the SQL and Redis commands of every preset's trace (both variants).
  * 4. Generated sequences (fast-check; FIDELITY_SEED to repeat a run, FIDELITY_RUNS for the SQL count,
  *    default 500; FIDELITY_LANES parallel lanes, default 2).

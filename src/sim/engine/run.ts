@@ -5,7 +5,7 @@
  */
 import { World, EventLimitError } from './world';
 import { traceHash, type TraceEvent } from './trace';
-import { checkersFor, INVARIANT_TEXT, type Finding } from '../invariants';
+import { checkersFor, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
 import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
@@ -84,14 +84,29 @@ export interface RunResult {
   readonly error?: string;
   /** With `captureSnapshots`, one per event, aligned with `events`. */
   readonly snapshots?: readonly WorldSnapshot[];
+  /** Set when `stopAtFirstViolation` stopped the run before its horizon. */
+  readonly stopped?: 'violation';
 }
 
-/** Options for a run. */
+/** Options for a run. The defaults suit a person; a fault search wants `stopAtFirstViolation`, `onFinding` and `text: false`. */
 export interface RunOptions {
-  /** Capture a WorldSnapshot after every event (the UI's scrubbing cache). Off for benchmarks. */
+  /** Capture a WorldSnapshot after every event (the UI's scrubbing cache). Off by default. */
   readonly captureSnapshots?: boolean;
   /** Override LIMITS.maxEvents. */
   readonly maxEvents?: number;
+  /**
+   * Stop as soon as a checker publishes a violation (after the queue item that produced it): the
+   * result has `stopped: 'violation'`, the events up to there, and the verdict so far.
+   */
+  readonly stopAtFirstViolation?: boolean;
+  /** Hears every finding as it is published (a revision names the finding it replaces). */
+  readonly onFinding?: FindingListener;
+  /**
+   * With `false`, events carry no rendered texts (empty `narration`, no `command` or `reply`):
+   * the checkers read data only, so the verdict, the metrics and every event's data are the
+   * same, but the trace hash is that of the text-less trace (not comparable with a normal run's).
+   */
+  readonly text?: boolean;
 }
 
 function distribution(values: readonly number[]): Distribution {
@@ -123,9 +138,18 @@ export function snapshotWorld(world: World): WorldSnapshot {
  * scenario: a run that exceeds the event limit stops and reports `error`.
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
-  const world = new World(scenario, options.maxEvents);
+  const world = new World(scenario, options.maxEvents, options.text ?? true);
   world.jobs = createJobLifecycle(world);
-  const checkers = checkersFor(scenario);
+  let violated = false;
+  const onFinding = options.onFinding;
+  const listener: FindingListener | undefined = options.stopAtFirstViolation || onFinding
+    ? (finding, revises) => {
+        if (finding.severity === 'violation') violated = true;
+        onFinding?.(finding, revises);
+      }
+    : undefined;
+  const checkers = checkersFor(scenario, listener);
+  const stopEarly = options.stopAtFirstViolation === true;
   const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
   world.onEvent = (event) => {
     for (const c of checkers) c.onEvent(event);
@@ -135,7 +159,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   scheduleTimedFaults(world);
   let error: string | undefined;
   try {
-    while (world.step(scenario.horizonMs));
+    while (!(stopEarly && violated) && world.step(scenario.horizonMs));
   } catch (e) {
     if (!(e instanceof EventLimitError)) throw e;
     error = e.message;
@@ -184,6 +208,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     faultTimesMs: scenario.faults.map((_, i) => world.faultFiredAtMs[i] ?? null),
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),
+    ...(stopEarly && violated ? { stopped: 'violation' as const } : {}),
   };
 }
 

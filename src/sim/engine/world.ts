@@ -18,7 +18,9 @@ import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { ConnectionPool } from '../resources/connectionPool';
 import type { Destination, DestinationWrite } from '../resources/destination';
 import { resourceDefs, type Completion, type Resource, type ResourceDef } from '../resources/resource';
-import { SqlResource, RedisResource, PoolResource, DestinationResource, type DestinationCmd, type PoolCmd, type PoolReply } from '../resources/builtinResources';
+// Registers the built-in resources (a side effect no bundler may drop, whatever it makes of the types below).
+import '../resources/builtinResources';
+import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
 import type { Row } from '../resources/sqlTypes';
 import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
@@ -177,7 +179,11 @@ export class World {
   /** The job lifecycle (start, next step, fail, finish); set by runScenario. */
   jobs: JobLifecycle = NO_LIFECYCLE;
 
-  constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents) {
+  /**
+   * @param maxEvents stop with EventLimitError past this many events.
+   * @param text render the texts of events (narration, command, reply); false for runs read by machines only.
+   */
+  constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents, readonly text: boolean = true) {
     this.maxEvents = maxEvents;
     this.rng = new Rng(scenario.seed);
     const host = { resource: <R extends Resource>(name: string): R => this.resource<R>(name) };
@@ -334,10 +340,11 @@ export class World {
   emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime; call?: ResourceCall }): TraceEvent {
     if (this.events.length >= this.maxEvents) throw new EventLimitError(this.maxEvents);
     // Built field by field (no spreads): this is the engine's hottest allocation.
-    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration };
+    const text = this.text;
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration: text ? narration : '' };
     if (extra !== undefined) {
-      if (extra.command !== undefined) event.command = extra.command;
-      if (extra.reply !== undefined) event.reply = extra.reply;
+      if (text && extra.command !== undefined) event.command = extra.command;
+      if (text && extra.reply !== undefined) event.reply = extra.reply;
       if (extra.worker !== undefined) event.state = this.stateOf(extra.worker);
       if (extra.data !== undefined) event.data = extra.data;
       if (extra.worker !== undefined) event.beliefs = this.beliefs(extra.worker);
@@ -368,8 +375,16 @@ export class World {
     const { reply, completions } = resource.execute(this.nowMs, caller, cmd);
     if (resource.waits(reply) || completions.length > 0) throw new Error(`resource ${resource.name} answered a call with a wait: park the worker instead`);
     const said = takeReply(narrate, reply);
-    const call = { resource: resource.name, caller, command: cmd, reply } as ResourceCall;
-    this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, { command: resource.renderCommand(cmd), reply: resource.renderReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }), call });
+    const text = this.text;
+    // Built field by field (no spreads): this runs for every Redis command.
+    const extra: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime; call: ResourceCall } = { call: { resource: resource.name, caller, command: cmd, reply } as ResourceCall };
+    if (text) {
+      extra.command = resource.renderCommand(cmd);
+      extra.reply = resource.renderReply(reply);
+    }
+    if (w) extra.worker = w;
+    if (typeof said !== 'string') extra.data = said.data;
+    this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, extra);
     this.scheduleWake(resource);
     return reply;
   }
@@ -416,13 +431,15 @@ export class World {
     }
     const db = this.sqlResource;
     const result = db.execute(this.nowMs, session, stmt);
-    const command = db.renderCommand(stmt);
+    const text = this.text;
+    const command = text ? db.renderCommand(stmt) : undefined;
+    const replyText = text ? db.renderReply(result.reply) : undefined;
     if (result.reply.status === 'waits') {
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
-      this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: db.renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', text ? `${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
     } else {
       const said = takeReply(narrate, result.reply);
-      this.emit(w.id, 'sql', said, { command, reply: db.renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', said, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
@@ -439,8 +456,9 @@ export class World {
       const waitedMs = this.nowMs - parked.sinceMs;
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
-      this.emit(w.id, 'sql', `After waiting ${fmtMs(waitedMs)}: ${said}`, {
-        command: this.sqlResource.renderCommand(c.command), reply: this.sqlResource.renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
+      const text = this.text;
+      this.emit(w.id, 'sql', text ? `After waiting ${fmtMs(waitedMs)}: ${said}` : '', {
+        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
       });
       this.at(this.nowMs, () => parked.k(c.reply), w);
     }
@@ -529,7 +547,7 @@ export class World {
     if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
     const committed: Record<string, Row[]> = {};
     for (const { name } of tablesFor(this.scenario)) committed[name] = this.db.committedRows(name);
-    return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.sessionState(session).inTransaction, committed };
+    return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
   }
 
   /**
