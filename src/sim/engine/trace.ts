@@ -111,8 +111,7 @@ export interface TraceEvent {
  */
 export type CheckedEvent = Omit<TraceEvent, 'command' | 'reply' | 'narration'>;
 
-/** Fields left out of the trace hash: the structured data the rendered texts are derived from. */
-const UNHASHED = new Set(['beliefs', 'call']);
+
 
 /**
  * A stable hash of the whole trace (ids, times, actors, commands, replies, narration, states,
@@ -120,5 +119,7 @@ const UNHASHED = new Set(['beliefs', 'call']);
  * the hash of a trace stays what it was before events carried them.
  */
 export function traceHash(events: readonly TraceEvent[]): string {
-  return hashString(JSON.stringify(events, (key, value: unknown) => (UNHASHED.has(key) ? undefined : value)));
+  // The hashed fields, in the order World.emit sets them (JSON.stringify drops the undefined ones).
+  const hashed = events.map((e) => ({ id: e.id, atMs: e.atMs, actor: e.actor, kind: e.kind, narration: e.narration, command: e.command, reply: e.reply, state: e.state, data: e.data }));
+  return hashString(JSON.stringify(hashed));
 }

@@ -150,6 +150,8 @@ export class World {
   readonly events: TraceEvent[] = [];
   /** Every resource of the run, by registry name (see src/sim/resources/resource.ts). */
   readonly resources = new Map<string, Resource>();
+  /** The scenario's table names (see tables.ts), computed once. */
+  private readonly tableNames: readonly string[];
   /** The resource kinds this world was built from, in creation order. */
   readonly resourceKinds: readonly ResourceDef[];
   /** The built-in resources' adapters and models (the model classes are what steps and checkers read). */
@@ -187,6 +189,7 @@ export class World {
     this.maxEvents = maxEvents;
     this.rng = new Rng(scenario.seed);
     const host = { resource: <R extends Resource>(name: string): R => this.resource<R>(name) };
+    this.tableNames = tablesFor(scenario).map((t) => t.name);
     this.resourceKinds = [...resourceDefs()];
     for (const def of this.resourceKinds) this.resources.set(def.name, def.create(scenario, host));
     this.sqlResource = this.resource<SqlResource>('db');
@@ -546,7 +549,7 @@ export class World {
   private sqlCall(session: string, stmt: Stmt, reply: DbReply): ResourceCall {
     if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
     const committed: Record<string, Row[]> = {};
-    for (const { name } of tablesFor(this.scenario)) committed[name] = this.db.committedRows(name);
+    for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
     return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
   }
 
