@@ -56,7 +56,7 @@ export type BuiltinCall =
       readonly reply: DbReply;
       /** For INSERT, UPDATE and COMMIT: whether the session is inside an explicit transaction after the statement. */
       readonly inTransaction?: boolean;
-      /** For INSERT, UPDATE and COMMIT: every table's committed rows after the statement (what other sessions can see). */
+      /** Committed rows after the statement (what other sessions see): for INSERT and UPDATE of the statement's table, for COMMIT of every table. */
       readonly committed?: Readonly<Record<string, readonly Row[]>>;
     }
   | {

@@ -545,11 +545,13 @@ export class World {
     return this.call(actor, redis, cmd, narrate, w);
   }
 
-  /** The data of a database event; INSERT, UPDATE and COMMIT also record the session's transaction state and every table's committed rows. */
+  /** The data of a database event; INSERT and UPDATE also record the session's transaction state and their table's committed rows, COMMIT every table's. */
   private sqlCall(session: string, stmt: Stmt, reply: DbReply): ResourceCall {
     if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
     const committed: Record<string, Row[]> = {};
-    for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
+    // A write changes only its table's committed rows (autocommit); a COMMIT may change any table.
+    if (stmt.op === 'commit') for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
+    else committed[stmt.table] = this.db.committedRows(stmt.table);
     return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
   }
 
