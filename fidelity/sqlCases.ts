@@ -1,5 +1,5 @@
 /**
- * Hand-written SQL sequences, one or more per PostgreSQL rule of /work/shared/semantics.md that
+ * Hand-written SQL sequences, one or more per PostgreSQL rule of the project's semantics notes ("The semantics Lockscope must reproduce") that
  * the model implements. Each step may carry `expect`: the reply the rule predicts (a prefix of
  * the model's rendered reply), so a case that stops showing its rule fails as well.
  */

@@ -1,7 +1,8 @@
 /**
  * The simulated PostgreSQL 15 database: sessions, READ COMMITTED transactions, unique and CHECK
  * constraints, row locks and advisory locks, with the replies (and waits) PostgreSQL gives.
- * The rules, with sources, are in /work/shared/semantics.md (PostgreSQL sections).
+ * The rules, with sources, are in the project's semantics notes ("The semantics Lockscope must
+ * reproduce", its PostgreSQL sections).
  *
  * Files: `advisoryLocks.ts` (advisory lock table), `tableStore.ts` (rows, visibility,
  * constraints), `dmlExec.ts` (resumable SELECT/INSERT/UPDATE/DELETE), `stmtValidate.ts`
@@ -253,6 +254,11 @@ export class Database {
    */
   locks(): LockRow[] {
     return [...advisoryLockRows(this.state.advisory), ...this.tupleLockRows(), ...this.txnWaitRows()];
+  }
+
+  /** Whether the session is inside an explicit transaction (BEGIN … COMMIT/ROLLBACK): `sessionState(id).inTransaction`, without building the rest. Throws Error for an unknown session. */
+  inTransaction(sessionId: string): boolean {
+    return this.session(sessionId).txn?.explicit === true;
   }
 
   /** Per-session state (see `SessionState`). Throws Error for an unknown session. */

@@ -1,86 +1,76 @@
-/** The worker machine on its own: transitions, belief patches, the history state a pause returns to. */
+/** The worker machine declares which events are legal in each state and refuses the others. */
 import { createActor } from 'xstate';
-import { initialBeliefs, stateName, workerMachine, type WorkerEvent } from './workerMachine';
+import { initialBeliefs, legalEvents, workerMachine, stateName, WORKER_EVENT_TYPES, type WorkerEvent, type WorkerStateName } from './workerMachine';
 
-const start = () => {
+const STEP_EVENTS = ['REQUEST', 'WORK', 'EFFECT', 'RECORD', 'RELEASE', 'BELIEVE', 'FINISH', 'PAUSE', 'CRASH'] as const;
+
+/** An actor driven into `state` by legal events only. */
+function actorIn(state: WorkerStateName) {
   const actor = createActor(workerMachine);
   actor.start();
-  const send = (e: WorkerEvent) => actor.send(e);
-  const state = () => stateName(actor.getSnapshot().value);
-  const beliefs = () => actor.getSnapshot().context;
-  return { actor, send, state, beliefs };
-};
+  const path: Record<WorkerStateName, WorkerEvent['type'][]> = {
+    idle: [], requesting: ['REQUEST'], waiting: ['REQUEST', 'WAIT'], holding: ['REQUEST', 'GRANTED'], working: ['WORK'],
+    performingEffect: ['EFFECT'], recordingCompletion: ['RECORD'], releasing: ['RELEASE'], paused: ['WORK', 'PAUSE'], crashed: ['CRASH'], done: ['FINISH'],
+  };
+  for (const type of path[state]) actor.send({ type });
+  expect(stateName(actor.getSnapshot().value)).toBe(state);
+  return actor;
+}
 
-describe('workerMachine', () => {
-  it('starts idle with the initial beliefs', () => {
-    const w = start();
-    expect(w.state()).toBe('idle');
-    expect(w.beliefs()).toEqual(initialBeliefs);
-    expect(initialBeliefs).toEqual({
-      ownsLease: false, ownerToken: null, fencingToken: null, leaseBelievedUntilMs: null, acquiredAtMs: null, holdsLock: false,
-      connection: null, inTransaction: false, renewFailed: false, readValue: null, outcome: null, incarnation: 1,
+describe('worker machine: legal transitions', () => {
+  it('declares the legal events of each state', () => {
+    const table = Object.fromEntries((['idle', 'requesting', 'waiting', 'holding', 'working', 'performingEffect', 'recordingCompletion', 'releasing', 'paused', 'crashed', 'done'] as const).map((s) => [s, legalEvents(s).sort()]));
+    const steps = [...STEP_EVENTS];
+    expect(table).toEqual({
+      idle: [...steps].sort(),
+      requesting: [...steps, 'WAIT', 'GRANTED'].sort(),
+      waiting: [...steps, 'WAIT', 'GRANTED'].sort(),
+      holding: [...steps].sort(),
+      working: [...steps, 'WAIT', 'GRANTED'].sort(),
+      performingEffect: [...steps, 'WAIT'].sort(),
+      recordingCompletion: [...steps, 'WAIT'].sort(),
+      releasing: [...steps].sort(),
+      paused: ['BELIEVE', 'CRASH', 'RESUME'],
+      crashed: ['FINISH', 'RESTART'],
+      done: [],
     });
   });
 
-  it('each event moves to its state and applies its patch; BELIEVE patches without moving', () => {
-    const w = start();
-    const path: [WorkerEvent, string][] = [
-      [{ type: 'REQUEST', patch: { ownerToken: 't1' } }, 'requesting'],
-      [{ type: 'WAIT' }, 'waiting'],
-      [{ type: 'GRANTED', patch: { ownsLease: true, acquiredAtMs: 5 } }, 'holding'],
-      [{ type: 'WORK' }, 'working'],
-      [{ type: 'EFFECT' }, 'performingEffect'],
-      [{ type: 'RECORD' }, 'recordingCompletion'],
-      [{ type: 'BELIEVE', patch: { inTransaction: true } }, 'recordingCompletion'],
-      [{ type: 'RELEASE', patch: { ownsLease: false } }, 'releasing'],
+  it('refuses an illegal event: the state and the beliefs stay as they were', () => {
+    const cases: [WorkerStateName, WorkerEvent['type']][] = [
+      ['idle', 'GRANTED'], ['idle', 'RESUME'], ['holding', 'WAIT'], ['releasing', 'GRANTED'], ['working', 'RESTART'],
+      ['paused', 'GRANTED'], ['paused', 'FINISH'], ['paused', 'WORK'], ['crashed', 'BELIEVE'], ['crashed', 'WORK'],
     ];
-    for (const [e, expected] of path) {
-      w.send(e);
-      expect(w.state()).toBe(expected);
+    for (const [state, type] of cases) {
+      const actor = actorIn(state);
+      const before = actor.getSnapshot();
+      expect(before.can({ type, patch: { holdsLock: true } })).toBe(false);
+      actor.send({ type, patch: { holdsLock: true, ownsLease: true } });
+      const after = actor.getSnapshot();
+      expect(stateName(after.value)).toBe(state);
+      expect(after.context).toBe(before.context);
+      actor.stop();
     }
-    expect(w.beliefs()).toMatchObject({ ownerToken: 't1', ownsLease: false, acquiredAtMs: 5, inTransaction: true });
-    w.send({ type: 'FINISH', patch: { outcome: 'completed' } });
-    expect(w.state()).toBe('done');
-    expect(w.actor.getSnapshot().status).toBe('done');
-    expect(w.beliefs().outcome).toBe('completed');
   });
 
-  it('a pause keeps the beliefs and resumes into the state it left; beliefs can still change while paused', () => {
-    const w = start();
-    w.send({ type: 'GRANTED', patch: { ownsLease: true } });
-    w.send({ type: 'EFFECT' });
-    w.send({ type: 'PAUSE' });
-    expect(w.state()).toBe('paused');
-    expect(w.beliefs().ownsLease).toBe(true);
-    // While paused, only BELIEVE (a reply landing), RESUME and CRASH do anything.
-    w.send({ type: 'WORK' });
-    expect(w.state()).toBe('paused');
-    w.send({ type: 'BELIEVE', patch: { renewFailed: true } });
-    w.send({ type: 'RESUME' });
-    expect(w.state()).toBe('performingEffect');
-    expect(w.beliefs()).toMatchObject({ ownsLease: true, renewFailed: true });
+  it('accepts a legal event with its belief patch', () => {
+    const actor = actorIn('requesting');
+    actor.send({ type: 'GRANTED', patch: { holdsLock: true } });
+    expect(stateName(actor.getSnapshot().value)).toBe('holding');
+    expect(actor.getSnapshot().context).toEqual({ ...initialBeliefs, holdsLock: true });
   });
 
-  it('a crash (also while paused) keeps its patch; a restart starts idle with the restart patch; FINISH after a crash ends it', () => {
-    const w = start();
-    w.send({ type: 'WORK' });
-    w.send({ type: 'PAUSE' });
-    w.send({ type: 'CRASH', patch: { outcome: 'crashed' } });
-    expect(w.state()).toBe('crashed');
-    expect(w.beliefs().outcome).toBe('crashed');
-    w.send({ type: 'WORK' });
-    expect(w.state()).toBe('crashed');
-    w.send({ type: 'RESTART', patch: { ...initialBeliefs, incarnation: 2 } });
-    expect(w.state()).toBe('idle');
-    expect(w.beliefs()).toEqual({ ...initialBeliefs, incarnation: 2 });
-    w.send({ type: 'CRASH' });
-    w.send({ type: 'FINISH', patch: { outcome: 'crashed' } });
-    expect(w.state()).toBe('done');
+  it('a paused worker resumes in the state it was paused in, believing what it believed', () => {
+    const actor = actorIn('waiting');
+    actor.send({ type: 'PAUSE' });
+    actor.send({ type: 'GRANTED', patch: { holdsLock: true } });
+    actor.send({ type: 'RESUME' });
+    expect(stateName(actor.getSnapshot().value)).toBe('waiting');
+    expect(actor.getSnapshot().context.holdsLock).toBe(false);
   });
 
-  it('stateName flattens snapshot values', () => {
-    expect(stateName('paused')).toBe('paused');
-    expect(stateName({ active: 'holding' })).toBe('holding');
-    expect(stateName({})).toBe('idle');
+  it('every event type is legal somewhere', () => {
+    const states = ['idle', 'requesting', 'waiting', 'holding', 'working', 'performingEffect', 'recordingCompletion', 'releasing', 'paused', 'crashed', 'done'] as const;
+    expect(new Set(states.flatMap((s) => legalEvents(s)))).toEqual(new Set(WORKER_EVENT_TYPES));
   });
 });
