@@ -3,12 +3,14 @@
  * - simulations per second for each preset (without and with the fix) and ms per simulation;
  * - the engine's mean microseconds per worker transition (whole run time / worker transitions);
  * - the same for a bare, long-lived XState `actor.send` loop on the worker machine, and the ratio.
+ * - the mean ms per simulation over all presets for a person's run and for a machine's run
+ *   (`text: false`, and also `stopAtFirstViolation`), the options a fault search uses.
  * Targets (issue 2): ratio ≤ 2; every preset < 5 ms per simulation; export-lease-expiry ≥ 5,000/s.
  * Figures, not assertions: timing tests flake, benchmarks inform.
  */
 import { performance } from 'node:perf_hooks';
 import { createActor } from 'xstate';
-import { PRESETS, runScenario, type Scenario } from '../src/sim';
+import { PRESETS, runScenario, type RunOptions, type Scenario } from '../src/sim';
 import { workerMachine, type WorkerEvent } from '../src/sim/workers/workerMachine';
 import { World } from '../src/sim/engine/world';
 
@@ -71,6 +73,18 @@ function recordedSendUs(): number {
   return ((performance.now() - start) * 1000) / (rounds * total);
 }
 
+/** Mean ms per simulation over every preset variant, run with `options`. */
+function msPerSimAll(options: RunOptions): number {
+  const all = PRESETS.flatMap((p) => [p.withoutFix, p.withFix]);
+  let runs = 0;
+  const start = performance.now();
+  while (performance.now() - start < BUDGET_MS) {
+    for (const s of all) runScenario(s, options);
+    runs += all.length;
+  }
+  return (performance.now() - start) / runs;
+}
+
 // Warm the JIT on every preset before measuring any of them.
 for (let round = 0; round < 3; round++) for (const p of PRESETS) for (let i = 0; i < 200; i++) { runScenario(p.withoutFix); runScenario(p.withFix); }
 recordedSendUs();
@@ -90,6 +104,9 @@ for (const p of PRESETS) {
     rows.push(`${p.id.padEnd(22)} ${label.padEnd(12)} ${m.perSecond.toFixed(0).padStart(8)} sims/s ${m.msPerSim.toFixed(3).padStart(8)} ms/sim ${m.transitions.toFixed(0).padStart(5)} transitions ${m.usPerTransition.toFixed(2).padStart(7)} µs/transition`);
   }
 }
+const person = msPerSimAll({});
+const machine = msPerSimAll({ text: false });
+const machineStop = msPerSimAll({ text: false, stopAtFirstViolation: true });
 const engineUs = totalUs / totalTransitions;
 const sendUs = recordedSendUs();
 const simpleUs = simpleSendUs();
@@ -102,3 +119,4 @@ console.log(`(for reference, a fixed four-event loop: ${simpleUs.toFixed(2)} µs
 console.log(`ratio engine / bare send: ${(engineUs / sendUs).toFixed(2)} (target ≤ 2)`);
 console.log(`slowest preset: ${worstMs.toFixed(3)} ms per simulation (target < 5 ms)`);
 console.log(`export-lease-expiry: ${exportPerSecond.toFixed(0)} simulations/s (target ≥ 5,000)`);
+console.log(`all presets, mean per simulation: ${person.toFixed(3)} ms with texts; ${machine.toFixed(3)} ms with text: false; ${machineStop.toFixed(3)} ms with text: false + stopAtFirstViolation`);

@@ -11,12 +11,14 @@
  */
 import fc from 'fast-check';
 import { Database } from '../src/sim/resources/database';
+import { findCycleThrough } from '../src/sim/resources/deadlock';
 import type { AdvisoryFn, AdvisoryKey, Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
 import type { RedisCmd } from '../src/sim/resources/redisTypes';
 import { runSqlCase } from './sqlHarness';
 import type Redis from 'ioredis';
 import { runRedisCase, newRedis } from './redisHarness';
 import { formatDisagreement, formatFlake, runConfirmed, type Flake } from './confirm';
+import { deadlockSequenceArb } from './generatedDeadlocks';
 import type { CaseResult, RedisCase, SqlCase, SqlOp } from './types';
 
 const GEN_INVOICES: TableSpec = {
@@ -47,7 +49,7 @@ function slotKeys(slot: number): AdvisoryKey[] {
 }
 
 /** Statements over the generated schema; advisory keys are indices into the lane's keys. */
-type GenStmt = { readonly advisory: number; readonly fn: AdvisoryFn } | { readonly stmt: Stmt };
+export type GenStmt = { readonly advisory: number; readonly fn: AdvisoryFn } | { readonly stmt: Stmt };
 
 function stmtArb(): fc.Arbitrary<GenStmt> {
   const order = fc.constantFrom(1, 2, 3);
@@ -85,8 +87,8 @@ function stmtArb(): fc.Arbitrary<GenStmt> {
   );
 }
 
-type GenOp = { readonly s: number; readonly g: GenStmt } | { readonly s: number; readonly special: 'close' | 'cancel' };
-type ScriptItem = GenStmt | { readonly special: 'close' | 'cancel' };
+export type GenOp = { readonly s: number; readonly g: GenStmt } | { readonly s: number; readonly special: 'close' | 'cancel' };
+export type ScriptItem = GenStmt | { readonly special: 'close' | 'cancel' };
 
 const BEGIN_G: GenStmt = { stmt: { op: 'begin' } };
 const unlockOf = (fn: AdvisoryFn): AdvisoryFn | null =>
@@ -136,6 +138,12 @@ export type SqlSequence = { sessions: number; ops: GenOp[] };
  * statement waits sends nothing more until it returns (its later steps are deferred, as
  * application code blocks on the call); a cancel with nothing waiting is dropped; a closed
  * session sends nothing. Steps of a session still waiting at the end are dropped.
+ *
+ * Deadlocks: whenever a step leaves a wait cycle, time passes until a deadlock timer fires: the
+ * earliest waiter (by wait start) whose wait is on a cycle gets a `deadlockCheck` step — with equal
+ * `deadlock_timeout`s its timer is the first to fire while the cycle exists; waiters not on a cycle
+ * keep long timers. Repeated until no unchecked wait is on a cycle (a victim's abort may leave
+ * another cycle; a soft cycle is checked once and then left, the harness stops comparing there).
  */
 export function toSqlCase(seq: SqlSequence, slot: number, name: string): SqlCase {
   const ids = Array.from({ length: seq.sessions }, (_, i) => `s${i + 1}`);
@@ -179,11 +187,31 @@ export function toSqlCase(seq: SqlSequence, slot: number, name: string): SqlCase
     }
     return progressed;
   };
+  const checked = new Set<number>();
+  /** Fires the timer of the earliest unchecked waiter on a cycle; true if there was one. */
+  const breakCycle = (): boolean => {
+    const edges = db.waitForGraph();
+    const waiters = ids
+      .flatMap((s) => {
+        const w = closed.has(s) ? null : db.sessionState(s).waiting;
+        return w && !checked.has(w.waitId) ? [{ s, waitId: w.waitId }] : [];
+      })
+      .sort((a, b) => a.waitId - b.waitId);
+    const victim = waiters.find((w) => findCycleThrough(edges, w.s, true) !== null);
+    if (!victim) return false;
+    checked.add(victim.waitId);
+    db.checkDeadlock(victim.s);
+    ops.push({ s: victim.s, deadlockCheck: true });
+    return true;
+  };
+  const settle = (): void => {
+    while (flush() || breakCycle());
+  };
   for (const op of seq.ops) {
-    flush();
+    settle();
     apply(op);
   }
-  while (flush());
+  settle();
   return { name, primitive: 'generated SQL', tables: [GEN_INVOICES, GEN_ITEMS], sessions: ids, ops };
 }
 
@@ -225,6 +253,8 @@ export const redisTimedArb = fc.array(fc.record({ slot: fc.integer({ min: 0, max
 export interface SqlSeedRun {
   readonly seed: number;
   readonly runs: number;
+  /** Which arbitrary: `general` (`sqlSequenceArb`, the default) or `deadlocks` (`deadlockSequenceArb`, summary row "generated deadlocks"). */
+  readonly generator?: 'general' | 'deadlocks';
 }
 
 /** One generated Redis run: `untimed` sequences from seed `seed`, `timed` from `seed + 101`. */
@@ -252,14 +282,20 @@ function emptyReport(): GeneratedReport {
 /** Runs one SQL seed entry with the advisory keys of worker `slot`. */
 async function runSqlSeed(entry: SqlSeedRun, slot: number): Promise<GeneratedReport> {
   const report = emptyReport();
-  const label = `generated SQL seed ${entry.seed}`;
+  const deadlocks = entry.generator === 'deadlocks';
+  const label = `generated ${deadlocks ? 'deadlocks' : 'SQL'} seed ${entry.seed}`;
+  const arb: fc.Arbitrary<SqlSequence> = deadlocks ? deadlockSequenceArb : sqlSequenceArb;
+  const caseOf = (seq: SqlSequence, name: string): SqlCase => {
+    const c = toSqlCase(seq, slot, name);
+    return deadlocks ? { ...c, primitive: 'generated deadlocks' } : c;
+  };
   let n = 0;
   let found: CaseResult | null = null;
   let lastFailing: CaseResult | null = null;
-  const prop = fc.asyncProperty(sqlSequenceArb, async (seq) => {
+  const prop = fc.asyncProperty(arb, async (seq) => {
     const shrinking = found !== null;
     const k = ++n;
-    const { result, flake } = await runConfirmed(() => runSqlCase(toSqlCase(seq, slot, `${label} #${k}`), `g${slot}`));
+    const { result, flake } = await runConfirmed(() => runSqlCase(caseOf(seq, `${label} #${k}`), `g${slot}`));
     if (!shrinking) {
       report.results.push(result);
       if (flake) report.flakes.push(formatFlake(`${label} #${k}`, flake));

@@ -40,12 +40,18 @@ export const PG_CONFIG: { host: string; port: number; user: string; database: st
 export const SETTLE_TIMEOUT_MS = 20_000;
 
 /**
- * `deadlock_timeout` of every case session. The model has no deadlock detector and the harness stops
- * comparing at the step that closes a wait cycle; PostgreSQL's default (1 s) could fire during that
- * step's settle on a loaded machine and turn the expected wait into 40P01, so the sessions wait
- * longer than any settle can take.
+ * `deadlock_timeout` of a case session's statements unless a `deadlockCheck` step is scheduled for
+ * the wait: longer than any settle can take (PostgreSQL's default, 1 s, could fire during a
+ * settle on a loaded machine), so no timer fires that the case did not ask for.
  */
-export const CASE_DEADLOCK_TIMEOUT = `${SETTLE_TIMEOUT_MS * 2}ms`;
+export const LONG_DEADLOCK_TIMEOUT_MS = SETTLE_TIMEOUT_MS * 3;
+
+/**
+ * `deadlock_timeout` of the preset replay's sessions (text form). The engine runs no deadlock
+ * check yet and no preset contains a wait cycle, so no timer should ever fire there.
+ */
+export const CASE_DEADLOCK_TIMEOUT = `${LONG_DEADLOCK_TIMEOUT_MS}ms`;
+
 
 /** Every value as the server's text form: the model's values are compared as text too. */
 const TEXT_TYPES = { getTypeParser: () => (v: string) => v };
@@ -60,6 +66,22 @@ export interface RealDone {
   /** `pg_stat_activity.state_change` right after it finished, for wake-order comparison. */
   stateChange?: string;
 }
+
+
+/**
+ * Session settings of every case session: deadlock timers off in practice, and the
+ * `log_lock_waits` LOG lines the backend writes after its deadlock check ("process N still
+ * waiting for …", "avoided deadlock …", "detected deadlock …") sent to the client as well, so the
+ * harness sees when a check ran (superuser settings: the suite connects as postgres).
+ */
+export const CASE_SESSION_SETUP: readonly string[] = [
+  `SET deadlock_timeout = '${LONG_DEADLOCK_TIMEOUT_MS}ms'`,
+  'SET log_lock_waits = on',
+  'SET client_min_messages = log',
+];
+
+/** A `log_lock_waits` LOG line reporting that the backend's deadlock check ran. */
+const CHECK_LOG = /^process \d+ (still waiting|avoided deadlock|detected deadlock)/;
 
 interface Pending {
   readonly sql: string;
@@ -119,11 +141,18 @@ export class RealSession {
   pid = 0;
   private pending: Pending | null = null;
   closed = false;
+  /** `log_lock_waits` lines of the statement in flight that say its deadlock check ran, with arrival time (performance.now()). */
+  checkLogs: { readonly text: string; readonly at: number }[] = [];
+  /** When the statement in flight was sent (performance.now()). */
+  sentAt = 0;
+  /** The session's current `deadlock_timeout`, ms. */
+  deadlockTimeoutMs = LONG_DEADLOCK_TIMEOUT_MS;
 
   constructor(readonly id: string) {
     this.client = newClient();
     this.client.on('notice', (msg) => {
       if (msg.severity === 'WARNING' && this.pending) this.pending.warnings.push(msg.message ?? '');
+      if (msg.severity === 'LOG' && CHECK_LOG.test(msg.message ?? '')) this.checkLogs.push({ text: msg.message ?? '', at: performance.now() });
     });
     // A terminated backend raises an error event on an idle client; it is expected.
     this.client.on('error', () => undefined);
@@ -141,6 +170,8 @@ export class RealSession {
     if (this.pending && !this.pending.done) throw new Error(`real session ${this.id} already has a statement in flight`);
     const p: Pending = { sql, done: null, warnings: [] };
     this.pending = p;
+    this.checkLogs = [];
+    this.sentAt = performance.now();
     this.client.query({ text: sql }).then(
       (res) => {
         const rows = (res.rows as Record<string, string | null>[]).map((r) => ({ ...r }) as Row);
@@ -149,11 +180,23 @@ export class RealSession {
         p.done = { reply, seq: ++arrival };
       },
       (err: unknown) => {
-        const e = err as { code?: string; message?: string; detail?: string };
-        const error = e.detail ? { code: e.code ?? '?', message: e.message ?? String(err), detail: e.detail } : { code: e.code ?? '?', message: e.message ?? String(err) };
+        const e = err as { code?: string; message?: string; detail?: string; hint?: string };
+        const error = {
+          code: e.code ?? '?',
+          message: e.message ?? String(err),
+          ...(e.detail ? { detail: e.detail } : {}),
+          ...(e.hint ? { hint: e.hint } : {}),
+        };
         p.done = { reply: { status: 'error', error }, seq: ++arrival };
       },
     );
+  }
+
+  /** Sets the session's `deadlock_timeout` (between statements) unless it already has that value. */
+  async setDeadlockTimeout(ms: number): Promise<void> {
+    if (ms === this.deadlockTimeoutMs) return;
+    await this.client.query(`SET deadlock_timeout = '${Math.round(ms)}ms'`);
+    this.deadlockTimeoutMs = ms;
   }
 
   /** True while a statement was sent and has not replied. */

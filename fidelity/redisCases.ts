@@ -1,5 +1,5 @@
 /**
- * Hand-written Redis sequences for the lease rules of /work/shared/semantics.md. Timed cases use
+ * Hand-written Redis sequences for the lease rules of the project's semantics notes ("The semantics Lockscope must reproduce"). Timed cases use
  * short real TTLs (100–450 ms) and keep every command at least 50 ms away from an expiry instant.
  */
 import type { RedisCmd } from '../src/sim/resources/redisTypes';

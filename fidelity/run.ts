@@ -9,7 +9,8 @@
  * 3. Replays the SQL and Redis commands of every preset's trace (both variants).
  * 4. Generated sequences (fast-check). Default: the fixed seed list of `fidelity/seeds.ts`
  *    (FIDELITY_SKIP_SEEDS=<seed>,… leaves entries out). `FIDELITY_SEED=<seed>` repeats one seed
- *    instead (FIDELITY_RUNS SQL sequences, default 500, in FIDELITY_LANES lanes, default 2;
+ *    instead (FIDELITY_RUNS SQL sequences, default 500, in FIDELITY_LANES lanes, default 2, plus
+ *    FIDELITY_DEADLOCK_RUNS deadlock-prone ones, default 150, `generatedDeadlocks.ts`;
  *    FIDELITY_REDIS_RUNS / FIDELITY_REDIS_TIMED Redis sequences, default 300 / 40).
  *    `-- --explore N` runs N fresh random seeds and prints each failing one with the line to add
  *    to `fidelity/seeds.ts`.
@@ -32,6 +33,7 @@ import type { CaseResult, Primitive } from './types';
 const started = performance.now();
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
+const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
 
@@ -55,7 +57,10 @@ const explore = exploreCount(process.argv.slice(2));
  */
 function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
   const perLane = Math.ceil(sqlRuns / lanes);
-  return { sql: Array.from({ length: lanes }, (_, lane) => ({ seed: seed + lane, runs: perLane })), redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
+  const deadlockPerLane = Math.ceil(deadlockRuns / lanes);
+  const general = Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: perLane }));
+  const deadlocks = deadlockRuns > 0 ? Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: deadlockPerLane, generator: 'deadlocks' })) : [];
+  return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
 }
 
 const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
@@ -204,7 +209,7 @@ try {
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'preset replay (SQL)', 'generated SQL',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'preset replay (Redis)', 'generated Redis',
 ];
 const rows = ORDER.map((p) => {
@@ -227,7 +232,7 @@ console.log(line(total));
 const excludedCounts = new Map<string, number>();
 for (const r of results) {
   if (r.excludedBecause) {
-    const reason = r.excludedBecause.replace(/^wait cycle [^:]*:/, 'wait cycle:');
+    const reason = r.excludedBecause.replace(/\(.*\)$/, '').trim();
     excludedCounts.set(reason, (excludedCounts.get(reason) ?? 0) + 1);
   }
 }
@@ -236,7 +241,7 @@ const notReplayed = replayedRedis.map((r) => /(\d+) later commands not replayed/
 
 console.log('\nDeliberate simplifications, left out of the comparison:');
 const simplifications = [
-  'No deadlock detector: a sequence is compared up to the step that closes a wait cycle (PostgreSQL would fail one transaction with 40P01 after deadlock_timeout, or reorder a soft cycle); the model hangs.',
+  'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement.',
   'Several statements waiting for one uncommitted key, released together by a rollback: which one wins is a race in PostgreSQL; the model picks the earliest waiter. Compared up to that step.',
   'READ COMMITTED only: REPEATABLE READ / SERIALIZABLE (40001) are not modelled and not generated.',
   'lock_timeout / statement_timeout are caller-driven in the model (cancelWaiting); the suite lets the server’s own lock_timeout fire and compares the result, but does not compare timing.',
@@ -254,6 +259,10 @@ if (excludedCounts.size > 0) {
   for (const [reason, n] of excludedCounts) console.log(`    ${n} × ${reason}`);
 }
 for (const n of notes) console.log(`  note: ${n}`);
+const generated = results.filter((r) => r.primitive === 'generated SQL' || r.primitive === 'generated deadlocks');
+const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(deadlock_timeout fires')));
+const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
+console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
 
 for (const f of flakes) console.log(`\n${f}`);
 

@@ -1,5 +1,5 @@
 /**
- * Hand-written SQL sequences, one or more per PostgreSQL rule of /work/shared/semantics.md that
+ * Hand-written SQL sequences, one or more per PostgreSQL rule of the project's semantics notes ("The semantics Lockscope must reproduce") that
  * the model implements. Each step may carry `expect`: the reply the rule predicts (a prefix of
  * the model's rendered reply), so a case that stops showing its rule fails as well.
  */
@@ -598,4 +598,157 @@ const TXN: SqlCase[] = [
   },
 ];
 
-export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN];
+const DEADLOCK = 'ERROR 40P01 deadlock detected';
+const check = (s: string, expect?: string): SqlOp => (expect === undefined ? { s, deadlockCheck: true } : { s, deadlockCheck: true, expect });
+const bump = (id: number): Stmt => ({ op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id } });
+const advTag = (key: number): string => `advisory lock [lockscope,0,${key},1]`;
+
+/**
+ * Deadlocks (issue 17): the checking backend is the one whose `deadlock_timeout` fires while the
+ * cycle exists (a `deadlockCheck` step); its statement fails with 40P01 and the cycle as DETAIL,
+ * its transaction is aborted at the error (xact and row locks released before any ROLLBACK,
+ * session-level advisory locks kept), and the waiters it blocked proceed.
+ */
+const DEADLOCKS: SqlCase[] = [
+  {
+    name: 'two transactions take two advisory xact locks in opposite order: the checker fails, the other proceeds before ROLLBACK',
+    primitive: 'deadlocks', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN),
+      on('s2', adv('pg_advisory_xact_lock', b(42))),
+      on('s1', adv('pg_advisory_xact_lock', b(41))),
+      on('s1', adv('pg_advisory_xact_lock', b(42)), WAITS),
+      on('s2', adv('pg_advisory_xact_lock', b(41)), WAITS),
+      check('s2', `${DEADLOCK} (Process s2 waits for ExclusiveLock on ${advTag(41)}; blocked by process s1.\nProcess s1 waits for ExclusiveLock on ${advTag(42)}; blocked by process s2.)`),
+      on('s2', { op: 'select', table: 'items', columns: ['id'], where: { id: 7 } }, 'ERROR 25P02'),
+      on('s2', ROLLBACK, 'ROLLBACK'),
+      on('s1', COMMIT, 'COMMIT'),
+    ],
+  },
+  {
+    name: 'the first waiter\'s timer fires before the cycle closes (no deadlock, spent); the second waiter\'s check fails it; its session locks stay',
+    primitive: 'deadlocks', tables: [], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', adv('pg_advisory_lock', b(43))),
+      on('s2', adv('pg_advisory_lock', b(44))),
+      on('s1', adv('pg_advisory_lock', b(44)), WAITS),
+      check('s1', WAITS),
+      on('s2', adv('pg_advisory_lock', b(43)), WAITS),
+      check('s2', `${DEADLOCK} (Process s2 waits for ExclusiveLock on ${advTag(43)}; blocked by process s1.`),
+      on('s2', adv('pg_try_advisory_lock', b(43)), 'f'),
+      on('s2', adv('pg_advisory_unlock', b(44)), 't'),
+      { s: 's1', stmt: { op: 'advisoryUnlockAll' }, expect: VOID },
+    ],
+  },
+  {
+    name: 'three sessions, three advisory locks in a ring: the DETAIL lists the ring from the checker',
+    primitive: 'deadlocks', tables: [], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN), on('s3', BEGIN),
+      on('s1', adv('pg_advisory_xact_lock', b(45))),
+      on('s2', adv('pg_advisory_xact_lock', b(46))),
+      on('s3', adv('pg_advisory_xact_lock', b(47))),
+      on('s1', adv('pg_advisory_xact_lock', b(46)), WAITS),
+      on('s2', adv('pg_advisory_xact_lock', b(47)), WAITS),
+      on('s3', adv('pg_advisory_xact_lock', b(45)), WAITS),
+      check('s1', `${DEADLOCK} (Process s1 waits for ExclusiveLock on ${advTag(46)}; blocked by process s2.\nProcess s2 waits for ExclusiveLock on ${advTag(47)}; blocked by process s3.\nProcess s3 waits for ExclusiveLock on ${advTag(45)}; blocked by process s1.)`),
+      on('s1', ROLLBACK), on('s3', COMMIT), on('s2', COMMIT),
+    ],
+  },
+  {
+    name: 'shared holders both upgrading to exclusive: the second fails at once (no deadlock_timeout)',
+    primitive: 'deadlocks', tables: [], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', adv('pg_advisory_lock_shared', b(48))),
+      on('s2', adv('pg_advisory_lock_shared', b(48))),
+      on('s2', adv('pg_advisory_lock', b(48)), WAITS),
+      on('s1', adv('pg_advisory_lock', b(48)), `${DEADLOCK} (Process s1 waits for ExclusiveLock on ${advTag(48)}; blocked by process s2.\nProcess s2 waits for ExclusiveLock on ${advTag(48)}; blocked by process s1.)`),
+      on('s1', adv('pg_advisory_unlock_shared', b(48)), 't'),
+      on('s2', adv('pg_advisory_unlock', b(48)), 't'),
+      on('s2', adv('pg_advisory_unlock_shared', b(48)), 't'),
+    ],
+  },
+  {
+    name: 'two UPDATEs of two rows in opposite order: the earlier waiter checks first and fails; the other updates',
+    primitive: 'deadlocks', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN),
+      on('s1', bump(7)), on('s2', bump(8)),
+      on('s1', bump(8), WAITS),
+      on('s2', bump(7), WAITS),
+      check('s1', `${DEADLOCK} (Process s1 waits for ShareLock on transaction `),
+      on('s1', ROLLBACK), on('s2', COMMIT),
+    ],
+  },
+  {
+    name: 'DELETE and UPDATE in opposite order (row locks, a key-changing lock mode)',
+    primitive: 'deadlocks', tables: [ITEMS], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN),
+      on('s1', { op: 'delete', table: 'items', where: { id: 7 } }),
+      on('s2', bump(8)),
+      on('s1', { op: 'select', table: 'items', columns: ['id'], where: { id: 8 }, lock: 'forUpdate' }, WAITS),
+      on('s2', { op: 'delete', table: 'items', where: { id: 7 } }, WAITS),
+      check('s2', DEADLOCK),
+      on('s1', COMMIT), on('s2', ROLLBACK),
+    ],
+  },
+  {
+    name: 'two inserts of two keys in opposite order (unique-insert waits on transaction ids)',
+    primitive: 'deadlocks', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN),
+      on('s1', insertInvoice(1)), on('s2', insertInvoice(2)),
+      on('s1', insertInvoice(2), WAITS),
+      on('s2', insertInvoice(1), WAITS),
+      check('s2', `${DEADLOCK} (Process s2 waits for ShareLock on transaction `),
+      on('s1', COMMIT, 'COMMIT'),
+      on('s2', ROLLBACK),
+    ],
+  },
+  {
+    name: 'key-changing UPDATEs onto each other\'s uncommitted keys (transaction-id waits of UPDATE)',
+    primitive: 'deadlocks', tables: [INVOICES], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN),
+      on('s1', insertInvoice(5)), on('s2', insertInvoice(6)),
+      on('s1', setOrder(5, 6), WAITS),
+      on('s2', setOrder(6, 5), WAITS),
+      check('s1', DEADLOCK),
+      on('s2', COMMIT, 'COMMIT'),
+      on('s1', ROLLBACK),
+    ],
+  },
+  {
+    name: 'three sessions through a row lock, a tuple-lock queue and a unique insert (verified DETAIL shape)',
+    primitive: 'deadlocks', tables: [ITEMS, INVOICES], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', BEGIN), on('s2', BEGIN), on('s3', BEGIN),
+      on('s1', bump(7)),
+      on('s3', insertInvoice(9)),
+      on('s2', { op: 'select', table: 'items', columns: ['id'], where: { id: 7 }, lock: 'forUpdate' }, WAITS),
+      on('s3', bump(7), WAITS),
+      on('s1', insertInvoice(9), WAITS),
+      check('s3', `${DEADLOCK} (Process s3 waits for ExclusiveLock on tuple (id=7) of relation items of database lockscope; blocked by process s2.\nProcess s2 waits for ShareLock on transaction `),
+      on('s1', ROLLBACK),
+      on('s2', COMMIT), on('s3', ROLLBACK),
+    ],
+  },
+  {
+    name: 'a cycle through a waiter queued ahead (soft): the queue is rearranged, the shared request granted, nobody fails',
+    primitive: 'deadlocks', tables: [], sessions: ['s1', 's2', 's3'],
+    ops: [
+      on('s1', adv('pg_advisory_lock_shared', b(49))),
+      on('s3', adv('pg_advisory_lock', b(50))),
+      on('s2', adv('pg_advisory_lock', b(49)), WAITS),
+      on('s3', adv('pg_advisory_lock_shared', b(49)), WAITS),
+      on('s1', adv('pg_advisory_lock', b(50)), WAITS),
+      check('s1', WAITS),
+      on('s3', { op: 'advisoryUnlockAll' }, VOID),
+      on('s1', { op: 'advisoryUnlockAll' }, VOID),
+      on('s2', { op: 'advisoryUnlockAll' }, VOID),
+    ],
+  },
+];
+
+export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS];

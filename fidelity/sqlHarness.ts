@@ -7,20 +7,57 @@
  *   the order in which they proceeded (server: `pg_stat_activity.state_change`).
  * The server receives exactly `renderSql(stmt)` for every statement.
  *
+ * Deadlocks: a `deadlockCheck` step fires one waiter's `deadlock_timeout` timer. The server is made
+ * to agree on WHEN: every case session runs with a long `deadlock_timeout` (`CASE_SESSION_SETUP`),
+ * except that a statement whose wait the case checks later is sent after `SET deadlock_timeout`
+ * to a time sized from the number of steps until the check (`timerMs`). The backend's
+ * `log_lock_waits` LOG line (or its 40P01) shows when its check ran; a check that ran before the
+ * step it belongs to makes the attempt inconclusive, and the case is run again with longer timers
+ * (`MAX_ATTEMPTS`). A 40P01 is compared with its DETAIL normalised on both sides
+ * (`normalizeDeadlockDetail`: pids → session ids, OIDs → names, transaction numbers and ctids
+ * dropped — the blocker named on each line identifies the transaction).
+ *
  * A sequence stops (counted as excluded, not compared further) where the model simplifies on
- * purpose: a wait cycle (no deadlock detector), or several inserters of one key released together
- * by a rollback (which of them wins is a race in PostgreSQL).
+ * purpose: several inserters of one key released together by a rollback or a deadlock abort
+ * (which of them wins is a race in PostgreSQL).
  */
 import { Database, renderReply, renderSql, renderTableSetup } from '../src/sim/resources/database';
 import { lockTimeoutError } from '../src/sim/resources/sqlErrors';
 import type { DbCompletion, DbReply, Row, SqlError } from '../src/sim/resources/sqlTypes';
-import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
+import { CASE_SESSION_SETUP, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
 import type { CaseResult, SqlCase, SqlOp } from './types';
 
 let schemaCounter = 0;
 
+/**
+ * A 40P01 DETAIL in comparable form. Server: `process <pid>` → the case's session id (via `pids`),
+ * relation OIDs → names (via `relations`). Both: the database in an advisory tag, transaction
+ * numbers and tuple ctids/keys dropped (model: `tuple (id=1) of relation items of database
+ * lockscope`; server: `tuple (0,1) of relation 16385 of database 16384`).
+ */
+export function normalizeDeadlockDetail(detail: string, pids: ReadonlyMap<number, string> = new Map(), relations: ReadonlyMap<string, string> = new Map()): string {
+  return detail
+    .replace(/\bprocess (\d+)/gi, (m, pid: string) => {
+      const id = pids.get(Number(pid));
+      return id === undefined ? m : `${m.startsWith('P') ? 'Process' : 'process'} ${id}`;
+    })
+    .replace(/advisory lock \[[^,\]]+,/g, 'advisory lock [db,')
+    .replace(/transaction \d+/g, 'transaction N')
+    .replace(/tuple \([^)]*\) of relation ([^\s;]+) of database [^\s;]+/g, (_m, rel: string) => `tuple of relation ${relations.get(rel) ?? rel}`);
+}
+
+/** Per case: server pid → session id and relation OID → name, for `normalizeDeadlockDetail`. */
+interface Names {
+  readonly pids: Map<number, string>;
+  readonly relations: Map<string, string>;
+}
+
 /** A reply with text values and rows in a canonical order (SQL leaves row order unspecified without ORDER BY). */
-function canonical(reply: DbReply | RealReply): string {
+function canonical(reply: DbReply | RealReply, names?: Names): string {
+  if (reply.status === 'error' && reply.error.code === '40P01') {
+    const { code, message, detail, hint } = reply.error;
+    return `ERROR ${code} ${message} (${normalizeDeadlockDetail(detail ?? '', names?.pids, names?.relations)}) HINT ${hint ?? ''}`;
+  }
   if (reply.status !== 'ok') return renderReply(reply);
   const rows = reply.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, textOf(v)])) as Row);
   rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
@@ -32,62 +69,8 @@ export const USER_CANCEL: SqlError = { code: '57014', message: 'canceling statem
 function opText(op: SqlOp): string {
   if ('stmt' in op) return `${op.s}> ${renderSql(op.stmt)}`;
   if ('close' in op) return `${op.s}> (session ends)`;
+  if ('deadlockCheck' in op) return `${op.s}> (deadlock_timeout fires: deadlock check)`;
   return `${op.s}> (${op.cancel === 'userRequest' ? 'pg_cancel_backend' : 'lock_timeout fires'})`;
-}
-
-/** Waits-for edges of the model's current state (advisory: conflicting holders and conflicting waiters ahead). */
-function waitEdges(db: Database, sessions: readonly string[]): Map<string, Set<string>> {
-  const edges = new Map<string, Set<string>>();
-  const add = (a: string, b: string): void => {
-    if (a === b || b === '') return;
-    const set = edges.get(a) ?? new Set<string>();
-    set.add(b);
-    edges.set(a, set);
-  };
-  const locks = db.locks();
-  const conflicts = (a: string, b: string): boolean => a === 'ExclusiveLock' || b === 'ExclusiveLock';
-  const byObject = new Map<string, typeof locks>();
-  for (const l of locks.filter((x) => x.locktype === 'advisory')) {
-    byObject.set(l.objectDescription, [...(byObject.get(l.objectDescription) ?? []), l]);
-  }
-  for (const lines of byObject.values()) {
-    const waiters = lines.filter((l) => !l.granted);
-    waiters.forEach((w, i) => {
-      for (const h of lines.filter((l) => l.granted && l.sessionId !== w.sessionId && conflicts(l.mode, w.mode))) add(w.sessionId, h.sessionId);
-      for (const q of waiters.slice(0, i)) if (conflicts(q.mode, w.mode)) add(w.sessionId, q.sessionId);
-    });
-  }
-  for (const s of sessions) {
-    const st = db.sessionState(s);
-    if (st.waiting?.blockerSession && !st.waiting.on.startsWith('advisory')) add(s, st.waiting.blockerSession);
-  }
-  return edges;
-}
-
-function findCycle(edges: Map<string, Set<string>>): string[] | null {
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (n: string): string[] | null => {
-    state.set(n, 'open');
-    path.push(n);
-    for (const m of edges.get(n) ?? []) {
-      if (state.get(m) === 'open') return [...path.slice(path.indexOf(m)), m];
-      if (!state.has(m)) {
-        const c = visit(m);
-        if (c) return c;
-      }
-    }
-    path.pop();
-    state.set(n, 'done');
-    return null;
-  };
-  for (const n of edges.keys()) {
-    if (!state.has(n)) {
-      const c = visit(n);
-      if (c) return c;
-    }
-  }
-  return null;
 }
 
 /** Two or more statements waiting for the same uncommitted key of `session`'s transaction. */
@@ -111,12 +94,64 @@ function modelStep(db: Database, op: SqlOp): ModelStep {
     return { own: r.reply, completions: r.completions };
   }
   if ('close' in op) return { own: null, completions: db.closeSession(op.s) };
+  if ('deadlockCheck' in op) {
+    const waiting = db.sessionState(op.s).waiting;
+    if (!waiting) throw new Error(`deadlockCheck for ${op.s}, which does not wait`);
+    const check = db.checkDeadlock(op.s);
+    if (check.kind === 'none') return { own: { status: 'waits', on: waiting.on }, completions: [] };
+    // The checker's own completion (its 40P01, or its grant after a queue rearrangement) is the step's reply.
+    const mine = check.completions.find((x) => x.sessionId === op.s);
+    return { own: mine ? mine.reply : { status: 'waits', on: waiting.on }, completions: check.completions.filter((x) => x !== mine) };
+  }
   const [first, ...rest] = db.cancelWaiting(op.s, op.cancel === 'userRequest' ? USER_CANCEL : lockTimeoutError());
   return { own: first ? first.reply : null, completions: rest };
 }
 
+/** Attempts per case when a server deadlock timer fired before the step that schedules it. */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * When (ms after the case's sessions are open) the timer checked at step `checkAt` is to fire: a
+ * fixed schedule, so that timers fire in the order of their steps whatever the order of the
+ * statements that armed them; 100 ms per step (a send plus a settle takes tens of ms on a loaded
+ * machine), times `scale` on a retry. A statement is sent with `deadlock_timeout` = planned time
+ * − now; a harness running behind that plan makes the attempt inconclusive.
+ */
+export function plannedFireMs(checkAt: number, scale: number): number {
+  return scale * (250 + 100 * checkAt);
+}
+
+/** Index of the `deadlockCheck` of the wait `ops[index]` may start: the session's next op, if it is one. */
+export function checkOf(ops: readonly SqlOp[], index: number): number | null {
+  const s = ops[index]?.s;
+  for (let j = index + 1; j < ops.length; j++) {
+    const op = ops[j] as SqlOp;
+    if (op.s !== s) continue;
+    return 'deadlockCheck' in op ? j : null;
+  }
+  return null;
+}
+
+class TimerEarly extends Error {}
+
 /** Runs the case; never throws for a disagreement (it is reported in the result). */
 export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
+  let scale = 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runSqlCaseOnce(c, lane, scale);
+    } catch (e) {
+      if (!(e instanceof TimerEarly)) throw e;
+      if (attempt >= MAX_ATTEMPTS) {
+        const excludedBecause = `timing: a server deadlock timer fired before its step in ${MAX_ATTEMPTS} attempts (${e.message})`;
+        return { name: c.name, primitive: c.primitive, outcome: 'excluded', transcript: [`[not compared: ${excludedBecause}]`], problems: [], excludedBecause };
+      }
+      scale *= 4;
+    }
+  }
+}
+
+async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
   const db = new Database(c.tables);
@@ -132,15 +167,34 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
     for (const t of c.tables) for (const sql of renderTableSetup(t)) await monitor.client.query(sql);
     for (const id of c.sessions) {
       const rs = new RealSession(id);
-      await rs.open([`SET search_path TO ${schema}`, `SET deadlock_timeout = '${CASE_DEADLOCK_TIMEOUT}'`, ...(c.sessionSetup?.[id] ?? [])]);
+      await rs.open([`SET search_path TO ${schema}`, ...CASE_SESSION_SETUP, ...(c.sessionSetup?.[id] ?? [])]);
       real.set(id, rs);
     }
+    const names: Names = { pids: new Map([...real.values()].map((r) => [r.pid, r.id])), relations: new Map() };
+    const rels = await monitor.client.query('SELECT oid::text AS oid, relname FROM pg_class WHERE relnamespace = $1::regnamespace', [schema]);
+    for (const r of rels.rows as { oid: string; relname: string }[]) names.relations.set(r.oid, r.relname);
     const open = (): RealSession[] => [...real.values()].filter((r) => !r.closed);
+    /** Sessions whose statement in flight has a `deadlockCheck` ahead, with that step's index. */
+    const checkAhead = new Map<string, number>();
+    let previousStepEnd = 0;
+    const caseStart = performance.now();
+
+    /** A server deadlock timer that fired before the step scheduled for it: this attempt cannot say anything. */
+    const assertNoEarlyTimer = (index: number): void => {
+      for (const [sid, at] of checkAhead) {
+        const r = real.get(sid);
+        const done = r?.peekDone()?.reply;
+        if (at > index && r && (r.checkLogs.length > 0 || (done?.status === 'error' && done.error.code === '40P01'))) {
+          throw new TimerEarly(`${sid}'s timer (${Math.round(r.deadlockTimeoutMs)} ms) fired before step ${at + 1}`);
+        }
+      }
+    };
 
     for (const [index, op] of c.ops.entries()) {
       const stepLabel = `step ${index + 1} ${opText(op)}`;
       // Where the model simplifies on purpose, stop comparing (before the step that would show it).
-      if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op) {
+      // (A deadlock check may abort the session's transaction: a rollback too.)
+      if ('stmt' in op && op.stmt.op !== 'commit' || 'close' in op || 'deadlockCheck' in op) {
         if (racingInserters(db, c.sessions.filter((s) => real.get(s)?.closed === false), op.s)) {
           excludedBecause = 'several inserters of one key released together by a rollback: which wins is a race in PostgreSQL';
           transcript.push(`#${index + 1} ${opText(op)}  [not compared: ${excludedBecause}]`);
@@ -149,12 +203,33 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
       }
       const live = c.sessions.filter((s) => !real.get(s)?.closed);
       const blockersBefore = new Map(live.map((s) => [s, db.sessionState(s).waiting?.blockerSession ?? null]));
+      const abortedBefore = db.sessionState(op.s).aborted;
       const m = modelStep(db, op);
       const rs = real.get(op.s);
       if (!rs) throw new Error(`unknown session ${op.s}`);
 
-      if ('stmt' in op) rs.send(renderSql(op.stmt));
-      else if ('close' in op) {
+      if ('stmt' in op) {
+        const at = checkOf(c.ops, index);
+        const timer = at === null ? LONG_DEADLOCK_TIMEOUT_MS : caseStart + plannedFireMs(at, scale) - performance.now();
+        if (timer < 30) throw new TimerEarly(`the harness is ${Math.round(30 - timer)} ms behind the timer plan at step ${index + 1}`);
+        // In an aborted block nothing can wait (and SET would fail with 25P02).
+        if (!abortedBefore) await rs.setDeadlockTimeout(timer);
+        // SET is transactional: COMMIT/ROLLBACK may restore the value from before the block.
+        if (op.stmt.op === 'commit' || op.stmt.op === 'rollback') rs.deadlockTimeoutMs = Number.NaN;
+        if (at === null) checkAhead.delete(op.s);
+        else checkAhead.set(op.s, at);
+        rs.send(renderSql(op.stmt));
+      } else if ('deadlockCheck' in op) {
+        // Wait for the backend's check: its reply (40P01) or its log_lock_waits line.
+        const deadline = rs.sentAt + rs.deadlockTimeoutMs + 20_000;
+        while (rs.inFlight && rs.checkLogs.length === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+        const firedAt = rs.checkLogs[0]?.at ?? performance.now();
+        checkAhead.delete(op.s);
+        // Fired before the previous step had settled: it may have run before the cycle closed.
+        const doneNow = rs.peekDone();
+        const agrees = doneNow ? m.own?.status !== 'waits' : m.own?.status === 'waits';
+        if (!agrees && firedAt < previousStepEnd) throw new TimerEarly(`${op.s}'s timer fired during the previous step`);
+      } else if ('close' in op) {
         await monitor.terminate(rs.pid);
         rs.closed = true;
         void rs.client.end().catch(() => undefined);
@@ -166,6 +241,8 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
       } else await monitor.awaitReply(rs);
       const settled = await monitor.settle(open());
       const waitingNow = settled.waiting;
+      previousStepEnd = performance.now();
+      assertNoEarlyTimer(index);
       const serverWaits = (s: string): string => {
         const by = settled.blockedBy.get(s) ?? [];
         return by.length > 0 ? `waits (blocked by ${by.join(', ')})` : 'waits';
@@ -173,8 +250,8 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
 
       // The step's own reply.
       const ownDone = 'close' in op ? null : rs.takeDone();
-      const modelOwn = m.own === null ? '(none)' : m.own.status === 'waits' ? 'waits' : canonical(m.own);
-      const realOwn = 'close' in op ? '(none)' : ownDone ? canonical(ownDone.reply) : waitingNow.has(op.s) ? 'waits' : '(no reply)';
+      const modelOwn = m.own === null ? '(none)' : m.own.status === 'waits' ? 'waits' : canonical(m.own, names);
+      const realOwn = 'close' in op ? '(none)' : ownDone ? canonical(ownDone.reply, names) : waitingNow.has(op.s) ? 'waits' : '(no reply)';
       const realOwnText = ownDone ? renderReply(ownDone.reply) : realOwn === 'waits' ? serverWaits(op.s) : realOwn;
       const line = `#${index + 1} ${opText(op)}\n      model:  ${m.own ? renderReply(m.own) : '(none)'}\n      server: ${realOwnText}`;
       transcript.push(line);
@@ -202,7 +279,7 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
       } else {
         for (const comp of m.completions) {
           const d = realDone.find((x) => x.id === comp.sessionId);
-          if (d && canonical(comp.reply) !== canonical(d.done.reply)) {
+          if (d && canonical(comp.reply, names) !== canonical(d.done.reply, names)) {
             problems.push(`${stepLabel}: ${comp.sessionId} proceeds with model ${renderReply(comp.reply)} ≠ server ${renderReply(d.done.reply)}`);
           }
         }
@@ -223,14 +300,9 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
         }
       }
       if (problems.length > 0) break;
-      const cycle = findCycle(waitEdges(db, live.filter((s) => s !== op.s || !('close' in op))));
-      if (cycle) {
-        excludedBecause = `wait cycle ${cycle.join(' → ')}: PostgreSQL's deadlock detector would end it after deadlock_timeout (40P01); the model has none`;
-        transcript.push(`      [not compared further: ${excludedBecause}]`);
-        break;
-      }
     }
   } catch (e) {
+    if (e instanceof TimerEarly) throw e;
     problems.push(`harness error: ${(e as Error).message}`);
   } finally {
     for (const rs of real.values()) {

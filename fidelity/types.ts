@@ -12,9 +12,11 @@ export type Primitive =
   | 'row locks'
   | 'transactions'
   | 'sessions & cancel'
+  | 'deadlocks'
   | 'preset replay (SQL)'
   | 'preset replay (Redis)'
   | 'generated SQL'
+  | 'generated deadlocks'
   | 'Redis strings/TTL'
   | 'Redis scripts'
   | 'Redis expiry (timed)'
@@ -29,13 +31,20 @@ export type Primitive =
  * - `lockTimeout`: the session's `lock_timeout` fires on its waiting statement (model
  *   `cancelWaiting` with 55P03; server: the session was opened with `SET lock_timeout` and the
  *   harness waits for the error).
+ * - `deadlockCheck`: the `deadlock_timeout` timer of the session's waiting statement fires now and
+ *   runs PostgreSQL's deadlock check (model `checkDeadlock`; server: the statement was sent with a
+ *   short per-session `deadlock_timeout` sized so the timer fires after the steps before this one,
+ *   and the harness waits for its outcome: the 40P01 reply, or the `log_lock_waits` LOG message
+ *   "still waiting" / "avoided deadlock" the backend sends when the check finds no hard cycle).
+ *   At most one per wait, after the session's waiting statement and before its next statement.
  * `expect` (optional) is the rule the case demonstrates: a prefix of the model's rendered reply
  * (`renderReply`), checked as well — a case that no longer shows its rule fails.
  */
 export type SqlOp =
   | { readonly s: string; readonly stmt: Stmt; readonly expect?: string }
   | { readonly s: string; readonly close: true }
-  | { readonly s: string; readonly cancel: 'userRequest' | 'lockTimeout'; readonly expect?: string };
+  | { readonly s: string; readonly cancel: 'userRequest' | 'lockTimeout'; readonly expect?: string }
+  | { readonly s: string; readonly deadlockCheck: true; readonly expect?: string };
 
 export interface SqlCase {
   readonly name: string;

@@ -16,6 +16,7 @@ describe('share links', () => {
         const r = decodeShare(encodeShare(shareFromScenario(s, { c: 7, w: 'compare' })));
         expect(r.ok).toBe(true);
         if (!r.ok) continue;
+        expect(r.scenario).toEqual(s);
         expect(runScenario(r.scenario).traceHash).toBe(runScenario(s).traceHash);
         expect(r.state).toMatchObject({ c: 7, w: 'compare' });
       }
@@ -43,11 +44,22 @@ describe('share links', () => {
   });
 
   it('a whole edited scenario also round-trips', () => {
-    const s = { ...findPreset('invoice-race')!.withoutFix, seed: 99, title: 'Edited' };
+    const base = findPreset('invoice-race')!.withoutFix;
+    const s = {
+      ...base,
+      seed: 99,
+      title: 'Edited',
+      description: 'Three workers; the second starts late and pauses.',
+      workers: [...base.workers, { id: 'C', startMs: 250, steps: [{ do: 'connect' as const }, { do: 'effect' as const, ms: 10 }] }],
+      faults: [{ kind: 'pause' as const, worker: 'B', atMs: 30, pauseMs: 400 }],
+      mechanism: { ...base.mechanism, uniqueKey: true, acquireTimeoutMs: 1_500 },
+    };
     const state = shareFromScenario(s);
     expect(state.s).toBeDefined();
     const r = decodeShare(encodeShare(state));
-    expect(r.ok && r.scenario.title).toBe('Edited');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.scenario).toEqual(s);
   });
 
   it.each([

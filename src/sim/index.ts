@@ -3,15 +3,21 @@
  * Pure and deterministic (see README.md in this folder).
  */
 export { runScenario, snapshotWorld, type RunResult, type RunOptions, type Verdict, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
-export { traceHash, type TraceEvent, type TraceKind, type EventData } from './engine/trace';
+export { traceHash, sqlCallOf, destinationCallOf, type TraceEvent, type TraceKind, type BuiltinTraceKind, type EventData, type CheckedEvent, type ResourceCall, type BuiltinCall } from './engine/trace';
 export { validateScenario, formatErrors, formatZodIssues, type ValidationError, type ValidationResult } from './scenario/validate';
 export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scenario/migrate';
 export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, type Scenario, type Fault, type FaultKind, type Mechanism, type Step, type Invariant, type WorkerSpec } from './scenario/schema';
 export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
-export { INVARIANT_TEXT, type Finding } from './invariants';
+export { INVARIANT_TEXT, checkersFor, checkTrace, type Finding, type FindingListener, type InvariantChecker } from './invariants';
 export type { Beliefs, WorkerStateName, WorkerOutcome } from './workers/workerMachine';
 export type { LockRow, SessionState } from './resources/database';
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';
+export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
+export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
+export { fmtMs, fmtSeconds } from './engine/fmt';
+export { Rng } from './engine/rng';
+export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
+export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';

@@ -8,6 +8,8 @@ import { PRESETS } from '../presets';
 import { runScenario } from './run';
 import { validateScenario } from '../scenario/validate';
 import type { Fault, Mechanism, Scenario } from '../scenario/schema';
+import { generateFault } from '../faults/registry';
+import { Rng } from './rng';
 
 const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   lock: fc.constantFrom('none', 'advisory-xact', 'advisory-session', 'lease'),
@@ -26,21 +28,9 @@ const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   releaseInFinally: fc.boolean(),
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
 
+/** A random fault of a random registered kind, from each kind's own generator (src/sim/faults/registry.ts). */
 function faultArb(s: Scenario): fc.Arbitrary<Fault> {
-  const workers = s.workers.map((w) => w.id);
-  const atMs = fc.integer({ min: 0, max: Math.min(s.horizonMs, 60_000) });
-  const worker = fc.constantFrom(...workers);
-  return fc.oneof(
-    fc.record({ kind: fc.constant('pause' as const), worker, atMs, pauseMs: fc.integer({ min: 1, max: 50_000 }) }),
-    fc.record({ kind: fc.constant('crash' as const), worker, atMs, restartAfterMs: fc.option(fc.integer({ min: 0, max: 5_000 }), { nil: null }) }),
-    fc.record({ kind: fc.constant('partition' as const), worker, atMs, durationMs: fc.integer({ min: 1, max: 30_000 }) }),
-    fc.record({ kind: fc.constant('jobError' as const), worker, atMs }),
-    fc.record({ kind: fc.constant('expireLease' as const), atMs }),
-    fc.record({ kind: fc.constant('manualDelete' as const), atMs }),
-    fc.record({ kind: fc.constant('adminBypass' as const), atMs }),
-    fc.record({ kind: fc.constant('failover' as const), atMs }),
-    fc.record({ kind: fc.constant('clockJump' as const), atMs, jumpMs: fc.integer({ min: 1, max: 60_000 }) }),
-  );
+  return fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), s) as Fault);
 }
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc
@@ -63,6 +53,13 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     }));
   });
 
+/**
+ * Random scenarios per property. `npm run mutate` (vitest.mutate.config.ts sets
+ * LOCKSCOPE_MUTATION) runs these tests once per mutant, so there a smaller sample keeps a full run
+ * within tens of minutes; the explicit tests, not the sample, are meant to kill mutants.
+ */
+const PROPERTY_RUNS = process.env.LOCKSCOPE_MUTATION === '1' ? 25 : 300;
+
 describe('determinism', () => {
   it('the same valid scenario run twice gives the same trace (byte for byte)', () => {
     fc.assert(
@@ -76,7 +73,7 @@ describe('determinism', () => {
         expect(b.verdict).toEqual(a.verdict);
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: PROPERTY_RUNS },
     );
   });
 
@@ -90,7 +87,7 @@ describe('determinism', () => {
         expect(r.events.every((e, i) => e.id === `e${i + 1}`)).toBe(true);
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: PROPERTY_RUNS },
     );
   });
 

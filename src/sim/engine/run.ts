@@ -4,11 +4,10 @@
  * (citing event ids), the metrics and the trace hash. Deterministic: same scenario, same result.
  */
 import { World, EventLimitError } from './world';
-import { tablesFor } from './tables';
 import { traceHash, type TraceEvent } from './trace';
-import { checkersFor, INVARIANT_TEXT, type Finding } from '../invariants';
+import { checkersFor, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
 import { scheduleTimedFaults } from '../faults/apply';
-import { startJob } from '../workers/steps';
+import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
 import type { LockRow } from '../resources/database';
@@ -52,7 +51,11 @@ export interface RunMetrics {
   readonly workerTransitions: number;
 }
 
-/** What the world looked like right after one event (for the inspector and scrubbing). */
+/**
+ * What the world looked like right after one event (for the inspector and scrubbing): the time,
+ * the workers, and each resource's fields (its ResourceDef's `snapshotFields`; the built-ins'
+ * are typed here, a registered resource's are under its own keys).
+ */
 export interface WorldSnapshot {
   readonly atMs: number;
   readonly workers: readonly { readonly id: string; readonly state: WorkerStateName; readonly beliefs: Beliefs }[];
@@ -61,6 +64,8 @@ export interface WorldSnapshot {
   readonly locks: readonly LockRow[];
   readonly destination: DestinationSnapshot;
   readonly pool: PoolSnapshot;
+  /** Fields of registered resources beyond the built-ins. */
+  readonly [resourceField: string]: unknown;
 }
 
 /** Everything a run produces. */
@@ -79,14 +84,29 @@ export interface RunResult {
   readonly error?: string;
   /** With `captureSnapshots`, one per event, aligned with `events`. */
   readonly snapshots?: readonly WorldSnapshot[];
+  /** Set when `stopAtFirstViolation` stopped the run before its horizon. */
+  readonly stopped?: 'violation';
 }
 
-/** Options for a run. */
+/** Options for a run. The defaults suit a person; a fault search wants `stopAtFirstViolation`, `onFinding` and `text: false`. */
 export interface RunOptions {
-  /** Capture a WorldSnapshot after every event (the UI's scrubbing cache). Off for benchmarks. */
+  /** Capture a WorldSnapshot after every event (the UI's scrubbing cache). Off by default. */
   readonly captureSnapshots?: boolean;
   /** Override LIMITS.maxEvents. */
   readonly maxEvents?: number;
+  /**
+   * Stop as soon as a checker publishes a violation (after the queue item that produced it): the
+   * result has `stopped: 'violation'`, the events up to there, and the verdict so far.
+   */
+  readonly stopAtFirstViolation?: boolean;
+  /** Hears every finding as it is published (a revision names the finding it replaces). */
+  readonly onFinding?: FindingListener;
+  /**
+   * With `false`, events carry no rendered texts (empty `narration`, no `command` or `reply`):
+   * the checkers read data only, so the verdict, the metrics and every event's data are the
+   * same, but the trace hash is that of the text-less trace (not comparable with a normal run's).
+   */
+  readonly text?: boolean;
 }
 
 function distribution(values: readonly number[]): Distribution {
@@ -102,17 +122,15 @@ function distribution(values: readonly number[]): Distribution {
 
 /** Takes a WorldSnapshot of the world now. */
 export function snapshotWorld(world: World): WorldSnapshot {
-  const tables: Record<string, Row[]> = {};
-  for (const { name } of tablesFor(world.scenario)) tables[name] = world.db.committedRows(name);
-  return {
+  const snap: Record<string, unknown> = {
     atMs: world.nowMs,
     workers: [...world.workers.values()].map((w) => ({ id: w.id, state: world.stateOf(w), beliefs: world.beliefs(w) })),
-    leases: world.leases.entries(world.nowMs),
-    tables,
-    locks: world.db.locks(),
-    destination: world.destination.snapshot(),
-    pool: world.pool.snapshot(),
   };
+  for (const def of world.resourceKinds) {
+    const r = world.resource(def.name);
+    Object.assign(snap, def.snapshotFields ? def.snapshotFields(r, world.nowMs, world.scenario) : { [def.name]: r.snapshot(world.nowMs) });
+  }
+  return snap as WorldSnapshot;
 }
 
 /**
@@ -120,23 +138,34 @@ export function snapshotWorld(world: World): WorldSnapshot {
  * scenario: a run that exceeds the event limit stops and reports `error`.
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
-  const world = new World(scenario, options.maxEvents);
-  const checkers = checkersFor(scenario.invariants);
+  const world = new World(scenario, options.maxEvents, options.text ?? true);
+  world.jobs = createJobLifecycle(world);
+  let violated = false;
+  const onFinding = options.onFinding;
+  const listener: FindingListener | undefined = options.stopAtFirstViolation || onFinding
+    ? (finding, revises) => {
+        if (finding.severity === 'violation') violated = true;
+        onFinding?.(finding, revises);
+      }
+    : undefined;
+  const checkers = checkersFor(scenario, listener);
+  const stopEarly = options.stopAtFirstViolation === true;
   const snapshots: WorldSnapshot[] | undefined = options.captureSnapshots ? [] : undefined;
   world.onEvent = (event) => {
-    for (const c of checkers) c.onEvent(event, world);
+    for (const c of checkers) c.onEvent(event);
     if (snapshots) snapshots.push(snapshotWorld(world));
   };
-  for (const w of world.workers.values()) world.at(w.spec.startMs, () => startJob(world, w), w);
+  for (const w of world.workers.values()) world.at(w.spec.startMs, () => world.jobs.start(w), w);
   scheduleTimedFaults(world);
   let error: string | undefined;
   try {
-    while (world.step(scenario.horizonMs));
+    while (!(stopEarly && violated) && world.step(scenario.horizonMs));
   } catch (e) {
     if (!(e instanceof EventLimitError)) throw e;
     error = e.message;
   }
-  for (const c of checkers) c.finish(world);
+  const lastEvent = world.events[world.events.length - 1];
+  for (const c of checkers) c.finish(world.nowMs, lastEvent);
   const findings = checkers.flatMap((c) => c.findings);
   const violations = findings.filter((f) => f.severity === 'violation');
   const notes = findings.filter((f) => f.severity === 'redundant');
@@ -179,6 +208,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     faultTimesMs: scenario.faults.map((_, i) => world.faultFiredAtMs[i] ?? null),
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),
+    ...(stopEarly && violated ? { stopped: 'violation' as const } : {}),
   };
 }
 

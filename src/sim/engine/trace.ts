@@ -4,10 +4,20 @@
  * Redis or HTTP, as a user would type it) and the reply.
  */
 import { hashString } from './hash';
-import type { WorkerStateName } from '../workers/workerMachine';
+import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
+import type { DbReply, Row, Stmt } from '../resources/sqlTypes';
+import type { RedisCmd, RedisReply } from '../resources/redisTypes';
+import type { DestinationWrite } from '../resources/destination';
+import type { DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
 
-/** Which part of the world an event belongs to (also the timeline lane family). */
-export type TraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
+/** The trace kinds of the built-in resources and of the engine itself. */
+export type BuiltinTraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
+
+/**
+ * Which part of the world an event belongs to (also the timeline lane family): a built-in kind,
+ * or the `traceKind` of a registered resource (src/sim/resources/resource.ts).
+ */
+export type TraceKind = BuiltinTraceKind | (string & {});
 
 /** Structured facts invariant checkers and the UI read (the text fields are for people). */
 export type EventData =
@@ -29,6 +39,48 @@ export type EventData =
   | { readonly t: 'step'; readonly step: number; readonly name: string }
   | { readonly t: 'fault'; readonly faultIndex: number; readonly kind: string };
 
+/**
+ * The resource command behind an event, as data: which resource, who called it (a database
+ * session, a worker), the command and the reply. The event's `command` and `reply` texts are
+ * rendered from these (see each resource's `renderCommand` / `renderReply`).
+ */
+export type ResourceCall = BuiltinCall | { readonly resource: string; readonly caller: string; readonly command: unknown; readonly reply: unknown };
+
+/** The calls of the built-in resources (narrow an event's `call` with `sqlCallOf` & co.). */
+export type BuiltinCall =
+  | {
+      readonly resource: 'db';
+      /** The database session (connection id, or `admin`). */
+      readonly caller: string;
+      readonly command: Stmt;
+      readonly reply: DbReply;
+      /** For INSERT, UPDATE and COMMIT: whether the session is inside an explicit transaction after the statement. */
+      readonly inTransaction?: boolean;
+      /** Committed rows after the statement (what other sessions see): for INSERT and UPDATE of the statement's table, for COMMIT of every table. */
+      readonly committed?: Readonly<Record<string, readonly Row[]>>;
+    }
+  | {
+      readonly resource: 'redis';
+      readonly caller: string;
+      readonly command: RedisCmd;
+      readonly reply: RedisReply;
+      /** The caller was cut off from the lease store: the command never arrived and `reply` is the client's timeout. */
+      readonly cutOff?: true;
+    }
+  | { readonly resource: 'pool'; readonly caller: string; readonly command: PoolCmd; readonly reply: PoolReply }
+  /** `reply` is a copy of the write as it stands after the command. */
+  | { readonly resource: 'destination'; readonly caller: string; readonly command: DestinationCmd; readonly reply: DestinationWrite };
+
+/** The database call behind an event, if any. */
+export function sqlCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'db' }> | undefined {
+  return e.call?.resource === 'db' ? (e.call as Extract<BuiltinCall, { resource: 'db' }>) : undefined;
+}
+
+/** The destination call behind an event, if any. */
+export function destinationCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'destination' }> | undefined {
+  return e.call?.resource === 'destination' ? (e.call as Extract<BuiltinCall, { resource: 'destination' }>) : undefined;
+}
+
 /** One event of a run. */
 export interface TraceEvent {
   /** Stable id: `e1`, `e2`, … in order; the same scenario always gives the same ids. */
@@ -47,9 +99,27 @@ export interface TraceEvent {
   /** The actor's machine state after the event (workers only). */
   readonly state?: WorkerStateName;
   readonly data?: EventData;
+  /** What the actor believes after the event (workers only). Not part of the trace hash. */
+  readonly beliefs?: Beliefs;
+  /** The resource command behind the event, as data. Not part of the trace hash. */
+  readonly call?: ResourceCall;
 }
 
-/** A stable hash of the whole trace (ids, times, actors, commands, replies, narration, states). */
+/**
+ * An event as invariant checkers see it: data only. The texts (`command`, `reply`,
+ * `narration`) are for people and are rendered from the data; a checker cannot read them.
+ */
+export type CheckedEvent = Omit<TraceEvent, 'command' | 'reply' | 'narration'>;
+
+
+
+/**
+ * A stable hash of the whole trace (ids, times, actors, commands, replies, narration, states,
+ * data). The structured `beliefs` and `call` are left out: the texts are rendered from them, and
+ * the hash of a trace stays what it was before events carried them.
+ */
 export function traceHash(events: readonly TraceEvent[]): string {
-  return hashString(JSON.stringify(events));
+  // The hashed fields, in the order World.emit sets them (JSON.stringify drops the undefined ones).
+  const hashed = events.map((e) => ({ id: e.id, atMs: e.atMs, actor: e.actor, kind: e.kind, narration: e.narration, command: e.command, reply: e.reply, state: e.state, data: e.data }));
+  return hashString(JSON.stringify(hashed));
 }

@@ -1,21 +1,27 @@
 /**
  * The world of one run: the virtual clock, the event queue, the resources (database, connection
  * pool, lease store, destination) and the workers' runtimes. Step logic lives in
- * src/sim/workers/steps.ts, faults in src/sim/faults/apply.ts; this file schedules, emits trace
+ * src/sim/workers/steps.ts, the job lifecycle in src/sim/workers/lifecycle.ts (reached through
+ * `world.jobs`), faults in src/sim/faults/apply.ts; this file schedules, emits trace
  * events and routes replies. Pure: no real time, randomness only from the seeded Rng.
  */
 import { createActor, type Actor } from 'xstate';
 import { EventQueue } from './eventQueue';
+import { fmtMs } from './fmt';
 import { Rng } from './rng';
-import type { EventData, TraceEvent, TraceKind } from './trace';
+import type { EventData, ResourceCall, TraceEvent, TraceKind } from './trace';
 import { tablesFor } from './tables';
-import { Database } from '../resources/database';
-import { renderReply, renderSql } from '../resources/renderSql';
-import type { DbCompletion, DbReply, Stmt } from '../resources/sqlTypes';
-import { LeaseStore } from '../resources/leaseStore';
-import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
-import { ConnectionPool, type Handoff } from '../resources/connectionPool';
-import { Destination } from '../resources/destination';
+import type { Database } from '../resources/database';
+import type { DbReply, Stmt } from '../resources/sqlTypes';
+import type { LeaseStore } from '../resources/leaseStore';
+import type { RedisCmd, RedisReply } from '../resources/redisTypes';
+import type { ConnectionPool } from '../resources/connectionPool';
+import type { Destination, DestinationWrite } from '../resources/destination';
+import { resourceDefs, type Completion, type Resource, type ResourceDef } from '../resources/resource';
+// Registers the built-in resources (a side effect no bundler may drop, whatever it makes of the types below).
+import '../resources/builtinResources';
+import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
+import type { Row } from '../resources/sqlTypes';
 import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
 
@@ -35,11 +41,12 @@ export interface WorkerRuntime {
   pauseMs: number;
   /** Cut off from the lease store until this virtual ms, or null. */
   cutOffUntilMs: number | null;
-  /** Continuation of a waiting database statement or pool borrow. */
+  /** Continuation of a waiting database statement or pool borrow (set by World.park, cleared by World.unpark / cancelWait). */
   waitingK: ((reply: DbReply | string) => void) | null;
   /** Narration (and belief update) for the waiting statement's eventual reply. */
-  waitingNarrate: ((reply: DbReply) => string) | null;
-  waitKind: 'db' | 'pool' | 'lease' | null;
+  waitingNarrate: ReplyHandler<DbReply, string> | null;
+  /** Which resource it waits for (a resource name: `db`, `pool`), or null. */
+  waitKind: string | null;
   waitSinceMs: number;
   /** Destination write in flight. */
   writeId: number | null;
@@ -89,6 +96,45 @@ export interface Narrated {
   readonly data: EventData;
 }
 
+/**
+ * How a caller takes a reply. `believe` changes what the worker believes (and the run's
+ * metrics) from the reply; it runs first, so the event shows the new state. `say` words the
+ * event from the reply and what it can read, and changes nothing. A bare function is a `say`.
+ */
+export type ReplyHandler<R, S = string | Narrated> = ((reply: R) => S) | { readonly believe?: (reply: R) => void; readonly say: (reply: R) => S };
+
+/** Runs a handler's `believe` (if any), then returns what its `say` says. */
+export function takeReply<R, S>(handler: ReplyHandler<R, S>, reply: R): S {
+  if (typeof handler === 'function') return handler(reply);
+  handler.believe?.(reply);
+  return handler.say(reply);
+}
+
+/**
+ * A worker's job lifecycle as the rest of the engine calls it (implemented by
+ * src/sim/workers/lifecycle.ts and set as `world.jobs` before a run): steps, coordination and
+ * faults reach it through the world instead of importing it, which keeps the modules acyclic.
+ */
+export interface JobLifecycle {
+  /** Starts (or restarts) the job at its first step. */
+  start(w: WorkerRuntime): void;
+  /** The current step has finished; the next one starts after `delayMs` (default 0; moved by pauses). */
+  done(w: WorkerRuntime, delayMs?: number): void;
+  /** Skips the rest of the job's work (only commit/release/disconnect steps still run) and ends with `outcome`. */
+  skipRest(w: WorkerRuntime, outcome: WorkerOutcome): void;
+  /** The job throws: its error path runs (rollback, unlock in finally, release, give the connection back). */
+  fail(w: WorkerRuntime, reason: string): void;
+  /** The job has ended: connection back, renewals stopped, machine finished. */
+  finish(w: WorkerRuntime): void;
+}
+
+const NO_LIFECYCLE: JobLifecycle = {
+  start: missingLifecycle, done: missingLifecycle, skipRest: missingLifecycle, fail: missingLifecycle, finish: missingLifecycle,
+};
+function missingLifecycle(): never {
+  throw new Error('world.jobs is not set: runScenario sets it (createJobLifecycle in src/sim/workers/lifecycle.ts)');
+}
+
 /** Thrown when a run exceeds LIMITS.maxEvents (an input that would hang the tab). */
 export class EventLimitError extends Error {
   constructor(readonly limit: number) {
@@ -102,6 +148,17 @@ export class World {
   readonly rng: Rng;
   readonly queue = new EventQueue<QueueItem>();
   readonly events: TraceEvent[] = [];
+  /** Every resource of the run, by registry name (see src/sim/resources/resource.ts). */
+  readonly resources = new Map<string, Resource>();
+  /** The scenario's table names (see tables.ts), computed once. */
+  private readonly tableNames: readonly string[];
+  /** The resource kinds this world was built from, in creation order. */
+  readonly resourceKinds: readonly ResourceDef[];
+  /** The built-in resources' adapters and models (the model classes are what steps and checkers read). */
+  readonly sqlResource: SqlResource;
+  readonly redisResource: RedisResource;
+  readonly poolResource: PoolResource;
+  readonly destinationResource: DestinationResource;
   readonly db: Database;
   readonly pool: ConnectionPool;
   readonly leases: LeaseStore;
@@ -113,25 +170,36 @@ export class World {
   /** Called after every emitted event (invariant checkers, snapshot capture). */
   onEvent: ((event: TraceEvent) => void) | null = null;
   private readonly maxEvents: number;
-  private readonly expiryChecks = new Set<number>();
-  /** Rendered Redis commands, so a retry loop re-sending one command object renders it once. */
-  private readonly rendered = new WeakMap<RedisCmd, string>();
+  /** Wake-ups scheduled per resource (virtual ms), so one time is scheduled once. */
+  private readonly wakeChecks = new Map<Resource, Set<number>>();
   /** Indexes of step-placed faults that have fired (each fires once per run, even across restarts). */
   readonly firedStepFaults = new Set<number>();
   /** When each fault of the scenario fired (virtual ms), by index; undefined if it has not. */
   readonly faultFiredAtMs: (number | undefined)[] = [];
   /** Events sent to worker machines so far (the benchmark's "worker transitions"). */
   transitions = 0;
+  /** The job lifecycle (start, next step, fail, finish); set by runScenario. */
+  jobs: JobLifecycle = NO_LIFECYCLE;
 
-  constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents) {
+  /**
+   * @param maxEvents stop with EventLimitError past this many events.
+   * @param text render the texts of events (narration, command, reply); false for runs read by machines only.
+   */
+  constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents, readonly text: boolean = true) {
     this.maxEvents = maxEvents;
     this.rng = new Rng(scenario.seed);
-    this.db = new Database(tablesFor(scenario));
-    // The fencing counter starts at fenceStart (already replicated), so the first token is fenceStart + 1.
-    const fence = scenario.lease.fenceStart > 0 ? [{ key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart), expiresAtServerMs: null }] : [];
-    this.leases = LeaseStore.fromSnapshot({ version: 1, replicationLagMs: scenario.lease.replicationLagMs, lastNowMs: null, serverClockOffsetMs: 0, keys: fence, replicaKeys: fence, pendingWrites: [] });
-    this.destination = new Destination(scenario.destination);
-    this.pool = new ConnectionPool(scenario.database.poolSize, (id) => this.db.openSession(id));
+    const host = { resource: <R extends Resource>(name: string): R => this.resource<R>(name) };
+    this.tableNames = tablesFor(scenario).map((t) => t.name);
+    this.resourceKinds = [...resourceDefs()];
+    for (const def of this.resourceKinds) this.resources.set(def.name, def.create(scenario, host));
+    this.sqlResource = this.resource<SqlResource>('db');
+    this.redisResource = this.resource<RedisResource>('redis');
+    this.poolResource = this.resource<PoolResource>('pool');
+    this.destinationResource = this.resource<DestinationResource>('destination');
+    this.db = this.sqlResource.db;
+    this.leases = this.redisResource.store;
+    this.pool = this.poolResource.pool;
+    this.destination = this.destinationResource.destination;
     for (const spec of scenario.workers) {
       this.workers.set(spec.id, newRuntime(spec));
     }
@@ -186,18 +254,104 @@ export class World {
     return s !== 'crashed' && s !== 'done';
   }
 
+  /**
+   * Pauses the worker for `pauseMs` from now (a stop-the-world GC, a VM migration): it runs
+   * nothing; its step timers move by the pause. A pause during a pause extends it. Returns the
+   * virtual ms at which the pause ends (call `resume` then).
+   */
+  pause(w: WorkerRuntime, pauseMs: number): number {
+    const until = this.nowMs + pauseMs;
+    if (w.pausedUntilMs !== null && this.nowMs < w.pausedUntilMs) {
+      w.pauseMs += Math.max(0, until - w.pausedUntilMs);
+      w.pausedUntilMs = Math.max(until, w.pausedUntilMs);
+    } else {
+      w.pausedUntilMs = until;
+      w.pauseMs = pauseMs;
+      this.send(w, 'PAUSE');
+    }
+    return until;
+  }
+
+  /** Ends the worker's pause if it is due now (not extended, not crashed meanwhile); true if it resumed. */
+  resume(w: WorkerRuntime): boolean {
+    if (w.pausedUntilMs === null || this.nowMs < w.pausedUntilMs || this.stateOf(w) !== 'paused') return false;
+    w.pausedUntilMs = null;
+    this.send(w, 'RESUME');
+    return true;
+  }
+
+  /** Cancels the worker's timers and whatever it waits for (its database statement with 57014, its place in the pool queue). */
+  interrupt(w: WorkerRuntime): void {
+    w.gen += 1;
+    if (w.waitKind === 'pool') this.pool.cancelWait(w.id);
+    if (w.waitKind === 'db') {
+      const session = this.beliefs(w).connection;
+      w.waitingK = null;
+      if (session !== null) this.deliverCompletions(this.sqlResource.cancelWaiting(session, { code: '57014', message: 'canceling statement due to user request' }));
+    }
+    this.cancelWait(w);
+  }
+
+  /**
+   * The worker's process dies: its timers, wait, renewals and pause end, and its job's outcome is
+   * `crashed`. Returns its destination write in flight, aborted, with the event data (null if
+   * none); the caller sends CRASH and closes its connection.
+   */
+  crash(w: WorkerRuntime): { readonly write: DestinationWrite; readonly call: ResourceCall } | null {
+    this.interrupt(w);
+    w.renewGen += 1;
+    w.pausedUntilMs = null;
+    let aborted: { readonly write: DestinationWrite; readonly call: ResourceCall } | null = null;
+    if (w.writeId !== null) {
+      aborted = this.destinationCall(w.id, { op: 'abort', writeId: w.writeId });
+      w.writeId = null;
+    }
+    w.outcome = 'crashed';
+    return aborted;
+  }
+
+  /** A crashed worker's process starts again: old timers stay dead, its network comes back. */
+  restart(w: WorkerRuntime): void {
+    w.gen += 1;
+    w.cutOffUntilMs = null;
+  }
+
+  /** Cuts the worker off from the lease store until `untilMs` (its Redis commands time out). */
+  cutOff(w: WorkerRuntime, untilMs: number): void {
+    w.cutOffUntilMs = untilMs;
+  }
+
+  /** The worker is parked: waiting for a database statement or a pooled connection. */
+  isParked(w: WorkerRuntime): boolean {
+    return w.waitingK !== null;
+  }
+
+  /** A fresh `admin` runtime with its own psql session (no pool), replacing a finished one. */
+  spawnAdmin(): WorkerRuntime {
+    const firstRun = !this.workers.has('admin');
+    const admin = newRuntime({ id: 'admin', startMs: this.nowMs, steps: [{ do: 'effect', ms: 0 }] });
+    this.workers.set('admin', admin);
+    if (firstRun) this.db.openSession('admin');
+    this.sessionOwner.set('admin', 'admin');
+    this.send(admin, 'BELIEVE', { connection: 'admin' });
+    return admin;
+  }
+
   // ---- trace ----------------------------------------------------------------------------------
 
   /** Appends a trace event at the current time. Throws EventLimitError past the event limit. */
-  emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime }): TraceEvent {
+  emit(actor: string, kind: TraceKind, narration: string, extra?: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime; call?: ResourceCall }): TraceEvent {
     if (this.events.length >= this.maxEvents) throw new EventLimitError(this.maxEvents);
     // Built field by field (no spreads): this is the engine's hottest allocation.
-    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration };
+    const text = this.text;
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration: text ? narration : '' };
     if (extra !== undefined) {
-      if (extra.command !== undefined) event.command = extra.command;
-      if (extra.reply !== undefined) event.reply = extra.reply;
+      if (text && extra.command !== undefined) event.command = extra.command;
+      if (text && extra.reply !== undefined) event.reply = extra.reply;
       if (extra.worker !== undefined) event.state = this.stateOf(extra.worker);
       if (extra.data !== undefined) event.data = extra.data;
+      if (extra.worker !== undefined) event.beliefs = this.beliefs(extra.worker);
+      if (extra.call !== undefined) event.call = extra.call;
     }
     this.events.push(event);
     this.onEvent?.(event);
@@ -206,72 +360,130 @@ export class World {
 
   // ---- resources --------------------------------------------------------------------------
 
+  /** The resource registered as `name`. Throws for an unknown name. */
+  resource<R extends Resource>(name: string): R {
+    const r = this.resources.get(name);
+    if (!r) throw new Error(`no resource "${name}" in this world (see registerResource)`);
+    return r as R;
+  }
+
+  /**
+   * Sends `cmd` to a resource that answers at once, for `actor` (as `caller`, default the actor),
+   * emits its event (literal command, reply, the narration `narrate` returns — optionally with
+   * structured data) and schedules the resource's next wake-up. Returns the reply. `narrate` may
+   * update the worker's beliefs first, so the event shows the new state. Throws if the reply
+   * waits (a waiting call parks a worker: see `sql` and `borrow`).
+   */
+  call<Cmd, Reply>(actor: string, resource: Resource<Cmd, Reply>, cmd: Cmd, narrate: ReplyHandler<Reply>, w?: WorkerRuntime, caller: string = actor): Reply {
+    const { reply, completions } = resource.execute(this.nowMs, caller, cmd);
+    if (resource.waits(reply) || completions.length > 0) throw new Error(`resource ${resource.name} answered a call with a wait: park the worker instead`);
+    const said = takeReply(narrate, reply);
+    const text = this.text;
+    // Built field by field (no spreads): this runs for every Redis command.
+    const extra: { command?: string; reply?: string; data?: EventData; worker?: WorkerRuntime; call: ResourceCall } = { call: { resource: resource.name, caller, command: cmd, reply } as ResourceCall };
+    if (text) {
+      extra.command = resource.renderCommand(cmd);
+      extra.reply = resource.renderReply(reply);
+    }
+    if (w) extra.worker = w;
+    if (typeof said !== 'string') extra.data = said.data;
+    this.emit(actor, resource.traceKind, typeof said === 'string' ? said : said.text, extra);
+    this.scheduleWake(resource);
+    return reply;
+  }
+
+  // ---- parking: a worker waiting for a resource ----------------------------------------------
+
+  /** Parks the worker until `unpark`: `k` continues it with the reply, `narrate` words that reply. Sends WAIT. */
+  park(w: WorkerRuntime, on: string, k: (reply: DbReply | string) => void, narrate: ReplyHandler<DbReply, string> | null = null): void {
+    w.waitingK = k;
+    if (narrate !== null) w.waitingNarrate = narrate;
+    w.waitKind = on;
+    w.waitSinceMs = this.nowMs;
+    this.send(w, 'WAIT');
+  }
+
+  /** Unparks a waiting worker: returns its continuation and narration, and since when it waited; null if it is not parked. */
+  unpark(w: WorkerRuntime): { readonly k: (reply: DbReply | string) => void; readonly narrate: ReplyHandler<DbReply, string> | null; readonly sinceMs: number } | null {
+    const k = w.waitingK;
+    if (k === null) return null;
+    const narrate = w.waitingNarrate;
+    w.waitingK = null;
+    w.waitingNarrate = null;
+    w.waitKind = null;
+    return { k, narrate, sinceMs: w.waitSinceMs };
+  }
+
+  /** Forgets what the worker waits for (its continuation will never run). */
+  cancelWait(w: WorkerRuntime): void {
+    w.waitingK = null;
+    w.waitKind = null;
+  }
+
   /**
    * Runs a SQL statement on the worker's connection (borrowing one first if it has none). Calls
-   * `k` with the reply now, or later when the statement stops waiting. `narrate` returns the
-   * event's sentence and may first update the worker's beliefs, so the event shows the new state.
+   * `k` with the reply now, or later when the statement stops waiting (the worker is parked
+   * meanwhile). `narrate` returns the event's sentence and may first update the worker's beliefs,
+   * so the event shows the new state.
    */
-  sql(w: WorkerRuntime, stmt: Stmt, narrate: (reply: DbReply) => string, k: (reply: DbReply) => void): void {
+  sql(w: WorkerRuntime, stmt: Stmt, narrate: ReplyHandler<DbReply, string>, k: (reply: DbReply) => void): void {
     const session = this.beliefs(w).connection;
     if (session === null) {
       this.borrow(w, () => this.sql(w, stmt, narrate, k));
       return;
     }
-    const result = this.db.execute(session, stmt);
-    const command = renderSql(stmt);
+    const db = this.sqlResource;
+    const result = db.execute(this.nowMs, session, stmt);
+    const text = this.text;
+    const command = text ? db.renderCommand(stmt) : undefined;
+    const replyText = text ? db.renderReply(result.reply) : undefined;
     if (result.reply.status === 'waits') {
-      w.waitingK = (reply) => k(reply as DbReply);
-      w.waitingNarrate = narrate;
-      w.waitKind = 'db';
-      w.waitSinceMs = this.nowMs;
-      this.send(w, 'WAIT');
-      this.emit(w.id, 'sql', `${w.id} waits: ${result.reply.on}.`, { command, reply: renderReply(result.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs } });
+      this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
+      this.emit(w.id, 'sql', text ? `${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
     } else {
-      this.emit(w.id, 'sql', narrate(result.reply), { command, reply: renderReply(result.reply), worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}) });
+      const said = takeReply(narrate, result.reply);
+      this.emit(w.id, 'sql', said, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
   }
 
   /** Routes statements that stopped waiting to their workers (continuing at the current time). */
-  deliverCompletions(completions: readonly DbCompletion[]): void {
+  deliverCompletions(completions: readonly Completion<Stmt, DbReply>[]): void {
     for (const c of completions) {
-      const owner = this.sessionOwner.get(c.sessionId);
+      const owner = this.sessionOwner.get(c.caller);
       const w = owner === undefined ? undefined : this.workers.get(owner);
-      if (!w || !w.waitingK) continue;
-      const k = w.waitingK;
-      const narrate = w.waitingNarrate;
-      const waitedMs = this.nowMs - w.waitSinceMs;
-      w.waitingK = null;
-      w.waitingNarrate = null;
-      w.waitKind = null;
+      if (!w) continue;
+      const parked = this.unpark(w);
+      if (!parked) continue;
+      const waitedMs = this.nowMs - parked.sinceMs;
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
-      const said = narrate ? narrate(c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
-      this.emit(w.id, 'sql', `After waiting ${fmtMs(waitedMs)}: ${said}`, {
-        command: renderSql(c.stmt), reply: renderReply(c.reply), worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: w.waitSinceMs },
+      const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
+      const text = this.text;
+      this.emit(w.id, 'sql', text ? `After waiting ${fmtMs(waitedMs)}: ${said}` : '', {
+        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
       });
-      this.at(this.nowMs, () => k(c.reply), w);
+      this.at(this.nowMs, () => parked.k(c.reply), w);
     }
   }
 
   /** Borrows a pooled connection for the worker, waiting in FIFO order when none is idle. */
   borrow(w: WorkerRuntime, k: () => void): void {
     this.send(w, 'REQUEST');
-    const r = this.pool.borrow(w.id);
-    if (r.status === 'ok') {
-      this.sessionOwner.set(r.connection, w.id);
-      this.send(w, 'BELIEVE', { connection: r.connection });
+    const pool = this.poolResource;
+    const { reply } = pool.execute(this.nowMs, w.id, CONNECT);
+    if (reply.status === 'ok') {
+      this.sessionOwner.set(reply.connection, w.id);
+      this.send(w, 'BELIEVE', { connection: reply.connection });
       this.metrics.connectionWaitMs.push(0);
-      this.emit(w.id, 'pool', `${w.id} borrows connection ${r.connection} from the pool.`, { command: 'pool.connect()', reply: r.connection, worker: w });
+      this.emit(w.id, 'pool', `${w.id} borrows connection ${reply.connection} from the pool.`, { command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: CONNECT, reply } });
       k();
       return;
     }
-    w.waitingK = () => k();
-    w.waitKind = 'pool';
-    w.waitSinceMs = this.nowMs;
-    this.send(w, 'WAIT');
-    this.emit(w.id, 'pool', `Every connection is lent out: ${w.id} waits for one (position ${r.position} in the queue).`, {
-      command: 'pool.connect()', reply: 'waits (pool exhausted)', worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs },
+    if (reply.status !== 'waits') return;
+    this.park(w, 'pool', () => k());
+    this.emit(w.id, 'pool', `Every connection is lent out: ${w.id} waits for one (position ${reply.position} in the queue).`, {
+      command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: CONNECT, reply },
     });
   }
 
@@ -281,36 +493,40 @@ export class World {
     if (id === null) return;
     this.sessionOwner.delete(id);
     this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
-    let handoff: Handoff | null;
+    let handoffs: readonly Completion<PoolCmd, PoolReply>[];
     if (discard) {
-      let completions: readonly DbCompletion[] = [];
-      handoff = this.pool.discard(id, (sid) => {
-        completions = this.db.closeSession(sid);
+      let completions: readonly Completion<Stmt, DbReply>[] = [];
+      handoffs = this.poolResource.discard(id, (sid) => {
+        completions = this.sqlResource.closeSession(sid);
       });
-      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: 'connection.destroy()', reply: 'closed', worker: w });
+      const cmd: PoolCmd = { op: 'destroy', connection: id };
+      const reply: PoolReply = { status: 'closed' };
+      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       this.deliverCompletions(completions);
     } else {
-      handoff = this.pool.giveBack(id);
+      const cmd: PoolCmd = { op: 'release', connection: id };
+      const result = this.poolResource.execute(this.nowMs, w.id, cmd);
+      handoffs = result.completions;
       const held = this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0);
       const note = held.length > 0 ? ` It still holds session-level advisory lock ${held.map((l) => l.key).join(', ')}: the lock goes back into the pool with it.` : '';
-      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: 'client.release()', reply: 'ok', worker: w });
+      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply: result.reply } });
     }
-    if (handoff) this.handOver(handoff);
+    for (const h of handoffs) this.handOver(h);
   }
 
-  private handOver(h: Handoff): void {
-    const w = this.workers.get(h.worker);
-    if (!w || !w.waitingK) return;
-    const k = w.waitingK;
-    w.waitingK = null;
-    w.waitKind = null;
-    this.sessionOwner.set(h.connection, w.id);
-    this.send(w, 'BELIEVE', { connection: h.connection });
-    this.metrics.connectionWaitMs.push(this.nowMs - w.waitSinceMs);
-    this.emit(w.id, 'pool', `${w.id} gets connection ${h.connection} after waiting ${fmtMs(this.nowMs - w.waitSinceMs)} for the pool.`, {
-      command: 'pool.connect()', reply: h.connection, worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: w.waitSinceMs },
+  /** A waiter of the pool gets the connection someone returned. */
+  private handOver(h: Completion<PoolCmd, PoolReply>): void {
+    const w = this.workers.get(h.caller);
+    if (!w || h.reply.status !== 'ok' || w.waitingK === null) return;
+    const connection = h.reply.connection;
+    const parked = this.unpark(w)!;
+    this.sessionOwner.set(connection, w.id);
+    this.send(w, 'BELIEVE', { connection });
+    this.metrics.connectionWaitMs.push(this.nowMs - parked.sinceMs);
+    this.emit(w.id, 'pool', `${w.id} gets connection ${connection} after waiting ${fmtMs(this.nowMs - parked.sinceMs)} for the pool.`, {
+      command: this.poolResource.renderCommand(h.command), reply: this.poolResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command: h.command, reply: h.reply },
     });
-    this.at(this.nowMs, () => k(''), w);
+    this.at(this.nowMs, () => parked.k(''), w);
   }
 
   /**
@@ -318,42 +534,63 @@ export class World {
    * instead. `narrate` returns the sentence (and may update beliefs first), optionally with
    * structured data for the event.
    */
-  redis(actor: string, cmd: RedisCmd, narrate: (reply: RedisReply) => string | Narrated, w?: WorkerRuntime): RedisReply {
-    let command = this.rendered.get(cmd);
-    if (command === undefined) this.rendered.set(cmd, (command = renderRedis(cmd)));
+  redis(actor: string, cmd: RedisCmd, narrate: ReplyHandler<RedisReply>, w?: WorkerRuntime): RedisReply {
+    const redis = this.redisResource;
     if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
       const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
-      const said = narrate(reply);
-      this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command, reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }) });
+      const said = takeReply(narrate, reply);
+      this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command: redis.renderCommand(cmd), reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }), call: { resource: 'redis', caller: actor, command: cmd, reply, cutOff: true } });
       return reply;
     }
-    const reply = this.leases.execute(this.nowMs, cmd);
-    const said = narrate(reply);
-    this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command, reply: renderRedisReply(reply), ...(w ? { worker: w } : {}), ...(typeof said === 'string' ? {} : { data: said.data }) });
-    this.scheduleExpiry();
-    return reply;
+    return this.call(actor, redis, cmd, narrate, w);
   }
 
-  /** Emits "lease expired" events for keys whose TTL ran out, and schedules the next check. */
+  /** The data of a database event; INSERT and UPDATE also record the session's transaction state and their table's committed rows, COMMIT every table's. */
+  private sqlCall(session: string, stmt: Stmt, reply: DbReply): ResourceCall {
+    if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
+    const committed: Record<string, Row[]> = {};
+    // A write changes only its table's committed rows (autocommit); a COMMIT may change any table.
+    if (stmt.op === 'commit') for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
+    else committed[stmt.table] = this.db.committedRows(stmt.table);
+    return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
+  }
+
+  /**
+   * Sends a request to the destination for a worker (begin a write, finish it, abort it). Returns
+   * the write (live) and the event data (with a copy of the write as it stands now).
+   */
+  destinationCall(caller: string, cmd: DestinationCmd): { readonly write: DestinationWrite; readonly call: ResourceCall } {
+    const write = this.destinationResource.execute(this.nowMs, caller, cmd).reply;
+    return { write, call: { resource: 'destination', caller, command: cmd, reply: { ...write } } };
+  }
+
+  /** Schedules the lease store's next wake-up (keys whose TTL runs out). */
   scheduleExpiry(): void {
-    const next = this.leases.nextExpiryMs();
-    if (next === null || this.expiryChecks.has(next)) return;
-    this.expiryChecks.add(next);
+    this.scheduleWake(this.redisResource);
+  }
+
+  /** Schedules the resource's next wake-up, if it has one not yet scheduled; its notices become trace events. */
+  scheduleWake(resource: Resource): void {
+    const next = resource.nextWakeMs();
+    if (next === null) return;
+    let checks = this.wakeChecks.get(resource);
+    if (checks === undefined) this.wakeChecks.set(resource, (checks = new Set()));
+    if (checks.has(next)) return;
+    checks.add(next);
     this.at(next, () => {
-      this.expiryChecks.delete(next);
-      for (const key of this.leases.expireDue(this.nowMs)) {
-        this.emit('redis', 'expiry', `${key} expired: its TTL ran out. Whoever believes they own it no longer does, and anyone may take it.`, { data: { t: 'lease', op: 'expired', key } });
+      checks.delete(next);
+      for (const n of resource.wake(this.nowMs)) {
+        this.emit(n.actor, n.kind ?? resource.traceKind, n.narration, n.data === undefined ? undefined : { data: n.data as EventData });
       }
-      this.scheduleExpiry();
+      this.scheduleWake(resource);
     });
   }
 }
+
+const CONNECT: PoolCmd = { op: 'connect' };
 
 function isCommit(stmt: Stmt, reply: DbReply): boolean {
   return reply.status === 'ok' && stmt.op === 'commit';
 }
 
-/** `1500` → `1.5 s`, `40` → `40 ms`. */
-export function fmtMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : ms % 100 === 0 ? 1 : 3)} s` : `${ms} ms`;
-}
+export { fmtMs };

@@ -1,84 +1,85 @@
-import type { InvariantChecker, Finding } from './types';
-import type { World } from '../engine/world';
-import type { TraceEvent } from '../engine/trace';
-import { fmtMs } from '../engine/world';
+import type { CheckerContext, InvariantChecker, Finding } from './types';
+import { FindingLog } from './types';
+import type { CheckedEvent } from '../engine/trace';
+import type { InvariantKind } from '../scenario/schema';
+import { fmtMs } from '../engine/fmt';
 
 const CRITICAL = new Set(['working', 'performingEffect', 'recordingCompletion']);
 
 /**
- * Reports two workers both "inside" (per `inside`) for a positive length of virtual time: a
- * worker that resumes and leaves in the same millisecond overlaps no one.
+ * Reports two workers both "inside" (per `inside`, read from a worker's event: its state and
+ * beliefs after it) for a positive length of virtual time: a worker that resumes and leaves in
+ * the same millisecond overlaps no one.
  */
-function overlapCheck(kind: 'mutualExclusion' | 'singleLeaseOwner', inside: (world: World, id: string) => boolean, describe: (a: string, b: string, fromMs: number) => string): InvariantChecker {
-  const findings: Finding[] = [];
+function overlapCheck(kind: InvariantKind, listener: CheckerContext['listener'], inside: (e: CheckedEvent) => boolean, describe: (a: string, b: string, fromMs: number) => string): InvariantChecker {
+  const log = new FindingLog(listener);
   const since = new Map<string, { atMs: number; eventId: string }>();
   const reported = new Set<string>();
-  const check = (world: World, e: TraceEvent) => {
+  const check = (e: CheckedEvent, nowMs: number) => {
     for (const [a, sa] of since) {
       for (const [b, sb] of since) {
         if (a >= b) continue;
         const from = Math.max(sa.atMs, sb.atMs);
         const pair = `${a}|${b}`;
-        if (from >= world.nowMs || reported.has(pair)) continue;
+        if (from >= nowMs || reported.has(pair)) continue;
         reported.add(pair);
         const ids = [sa.eventId, sb.eventId, e.id].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1)));
-        findings.push({ invariant: kind, severity: 'violation', message: describe(a, b, from), eventIds: [...new Set(ids)] });
+        log.publish({ invariant: kind, severity: 'violation', message: describe(a, b, from), eventIds: [...new Set(ids)] });
       }
     }
   };
   return {
     kind,
-    findings,
-    onEvent(e, world) {
-      if (since.size > 1) check(world, e);
-      if (e.state === undefined || !world.workers.has(e.actor)) return;
-      const now = inside(world, e.actor);
+    findings: log.findings,
+    onEvent(e) {
+      if (since.size > 1) check(e, e.atMs);
+      if (e.state === undefined) return;
+      const now = inside(e);
       if (now && !since.has(e.actor)) since.set(e.actor, { atMs: e.atMs, eventId: e.id });
       else if (!now && since.has(e.actor)) since.delete(e.actor);
     },
-    finish(world) {
-      const last = world.events[world.events.length - 1];
-      if (last && since.size > 1) check(world, last);
+    finish(endMs, last) {
+      if (last && since.size > 1) check(last, endMs);
     },
   };
 }
 
 /** No two workers inside the critical section at once: working or writing while believing they hold the lock or lease. */
-export function mutualExclusion(): InvariantChecker {
-  return overlapCheck('mutualExclusion', (world, id) => {
-    const w = world.workers.get(id)!;
-    const b = world.beliefs(w);
-    return (b.holdsLock || b.ownsLease) && CRITICAL.has(world.stateOf(w));
+export function mutualExclusion({ listener }: CheckerContext): InvariantChecker {
+  return overlapCheck('mutualExclusion', listener, (e) => {
+    const b = e.beliefs;
+    return b !== undefined && (b.holdsLock || b.ownsLease) && CRITICAL.has(e.state!);
   }, (a, b, from) => `${a} and ${b} were inside the critical section at the same time (from ${from / 1000} s)`);
 }
 
 /** No two live workers believe they own the lease at once (a paused worker still believes). */
-export function singleLeaseOwner(): InvariantChecker {
-  return overlapCheck('singleLeaseOwner', (world, id) => {
-    const w = world.workers.get(id)!;
-    return world.isAlive(w) && world.beliefs(w).ownsLease;
-  }, (a, b, from) => `${a} and ${b} both believed they owned the lease (from ${from / 1000} s)`);
+export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker {
+  return overlapCheck('singleLeaseOwner', listener, (e) => e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true,
+    (a, b, from) => `${a} and ${b} both believed they owned the lease (from ${from / 1000} s)`);
 }
 
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */
-export function boundedWait(maxWaitMs: number): InvariantChecker {
-  const findings: Finding[] = [];
+export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: number): InvariantChecker {
+  const log = new FindingLog(listener);
   const since = new Map<string, { atMs: number; eventId: string; on: string }>();
+  /** Each worker's state at its latest event. */
+  const lastState = new Map<string, string>();
   const report = (actor: string, waitedMs: number, start: { eventId: string; on: string }, endId: string | null) => {
-    findings.push({
+    log.publish({
       invariant: 'boundedWait',
       severity: 'violation',
       message: endId === null
         ? `${actor} was still waiting for ${start.on} when the run ended, ${fmtMs(waitedMs)} after it started (the limit is ${fmtMs(maxWaitMs)})`
         : `${actor} waited ${fmtMs(waitedMs)} for ${start.on} (the limit is ${fmtMs(maxWaitMs)})`,
       eventIds: endId === null ? [start.eventId] : [start.eventId, endId],
-    });
+    } satisfies Finding);
   };
   return {
     kind: 'boundedWait',
-    findings,
+    findings: log.findings,
     onEvent(e) {
       if (e.state === undefined) return;
+      lastState.set(e.actor, e.state);
       const start = since.get(e.actor);
       if (e.state === 'waiting') {
         if (!start) since.set(e.actor, { atMs: e.atMs, eventId: e.id, on: e.kind === 'pool' ? 'a connection' : e.kind === 'redis' ? 'the lease' : 'a lock' });
@@ -88,11 +89,11 @@ export function boundedWait(maxWaitMs: number): InvariantChecker {
       since.delete(e.actor);
       if (e.atMs - start.atMs > maxWaitMs) report(e.actor, e.atMs - start.atMs, start, e.id);
     },
-    finish(world) {
+    finish() {
       for (const [actor, start] of since) {
-        const w = world.workers.get(actor);
-        const endMs = world.scenario.horizonMs;
-        if (w && world.isAlive(w) && endMs - start.atMs > maxWaitMs) report(actor, endMs - start.atMs, start, null);
+        const state = lastState.get(actor);
+        const endMs = scenario.horizonMs;
+        if (state !== 'crashed' && state !== 'done' && endMs - start.atMs > maxWaitMs) report(actor, endMs - start.atMs, start, null);
       }
     },
   };

@@ -1,60 +1,68 @@
-import type { InvariantChecker, Finding } from './types';
+import { sqlCallOf } from '../engine/trace';
+import type { CheckerContext, InvariantChecker, Finding } from './types';
+import { FindingLog } from './types';
+import { isOk } from './data';
 
 /** debit jobs: the committed balance always equals the initial balance minus every committed debit (no lost update). */
-export function noLostUpdate(): InvariantChecker {
-  const findings: Finding[] = [];
+export function noLostUpdate({ scenario, listener }: CheckerContext): InvariantChecker {
+  const log = new FindingLog(listener);
   const pending = new Map<string, { amount: number; eventId: string }>();
   const updates: string[] = [];
   let committedDebits = 0;
   let finding: Finding | null = null;
+  const job = scenario.job;
   return {
     kind: 'noLostUpdate',
-    findings,
-    onEvent(e, world) {
-      const job = world.scenario.job;
-      if (e.kind !== 'sql' || job.kind !== 'debit' || !e.command) return;
-      const amount = world.workers.get(e.actor)?.spec.amount ?? 10;
-      if (e.command.startsWith('UPDATE accounts') && e.reply?.startsWith('UPDATE 1')) {
+    findings: log.findings,
+    onEvent(e) {
+      const call = sqlCallOf(e);
+      if (e.kind !== 'sql' || job.kind !== 'debit' || !call) return;
+      const stmt = call.command;
+      const reply = call.reply;
+      const amount = scenario.workers.find((w) => w.id === e.actor)?.amount ?? 10;
+      if (stmt.op === 'update' && stmt.table === 'accounts' && isOk(reply, 'UPDATE 1')) {
         updates.push(e.id);
-        if (world.db.sessionState(world.beliefs(world.workers.get(e.actor)!).connection ?? e.actor).inTransaction) pending.set(e.actor, { amount, eventId: e.id });
+        if (call.inTransaction === true) pending.set(e.actor, { amount, eventId: e.id });
         else committedDebits += amount;
-      } else if (e.command === 'COMMIT' && e.reply === 'COMMIT') {
+      } else if (stmt.op === 'commit' && reply.status === 'ok' && reply.warning === undefined && reply.tag === 'COMMIT') {
         committedDebits += pending.get(e.actor)?.amount ?? 0;
         pending.delete(e.actor);
-      } else if (e.command === 'ROLLBACK' || (e.command === 'COMMIT' && e.reply === 'ROLLBACK')) {
+      } else if (stmt.op === 'rollback' || (stmt.op === 'commit' && reply.status === 'ok' && reply.warning === undefined && reply.tag === 'ROLLBACK')) {
         pending.delete(e.actor);
         return;
       } else return;
-      const actual = world.db.committedRows('accounts').find((r) => r.id === job.accountId)?.balance;
+      const actual = call.committed?.accounts?.find((r) => r.id === job.accountId)?.balance;
       const expected = job.initialBalance - committedDebits;
       if (typeof actual !== 'number' || actual === expected) return;
       const message = `the balance is ${actual}, but ${job.initialBalance} minus the committed debits (${committedDebits}) is ${expected}: an update was lost`;
-      if (!finding) findings.push((finding = { invariant: 'noLostUpdate', severity: 'violation', message, eventIds: [...updates, e.id] }));
-      else finding.message = message;
+      if (!finding) finding = log.publish({ invariant: 'noLostUpdate', severity: 'violation', message, eventIds: [...updates, e.id] });
+      else if (finding.message !== message) finding = log.revise(finding, { ...finding, message });
     },
     finish() {},
   };
 }
 
 /** reserve jobs: never reserve more than the stock (the committed stock never goes below 0). */
-export function noOversell(): InvariantChecker {
-  const findings: Finding[] = [];
+export function noOversell({ scenario, listener }: CheckerContext): InvariantChecker {
+  const log = new FindingLog(listener);
   const reservations: string[] = [];
   let finding: Finding | null = null;
+  const job = scenario.job;
   return {
     kind: 'noOversell',
-    findings,
-    onEvent(e, world) {
-      const job = world.scenario.job;
-      if (e.kind !== 'sql' || job.kind !== 'reserve' || !e.command) return;
-      if (e.command.startsWith('UPDATE items') && e.reply?.startsWith('UPDATE 1')) reservations.push(e.id);
-      if (!e.command.startsWith('COMMIT') && !e.command.startsWith('UPDATE')) return;
-      const stock = world.db.committedRows('items').find((r) => r.id === job.itemId)?.stock;
+    findings: log.findings,
+    onEvent(e) {
+      const call = sqlCallOf(e);
+      if (e.kind !== 'sql' || job.kind !== 'reserve' || !call) return;
+      const stmt = call.command;
+      if (stmt.op === 'update' && stmt.table === 'items' && isOk(call.reply, 'UPDATE 1')) reservations.push(e.id);
+      if (stmt.op !== 'commit' && stmt.op !== 'update') return;
+      const stock = call.committed?.items?.find((r) => r.id === job.itemId)?.stock;
       if (typeof stock !== 'number' || stock >= 0) return;
       const sold = job.initialStock - stock;
       const message = `stock is ${stock}: ${sold / job.quantity} reservations were made for ${job.initialStock} item(s) in stock`;
-      if (!finding) findings.push((finding = { invariant: 'noOversell', severity: 'violation', message, eventIds: [...reservations, e.id] }));
-      else finding.message = message;
+      if (!finding) finding = log.publish({ invariant: 'noOversell', severity: 'violation', message, eventIds: [...reservations, e.id] });
+      else if (finding.message !== message) finding = log.revise(finding, { ...finding, message });
     },
     finish() {},
   };

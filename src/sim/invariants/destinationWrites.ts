@@ -1,51 +1,59 @@
-import type { InvariantChecker, Finding } from './types';
+import type { CheckerContext, InvariantChecker, Finding } from './types';
+import { FindingLog } from './types';
 import type { DestinationWrite } from '../resources/destination';
-import type { World } from '../engine/world';
-import type { TraceEvent } from '../engine/trace';
+import { destinationCallOf, type CheckedEvent } from '../engine/trace';
+import type { Scenario } from '../scenario/schema';
 
-/** The write an event reports, once it has performed the effect (API call received, upload completed). */
-function performedWrite(e: TraceEvent, world: World): DestinationWrite | null {
-  if (e.data?.t !== 'write') return null;
-  const w = world.destination.allWrites()[e.data.writeId - 1];
-  if (!w || !w.performed) return null;
-  const performedNow = world.destination.config.kind === 'api' ? e.data.phase === 'begin' : e.data.phase === 'end';
+/** The write an event reports (a copy, as it stood then), once it has performed the effect (API call received, upload completed). */
+function performedWrite(e: CheckedEvent, scenario: Scenario): DestinationWrite | null {
+  const call = destinationCallOf(e);
+  if (e.data?.t !== 'write' || !call) return null;
+  const w = call.reply;
+  if (!w.performed) return null;
+  const performedNow = scenario.destination.kind === 'api' ? e.data.phase === 'begin' : e.data.phase === 'end';
   return performedNow ? w : null;
 }
 
-/** Remembers the event id that began each write. */
-function beginIds() {
-  const ids = new Map<number, string>();
+/** Every write seen so far, as it stood at its latest event, and the id of the event that began it. */
+function writeLog() {
+  const writes = new Map<number, DestinationWrite>();
+  const beginIds = new Map<number, string>();
   return {
-    note(e: TraceEvent) {
-      if (e.data?.t === 'write' && e.data.phase === 'begin') ids.set(e.data.writeId, e.id);
+    note(e: CheckedEvent) {
+      const call = destinationCallOf(e);
+      if (e.data?.t !== 'write' || !call) return;
+      writes.set(call.reply.id, call.reply);
+      if (e.data.phase === 'begin') beginIds.set(e.data.writeId, e.id);
     },
-    of: (writeId: number) => ids.get(writeId) ?? '',
+    all: () => writes.values(),
+    get: (writeId: number) => writes.get(writeId),
+    beginOf: (writeId: number) => beginIds.get(writeId) ?? '',
   };
 }
 
 /** No two completed writes to one target were in flight at the same time (e.g. two overlapping uploads of one file). */
-export function noOverlappingWrites(): InvariantChecker {
-  const findings: Finding[] = [];
-  const begins = beginIds();
+export function noOverlappingWrites({ scenario, listener }: CheckerContext): InvariantChecker {
+  const log = new FindingLog(listener);
+  const writes = writeLog();
   return {
     kind: 'noOverlappingWrites',
-    findings,
-    onEvent(e, world) {
-      begins.note(e);
+    findings: log.findings,
+    onEvent(e) {
+      writes.note(e);
       if (e.data?.t !== 'write' || e.data.phase !== 'end') return;
-      const mine = world.destination.allWrites()[e.data.writeId - 1];
+      const mine = writes.get(e.data.writeId);
       if (!mine || mine.status !== 'accepted') return;
-      for (const other of world.destination.allWrites()) {
-        if (other === mine || other.status !== 'accepted' || other.endMs === null) continue;
+      for (const other of writes.all()) {
+        if (other.id === mine.id || other.status !== 'accepted' || other.endMs === null) continue;
         const overlapStart = Math.max(other.startMs, mine.startMs);
         const overlapEnd = Math.min(other.endMs, mine.endMs ?? e.atMs);
         if (overlapStart >= overlapEnd) continue;
-        const target = world.destination.config.target;
-        findings.push({
+        const target = scenario.destination.target;
+        log.publish({
           invariant: 'noOverlappingWrites',
           severity: 'violation',
           message: `${other.worker}'s and ${mine.worker}'s writes to ${target} overlapped from ${overlapStart / 1000} s to ${overlapEnd / 1000} s, and both were accepted`,
-          eventIds: [begins.of(other.id), begins.of(mine.id), e.id].filter((x) => x !== '').sort(byId),
+          eventIds: [writes.beginOf(other.id), writes.beginOf(mine.id), e.id].filter((x) => x !== '').sort(byId),
         });
       }
     },
@@ -54,17 +62,17 @@ export function noOverlappingWrites(): InvariantChecker {
 }
 
 /** The destination never accepted a fencing token lower than one it had accepted before. */
-export function noStaleTokenAccepted(): InvariantChecker {
-  const findings: Finding[] = [];
+export function noStaleTokenAccepted({ scenario, listener }: CheckerContext): InvariantChecker {
+  const log = new FindingLog(listener);
   let highest: { token: number; eventId: string } | null = null;
   return {
     kind: 'noStaleTokenAccepted',
-    findings,
-    onEvent(e, world) {
-      const w = performedWrite(e, world);
+    findings: log.findings,
+    onEvent(e) {
+      const w = performedWrite(e, scenario);
       if (!w || w.token === null) return;
       if (highest && w.token < highest.token) {
-        findings.push({ invariant: 'noStaleTokenAccepted', severity: 'violation', message: `the destination accepted ${w.worker}'s stale token ${w.token} after token ${highest.token}`, eventIds: [highest.eventId, e.id] });
+        log.publish({ invariant: 'noStaleTokenAccepted', severity: 'violation', message: `the destination accepted ${w.worker}'s stale token ${w.token} after token ${highest.token}`, eventIds: [highest.eventId, e.id] });
       } else if (!highest || w.token > highest.token) highest = { token: w.token, eventId: e.id };
     },
     finish() {},
@@ -72,29 +80,24 @@ export function noStaleTokenAccepted(): InvariantChecker {
 }
 
 /** The external effect happens at most once; with `harmless`, extra effects are reported as redundant, not as a violation. */
-export function effectOnce(harmless: boolean): InvariantChecker {
-  const findings: Finding[] = [];
+export function effectOnce({ scenario, listener }: CheckerContext, harmless: boolean): InvariantChecker {
+  const log = new FindingLog(listener);
   const performed: string[] = [];
   let finding: Finding | null = null;
   return {
     kind: 'effectOnce',
-    findings,
-    onEvent(e, world) {
-      const w = performedWrite(e, world);
+    findings: log.findings,
+    onEvent(e) {
+      const w = performedWrite(e, scenario);
       if (!w) return;
       performed.push(e.id);
       if (performed.length < 2) return;
-      const target = world.destination.config.target;
+      const target = scenario.destination.target;
       const message = harmless
         ? `${target} was produced ${performed.length} times — redundant, not a violation (duplicates are harmless here)`
         : `the effect ${target} was performed ${performed.length} times`;
-      if (!finding) {
-        finding = { invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message, eventIds: [...performed] };
-        findings.push(finding);
-      } else {
-        finding.message = message;
-        finding.eventIds.push(e.id);
-      }
+      if (!finding) finding = log.publish({ invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message, eventIds: [...performed] });
+      else finding = log.revise(finding, { ...finding, message, eventIds: [...finding.eventIds, e.id] });
     },
     finish() {},
   };

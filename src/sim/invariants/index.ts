@@ -1,28 +1,43 @@
-/** Builds the checkers a scenario declares. */
-import type { Invariant } from '../scenario/schema';
-import type { InvariantChecker } from './types';
+/** Builds the checkers a scenario declares, and runs them over a stored trace. */
+import type { Invariant, Scenario } from '../scenario/schema';
+import type { CheckedEvent } from '../engine/trace';
+import type { Finding, FindingListener, InvariantChecker } from './types';
 import { uniqueBusinessKey } from './uniqueBusinessKey';
 import { effectOnce, noOverlappingWrites, noStaleTokenAccepted } from './destinationWrites';
 import { noLostUpdate, noOversell } from './dataIntegrity';
 import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
 
-export type { Finding, InvariantChecker } from './types';
+export type { Finding, FindingListener, InvariantChecker } from './types';
 
-/** One checker per declared invariant, in declaration order. */
-export function checkersFor(invariants: readonly Invariant[]): InvariantChecker[] {
-  return invariants.map((inv) => {
+/** One checker per invariant the scenario declares, in declaration order; `listener` hears each finding as it is published. */
+export function checkersFor(scenario: Scenario, listener?: FindingListener): InvariantChecker[] {
+  const ctx = { scenario, listener };
+  return scenario.invariants.map((inv) => {
     switch (inv.kind) {
-      case 'uniqueBusinessKey': return uniqueBusinessKey();
-      case 'noOverlappingWrites': return noOverlappingWrites();
-      case 'noStaleTokenAccepted': return noStaleTokenAccepted();
-      case 'effectOnce': return effectOnce(inv.harmless);
-      case 'noLostUpdate': return noLostUpdate();
-      case 'noOversell': return noOversell();
-      case 'mutualExclusion': return mutualExclusion();
-      case 'singleLeaseOwner': return singleLeaseOwner();
-      case 'boundedWait': return boundedWait(inv.maxWaitMs);
+      case 'uniqueBusinessKey': return uniqueBusinessKey(ctx);
+      case 'noOverlappingWrites': return noOverlappingWrites(ctx);
+      case 'noStaleTokenAccepted': return noStaleTokenAccepted(ctx);
+      case 'effectOnce': return effectOnce(ctx, inv.harmless);
+      case 'noLostUpdate': return noLostUpdate(ctx);
+      case 'noOversell': return noOversell(ctx);
+      case 'mutualExclusion': return mutualExclusion(ctx);
+      case 'singleLeaseOwner': return singleLeaseOwner(ctx);
+      case 'boundedWait': return boundedWait(ctx, inv.maxWaitMs);
     }
   });
+}
+
+/**
+ * Runs the scenario's checkers over a stored trace (no World needed: events carry their data)
+ * and returns their findings, in checker order. `endMs` is when the run ended (the last event's
+ * time if not given).
+ */
+export function checkTrace(scenario: Scenario, events: readonly CheckedEvent[], endMs?: number): Finding[] {
+  const checkers = checkersFor(scenario);
+  for (const e of events) for (const c of checkers) c.onEvent(e);
+  const last = events[events.length - 1];
+  for (const c of checkers) c.finish(endMs ?? last?.atMs ?? 0, last);
+  return checkers.flatMap((c) => c.findings);
 }
 
 /** Plain-words name of each invariant, for the verdict and the UI. */

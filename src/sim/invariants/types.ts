@@ -1,26 +1,68 @@
 /**
- * Invariant checkers: one small module per invariant, each fed every trace event as it is
- * emitted (and the world it happened in), each citing the event ids that broke it.
+ * Invariant checkers: one small module per invariant, each fed every trace event as data (a
+ * `CheckedEvent`: no rendered text), each citing the event ids that broke it. A checker needs no
+ * World: it runs during a run or over a stored trace (`checkTrace`), given the scenario.
  */
-import type { World } from '../engine/world';
-import type { TraceEvent } from '../engine/trace';
-import type { InvariantKind } from '../scenario/schema';
+import type { CheckedEvent } from '../engine/trace';
+import type { InvariantKind, Scenario } from '../scenario/schema';
 
-/** A broken invariant (or, for a harmless duplicate, a redundancy note). */
+/** A broken invariant (or, for a harmless duplicate, a redundancy note). Immutable once published. */
 export interface Finding {
   readonly invariant: InvariantKind;
   /** `violation` breaks the verdict; `redundant` is a duplicate the scenario declared harmless. */
   readonly severity: 'violation' | 'redundant';
   /** In words, e.g. "2 rows exist for order_id = 42 in invoices". */
-  message: string;
+  readonly message: string;
   /** Ids of the events that broke it, in trace order. */
-  eventIds: string[];
+  readonly eventIds: readonly string[];
 }
 
-/** A checker: sees every event, then the end of the run. */
+/**
+ * Hears every finding as it is published. A later finding may revise an earlier one (a count
+ * grew, another duplicate happened): then `revises` is the finding it replaces in the verdict.
+ */
+export type FindingListener = (finding: Finding, revises: Finding | null) => void;
+
+/** A checker: sees every event (as data), then the end of the run. */
 export interface InvariantChecker {
   readonly kind: InvariantKind;
-  onEvent(event: TraceEvent, world: World): void;
-  finish(world: World): void;
-  readonly findings: Finding[];
+  onEvent(event: CheckedEvent): void;
+  /** The run (or the stored trace) ended at `endMs`, after `last` (undefined for an empty trace). */
+  finish(endMs: number, last: CheckedEvent | undefined): void;
+  /** Findings so far, in publication order; a revision takes the place of the finding it revises. */
+  readonly findings: readonly Finding[];
+}
+
+/** What a checker is built from: the scenario (static data) and who hears its findings. */
+export interface CheckerContext {
+  readonly scenario: Scenario;
+  readonly listener?: FindingListener | undefined;
+}
+
+/** A checker's published findings: `publish` adds one, `revise` replaces one with a new, revised finding. */
+export class FindingLog {
+  readonly findings: Finding[] = [];
+  constructor(private readonly listener: FindingListener | undefined) {}
+
+  publish(f: Finding): Finding {
+    freeze(f);
+    this.findings.push(f);
+    this.listener?.(f, null);
+    return f;
+  }
+
+  /** Replaces `old` (which stays as it was) with `next`; returns `next`. */
+  revise(old: Finding, next: Finding): Finding {
+    const i = this.findings.indexOf(old);
+    if (i < 0) throw new Error('revise: the finding was not published by this checker');
+    freeze(next);
+    this.findings[i] = next;
+    this.listener?.(next, old);
+    return next;
+  }
+}
+
+function freeze(f: Finding): void {
+  Object.freeze(f.eventIds);
+  Object.freeze(f);
 }

@@ -128,17 +128,36 @@ describe('session-lock-pool', () => {
   });
   it('with a transaction-scoped lock: the rollback releases it and everyone finishes', () => {
     const r = run('session-lock-pool', true);
-    expect(find(r, (e) => e.narration.includes('is done')).length).toBe(3);
+    expect(cmd(r, 'A', 'ROLLBACK').map((e) => e.reply)).toEqual(['ROLLBACK']);
+    expect(find(r, (e) => e.narration.includes('is done')).map((e) => e.actor)).toEqual(['A', 'B', 'C']);
   });
 });
 
 describe('export-lease-expiry', () => {
   it('without the fix: two overlapping uploads of one file', () => {
     const r = run('export-lease-expiry', false);
-    expect(r.verdict.violations[0]!.invariant).toBe('noOverlappingWrites');
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['noOverlappingWrites']);
     expect(cmd(r, 'A', 'SET lease:export')[0]!.reply).toBe('OK');
     expect(cmd(r, 'B', 'SET lease:export').at(-1)!.reply).toBe('OK');
-    expect(find(r, (e) => e.kind === 'expiry').length).toBeGreaterThan(0);
+    expect(find(r, (e) => e.kind === 'expiry').map((e) => [e.atMs, e.data])).toEqual([[30_000, { t: 'lease', op: 'expired', key: 'lease:export' }]]);
+  });
+  it('without the fix: the resumed A still believes it owns the lease while B holds it, and uploads', () => {
+    const r = runScenario(findPreset('export-lease-expiry')!.withoutFix, { captureSnapshots: true });
+    const resumed = find(r, (e) => e.actor === 'A' && e.kind === 'fault' && e.narration.includes('resumes'))[0]!;
+    expect(resumed.atMs).toBe(43_000);
+    const aPut = cmd(r, 'A', 'PUT exports/2026-11-30.csv')[0]!;
+    for (const e of [resumed, aPut]) {
+      const snap = r.snapshots![r.events.indexOf(e)]!;
+      const a = snap.workers.find((w) => w.id === 'A')!;
+      const b = snap.workers.find((w) => w.id === 'B')!;
+      expect(a.beliefs.ownsLease).toBe(true);
+      expect(b.beliefs.ownsLease).toBe(true);
+      // The key holds B's owner token, not A's: A's belief is stale.
+      expect(snap.leases.find((l) => l.key === 'lease:export')!.value).toBe(b.beliefs.ownerToken);
+      expect(a.beliefs.ownerToken).not.toBe(b.beliefs.ownerToken);
+    }
+    expect(aPut.state).toBe('performingEffect');
+    expect(aPut.atMs).toBe(45_000);
   });
   it('with fencing: A\'s upload with token 33 is rejected (highest 34)', () => {
     const r = run('export-lease-expiry', true);
@@ -160,6 +179,10 @@ describe('unsafe-release', () => {
   it('with compare-and-delete: A deletes nothing, C waits for B', () => {
     const r = run('unsafe-release', true);
     expect(cmd(r, 'A', 'EVAL')[0]!.reply).toBe('(integer) 0');
+    const bReleases = cmd(r, 'B', 'EVAL')[0]!;
+    expect(bReleases.reply).toBe('(integer) 1');
+    const cTakes = find(r, (e) => e.actor === 'C' && e.data?.t === 'lease' && e.data.op === 'acquired')[0]!;
+    expect(cTakes.atMs).toBeGreaterThanOrEqual(bReleases.atMs);
   });
 });
 
@@ -167,12 +190,11 @@ describe('fence-ignored', () => {
   it('without the fix: the API performs the effect twice despite fencing tokens', () => {
     const r = run('fence-ignored', false);
     const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'begin' && e.reply === '201 Created');
-    expect(calls).toHaveLength(2);
-    expect(calls.map((c) => c.command).join()).toMatch(/Fencing-Token: 33.*Fencing-Token: 34|Fencing-Token: 34.*Fencing-Token: 33/);
+    expect(calls.map((c) => [c.actor, c.command])).toEqual([['B', 'POST /v1/emails Fencing-Token: 34'], ['A', 'POST /v1/emails Fencing-Token: 33']]);
   });
   it('with an idempotency key the second call is a replay', () => {
     const r = run('fence-ignored', true);
-    expect(find(r, (e) => e.kind === 'destination' && (e.reply ?? '').includes('replayed'))).toHaveLength(1);
+    expect(find(r, (e) => e.kind === 'destination' && (e.reply ?? '').includes('replayed')).map((e) => e.actor)).toEqual(['A']);
   });
 });
 
@@ -182,21 +204,30 @@ describe('crash-after-effect', () => {
     expect(r.metrics.duplicateEffects).toBe(1);
     expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('restarts'))).toHaveLength(1);
   });
-  it('with an idempotency key: 1 charge', () => {
-    expect(run('crash-after-effect', true).metrics.duplicateEffects).toBe(0);
+  it('with an idempotency key: 1 charge; the restarted attempt is a replay', () => {
+    const r = run('crash-after-effect', true);
+    expect(r.metrics.duplicateEffects).toBe(0);
+    const calls = cmd(r, 'A', 'POST /v1/charges').filter((e) => e.data?.t === 'write' && e.data.phase === 'begin');
+    expect(calls.map((e) => [e.atMs, e.reply])).toEqual([[0, '201 Created'], [2_500, '200 OK (replayed write #1: idempotency key seen, nothing performed)']]);
   });
 });
 
 describe('renew-partition', () => {
   it('without the fix: overlapping uploads and renew failures in the metrics', () => {
     const r = run('renew-partition', false);
-    expect(r.metrics.renewFailures).toBeGreaterThan(0);
-    expect(r.verdict.violations[0]!.invariant).toBe('noOverlappingWrites');
+    expect(r.metrics.renewFailures).toBe(8);
+    expect(find(r, (e) => e.actor === 'A' && e.data?.t === 'lease' && e.data.op === 'renewFailed')).toHaveLength(8);
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['noOverlappingWrites']);
   });
   it('with the fix: A stops before uploading', () => {
     const r = run('renew-partition', true);
     expect(cmd(r, 'A', 'PUT')).toHaveLength(0);
-    expect(r.metrics.renewFailures).toBeGreaterThan(0);
+    expect(r.metrics.renewFailures).toBe(1);
+    expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)).toEqual([
+      'A saw a renewal fail, so it stops before writing anything.',
+      'A is done: it stopped because it could not keep its lease.',
+    ]);
+    expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['200 OK (upload in progress)', '200 OK (upload complete)']);
   });
 });
 
@@ -206,19 +237,28 @@ describe('manual-unlock', () => {
     expect(cmd(r, 'operator', 'DEL')[0]!.reply).toBe('(integer) 1');
     expect(r.metrics.duplicateEffects).toBe(1);
   });
-  it('with an idempotent destination: 1 shipment', () => {
-    expect(run('manual-unlock', true).metrics.duplicateEffects).toBe(0);
+  it('with an idempotent destination: 1 shipment; B\'s call is a replay', () => {
+    const r = run('manual-unlock', true);
+    expect(r.metrics.duplicateEffects).toBe(0);
+    expect(find(r, (e) => e.kind === 'destination' && (e.reply ?? '').includes('replayed')).map((e) => e.actor)).toEqual(['B']);
   });
 });
 
 describe('remote-call-in-txn', () => {
   it('without the fix: the pool is exhausted and C and D wait', () => {
     const r = run('remote-call-in-txn', false);
-    expect(find(r, (e) => e.kind === 'pool' && (e.reply ?? '').startsWith('waits'))).toHaveLength(2);
-    expect(r.metrics.connectionWait.maxMs).toBeGreaterThan(2_000);
+    expect(find(r, (e) => e.kind === 'pool' && (e.reply ?? '').startsWith('waits')).map((e) => e.actor)).toEqual(['C', 'D']);
+    expect(r.metrics.connectionWait).toEqual({ count: 4, meanMs: 1_400, maxMs: 2_800 });
   });
   it('with short transactions nobody waits long for a connection', () => {
-    expect(run('remote-call-in-txn', true).metrics.connectionWait.maxMs).toBeLessThan(1_000);
+    const r = run('remote-call-in-txn', true);
+    expect(r.metrics.connectionWait).toEqual({ count: 8, meanMs: 0, maxMs: 0 });
+    expect(find(r, (e) => e.kind === 'pool' && (e.reply ?? '').startsWith('waits'))).toEqual([]);
+    // The API call runs outside any transaction, on no connection.
+    for (const call of find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'begin')) {
+      const snap = runScenario(r.scenario, { captureSnapshots: true }).snapshots![r.events.indexOf(call)]!;
+      expect(snap.workers.find((w) => w.id === call.actor)!.beliefs.connection).toBeNull();
+    }
   });
 });
 
@@ -228,7 +268,11 @@ describe('thumbnail', () => {
     expect(r.verdict.held).toBe(true);
     expect(r.verdict.notes[0]!.message).toMatch(/redundant, not a violation/);
   });
-  it('with the optional efficiency lease: 1 render', () => {
-    expect(run('thumbnail', true).metrics.duplicateEffects).toBe(0);
+  it('with the optional efficiency lease: 1 render; B finds the job record done', () => {
+    const r = run('thumbnail', true);
+    expect(r.metrics.duplicateEffects).toBe(0);
+    expect(cmd(r, 'A', 'PUT thumbs/42.png')).toHaveLength(2);
+    expect(cmd(r, 'B', 'PUT')).toEqual([]);
+    expect(find(r, (e) => e.actor === 'B' && e.narration.includes('job record marked done'))).toHaveLength(1);
   });
 });

@@ -8,8 +8,10 @@
  *   lock nor with any queued request (fairness: `conflictTab[mode] & waitMask`).
  * - A blocked request from a session that already holds the key in another mode goes ahead of the
  *   first waiter that conflicts with what it holds, and is granted at once if nothing granted or
- *   ahead of that point conflicts (ProcSleep). A genuine cycle found there is a deadlock in
- *   PostgreSQL; the model has no deadlock detector, so such cycles simply hang.
+ *   ahead of that point conflicts (ProcSleep). If that waiter in turn holds a mode the request
+ *   conflicts with, the two wait for each other: ProcSleep's "early deadlock", reported at once as
+ *   40P01 without waiting for `deadlock_timeout` (checked on PostgreSQL 15: two sessions holding
+ *   a shared lock both asking for the exclusive one).
  * - A release grants queued requests in order, each that conflicts neither with granted locks nor
  *   with earlier still-waiting requests (ProcLockWakeup).
  *
@@ -54,8 +56,15 @@ function conflicts(a: LockMode, b: LockMode): boolean {
   return a === 'ExclusiveLock' || b === 'ExclusiveLock';
 }
 
-/** Result of `acquireAdvisory`: granted, or the session that blocks it (a holder or a queued waiter). */
-export type AcquireResult = { readonly granted: true } | { readonly granted: false; readonly blockerSession: string; readonly reason: 'held' | 'queued' };
+/**
+ * Result of `acquireAdvisory`: granted; or the session that blocks it (a holder or a queued waiter);
+ * or (`reason: 'deadlock'`) ProcSleep's early deadlock with the queued `blockerSession`, which
+ * requests `blockerMode` — the request was not queued.
+ */
+export type AcquireResult =
+  | { readonly granted: true }
+  | { readonly granted: false; readonly blockerSession: string; readonly reason: 'held' | 'queued' }
+  | { readonly granted: false; readonly blockerSession: string; readonly reason: 'deadlock'; readonly blockerMode: LockMode };
 
 function entryFor(table: AdvisoryTable, key: AdvisoryKey): AdvisoryEntry {
   const id = advisoryKeyId(key);
@@ -92,24 +101,27 @@ function blockerOf(entry: AdvisoryEntry, req: AdvisoryRequest): AcquireResult {
 }
 
 /**
- * ProcSleep for a session that already holds the key: queue before the first waiter that
- * conflicts with its holds, or grant at once when nothing granted or ahead conflicts.
- * Returns true when granted.
+ * ProcSleep for a session that already holds the key: at the first waiter that conflicts with its
+ * holds, an early deadlock if the request conflicts with what that waiter holds (nothing queued;
+ * returns the waiter), else grant at once when nothing granted or ahead conflicts, else queue
+ * before that waiter. Returns 'granted', 'queued' or the waiter it deadlocks with.
  */
-function queueHolder(entry: AdvisoryEntry, req: AdvisoryRequest, heldModes: readonly LockMode[]): boolean {
+function queueHolder(entry: AdvisoryEntry, req: AdvisoryRequest, heldModes: readonly LockMode[]): 'granted' | 'queued' | AdvisoryRequest {
   const ahead: LockMode[] = [];
   for (let i = 0; i < entry.queue.length; i++) {
     const waiter = entry.queue[i] as AdvisoryRequest;
     if (heldModes.some((m) => conflicts(waiter.mode, m))) {
+      const waiterHolds = entry.holds.filter((h) => h.sessionId === waiter.sessionId).map((h) => h.mode);
+      if (waiterHolds.some((m) => conflicts(req.mode, m))) return waiter;
       const clear = !ahead.some((m) => conflicts(m, req.mode)) && otherHolderConflict(entry, req.sessionId, req.mode) === undefined;
       if (clear) addHold(entry, req);
       else entry.queue.splice(i, 0, req);
-      return clear;
+      return clear ? 'granted' : 'queued';
     }
     ahead.push(waiter.mode);
   }
   entry.queue.push(req);
-  return false;
+  return 'queued';
 }
 
 /**
@@ -132,8 +144,11 @@ export function acquireAdvisory(table: AdvisoryTable, key: AdvisoryKey, req: Adv
     dropIfEmpty(table, advisoryKeyId(key));
     return blocked;
   }
-  if (heldModes.length > 0 && queueHolder(entry, req, heldModes)) return { granted: true };
-  if (heldModes.length === 0) entry.queue.push(req);
+  if (heldModes.length > 0) {
+    const placed = queueHolder(entry, req, heldModes);
+    if (placed === 'granted') return { granted: true };
+    if (placed !== 'queued') return { granted: false, blockerSession: placed.sessionId, reason: 'deadlock', blockerMode: placed.mode };
+  } else entry.queue.push(req);
   return blockerOf(entry, req);
 }
 

@@ -44,4 +44,41 @@ describe('ConnectionPool', () => {
     pool.cancelWait('B');
     expect(pool.giveBack('c1')).toBeNull();
   });
+
+  it('snapshot and borrowerOf show who holds which connection and who waits', () => {
+    const pool = new ConnectionPool(2, () => undefined);
+    pool.borrow('A');
+    pool.borrow('B');
+    pool.borrow('C');
+    expect(pool.snapshot()).toEqual({ connections: [{ id: 'c1', borrower: 'A' }, { id: 'c2', borrower: 'B' }], waiting: ['C'] });
+    expect([pool.borrowerOf('c1'), pool.borrowerOf('c2')]).toEqual(['A', 'B']);
+    pool.giveBack('c1');
+    expect(pool.borrowerOf('c1')).toBe('C');
+    pool.giveBack('c1');
+    expect(pool.borrowerOf('c1')).toBeNull();
+    expect(() => pool.borrowerOf('c9')).toThrow('no connection c9');
+    expect(() => pool.giveBack('c9')).toThrow('no connection c9');
+  });
+
+  it('the first waiter in line can cancel; cancelling a worker that does not wait changes nothing', () => {
+    const pool = new ConnectionPool(1, () => undefined);
+    pool.borrow('A');
+    pool.borrow('B');
+    pool.borrow('C');
+    pool.cancelWait('Z');
+    pool.cancelWait('B');
+    expect(pool.snapshot().waiting).toEqual(['C']);
+    expect(pool.giveBack('c1')).toEqual({ worker: 'C', connection: 'c1' });
+  });
+
+  it('discarding an idle connection replaces it in the idle list; with nobody waiting, no hand-over', () => {
+    const closed: string[] = [];
+    const pool = new ConnectionPool(2, () => undefined);
+    expect(pool.discard('c1', (id) => closed.push(id))).toBeNull();
+    expect(closed).toEqual(['c1']);
+    expect(pool.snapshot().connections.map((c) => c.id)).toEqual(['c2', 'c3']);
+    // c1 is gone from the idle list: borrowers get c3 (the newest) and c2, then wait.
+    expect([pool.borrow('A'), pool.borrow('B'), pool.borrow('C')]).toEqual([{ status: 'ok', connection: 'c3' }, { status: 'ok', connection: 'c2' }, { status: 'waits', position: 1 }]);
+    expect(() => pool.discard('c1', () => undefined)).toThrow('no connection c1');
+  });
 });

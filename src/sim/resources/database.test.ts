@@ -509,7 +509,7 @@ describe('a unique check waits on every version an open transaction wrote (fidel
       { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's2', mode: 'ExclusiveLock', granted: true },
       { locktype: 'transactionid', objectDescription: 'invoices row order_id=2', sessionId: 's1', mode: 'ShareLock', granted: false },
     ]);
-    expect(db.sessionState('s1').waiting).toEqual({ stmt: insertInvoice(2), on: 'transaction of session s2 (uncommitted invoices row order_id=2)', blockerSession: 's2' });
+    expect(db.sessionState('s1').waiting).toEqual({ stmt: insertInvoice(2), on: 'transaction of session s2 (uncommitted invoices row order_id=2)', waitId: expect.any(Number) as number, blockerSession: 's2' });
     expect(wokenBy(db.execute('s2', end(e)))).toEqual([['s1', 'INSERT 0 1 → id=2']]);
     expect(q(db, 's1', COMMIT)).toBe('COMMIT');
     expect(db.committedRows('invoices')).toEqual([{ id: 2, order_id: 2, amount: 100 }]);
@@ -746,7 +746,7 @@ describe('views and snapshots', () => {
       ],
       rowLocks: ['invoices row id=1', 'items row id=7'],
     });
-    expect(db.sessionState('c').waiting).toEqual({ stmt: adv('pg_advisory_lock', 10), on: 'advisory lock 10 held by session a', blockerSession: 'a' });
+    expect(db.sessionState('c').waiting).toEqual({ stmt: adv('pg_advisory_lock', 10), on: 'advisory lock 10 held by session a', waitId: expect.any(Number) as number, blockerSession: 'a' });
   });
 
   it('snapshot is JSON data; fromSnapshot continues exactly like the original and stays independent', () => {
@@ -779,8 +779,28 @@ describe('programming errors throw', () => {
     ['value of the wrong type', (db) => db.execute('s1', { op: 'insert', table: 'items', values: { id: 'seven' } }), /does not fit/],
     ['int4 pair out of range', (db) => db.execute('s1', adv('pg_advisory_lock', [2 ** 31, 0])), /out of range/],
     ['unknown table in committedRows', (db) => db.committedRows('nope'), /unknown table/],
+    ['bigint key not a safe integer', (db) => db.execute('s1', adv('pg_advisory_lock', 2 ** 53)), /advisory key \{"kind":"bigint","key":9007199254740992\} is out of range/],
+    ['int4 pair below range', (db) => db.execute('s1', adv('pg_advisory_lock', [0, -(2 ** 31) - 1])), /out of range/],
+    ['text in a bigint column of WHERE', (db) => db.execute('s1', select('items', { id: 'seven' })), /value "seven" does not fit column items\.id \(bigint\)/],
+    ['number in a text column', (db) => db.execute('s1', { op: 'insert', table: 'jobs', values: { status: 1 } }), /value 1 does not fit column jobs\.status \(text\)/],
+    ['unknown SELECT column', (db) => db.execute('s1', select('items', {}, { columns: ['colour'] })), /table items has no column colour/],
+    ['unknown UPDATE column', (db) => db.execute('s1', { op: 'update', table: 'items', set: { colour: 1 }, where: { id: 7 } }), /table items has no column colour/],
+    ['unknown column in UPDATE … WHERE', (db) => db.execute('s1', { op: 'update', table: 'items', set: { stock: 1 }, where: { colour: 1 } }), /no column colour/],
+    ['unknown UPDATE RETURNING column', (db) => db.execute('s1', { ...decrementStock, returning: ['colour'] } as Stmt), /no column colour/],
+    ['SET col = col + n on a text column', (db) => db.execute('s1', { op: 'update', table: 'jobs', set: { status: { column: 'status', add: 1 } }, where: { id: 1 } }), /SET status = status \+ 1 needs bigint columns/],
+    ['SET col = other + n from a text column', (db) => db.execute('s1', { op: 'update', table: 'jobs', set: { id: { column: 'status', add: 1 } }, where: { id: 1 } }), /SET id = status \+ 1 needs bigint columns/],
+    ['SET col = col + a fraction', (db) => db.execute('s1', { op: 'update', table: 'items', set: { stock: { column: 'stock', add: 0.5 } }, where: { id: 7 } }), /needs bigint columns/],
+    ['SET col = unknown + n', (db) => db.execute('s1', { op: 'update', table: 'items', set: { stock: { column: 'colour', add: 1 } }, where: { id: 7 } }), /no column colour/],
   ])('%s', (_name, act, message) => {
     expect(() => act(setup('s1'))).toThrow(message);
+  });
+
+  it('accepts the edges of every range: int4 pair ends, the largest safe bigint key, NULL in any column', () => {
+    const db = setup('s1');
+    expect(q(db, 's1', adv('pg_advisory_lock', [2 ** 31 - 1, -(2 ** 31)]))).toBe('(void)');
+    expect(q(db, 's1', adv('pg_advisory_lock', 2 ** 53 - 1))).toBe('(void)');
+    expect(q(db, 's1', adv('pg_advisory_lock', -(2 ** 53 - 1)))).toBe('(void)');
+    expect(q(db, 's1', { op: 'insert', table: 'daily_invoices', values: { account_id: null, period: null } })).toBe('INSERT 0 1');
   });
 
   it('a session that already waits cannot run another statement', () => {

@@ -1,7 +1,8 @@
 /**
  * The simulated PostgreSQL 15 database: sessions, READ COMMITTED transactions, unique and CHECK
  * constraints, row locks and advisory locks, with the replies (and waits) PostgreSQL gives.
- * The rules, with sources, are in /work/shared/semantics.md (PostgreSQL sections).
+ * The rules, with sources, are in the project's semantics notes ("The semantics Lockscope must
+ * reproduce", its PostgreSQL sections).
  *
  * Files: `advisoryLocks.ts` (advisory lock table), `tableStore.ts` (rows, visibility,
  * constraints), `dmlExec.ts` (resumable SELECT/INSERT/UPDATE/DELETE), `stmtValidate.ts`
@@ -26,13 +27,15 @@ import {
 } from './advisoryLocks';
 import type { DatabaseSnapshot, LockRow, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
 import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
-import { ALREADY_IN_TRANSACTION_WARNING, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
+import { advisoryLockTag, deadlockDetail, findCycleThrough, waitForEdges, type WaitCycle, type WaitEdge } from './deadlock';
+import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
 import type { DbCompletion, DbReply, DbResult, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
 import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
 import { validateStmt } from './stmtValidate';
 
 // The state/view types and the text renderers, re-exported so callers need one import.
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
+export type { WaitCycle, WaitEdge, WaitMode } from './deadlock';
 export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
 
 /** Deep copy of plain JSON data. */
@@ -49,6 +52,29 @@ function okReply(tag: string, warning?: string): DbReply {
 }
 
 type AdvisoryStmt = Extract<Stmt, { op: 'advisory' | 'advisoryUnlockAll' }>;
+
+/** How many soft edges one deadlock check may reverse (PostgreSQL bounds its search by MaxBackends; the model's cycles are short). */
+const MAX_REARRANGE_DEPTH = 4;
+
+/**
+ * What `Database.checkDeadlock` found for the waiting session:
+ * - `none`: its wait is on no cycle; it keeps waiting (PostgreSQL checks once per lock wait, so a
+ *   cycle closed later is found only by another waiter's timer);
+ * - `soft`: its wait is on a cycle only through soft edges (a conflicting request queued ahead),
+ *   and reordering advisory wait queues removes every cycle through it: as PostgreSQL (`process N
+ *   avoided deadlock for … by rearranging queue order`), the waiter behind moves just ahead of the
+ *   one it was queued behind, and requests the new order makes grantable are granted
+ *   (`completions`, possibly the checker's own statement). Checked on PostgreSQL 15 with a shared
+ *   request queued behind an exclusive one. When no reordering helps — in particular when a
+ *   reordering meets a hard cycle among other sessions — PostgreSQL fails the checker anyway:
+ *   `deadlock` with the soft cycle as DETAIL;
+ * - `deadlock`: a hard cycle through it: its statement failed with 40P01, `completions` starts with
+ *   that failure and continues with the statements of other sessions it unblocked.
+ */
+export type DeadlockCheck =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'soft'; readonly cycle: WaitCycle; readonly completions: readonly DbCompletion[] }
+  | { readonly kind: 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly DbCompletion[] };
 type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
 
 /**
@@ -63,9 +89,11 @@ type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { k
  * - A statement that cannot proceed gets a `waits` reply and stays with its session; when what
  *   it waits for is released, waiting statements are resumed in the order they started waiting
  *   (a resumed statement may wait again) and reported as `DbCompletion`s.
- * - No deadlock detector: PostgreSQL would break a wait cycle after `deadlock_timeout` with 40P01;
- *   in the model such a cycle hangs until the caller cancels a waiter (`cancelWaiting`) or
- *   closes a session.
+ * - Deadlocks as PostgreSQL detects them (`deadlock.ts`): the caller runs `checkDeadlock` for a
+ *   waiting session when that session's `deadlock_timeout` has passed since its wait started (once
+ *   per wait, as PostgreSQL's timer fires once); a hard cycle through it fails its statement with
+ *   40P01 and aborts its transaction. ProcSleep's early deadlock on an advisory lock (a holder
+ *   upgrading against a waiter that holds the key too) fails at once. Time is the caller's.
  */
 export class Database {
   private state: DatabaseSnapshot;
@@ -129,6 +157,78 @@ export class Database {
     return [own, ...this.wake()];
   }
 
+  /**
+   * The deadlock check of a waiting session whose `deadlock_timeout` timer fired (PostgreSQL 15
+   * `CheckDeadLock`): looks for a cycle of the wait-for graph (`waitForGraph`) through that
+   * session's wait; see `DeadlockCheck` for the three outcomes. On a deadlock its statement fails
+   * with 40P01 (DETAIL: the cycle from this session on), its transaction is aborted at once —
+   * locks and row changes of the transaction released before any ROLLBACK, session-level advisory
+   * locks kept (checked on PostgreSQL 15) — and waiters it blocked proceed.
+   * Throws Error if the session does not exist or does not wait.
+   */
+  checkDeadlock(sessionId: string): DeadlockCheck {
+    const session = this.session(sessionId);
+    const wait = this.waitOf(sessionId);
+    if (!wait) throw new Error(`session ${sessionId} has no waiting statement`);
+    const edges = waitForEdges(this.state);
+    const hard = findCycleThrough(edges, sessionId, false);
+    const soft = hard ? null : findCycleThrough(edges, sessionId, true);
+    if (!hard && !soft) return { kind: 'none' };
+    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH) === 'ok') return { kind: 'soft', cycle: soft, completions: this.wake() };
+    // PostgreSQL reports the checker's cycle in the state before any reordering (DeadLockCheck).
+    const cycle = (hard ?? soft) as WaitCycle;
+    this.dropWait(sessionId);
+    this.abort(session);
+    const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error: deadlockDetected(deadlockDetail(cycle)) } };
+    return { kind: 'deadlock', cycle, completions: [own, ...this.wake()] };
+  }
+
+  /**
+   * DeadLockCheckRecurse / TestConfiguration over advisory wait queues: while a cycle through
+   * `sessionId` (or, once queues were reordered, through a session a reordering moved or moved
+   * ahead of) remains, try reversing each of its soft edges — the waiter moves just ahead of the
+   * request it was queued behind, as TopoSort orders it — up to `depth` reversals. A cycle of hard
+   * edges found on the way means no reordering can help (PostgreSQL gives up: the checker gets
+   * 40P01 even when that hard cycle does not pass through it; checked on PostgreSQL 15).
+   * Returns 'ok' (the reordering is kept), 'hard' or 'fail' (queues restored).
+   */
+  private rearrange(sessionId: string, depth: number, moved: readonly string[] = []): 'ok' | 'hard' | 'fail' {
+    const edges = waitForEdges(this.state);
+    let cycle: WaitCycle | null = null;
+    for (const node of [...moved, sessionId]) {
+      if (moved.length > 0 && findCycleThrough(edges, node, false)) return 'hard';
+      cycle = cycle ?? findCycleThrough(edges, node, true);
+    }
+    if (!cycle) return 'ok';
+    if (!cycle.some((e) => e.kind === 'soft')) return 'hard';
+    if (depth === 0) return 'fail';
+    for (const e of cycle.filter((x) => x.kind === 'soft')) {
+      const target = this.waitOf(e.from)?.target;
+      if (target?.kind !== 'advisory') continue;
+      const entry = this.state.advisory[advisoryKeyId(target.key)];
+      if (!entry) continue;
+      const before = entry.queue;
+      const moving = before.find((q) => q.sessionId === e.from);
+      const rest = before.filter((q) => q.sessionId !== e.from);
+      const at = rest.findIndex((q) => q.sessionId === e.to);
+      if (!moving || at < 0) continue;
+      entry.queue = [...rest.slice(0, at), moving, ...rest.slice(at)];
+      const outcome = this.rearrange(sessionId, depth - 1, [...moved, e.from, e.to]);
+      if (outcome === 'ok') return 'ok';
+      entry.queue = before;
+      if (outcome === 'hard') return 'hard';
+    }
+    return 'fail';
+  }
+
+  /**
+   * The wait-for graph now: one edge per (waiter, session it waits for, hard/soft), waiters in
+   * wait-start order (see `deadlock.ts` for the edges of each kind of wait).
+   */
+  waitForGraph(): WaitEdge[] {
+    return waitForEdges(this.state);
+  }
+
   /** Committed rows of a table, in insertion order (copies, columns in table order). Throws Error for an unknown table. */
   committedRows(table: string): Row[] {
     const t = this.table(table);
@@ -156,11 +256,16 @@ export class Database {
     return [...advisoryLockRows(this.state.advisory), ...this.tupleLockRows(), ...this.txnWaitRows()];
   }
 
+  /** Whether the session is inside an explicit transaction (BEGIN … COMMIT/ROLLBACK): `sessionState(id).inTransaction`, without building the rest. Throws Error for an unknown session. */
+  inTransaction(sessionId: string): boolean {
+    return this.session(sessionId).txn?.explicit === true;
+  }
+
   /** Per-session state (see `SessionState`). Throws Error for an unknown session. */
   sessionState(sessionId: string): SessionState {
     const session = this.session(sessionId);
     const wait = this.waitOf(sessionId);
-    const waiting = wait ? { stmt: clone(wait.stmt), on: wait.on, ...(wait.blockerSession ? { blockerSession: wait.blockerSession } : {}) } : null;
+    const waiting = wait ? { stmt: clone(wait.stmt), on: wait.on, waitId: wait.seq, ...(wait.blockerSession ? { blockerSession: wait.blockerSession } : {}) } : null;
     const rowLocks = this.state.tables.flatMap((t) => t.rows.filter((r) => r.lock?.sessionId === sessionId).map((r) => rowLabel(t, r)));
     return {
       sessionId,
@@ -312,6 +417,14 @@ export class Database {
     const got = acquireAdvisory(table, stmt.key, { sessionId: session.id, mode, scope }, action === 'lock');
     if (got.granted) return result(action === 'try' ? 't' : '');
     if (action === 'try') return result('f');
+    if (got.reason === 'deadlock') {
+      const tag = advisoryLockTag(stmt.key);
+      const detail = deadlockDetail([
+        { from: session.id, to: got.blockerSession, kind: 'hard', mode, lock: tag },
+        { from: got.blockerSession, to: session.id, kind: 'hard', mode: got.blockerMode, lock: tag },
+      ]);
+      return { kind: 'error', error: deadlockDetected(detail) };
+    }
     const how = got.reason === 'held' ? 'held by' : 'queued behind';
     const on = `advisory lock ${describeAdvisoryKey(stmt.key)} ${how} session ${got.blockerSession}`;
     return { kind: 'wait', target: { kind: 'advisory', key: stmt.key, mode, scope }, progress: null, on, blockerSession: got.blockerSession };

@@ -64,7 +64,13 @@ export interface SessionState {
   /** True when the block is aborted: every statement but COMMIT/ROLLBACK fails with 25P02. */
   readonly aborted: boolean;
   /** The statement this session waits in, or null. `on` is the same text as the `waits` reply. */
-  readonly waiting: { readonly stmt: Stmt; readonly on: string; readonly blockerSession?: string } | null;
+  readonly waiting: {
+    readonly stmt: Stmt;
+    readonly on: string;
+    /** Identifies this wait: a statement that is resumed and waits again gets a new one (a new `deadlock_timeout` timer in PostgreSQL). */
+    readonly waitId: number;
+    readonly blockerSession?: string;
+  } | null;
   /** Advisory locks held, ordered like `Database.locks()`. */
   readonly advisoryLocks: readonly HeldAdvisoryLock[];
   /** Row locks held by the session's open transaction, as `items row id=7`. */

@@ -3,7 +3,8 @@
  * replica for the failover fault) that answers typed `RedisCmd`s with the replies Redis gives.
  *
  * Pure kernel: no DOM, no wall clock, no timers, no randomness. Virtual time is passed in as
- * `nowMs` (integer milliseconds) and must never go backwards. See /work/shared/semantics.md,
+ * `nowMs` (integer milliseconds) and must never go backwards. See the project's semantics notes
+ * ("The semantics Lockscope must reproduce"),
  * "Redis leases" and "Leases, pauses and fencing".
  *
  * Expiry. Real Redis treats a key as expired when `now > when` (it is still readable during its

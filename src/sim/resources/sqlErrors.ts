@@ -75,3 +75,14 @@ export function lockTimeoutError(): SqlError {
 export function statementTimeoutError(): SqlError {
   return { code: '57014', message: 'canceling statement due to statement timeout' };
 }
+
+/**
+ * 40P01 deadlock_detected (deadlock.c DeadLockReport; checked on PostgreSQL 15): message
+ * `deadlock detected`, DETAIL one line per member of the cycle starting at the failing backend
+ * (`Process 29526 waits for ExclusiveLock on advisory lock [115862,0,1,1]; blocked by process
+ * 29524.`; see `deadlock.ts` for how the model names processes and locks), HINT `See server log
+ * for query details.`
+ */
+export function deadlockDetected(detail: string): SqlError {
+  return { code: '40P01', message: 'deadlock detected', detail, hint: 'See server log for query details.' };
+}

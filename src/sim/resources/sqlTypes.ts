@@ -100,6 +100,8 @@ export interface SqlError {
   readonly code: string;
   readonly message: string;
   readonly detail?: string;
+  /** HINT line, when the server gives one (40P01: `See server log for query details.`). Not part of `renderReply`. */
+  readonly hint?: string;
 }
 
 /** The reply to one statement, or the fact that it waits. */

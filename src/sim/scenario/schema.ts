@@ -6,25 +6,13 @@
  * Units: every duration is an integer number of virtual milliseconds and its name ends in `Ms`.
  */
 import { z } from 'zod';
+import { LIMITS, durationMs, positiveMs, identifier } from './primitives';
+import { faultKinds, onFaultKindsChange } from '../faults/registry';
+import type { BuiltinFault } from '../faults/kinds';
 
-/** Upper bounds on what one scenario may ask for (the UI shows them in its messages). */
-export const LIMITS = {
-  /** Longest run, in virtual milliseconds (1 hour). */
-  maxHorizonMs: 3_600_000,
-  /** Longest single duration (a step, a pause, a TTL), in virtual milliseconds. */
-  maxDurationMs: 3_600_000,
-  maxWorkers: 16,
-  maxStepsPerWorker: 40,
-  maxFaults: 32,
-  /** Trace events one run may produce before it stops with a "too many events" error. */
-  maxEvents: 20_000,
-  maxTextLength: 2_000,
-} as const;
+export { LIMITS };
 
-const durationMs = z.int().min(0).max(LIMITS.maxDurationMs);
-const positiveMs = z.int().min(1).max(LIMITS.maxDurationMs);
 const name = z.string().min(1).max(120);
-const identifier = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/, { error: 'must be 1–16 letters, digits, "-" or "_", starting with a letter' });
 const sqlInt = z.int().min(-2_147_483_648).max(2_147_483_647);
 const sqlValue = z.union([sqlInt, z.string().max(200), z.null()]);
 const rowSchema = z.record(z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, { error: 'must be a lower-case SQL column name' }), sqlValue);
@@ -152,35 +140,21 @@ export const workerSchema = z.strictObject({
   steps: z.array(stepSchema).min(1).max(LIMITS.maxStepsPerWorker),
 });
 
-const at = {
-  /** Fault time (virtual ms). Give either atMs, or step (+ phase) for a worker fault. */
-  atMs: durationMs.optional(),
-  /** Index into the worker's steps where the fault fires. */
-  step: z.int().min(0).max(LIMITS.maxStepsPerWorker - 1).optional(),
-  phase: z.enum(['before', 'after']).optional(),
-};
+/**
+ * Builds the fault schema from the fault registry (src/sim/faults/registry.ts): one variant per
+ * registered kind, discriminated by `kind`. Each kind's schema, application, description, lane
+ * and generator live in one registry entry (the built-in kinds: src/sim/faults/kinds.ts).
+ */
+function buildFaultSchema(): z.ZodType<Fault> {
+  const options = faultKinds().map((k) => k.schema) as unknown as [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]];
+  return z.discriminatedUnion('kind', options) as unknown as z.ZodType<Fault>;
+}
 
-/** The fault kinds: plain data, placed at a virtual time or at a worker's step. */
-export const faultSchema = z.discriminatedUnion('kind', [
-  /** The worker stops (GC, VM migration, blocked event loop) for pauseMs, then resumes believing what it believed. */
-  z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...at }),
-  /** The lease key expires now, whatever its TTL says. */
-  z.strictObject({ kind: z.literal('expireLease'), ...at, worker: identifier.optional() }),
-  /** The worker's process dies; with restartAfterMs it starts its job again from the first step. */
-  z.strictObject({ kind: z.literal('crash'), worker: identifier, restartAfterMs: durationMs.nullable(), ...at }),
-  /** The worker cannot reach the lease store for durationMs (renewals fail); the database stays reachable. */
-  z.strictObject({ kind: z.literal('partition'), worker: identifier, durationMs: positiveMs, ...at }),
-  /** An admin script performs the job's write directly, ignoring the cooperative lock. */
-  z.strictObject({ kind: z.literal('adminBypass'), ...at, worker: identifier.optional() }),
-  /** An operator deletes the lease key by hand (`DEL`). */
-  z.strictObject({ kind: z.literal('manualDelete'), ...at, worker: identifier.optional() }),
-  /** The job throws here; its error path runs (see mechanism.onError) and the connection goes back to the pool. */
-  z.strictObject({ kind: z.literal('jobError'), worker: identifier, ...at }),
-  /** The Redis primary fails over to a replica that lost the writes of the last replicationLagMs. */
-  z.strictObject({ kind: z.literal('failover'), ...at, worker: identifier.optional() }),
-  /** The lease store's clock jumps forward by jumpMs: keys expire early. */
-  z.strictObject({ kind: z.literal('clockJump'), jumpMs: positiveMs, ...at, worker: identifier.optional() }),
-]);
+/**
+ * The fault kinds: plain data, placed at a virtual time or at a worker's step. Rebuilt when a
+ * kind is registered (an ES module live binding: read it through the import, do not copy it).
+ */
+export let faultSchema = buildFaultSchema();
 
 /** What must never happen. Checkers in src/sim/invariants see every event. */
 export const invariantSchema = z.discriminatedUnion('kind', [
@@ -205,24 +179,34 @@ export const invariantSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** The whole scenario, version 1. */
-export const scenarioSchema = z.strictObject({
-  version: z.literal(1),
-  /** Preset id this scenario came from (informational). */
-  id: z.string().max(60).optional(),
-  title: name,
-  description: z.string().max(LIMITS.maxTextLength),
-  /** Grouping in the catalogue. */
-  lesson: z.enum(['invariants', 'locks', 'leases', 'recovery']),
-  seed: z.int().min(0).max(2_147_483_647),
-  horizonMs: z.int().min(1).max(LIMITS.maxHorizonMs),
-  job: jobSchema,
-  mechanism: mechanismSchema,
-  lease: leaseSchema,
-  database: databaseSchema,
-  destination: destinationSchema,
-  workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
-  faults: z.array(faultSchema).max(LIMITS.maxFaults),
-  invariants: z.array(invariantSchema).min(1).max(12),
+function buildScenarioSchema() {
+  return z.strictObject({
+    version: z.literal(1),
+    /** Preset id this scenario came from (informational). */
+    id: z.string().max(60).optional(),
+    title: name,
+    description: z.string().max(LIMITS.maxTextLength),
+    /** Grouping in the catalogue. */
+    lesson: z.enum(['invariants', 'locks', 'leases', 'recovery']),
+    seed: z.int().min(0).max(2_147_483_647),
+    horizonMs: z.int().min(1).max(LIMITS.maxHorizonMs),
+    job: jobSchema,
+    mechanism: mechanismSchema,
+    lease: leaseSchema,
+    database: databaseSchema,
+    destination: destinationSchema,
+    workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
+    faults: z.array(faultSchema).max(LIMITS.maxFaults),
+    invariants: z.array(invariantSchema).min(1).max(12),
+  });
+}
+
+/** The whole scenario, version 1 (rebuilt with `faultSchema`; read it through the import). */
+export let scenarioSchema = buildScenarioSchema();
+
+onFaultKindsChange(() => {
+  faultSchema = buildFaultSchema();
+  scenarioSchema = buildScenarioSchema();
 });
 
 export type Step = z.infer<typeof stepSchema>;
@@ -231,7 +215,8 @@ export type Mechanism = z.infer<typeof mechanismSchema>;
 export type LeaseConfig = z.infer<typeof leaseSchema>;
 export type DestinationConfig = z.infer<typeof destinationSchema>;
 export type WorkerSpec = z.infer<typeof workerSchema>;
-export type Fault = z.infer<typeof faultSchema>;
+/** A fault of one of the built-in kinds (a registered kind beyond them is only known at run time). */
+export type Fault = BuiltinFault;
 export type FaultKind = Fault['kind'];
 export type Invariant = z.infer<typeof invariantSchema>;
 export type InvariantKind = Invariant['kind'];

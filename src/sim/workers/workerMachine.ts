@@ -75,7 +75,25 @@ export type WorkerEvent =
   | { type: 'CRASH'; patch?: Patch }
   | { type: 'RESTART'; patch?: Patch };
 
-/** The worker machine. States: idle → requesting ⇄ waiting → holding → working → performingEffect → recordingCompletion → releasing → done; paused (history) and crashed from anywhere active. */
+/**
+ * The worker machine: which events are legal in which state (anything else is refused: the state
+ * and the beliefs stay as they are).
+ *
+ * - In every active state (idle, requesting, waiting, holding, working, performingEffect,
+ *   recordingCompletion, releasing) a job step may start: REQUEST → requesting, WORK → working,
+ *   EFFECT → performingEffect, RECORD → recordingCompletion, RELEASE → releasing. The steps come
+ *   in the order the scenario's author wrote them, so any step may follow any other. BELIEVE
+ *   updates beliefs; FINISH → done; PAUSE → paused; CRASH → crashed.
+ * - WAIT → waiting only where a request or a statement is outstanding: requesting, waiting,
+ *   working, performingEffect, recordingCompletion (not idle, holding or releasing: an unlock,
+ *   a ROLLBACK or a release never waits).
+ * - GRANTED → holding only while acquiring: requesting, waiting, or working (a waiting
+ *   statement that was let through).
+ * - paused: only BELIEVE, CRASH, and RESUME (back to the state it was paused in: history). A
+ *   paused worker runs nothing, so a grant or a finish cannot reach it.
+ * - crashed: RESTART → idle (with fresh beliefs) or FINISH → done.
+ * - done is final.
+ */
 export const workerMachine = setup({
   types: { context: {} as Beliefs, events: {} as WorkerEvent },
   actions: {
@@ -90,8 +108,6 @@ export const workerMachine = setup({
       initial: 'idle',
       on: {
         REQUEST: { target: '.requesting', actions: 'applyPatch' },
-        WAIT: { target: '.waiting', actions: 'applyPatch' },
-        GRANTED: { target: '.holding', actions: 'applyPatch' },
         WORK: { target: '.working', actions: 'applyPatch' },
         EFFECT: { target: '.performingEffect', actions: 'applyPatch' },
         RECORD: { target: '.recordingCompletion', actions: 'applyPatch' },
@@ -103,12 +119,12 @@ export const workerMachine = setup({
       },
       states: {
         idle: {},
-        requesting: {},
-        waiting: {},
+        requesting: { on: { WAIT: { target: 'waiting', actions: 'applyPatch' }, GRANTED: { target: 'holding', actions: 'applyPatch' } } },
+        waiting: { on: { WAIT: { target: 'waiting', actions: 'applyPatch' }, GRANTED: { target: 'holding', actions: 'applyPatch' } } },
         holding: {},
-        working: {},
-        performingEffect: {},
-        recordingCompletion: {},
+        working: { on: { WAIT: { target: 'waiting', actions: 'applyPatch' }, GRANTED: { target: 'holding', actions: 'applyPatch' } } },
+        performingEffect: { on: { WAIT: { target: 'waiting', actions: 'applyPatch' } } },
+        recordingCompletion: { on: { WAIT: { target: 'waiting', actions: 'applyPatch' } } },
         releasing: {},
         hist: { type: 'history' },
       },
@@ -127,6 +143,16 @@ export const workerMachine = setup({
     done: { type: 'final' },
   },
 });
+
+/** Every event type the engine may send. */
+export const WORKER_EVENT_TYPES: readonly WorkerEvent['type'][] = ['REQUEST', 'WAIT', 'GRANTED', 'WORK', 'EFFECT', 'RECORD', 'RELEASE', 'BELIEVE', 'FINISH', 'PAUSE', 'RESUME', 'CRASH', 'RESTART'];
+
+/** The events the machine accepts in a state (the diagram's arrows out of it), read from the machine itself. */
+export function legalEvents(state: WorkerStateName): WorkerEvent['type'][] {
+  const value = state === 'paused' || state === 'crashed' || state === 'done' ? state : { active: state };
+  const snapshot = workerMachine.resolveState({ value, context: initialBeliefs });
+  return WORKER_EVENT_TYPES.filter((type) => snapshot.can({ type }));
+}
 
 /** Flattens a snapshot value (`{ active: 'working' }`, `'paused'`) to a teacher-named state. */
 export function stateName(value: unknown): WorkerStateName {

@@ -1,18 +1,15 @@
 /**
  * Which faults fit which timeline lane, how to describe a fault in words, where its marker goes,
  * and which of its fields is its editable duration. Faults stay plain data (the scenario format);
- * this module only builds and reads them.
+ * what each kind means (description, lane, glyph, duration, whether it applies to a scenario) is
+ * its entry in the simulation core's fault registry; this module builds the menu and reads them.
  */
-import type { Fault, Scenario } from '../../sim';
+import { describeFault as describeFaultInSim, faultKindOf, faultLane, fmtSeconds, type Fault, type Scenario } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 
-/** `1500` → `1.5 s`, `40` → `40 ms`. */
-export function fmtSeconds(ms: number): string {
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(Math.abs(s) < 10 ? 2 : 1)} s`;
-}
+/** `1500` → `1.5 s`, `40` → `40 ms` (from the simulation core, which words fault descriptions the same way). */
+export { fmtSeconds };
 
 /** One entry of the fault menu. */
 export interface FaultOption {
@@ -32,6 +29,10 @@ function effectStep(scenario: Scenario, worker: string): number {
 
 /** The faults that fit a lane, placed at `atMs`. */
 export function faultsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultOption[] {
+  return optionsForLane(lane, scenario, atMs).filter((o) => faultKindOf(o.make()).appliesTo(scenario));
+}
+
+function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultOption[] {
   const t = at(atMs);
   const ttl = scenario.lease.ttlMs;
   switch (lane.kind) {
@@ -67,20 +68,7 @@ export function faultsForLane(lane: LaneRef, scenario: Scenario, atMs: number): 
 
 /** The lane a fault's marker belongs to. */
 export function laneOfFault(f: Fault, scenario: Scenario): LaneRef {
-  switch (f.kind) {
-    case 'pause':
-    case 'crash':
-    case 'partition':
-    case 'jobError':
-      return { kind: 'worker', worker: f.worker };
-    case 'expireLease':
-    case 'manualDelete':
-    case 'failover':
-    case 'clockJump':
-      return { kind: 'lease', key: scenario.lease.key };
-    case 'adminBypass':
-      return { kind: 'database' };
-  }
+  return faultLane(f, scenario);
 }
 
 /** Where the fault fired in the run (its first trace event), or its declared time, or null if it never fired. */
@@ -93,25 +81,14 @@ export function faultTimeMs(f: Fault, index: number, run: DerivedRun): number | 
 
 /** The fault's editable duration field, if it has one. */
 export function durationOf(f: Fault): { label: string; ms: number | null } | null {
-  switch (f.kind) {
-    case 'pause': return { label: 'pause', ms: f.pauseMs };
-    case 'partition': return { label: 'cut off for', ms: f.durationMs };
-    case 'clockJump': return { label: 'jump', ms: f.jumpMs };
-    case 'crash': return { label: 'restart after', ms: f.restartAfterMs };
-    default: return null;
-  }
+  const d = faultKindOf(f).duration;
+  return d ? { label: d.label, ms: d.get(f) } : null;
 }
 
 /** The same fault with a new duration (ms; null = never, for a crash's restart). */
 export function withDuration(f: Fault, ms: number | null): Fault {
-  const v = ms === null ? null : Math.max(1, Math.round(ms));
-  switch (f.kind) {
-    case 'pause': return { ...f, pauseMs: v ?? f.pauseMs };
-    case 'partition': return { ...f, durationMs: v ?? f.durationMs };
-    case 'clockJump': return { ...f, jumpMs: v ?? f.jumpMs };
-    case 'crash': return { ...f, restartAfterMs: v };
-    default: return f;
-  }
+  const d = faultKindOf(f).duration;
+  return d ? (d.set(f, ms === null ? null : Math.max(1, Math.round(ms))) as Fault) : f;
 }
 
 /** The same fault placed at a time (a step placement becomes a time placement). */
@@ -122,32 +99,10 @@ export function withTime(f: Fault, ms: number): Fault {
 
 /** The fault in words, e.g. "Pause A for 40 s at 3 s". */
 export function describeFault(f: Fault, scenario: Scenario): string {
-  const when = f.atMs !== undefined ? `at ${fmtSeconds(f.atMs)}` : f.step !== undefined ? `${f.phase ?? 'before'} step ${f.step + 1} (${scenario.workers.find((w) => w.id === f.worker)?.steps[f.step]?.do ?? '?'})` : '';
-  const key = scenario.lease.key;
-  switch (f.kind) {
-    case 'pause': return `Pause ${f.worker} for ${fmtSeconds(f.pauseMs)} ${when}`;
-    case 'crash': return `Crash ${f.worker} ${when}${f.restartAfterMs === null ? ', no restart' : `, restart after ${fmtSeconds(f.restartAfterMs)}`}`;
-    case 'partition': return `Cut ${f.worker} off from the lease store for ${fmtSeconds(f.durationMs)} ${when}`;
-    case 'jobError': return `Job error in ${f.worker} ${when}`;
-    case 'expireLease': return `Expire ${key} ${when}`;
-    case 'manualDelete': return `Operator deletes ${key} ${when}`;
-    case 'failover': return `Redis failover ${when}`;
-    case 'clockJump': return `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`;
-    case 'adminBypass': return `Admin script bypasses the lock ${when}`;
-  }
+  return describeFaultInSim(f, scenario);
 }
 
 /** A one- or two-character glyph for a fault marker (paired with its shape and label, never colour alone). */
 export function faultGlyph(f: Fault): string {
-  switch (f.kind) {
-    case 'pause': return 'P';
-    case 'crash': return '✗';
-    case 'partition': return 'N';
-    case 'jobError': return '!';
-    case 'expireLease': return 'X';
-    case 'manualDelete': return 'D';
-    case 'failover': return 'F';
-    case 'clockJump': return 'J';
-    case 'adminBypass': return 'A';
-  }
+  return faultKindOf(f).glyph;
 }

@@ -1,0 +1,265 @@
+/**
+ * The built-in fault kinds, one registry entry each (see registry.ts): schema, application,
+ * description, applicability, lane, glyph, editable duration and random generator. Sources for
+ * the behaviour: Kleppmann, "How to do distributed locking" (process pauses, clock jumps); Redis
+ * "Distributed Locks with Redis" and "Redis replication" (failover loses unreplicated writes);
+ * PostgreSQL "Advisory Lock Functions" (a closed session releases its locks).
+ */
+import { z } from 'zod';
+import type { WorkerRuntime } from '../engine/world';
+import type { Rng } from '../engine/rng';
+import { fmtMs, fmtSeconds } from '../engine/fmt';
+import type { Scenario } from '../scenario/schema';
+import { faultPlacement, identifier, positiveMs, durationMs } from '../scenario/primitives';
+import { initialBeliefs } from '../workers/workerMachine';
+import type { Stmt } from '../resources/sqlTypes';
+import type { FaultContext, FaultEffect, FaultKindDef } from './registry';
+
+// The schemas, one per kind (each is that kind's variant of the scenario's fault union).
+const pauseSchema = z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...faultPlacement });
+const expireLeaseSchema = z.strictObject({ kind: z.literal('expireLease'), ...faultPlacement, worker: identifier.optional() });
+const crashSchema = z.strictObject({ kind: z.literal('crash'), worker: identifier, restartAfterMs: durationMs.nullable(), ...faultPlacement });
+const partitionSchema = z.strictObject({ kind: z.literal('partition'), worker: identifier, durationMs: positiveMs, ...faultPlacement });
+const adminBypassSchema = z.strictObject({ kind: z.literal('adminBypass'), ...faultPlacement, worker: identifier.optional() });
+const manualDeleteSchema = z.strictObject({ kind: z.literal('manualDelete'), ...faultPlacement, worker: identifier.optional() });
+const jobErrorSchema = z.strictObject({ kind: z.literal('jobError'), worker: identifier, ...faultPlacement });
+const failoverSchema = z.strictObject({ kind: z.literal('failover'), ...faultPlacement, worker: identifier.optional() });
+const clockJumpSchema = z.strictObject({ kind: z.literal('clockJump'), jumpMs: positiveMs, ...faultPlacement, worker: identifier.optional() });
+
+/** A fault of one of the built-in kinds. */
+export type BuiltinFault =
+  | z.infer<typeof pauseSchema> | z.infer<typeof expireLeaseSchema> | z.infer<typeof crashSchema> | z.infer<typeof partitionSchema>
+  | z.infer<typeof adminBypassSchema> | z.infer<typeof manualDeleteSchema> | z.infer<typeof jobErrorSchema> | z.infer<typeof failoverSchema>
+  | z.infer<typeof clockJumpSchema>;
+
+type Of<K extends BuiltinFault['kind']> = Extract<BuiltinFault, { kind: K }>;
+
+/** A random time for a fault: within the run and its first minute. */
+function randomAtMs(rng: Rng, s: Scenario): number {
+  return rng.int(0, Math.min(s.horizonMs, 60_000));
+}
+
+function randomWorker(rng: Rng, s: Scenario): string {
+  return s.workers[rng.int(0, s.workers.length - 1)]!.id;
+}
+
+/** The scenario involves the lease store: its mechanism takes a lease, or a fault already acts on the lease. */
+function involvesLeaseStore(s: Scenario): boolean {
+  return s.mechanism.lock === 'lease' || s.faults.some((f) => LEASE_KINDS.has(f.kind));
+}
+const LEASE_KINDS = new Set<string>(['expireLease', 'manualDelete', 'failover', 'clockJump']);
+
+const always = (): boolean => true;
+
+/** "The worker is not running" for a worker fault that finds its worker finished or crashed; undefined if it is running. */
+function notRunning(ctx: FaultContext, what: string, worker: string): FaultEffect | undefined {
+  const w = ctx.worker;
+  if (w && ctx.world.isAlive(w)) return undefined;
+  ctx.event(`${what} of ${worker}: it is not running, nothing happens.`);
+  return 'continue';
+}
+
+const pause: FaultKindDef<Of<'pause'>> = {
+  kind: 'pause', schema: pauseSchema, lane: 'worker', glyph: 'P',
+  duration: { label: 'pause', get: (f) => f.pauseMs, set: (f, ms) => ({ ...f, pauseMs: ms ?? f.pauseMs }) },
+  describe: (f, _s, when) => `Pause ${f.worker} for ${fmtSeconds(f.pauseMs)} ${when}`,
+  appliesTo: always,
+  generate: (rng, s) => ({ kind: 'pause', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), pauseMs: rng.int(1, 50_000) }),
+  apply: (ctx, f) => notRunning(ctx, 'Pause', f.worker) ?? pauseWorker(ctx, ctx.worker!, f.pauseMs),
+};
+
+const crash: FaultKindDef<Of<'crash'>> = {
+  kind: 'crash', schema: crashSchema, lane: 'worker', glyph: '✗',
+  duration: { label: 'restart after', get: (f) => f.restartAfterMs, set: (f, ms) => ({ ...f, restartAfterMs: ms }) },
+  describe: (f, _s, when) => `Crash ${f.worker} ${when}${f.restartAfterMs === null ? ', no restart' : `, restart after ${fmtSeconds(f.restartAfterMs)}`}`,
+  appliesTo: always,
+  generate: (rng, s) => ({ kind: 'crash', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), restartAfterMs: rng.int(0, 1) === 0 ? null : rng.int(0, 5_000) }),
+  apply: (ctx, f) => {
+    const stopped = notRunning(ctx, 'Crash', f.worker);
+    if (stopped) return stopped;
+    crashWorker(ctx, ctx.worker!, f.restartAfterMs);
+    return 'stop';
+  },
+};
+
+const jobError: FaultKindDef<Of<'jobError'>> = {
+  kind: 'jobError', schema: jobErrorSchema, lane: 'worker', glyph: '!',
+  describe: (f, _s, when) => `Job error in ${f.worker} ${when}`,
+  appliesTo: always,
+  generate: (rng, s) => ({ kind: 'jobError', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s) }),
+  apply: (ctx, f) => {
+    const w = ctx.worker;
+    if (!w || !ctx.world.isAlive(w)) return ctx.event(`Job error in ${f.worker}: it is not running, nothing happens.`), 'continue';
+    ctx.event(`${w.id}'s job throws an exception here.`, { worker: w });
+    ctx.world.interrupt(w);
+    ctx.world.jobs.fail(w, 'an exception');
+    return 'stop';
+  },
+};
+
+const partition: FaultKindDef<Of<'partition'>> = {
+  kind: 'partition', schema: partitionSchema, lane: 'worker', glyph: 'N',
+  duration: { label: 'cut off for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
+  describe: (f, _s, when) => `Cut ${f.worker} off from the lease store for ${fmtSeconds(f.durationMs)} ${when}`,
+  appliesTo: always,
+  generate: (rng, s) => ({ kind: 'partition', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), durationMs: rng.int(1, 30_000) }),
+  apply: (ctx, f) => {
+    const { world } = ctx;
+    const w = ctx.worker;
+    if (!w) return 'continue';
+    world.cutOff(w, world.nowMs + f.durationMs);
+    ctx.event(`${w.id} is cut off from the lease store for ${fmtMs(f.durationMs)}; it can still reach the database and the destination.`, { worker: w });
+    world.at(world.nowMs + f.durationMs, () => ctx.event(`${w.id} can reach the lease store again.`, { worker: w }));
+    return 'continue';
+  },
+};
+
+const expireLease: FaultKindDef<Of<'expireLease'>> = {
+  kind: 'expireLease', schema: expireLeaseSchema, lane: 'lease', glyph: 'X',
+  describe: (_f, s, when) => `Expire ${s.lease.key} ${when}`,
+  appliesTo: involvesLeaseStore,
+  generate: (rng, s) => ({ kind: 'expireLease', atMs: randomAtMs(rng, s) }),
+  apply: (ctx) => {
+    const { world } = ctx;
+    const L = world.scenario.lease;
+    const removed = world.leases.forceExpire(world.nowMs, L.key);
+    ctx.event(removed ? `${L.key} is forced to expire now (as if its TTL had run out).` : `Forced expiry of ${L.key}: no such key right now.`);
+    return 'continue';
+  },
+};
+
+const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
+  kind: 'manualDelete', schema: manualDeleteSchema, lane: 'lease', actor: 'operator', glyph: 'D',
+  describe: (_f, s, when) => `Operator deletes ${s.lease.key} ${when}`,
+  appliesTo: involvesLeaseStore,
+  generate: (rng, s) => ({ kind: 'manualDelete', atMs: randomAtMs(rng, s) }),
+  apply: (ctx) => {
+    const L = ctx.world.scenario.lease;
+    ctx.world.redis('operator', { op: 'DEL', keys: [L.key] }, (r) => (r.kind === 'int' && r.value === 1
+      ? { text: `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }
+      : `An operator deletes ${L.key} by hand; there was no key.`));
+    return 'continue';
+  },
+};
+
+const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
+  kind: 'adminBypass', schema: adminBypassSchema, lane: 'database', actor: 'admin', glyph: 'A',
+  describe: (_f, _s, when) => `Admin script bypasses the lock ${when}`,
+  appliesTo: always,
+  generate: (rng, s) => ({ kind: 'adminBypass', atMs: randomAtMs(rng, s) }),
+  apply: (ctx) => {
+    runAdminScript(ctx);
+    return 'continue';
+  },
+};
+
+const failover: FaultKindDef<Of<'failover'>> = {
+  kind: 'failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
+  describe: (_f, _s, when) => `Redis failover ${when}`,
+  appliesTo: involvesLeaseStore,
+  generate: (rng, s) => ({ kind: 'failover', atMs: randomAtMs(rng, s) }),
+  apply: (ctx) => {
+    const { world } = ctx;
+    const lost = world.leases.failover(world.nowMs);
+    ctx.event(lost.length > 0
+      ? `The Redis primary fails; the promoted replica lags ${fmtMs(world.scenario.lease.replicationLagMs)} behind and lost: ${lost.join(', ')}.`
+      : 'The Redis primary fails over to its replica; nothing was lost.');
+    world.scheduleExpiry();
+    return 'continue';
+  },
+};
+
+const clockJump: FaultKindDef<Of<'clockJump'>> = {
+  kind: 'clockJump', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
+  duration: { label: 'jump', get: (f) => f.jumpMs, set: (f, ms) => ({ ...f, jumpMs: ms ?? f.jumpMs }) },
+  describe: (f, _s, when) => `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`,
+  appliesTo: involvesLeaseStore,
+  generate: (rng, s) => ({ kind: 'clockJump', atMs: randomAtMs(rng, s), jumpMs: rng.int(1, 60_000) }),
+  apply: (ctx, f) => {
+    const { world } = ctx;
+    const expired = world.leases.clockJump(world.nowMs, f.jumpMs);
+    ctx.event(`The lease store's clock jumps ${fmtMs(f.jumpMs)} forward${expired.length > 0 ? `: ${expired.join(', ')} expire early` : ''}.`);
+    world.scheduleExpiry();
+    return 'continue';
+  },
+};
+
+/** The built-in kinds, in the order the scenario format has always listed them. */
+export const BUILTIN_FAULT_KINDS = [pause, expireLease, crash, partition, adminBypass, manualDelete, jobError, failover, clockJump] as const;
+
+function pauseWorker(ctx: FaultContext, w: WorkerRuntime, pauseMs: number): FaultEffect {
+  const { world } = ctx;
+  const until = world.pause(w, pauseMs);
+  ctx.event(`${w.id} pauses for ${fmtMs(pauseMs)} (a stop-the-world GC, a VM migration): it runs nothing and cannot notice.`, { worker: w });
+  world.at(until, () => {
+    if (!world.resume(w)) return;
+    const b = world.beliefs(w);
+    const belief = b.ownsLease ? ` It still believes it owns ${world.scenario.lease.key}${b.fencingToken !== null ? ` (token ${b.fencingToken})` : ''}.` : '';
+    ctx.event(`${w.id} resumes after ${fmtMs(pauseMs)}, unaware it was paused.${belief}`, { worker: w });
+  });
+  return 'continue';
+}
+
+function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number | null): void {
+  const { world } = ctx;
+  const aborted = world.crash(w);
+  if (aborted) {
+    const write = aborted.write;
+    world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' }, call: aborted.call });
+  }
+  const before = world.beliefs(w);
+  world.send(w, 'CRASH', { outcome: 'crashed' });
+  const consequences = [
+    before.connection !== null ? `its database connection closes${before.inTransaction || before.holdsLock ? ', rolling back its transaction and releasing its advisory locks' : ''}` : '',
+    before.ownsLease ? `its lease stays in Redis until its TTL runs out` : '',
+  ].filter((x) => x !== '');
+  const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
+  ctx.event(`${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}.${tail}`, { worker: w });
+  const session = world.beliefs(w).connection;
+  if (session !== null) world.giveBack(w, true);
+  if (restartAfterMs === null) return;
+  world.at(world.nowMs + restartAfterMs, () => {
+    if (world.stateOf(w) !== 'crashed') return;
+    const incarnation = world.beliefs(w).incarnation + 1;
+    world.restart(w);
+    world.send(w, 'RESTART', { ...initialBeliefs, incarnation });
+    ctx.event(`${w.id} restarts and retries the job from its first step; it remembers nothing of its first attempt.`, { worker: w });
+    world.jobs.start(w);
+  });
+}
+
+/** The admin script: its own psql session, no pool, no lock — it performs the job's write directly. */
+function runAdminScript(ctx: FaultContext): void {
+  const { world } = ctx;
+  const s = world.scenario;
+  let admin = world.workers.get('admin');
+  if (admin && world.isParked(admin)) {
+    ctx.event('A second admin script would start, but the first one is still waiting for the database: skipped.');
+    return;
+  }
+  if (!admin || !world.isAlive(admin)) admin = world.spawnAdmin();
+  const a = admin;
+  world.send(a, 'EFFECT');
+  ctx.event('An admin script runs a fix-up by hand. It does not know about the cooperative lock, so it does not take it.');
+  const finish = () => {
+    world.send(a, 'FINISH', { outcome: 'completed' });
+  };
+  const job = s.job;
+  if (job.kind === 'external') {
+    const { write } = world.destinationCall('admin', { op: 'begin', token: null, idempotencyKey: null });
+    const finishCmd = { op: 'finish', writeId: write.id, token: null, idempotencyKey: null } as const;
+    const end = world.destinationCall('admin', finishCmd);
+    // The script waits for nothing: both events are emitted once the write has completed.
+    const beginCall = { resource: 'destination', caller: 'admin', command: { op: 'begin', token: null, idempotencyKey: null }, reply: { ...write } } as const;
+    world.emit('admin', 'destination', `The admin script writes ${s.destination.target} directly.`, { command: world.destinationResource.renderCommand(beginCall.command), reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'begin' }, call: beginCall });
+    world.emit('admin', 'destination', 'The admin write completes.', { reply: write.reply, worker: a, data: { t: 'write', writeId: write.id, phase: 'end' }, call: end.call });
+    return finish();
+  }
+  const stmt: Stmt = job.kind === 'insertOnce'
+    ? { op: 'insert', table: job.table, values: { ...job.key, ...job.values }, returning: ['id'] }
+    : job.kind === 'debit'
+      ? { op: 'update', table: 'accounts', set: { balance: { column: 'balance', add: -10 } }, where: { id: job.accountId } }
+      : { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } };
+  world.sql(a, stmt, (r) => (r.status === 'ok' ? 'The admin script writes directly, without the lock: the lock cannot stop SQL that does not ask for it.' : r.status === 'error' ? `The database rejects the admin script's write: ${r.error.message}.` : "The admin script's write waits for another transaction."), finish);
+}
+

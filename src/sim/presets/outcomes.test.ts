@@ -1,0 +1,309 @@
+/**
+ * What each preset shows, spelled out: the verdict and the events it cites, how and when each
+ * worker's job ended, and the metrics. This pairs with the golden trace hashes in
+ * determinism.test.ts: a hash says *that* a run changed and is silenced by `vitest -u`; this
+ * table says *what* changed and has to be edited by hand, against product.md's catalogue (each
+ * variant's `expected` line) and ../shared/semantics.md.
+ *
+ * Cited events read `<ms> <actor> <command or kind> → <reply>`. `workerTransitions` is left
+ * out on purpose (an engine cost, not a behaviour). remote-call-in-txn counts 3 duplicateEffects
+ * although each worker pays its own order: the metric counts every effect beyond the first.
+ */
+import { PRESETS } from './index';
+import { runScenario } from '../engine/run';
+import type { Scenario } from '../scenario/schema';
+
+interface Expected {
+  held: boolean;
+  findings: { finding: string; cites: string[] }[];
+  outcomes: string[];
+  metrics: Record<string, unknown>;
+}
+
+function summarize(s: Scenario): Expected {
+  const r = runScenario(s);
+  const byId = new Map(r.events.map((e) => [e.id, e]));
+  const cite = (id: string) => {
+    const e = byId.get(id);
+    if (!e) return `missing ${id}`;
+    return `${e.atMs} ${e.actor} ${e.command ?? e.kind}${e.reply ? ` → ${e.reply}` : ''}`;
+  };
+  const { workerTransitions: _, ...metrics } = r.metrics;
+  return {
+    held: r.verdict.held,
+    findings: [...r.verdict.violations, ...r.verdict.notes].map((f) => ({ finding: `${f.severity} ${f.invariant}: ${f.message}`, cites: f.eventIds.map(cite) })),
+    outcomes: r.events.filter((e) => e.kind === 'outcome').map((e) => `${e.atMs} ${e.narration}`),
+    metrics,
+  };
+}
+
+const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
+  'invoice-race': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation uniqueBusinessKey: 2 rows exist for order_id = 42 in invoices', cites: [
+          '50 A INSERT INTO invoices (order_id, amount) VALUES (42, 100) RETURNING id → INSERT 0 1 → id=1',
+          '70 B INSERT INTO invoices (order_id, amount) VALUES (42, 100) RETURNING id → INSERT 0 1 → id=2',
+          '120 B COMMIT → COMMIT',
+        ] },
+      ],
+      outcomes: ['100 A is done: it completed the job.', '120 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 18 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['100 A is done: it completed the job.', '100 B is done: it found the existing row and used it.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 50, events: 19 },
+    },
+  },
+  'balance-update': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation noLostUpdate: the balance is 50, but 100 minus the committed debits (80) is 20: an update was lost', cites: [
+          '50 A UPDATE accounts SET balance = 70 WHERE id = 1 → UPDATE 1',
+          '60 B UPDATE accounts SET balance = 50 WHERE id = 1 → UPDATE 1',
+          '60 B COMMIT → COMMIT',
+        ] },
+      ],
+      outcomes: ['50 A is done: it completed the job.', '60 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 16 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['50 A is done: it completed the job.', '100 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 17 },
+    },
+  },
+  'inventory-reserve': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation noOversell: stock is -1: 2 reservations were made for 1 item(s) in stock', cites: [
+          '50 A UPDATE items SET stock = stock - 1 WHERE id = 7 → UPDATE 1',
+          '70 B UPDATE items SET stock = stock - 1 WHERE id = 7 → UPDATE 1',
+          '90 B COMMIT → COMMIT',
+        ] },
+      ],
+      outcomes: ['70 A is done: it completed the job.', '90 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 19 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['70 A is done: it completed the job.', '70 B is done: nothing left to reserve.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 16 },
+    },
+  },
+  'thumbnail': {
+    withoutFix: {
+      held: true,
+      findings: [
+        { finding: 'redundant effectOnce: thumbs/42.png was produced 2 times — redundant, not a violation (duplicates are harmless here)', cites: [
+          '300 A PUT thumbs/42.png → 200 OK (upload complete)',
+          '350 B PUT thumbs/42.png → 200 OK (upload complete)',
+        ] },
+      ],
+      outcomes: ['300 A is done: it completed the job.', '350 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 8 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['300 A is done: it completed the job.', '350 B is done: the job record said the work was already done.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 150, maxMs: 300 }, leaseAgeAtCommit: { count: 1, meanMs: 300, maxMs: 300 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 19 },
+    },
+  },
+  'admin-bypass': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation uniqueBusinessKey: 2 rows exist for account_id = 7 and period = \'2026-11\' in invoices', cites: [
+          '100 A INSERT INTO invoices (account_id, period, amount) VALUES (7, \'2026-11\', 250) RETURNING id → INSERT 0 1 → id=1',
+          '150 admin INSERT INTO invoices (account_id, period, amount) VALUES (7, \'2026-11\', 250) RETURNING id → INSERT 0 1 → id=2',
+          '200 A COMMIT → COMMIT',
+        ] },
+      ],
+      outcomes: ['200 A is done: it completed the job.', '200 B is done: it found the existing row and used it.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 95, maxMs: 190 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 20 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['200 A is done: it completed the job.', '200 B is done: it found the existing row and used it.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 95, maxMs: 190 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 21 },
+    },
+  },
+  'session-lock-pool': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation boundedWait: C was still waiting for a lock when the run ended, 9.8 s after it started (the limit is 5 s)', cites: [
+          '200 C SELECT pg_advisory_lock(42) → waits (advisory lock 42 held by session c1)',
+        ] },
+      ],
+      outcomes: ['0 A\'s job fails (an exception); its error path runs.', '0 A is done: the job failed.', '1100 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 14 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['0 A\'s job fails (an exception); its error path runs.', '0 A is done: the job failed.', '1100 B is done: it completed the job.', '2100 C is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 3, meanMs: 300, maxMs: 900 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
+    },
+  },
+  'export-lease-expiry': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation noOverlappingWrites: B\'s and A\'s writes to exports/2026-11-30.csv overlapped from 45 s to 55 s, and both were accepted', cites: [
+          '35000 B PUT exports/2026-11-30.csv → 200 OK (upload in progress)',
+          '45000 A PUT exports/2026-11-30.csv → 200 OK (upload in progress)',
+          '65000 A PUT exports/2026-11-30.csv → 200 OK (upload complete)',
+        ] },
+      ],
+      outcomes: ['55000 B is done: it completed the job.', '65000 A is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 45000, maxMs: 65000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 44 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['45000 A\'s job fails (stale fencing token rejected); its error path runs.', '45000 A is done: the job failed.', '55000 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 1, meanMs: 25000, maxMs: 25000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 1, duplicateEffects: 0, wastedWorkMs: 5000, events: 46 },
+    },
+  },
+  'unsafe-release': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation mutualExclusion: B and C were inside the critical section at the same time (from 13.5 s)', cites: [
+          '10000 B step',
+          '13500 C step',
+          '18000 B DEL lease:rebuild → (integer) 1',
+        ] },
+      ],
+      outcomes: ['13000 A is done: it completed the job.', '18000 B is done: it completed the job.', '21500 C is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 3, meanMs: 6667, maxMs: 11000 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 35 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['13000 A is done: it completed the job.', '18000 B is done: it completed the job.', '26500 C is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 3, meanMs: 8333, maxMs: 16000 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 40 },
+    },
+  },
+  'fence-ignored': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation effectOnce: the effect POST /v1/emails was performed 2 times', cites: [
+          '35000 B POST /v1/emails Fencing-Token: 34 → 201 Created',
+          '45000 A POST /v1/emails Fencing-Token: 33 → 201 Created',
+        ] },
+      ],
+      outcomes: ['37000 B is done: it completed the job.', '47000 A is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 27000, maxMs: 47000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 46 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['37000 B is done: it completed the job.', '45000 A is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 1, meanMs: 7000, maxMs: 7000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 45 },
+    },
+  },
+  'renew-partition': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation noOverlappingWrites: A\'s and B\'s writes to reports/ledger.csv overlapped from 21 s to 28 s, and both were accepted', cites: [
+          '8000 A PUT reports/ledger.csv → 200 OK (upload in progress)',
+          '21000 B PUT reports/ledger.csv → 200 OK (upload in progress)',
+          '41000 B PUT reports/ledger.csv → 200 OK (upload complete)',
+        ] },
+      ],
+      outcomes: ['28000 A is done: it completed the job.', '41000 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 2, meanMs: 28000, maxMs: 28000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 8, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 45 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['8000 A saw a renewal fail, so it stops before writing anything.', '8000 A is done: it stopped because it could not keep its lease.', '41000 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 1, meanMs: 28000, maxMs: 28000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 1, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 8000, events: 39 },
+    },
+  },
+  'crash-after-effect': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation effectOnce: the effect POST /v1/charges was performed 2 times', cites: [
+          '0 A POST /v1/charges → 201 Created',
+          '2500 A POST /v1/charges → 201 Created',
+        ] },
+      ],
+      outcomes: ['3000 A is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 14 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['2500 A is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 13 },
+    },
+  },
+  'manual-unlock': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation effectOnce: the effect POST /v1/shipments was performed 2 times', cites: [
+          '30000 A POST /v1/shipments → 201 Created',
+          '40000 B POST /v1/shipments → 201 Created',
+        ] },
+      ],
+      outcomes: ['31000 A is done: it completed the job.', '41000 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 2, meanMs: 31000, maxMs: 31000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 22 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['31000 A is done: it completed the job.', '40000 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 1, meanMs: 31000, maxMs: 31000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 21 },
+    },
+  },
+  'remote-call-in-txn': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation boundedWait: C waited 2.8 s for a connection (the limit is 1 s)', cites: [
+          '200 C pool.connect() → waits (pool exhausted)',
+          '3000 C BEGIN → BEGIN',
+        ] },
+        { finding: 'violation boundedWait: D waited 2.8 s for a connection (the limit is 1 s)', cites: [
+          '300 D pool.connect() → waits (pool exhausted)',
+          '3100 D BEGIN → BEGIN',
+        ] },
+      ],
+      outcomes: ['3000 A is done: it completed the job.', '3100 B is done: it completed the job.', '6000 C is done: it completed the job.', '6100 D is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 4, meanMs: 1400, maxMs: 2800 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 3, wastedWorkMs: 0, events: 38 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['3000 A is done: it completed the job.', '3100 B is done: it completed the job.', '3200 C is done: it completed the job.', '3300 D is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 8, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 3, wastedWorkMs: 0, events: 52 },
+    },
+  },
+};
+
+describe('what each preset shows (verdict, cited events, outcomes, metrics)', () => {
+  it('covers every preset', () => {
+    expect(Object.keys(EXPECTED)).toEqual(PRESETS.map((p) => p.id));
+  });
+
+  it.each(PRESETS.flatMap((p) => [[p.id, 'withoutFix'], [p.id, 'withFix']] as const))('%s %s', (id, variant) => {
+    const p = PRESETS.find((x) => x.id === id)!;
+    expect(summarize(p[variant])).toEqual(EXPECTED[id]![variant]);
+  });
+});

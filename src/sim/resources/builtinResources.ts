@@ -1,0 +1,212 @@
+/**
+ * The four built-in resources behind the `Resource` interface (resource.ts), registered in the
+ * order a World creates them and shows them in a WorldSnapshot: the lease store (Redis), the
+ * database (PostgreSQL), the destination, the connection pool. Each adapter wraps the model
+ * class unchanged (`Database`, `LeaseStore`, `Destination`, `ConnectionPool`), which the fidelity
+ * suite and the tests also use directly.
+ */
+import { tablesFor } from '../engine/tables';
+import { Database, type DatabaseSnapshot } from './database';
+import { renderReply, renderSql } from './renderSql';
+import type { DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
+import { LeaseStore } from './leaseStore';
+import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from './redisTypes';
+import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connectionPool';
+import { Destination, type DestinationSnapshot, type DestinationWrite } from './destination';
+import { NO_COMPLETIONS, registerResource, type Completion, type Execution, type Resource, type ResourceNotice } from './resource';
+
+/** PostgreSQL: callers are session ids; a statement that waits for a lock is answered later. */
+export class SqlResource implements Resource<Stmt, DbReply, DatabaseSnapshot> {
+  readonly name = 'db';
+  readonly traceKind = 'sql';
+  constructor(readonly db: Database) {}
+  execute(_nowMs: number, session: string, stmt: Stmt): Execution<Stmt, DbReply> {
+    const r = this.db.execute(session, stmt);
+    return { reply: r.reply, completions: completionsOf(r.completions) };
+  }
+  /** Ends a session (disconnect, crash): other sessions' statements it let through. */
+  closeSession(session: string): readonly Completion<Stmt, DbReply>[] {
+    return completionsOf(this.db.closeSession(session));
+  }
+  /** Cancels the session's waiting statement with `error` (lock_timeout 55P03, cancel 57014): its completion first. */
+  cancelWaiting(session: string, error: SqlError): readonly Completion<Stmt, DbReply>[] {
+    return completionsOf(this.db.cancelWaiting(session, error));
+  }
+  waits(reply: DbReply): boolean {
+    return reply.status === 'waits';
+  }
+  renderCommand(stmt: Stmt): string {
+    return renderSql(stmt);
+  }
+  renderReply(reply: DbReply): string {
+    return renderReply(reply);
+  }
+  snapshot(): DatabaseSnapshot {
+    return this.db.snapshot();
+  }
+  nextWakeMs(): null {
+    return null;
+  }
+  wake(): readonly ResourceNotice[] {
+    return NO_COMPLETIONS;
+  }
+}
+
+function completionsOf(list: readonly DbCompletion[]): readonly Completion<Stmt, DbReply>[] {
+  return list.length === 0 ? NO_COMPLETIONS : list.map((c) => ({ caller: c.sessionId, command: c.stmt, reply: c.reply }));
+}
+
+/** Redis: commands never wait; keys expire on their own (a wake-up at the next expiry). */
+export class RedisResource implements Resource<RedisCmd, RedisReply, ReturnType<LeaseStore['entries']>> {
+  readonly name = 'redis';
+  readonly traceKind = 'redis';
+  /** Rendered commands, so a retry loop re-sending one command object renders it once. */
+  private readonly rendered = new WeakMap<RedisCmd, string>();
+  constructor(readonly store: LeaseStore) {}
+  execute(nowMs: number, _caller: string, cmd: RedisCmd): Execution<RedisCmd, RedisReply> {
+    return { reply: this.store.execute(nowMs, cmd), completions: NO_COMPLETIONS };
+  }
+  waits(): boolean {
+    return false;
+  }
+  renderCommand(cmd: RedisCmd): string {
+    let command = this.rendered.get(cmd);
+    if (command === undefined) this.rendered.set(cmd, (command = renderRedis(cmd)));
+    return command;
+  }
+  renderReply(reply: RedisReply): string {
+    return renderRedisReply(reply);
+  }
+  snapshot(nowMs: number): ReturnType<LeaseStore['entries']> {
+    return this.store.entries(nowMs);
+  }
+  nextWakeMs(): number | null {
+    return this.store.nextExpiryMs();
+  }
+  /** Keys whose TTL ran out (Redis "EXPIRE": a key with an expiry is deleted once it is reached). */
+  wake(nowMs: number): readonly ResourceNotice[] {
+    return this.store.expireDue(nowMs).map((key) => ({
+      actor: 'redis',
+      kind: 'expiry',
+      narration: `${key} expired: its TTL ran out. Whoever believes they own it no longer does, and anyone may take it.`,
+      data: { t: 'lease', op: 'expired', key },
+    }));
+  }
+}
+
+/** A destination request: begin a write (upload / API call), finish it, or abort it (the writer died). */
+export type DestinationCmd =
+  | { readonly op: 'begin'; readonly token: number | null; readonly idempotencyKey: string | null }
+  | { readonly op: 'finish'; readonly writeId: number; readonly token: number | null; readonly idempotencyKey: string | null }
+  | { readonly op: 'abort'; readonly writeId: number };
+
+/** The file store or external API: callers are worker ids; a write is begun and finished (or aborted) later. The reply is the write itself (live: copy it to keep it). */
+export class DestinationResource implements Resource<DestinationCmd, DestinationWrite, DestinationSnapshot> {
+  readonly name = 'destination';
+  readonly traceKind = 'destination';
+  constructor(readonly destination: Destination) {}
+  execute(nowMs: number, worker: string, cmd: DestinationCmd): Execution<DestinationCmd, DestinationWrite> {
+    const reply = cmd.op === 'begin' ? this.destination.begin(nowMs, worker, cmd.token, cmd.idempotencyKey)
+      : cmd.op === 'finish' ? this.destination.finish(nowMs, cmd.writeId) : this.destination.abort(nowMs, cmd.writeId);
+    return { reply, completions: NO_COMPLETIONS };
+  }
+  waits(): boolean {
+    return false;
+  }
+  renderCommand(cmd: DestinationCmd): string {
+    return cmd.op === 'abort' ? '' : this.destination.renderRequest(cmd.token, cmd.idempotencyKey);
+  }
+  renderReply(write: DestinationWrite): string {
+    return write.reply;
+  }
+  snapshot(): DestinationSnapshot {
+    return this.destination.snapshot();
+  }
+  nextWakeMs(): null {
+    return null;
+  }
+  wake(): readonly ResourceNotice[] {
+    return NO_COMPLETIONS;
+  }
+}
+
+/** A pool command: borrow a connection (`pool.connect()`), return one as it is (`client.release()`), or close it for good (`connection.destroy()`, see `discard`). */
+export type PoolCmd = { readonly op: 'connect' } | { readonly op: 'release'; readonly connection: string } | { readonly op: 'destroy'; readonly connection: string };
+/** A pool reply: the connection, the caller's place in the queue, `released` for a return, `closed` for a destroy. */
+export type PoolReply = BorrowResult | { readonly status: 'released' } | { readonly status: 'closed' };
+
+const CONNECT: PoolCmd = { op: 'connect' };
+
+/** The application's connection pool: callers are worker ids; a borrower waits (FIFO) when every connection is lent out. */
+export class PoolResource implements Resource<PoolCmd, PoolReply, PoolSnapshot> {
+  readonly name = 'pool';
+  readonly traceKind = 'pool';
+  constructor(readonly pool: ConnectionPool) {}
+  execute(_nowMs: number, worker: string, cmd: PoolCmd): Execution<PoolCmd, PoolReply> {
+    if (cmd.op === 'connect') return { reply: this.pool.borrow(worker), completions: NO_COMPLETIONS };
+    if (cmd.op === 'destroy') throw new Error('a connection is destroyed with discard(), which also closes its database session');
+    const handoff = this.pool.giveBack(cmd.connection);
+    return { reply: RELEASED, completions: handoff ? [{ caller: handoff.worker, command: CONNECT, reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS };
+  }
+  /** Closes a connection for good (its session ends); the pool opens a replacement, handed to a waiter if any. */
+  discard(connection: string, closeSession: (id: string) => void): readonly Completion<PoolCmd, PoolReply>[] {
+    const handoff = this.pool.discard(connection, closeSession);
+    return handoff ? [{ caller: handoff.worker, command: CONNECT, reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS;
+  }
+  waits(reply: PoolReply): boolean {
+    return reply.status === 'waits';
+  }
+  renderCommand(cmd: PoolCmd): string {
+    return cmd.op === 'connect' ? 'pool.connect()' : cmd.op === 'release' ? 'client.release()' : 'connection.destroy()';
+  }
+  renderReply(reply: PoolReply): string {
+    return reply.status === 'ok' ? reply.connection : reply.status === 'waits' ? 'waits (pool exhausted)' : reply.status === 'closed' ? 'closed' : 'ok';
+  }
+  snapshot(): PoolSnapshot {
+    return this.pool.snapshot();
+  }
+  nextWakeMs(): null {
+    return null;
+  }
+  wake(): readonly ResourceNotice[] {
+    return NO_COMPLETIONS;
+  }
+}
+
+const RELEASED: PoolReply = { status: 'released' };
+
+registerResource<RedisResource>({
+  name: 'redis',
+  create(scenario) {
+    // The fencing counter starts at fenceStart (already replicated), so the first token is fenceStart + 1.
+    const L = scenario.lease;
+    const fence = L.fenceStart > 0 ? [{ key: L.fenceKey, value: String(L.fenceStart), expiresAtServerMs: null }] : [];
+    return new RedisResource(LeaseStore.fromSnapshot({ version: 1, replicationLagMs: L.replicationLagMs, lastNowMs: null, serverClockOffsetMs: 0, keys: fence, replicaKeys: fence, pendingWrites: [] }));
+  },
+  snapshotFields: (r, nowMs) => ({ leases: r.snapshot(nowMs) }),
+});
+
+registerResource<SqlResource>({
+  name: 'db',
+  create: (scenario) => new SqlResource(new Database(tablesFor(scenario))),
+  snapshotFields(r, _nowMs, scenario) {
+    const tables: Record<string, Row[]> = {};
+    for (const { name } of tablesFor(scenario)) tables[name] = r.db.committedRows(name);
+    return { tables, locks: r.db.locks() };
+  },
+});
+
+registerResource<DestinationResource>({
+  name: 'destination',
+  create: (scenario) => new DestinationResource(new Destination(scenario.destination)),
+  snapshotFields: (r) => ({ destination: r.snapshot() }),
+});
+
+registerResource<PoolResource>({
+  name: 'pool',
+  create: (scenario, host) => {
+    const db = host.resource<SqlResource>('db').db;
+    return new PoolResource(new ConnectionPool(scenario.database.poolSize, (id) => db.openSession(id)));
+  },
+  snapshotFields: (r) => ({ pool: r.snapshot() }),
+});

@@ -1,0 +1,125 @@
+/**
+ * The job lifecycle of a worker: start (or restart) at the first step, run each step after the
+ * faults placed before it, go on to the next one after the faults placed after it, skip the rest
+ * of the work, fail (the job's error path), and finish. Steps (src/sim/workers/steps.ts),
+ * coordination and faults reach it through `world.jobs`, so none of them imports this module.
+ */
+import type { JobLifecycle, World, WorkerRuntime } from '../engine/world';
+import type { Step } from '../scenario/schema';
+import { applyStepFaults } from '../faults/apply';
+import type { WorkerOutcome } from './workerMachine';
+import { releaseLease } from './coordination';
+import { rollbackThen, runStepHandler } from './steps';
+
+/** Steps that still run once the job skips the rest of its work. */
+const CLEANUP_STEPS = new Set<Step['do']>(['commit', 'release', 'disconnect']);
+
+/** The lifecycle bound to one world (set as `world.jobs` before the run starts). */
+export function createJobLifecycle(world: World): JobLifecycle {
+  return {
+    start: (w) => startJob(world, w),
+    done: (w, delayMs = 0) => done(world, w, delayMs),
+    skipRest: (w, outcome) => skipRest(world, w, outcome),
+    fail: (w, reason) => failJob(world, w, reason),
+    finish: (w) => finishJob(world, w),
+  };
+}
+
+/** Starts (or restarts) the worker's job at its first step. */
+function startJob(world: World, w: WorkerRuntime): void {
+  w.pc = 0;
+  if (w.outcome !== 'completed') world.metrics.wastedWorkMs += w.workMs; // a restart throws the first attempt's work away
+  w.workMs = 0;
+  w.cleanupOnly = false;
+  w.outcome = 'completed';
+  w.enqueued = false;
+  runStep(world, w);
+}
+
+/** Runs the worker's current step (after any fault placed before it). */
+function runStep(world: World, w: WorkerRuntime): void {
+  if (!world.isAlive(w)) return;
+  if (w.pc >= w.spec.steps.length) return finishJob(world, w);
+  if (applyStepFaults(world, w, w.pc, 'before') === 'stop') return;
+  if (w.pausedUntilMs !== null && world.nowMs < w.pausedUntilMs) world.at(world.nowMs, () => execStep(world, w), w);
+  else execStep(world, w);
+}
+
+function execStep(world: World, w: WorkerRuntime): void {
+  const step = w.spec.steps[w.pc]!;
+  if (w.cleanupOnly && !CLEANUP_STEPS.has(step.do)) return done(world, w, 0);
+  runStepHandler(world, w, step);
+}
+
+/** The current step has finished; after `delayMs` (moved by pauses) the next one starts. */
+function done(world: World, w: WorkerRuntime, delayMs: number): void {
+  if (delayMs > 0) world.at(world.nowMs + delayMs, () => afterStep(world, w), w, true);
+  else afterStep(world, w);
+}
+
+function afterStep(world: World, w: WorkerRuntime): void {
+  if (applyStepFaults(world, w, w.pc, 'after') === 'stop') return;
+  w.pc += 1;
+  runStep(world, w);
+}
+
+/** Skip the rest of the job's work: only commit/release/disconnect steps still run. */
+function skipRest(world: World, w: WorkerRuntime, outcome: WorkerOutcome): void {
+  w.cleanupOnly = true;
+  w.outcome = outcome;
+  done(world, w, 0);
+}
+
+/**
+ * The job throws: its error path rolls back the open transaction, unlocks in `finally` (if the
+ * mechanism says so), releases a lease it believes it owns, and returns (or discards) its
+ * connection. A session-level advisory lock not unlocked here leaks with the connection.
+ */
+function failJob(world: World, w: WorkerRuntime, reason: string): void {
+  w.outcome = 'failed';
+  world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });
+  const m = world.scenario.mechanism;
+  rollbackThen(world, w, () => {
+    const afterUnlock = () => {
+      const finish = () => {
+        world.giveBack(w, m.onError === 'discardConnection');
+        finishJob(world, w);
+      };
+      const b = world.beliefs(w);
+      // A `finally { release }` that runs even when the lease was never acquired (the mechanism's
+      // releaseInFinally) deletes whoever holds the key now if the release is a plain DEL.
+      if (b.ownsLease || (m.lock === 'lease' && m.releaseInFinally === true && b.ownerToken !== null)) return releaseLease(world, w, finish);
+      finish();
+    };
+    if (m.lock === 'advisory-session' && world.beliefs(w).holdsLock && m.onError === 'unlockInFinally') {
+      return world.sql(w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
+        believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
+        say: () => `${w.id}'s finally block unlocks the session-level advisory lock.`,
+      }, afterUnlock);
+    }
+    afterUnlock();
+  });
+}
+
+/** The job has ended: return the connection, stop renewals, and finish the machine. */
+function finishJob(world: World, w: WorkerRuntime): void {
+  if (!world.isAlive(w)) return;
+  if (w.outcome !== 'completed') world.metrics.wastedWorkMs += w.workMs;
+  w.workMs = 0;
+  world.giveBack(w);
+  w.renewGen += 1;
+  w.gen += 1;
+  world.send(w, 'FINISH', { outcome: w.outcome });
+  world.emit(w.id, 'outcome', `${w.id} is done: ${OUTCOME_TEXT[w.outcome]}.`, { worker: w });
+}
+
+const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
+  completed: 'it completed the job',
+  loadedExisting: 'it found the existing row and used it',
+  alreadyDone: 'the job record said the work was already done',
+  soldOut: 'nothing left to reserve',
+  failed: 'the job failed',
+  stopped: 'it stopped because it could not keep its lease',
+  gaveUp: 'it gave up',
+  crashed: 'it crashed',
+};

@@ -1,0 +1,221 @@
+/**
+ * Job steps and coordination under mechanism switches the presets do not use: what each worker
+ * sends, what it is told, what it says, and how its job ends (semantics.md for the replies).
+ */
+import { runScenario, type RunResult } from '../engine/run';
+import { findPreset } from '../presets';
+import type { Mechanism, Scenario } from '../scenario/schema';
+
+const variant = (id: string, fixed: boolean, mechanism: Partial<Mechanism>, rest: Partial<Scenario> = {}): Scenario => {
+  const p = findPreset(id);
+  if (!p) throw new Error(`no preset ${id}`);
+  const s = fixed ? p.withFix : p.withoutFix;
+  return { ...s, ...rest, mechanism: { ...s.mechanism, ...mechanism } };
+};
+/** One actor's events with a command or an outcome, as `<ms> <command> → <reply> | <narration>`. */
+const story = (r: RunResult, actor: string): string[] =>
+  r.events.filter((e) => e.actor === actor && (e.command !== undefined || e.kind === 'outcome')).map((e) => `${e.atMs} ${e.command ?? e.kind}${e.reply ? ` → ${e.reply}` : ''} | ${e.narration}`);
+
+describe('insertOnce', () => {
+  it('ON CONFLICT DO NOTHING: the second INSERT waits for the first transaction, returns no row, and the worker loads the winner\'s row', () => {
+    const r = runScenario(variant('invoice-race', false, { uniqueKey: true, onConflict: 'doNothing' }));
+    expect(story(r, 'B').slice(3)).toEqual([
+      '70 INSERT INTO invoices (order_id, amount) VALUES (42, 100) ON CONFLICT DO NOTHING RETURNING id → waits (transaction of session c1 (uncommitted invoices row order_id=42)) | B waits: transaction of session c1 (uncommitted invoices row order_id=42).',
+      "100 INSERT INTO invoices (order_id, amount) VALUES (42, 100) ON CONFLICT DO NOTHING RETURNING id → INSERT 0 0 | After waiting 30 ms: B's insert found a conflicting row: nothing inserted, no row returned.",
+      "100 SELECT * FROM invoices WHERE order_id = 42 → SELECT 1 → id=1, order_id=42, amount=100 | B loads the winner's row instead.",
+      '100 COMMIT → COMMIT | B commits.',
+      '100 client.release() → ok | B returns connection c2 to the pool.',
+      '100 outcome | B is done: it found the existing row and used it.',
+    ]);
+    expect(r.verdict.held).toBe(true);
+  });
+});
+
+describe('read-modify-write with row locks', () => {
+  it('FOR UPDATE SKIP LOCKED: B gets no row and reserves nothing', () => {
+    const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateSkipLocked' }));
+    expect(story(r, 'B').slice(2)).toEqual([
+      '10 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 0 | B gets no row (it is locked by someone else and skipped).',
+      '10 COMMIT → COMMIT | B commits.',
+      '10 client.release() → ok | B returns connection c2 to the pool.',
+      '10 outcome | B is done: nothing left to reserve.',
+    ]);
+    expect(story(r, 'A')[2]).toBe('0 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 1 → stock=1 | A reads stock = 1 and locks the row until its transaction ends.');
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('FOR UPDATE NOWAIT: B\'s read fails with 55P03, its error path rolls back', () => {
+    const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateNowait' }));
+    expect(story(r, 'B').slice(2)).toEqual([
+      `10 SELECT stock FROM items WHERE id = 7 FOR UPDATE NOWAIT → ERROR 55P03 could not obtain lock on row in relation "items" | B's read fails.`,
+      `10 outcome | B's job fails (could not obtain lock on row in relation "items"); its error path runs.`,
+      '10 ROLLBACK → ROLLBACK | B rolls back.',
+      '10 client.release() → ok | B returns connection c2 to the pool.',
+      '10 outcome | B is done: the job failed.',
+    ]);
+  });
+
+  it('a reserve job that reads less stock than it needs stops as sold out', () => {
+    const base = variant('inventory-reserve', true, {});
+    const r = runScenario({ ...base, job: { ...base.job, quantity: 2 } as Scenario['job'] });
+    expect(story(r, 'A').at(-1)).toBe('0 outcome | A is done: nothing left to reserve.');
+    expect(r.events.some((e) => (e.command ?? '').startsWith('UPDATE'))).toBe(false);
+  });
+});
+
+describe('advisory locks: the error path', () => {
+  it('unlockInFinally: the finally block unlocks, so the next borrower of c1 really takes the lock and C waits its turn', () => {
+    const r = runScenario(variant('session-lock-pool', false, { onError: 'unlockInFinally' }));
+    expect(story(r, 'A').slice(2)).toEqual([
+      "0 outcome | A's job fails (an exception); its error path runs.",
+      "0 SELECT pg_advisory_unlock(42) → t | A's finally block unlocks the session-level advisory lock.",
+      '0 client.release() → ok | A returns connection c1 to the pool.',
+      '0 outcome | A is done: the job failed.',
+    ]);
+    expect(story(r, 'B')[1]).toBe('100 SELECT pg_advisory_lock(42) → (void) | B holds advisory lock 42 for its session, until it unlocks or the connection closes.');
+    expect(story(r, 'C').slice(1, 3)).toEqual([
+      '200 SELECT pg_advisory_lock(42) → waits (advisory lock 42 held by session c1) | C waits: advisory lock 42 held by session c1.',
+      '1100 SELECT pg_advisory_lock(42) → (void) | After waiting 900 ms: C holds advisory lock 42 for its session, until it unlocks or the connection closes.',
+    ]);
+    expect(r.verdict.held).toBe(true);
+    expect(r.metrics.acquisitionLatency).toEqual({ count: 3, meanMs: 300, maxMs: 900 });
+  });
+
+  it('discardConnection: closing the connection ends the session and its lock; the pool opens c3', () => {
+    const r = runScenario(variant('session-lock-pool', false, { onError: 'discardConnection' }));
+    expect(story(r, 'A').slice(3)).toEqual([
+      '0 connection.destroy() → closed | A closes connection c1; its session ends, which releases every lock it held.',
+      '0 outcome | A is done: the job failed.',
+    ]);
+    expect(story(r, 'B')[0]).toBe('100 pool.connect() → c3 | B borrows connection c3 from the pool.');
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('a transaction-scoped lock is held until the transaction ends', () => {
+    const r = runScenario(findPreset('session-lock-pool')!.withFix);
+    expect(story(r, 'B').slice(1, 3)).toEqual([
+      '100 BEGIN → BEGIN | B opens a transaction.',
+      '100 SELECT pg_advisory_xact_lock(42) → (void) | B holds advisory lock 42 until its transaction ends.',
+    ]);
+    expect(story(r, 'B')[3]).toBe('1100 COMMIT → COMMIT | B commits; the transaction-scoped advisory lock is released with it.');
+  });
+
+  it('unlocking a lock this session does not hold returns false with a WARNING', () => {
+    const base = findPreset('session-lock-pool')!.withoutFix;
+    const r = runScenario({ ...base, faults: [], workers: [{ id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'release' }, { do: 'disconnect' }] }] });
+    expect(story(r, 'A')[1]).toBe("0 SELECT pg_advisory_unlock(42) → WARNING:  you don't own a lock of type ExclusiveLock; f | A's unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).");
+  });
+});
+
+describe('lease renewal', () => {
+  it('compare-and-extend: each renewal extends the TTL while the key still holds the owner token', () => {
+    const r = runScenario(variant('export-lease-expiry', false, { renewal: 'compare-and-extend' }, { faults: [] }));
+    const renewals = r.events.filter((e) => e.actor === 'A' && e.data?.t === 'lease' && e.data.op === 'renewed');
+    expect(renewals.map((e) => [e.atMs, e.reply, e.narration])).toEqual([
+      [10_000, '(integer) 1', 'A extends its lease by 30 s (the key still holds its token).'],
+      [20_000, '(integer) 1', 'A extends its lease by 30 s (the key still holds its token).'],
+    ]);
+    expect(r.verdict.held).toBe(true);
+    // B waits for A's release at 25 s, not for an expiry.
+    expect(r.events.filter((e) => e.kind === 'expiry')).toEqual([]);
+    expect(r.events.find((e) => e.actor === 'B' && e.data?.t === 'lease' && e.data.op === 'acquired')!.atMs).toBe(25_000);
+  });
+
+  it('a plain SET "renewal" discards the TTL: the lease never expires', () => {
+    const r = runScenario(variant('export-lease-expiry', false, { renewal: 'set' }, { faults: [] }), { captureSnapshots: true });
+    const i = r.events.findIndex((e) => e.actor === 'A' && e.command === 'SET lease:export e01d');
+    expect(i).toBeGreaterThan(0);
+    expect(r.events[i]!.narration).toBe('A "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.');
+    const snap = r.snapshots![i]!;
+    expect(snap.leases.find((l) => l.key === 'lease:export')).toMatchObject({ value: 'e01d', expiresAtMs: null });
+    expect(snap.workers.find((w) => w.id === 'A')!.beliefs.leaseBelievedUntilMs).toBeNull();
+  });
+
+  it('a renewal refused because the key changed hands stops the renewals and the belief', () => {
+    const r = runScenario(variant('export-lease-expiry', false, { renewal: 'compare-and-extend' }), { captureSnapshots: true });
+    const failed = r.events.filter((e) => e.actor === 'A' && e.data?.t === 'lease' && e.data.op === 'renewFailed');
+    expect(failed.map((e) => [e.atMs, e.reply, e.narration])).toEqual([
+      [43_000, '(integer) 0', "A's renewal fails: the key expired or belongs to someone else now. Unless A checks, it keeps working."],
+    ]);
+    expect(r.snapshots![r.events.indexOf(failed[0]!)]!.workers.find((w) => w.id === 'A')!.beliefs).toMatchObject({ ownsLease: false, renewFailed: true });
+    expect(r.metrics.renewFailures).toBe(1);
+  });
+});
+
+describe('lease release', () => {
+  it('plain DEL of one\'s own lease', () => {
+    const r = runScenario(variant('unsafe-release', false, {}, { faults: [] }));
+    expect(story(r, 'A')).toContain('8000 DEL lease:rebuild → (integer) 1 | A releases its lease with DEL.');
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('plain DEL after the key expired deletes nothing', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    const r = runScenario({ ...base, workers: base.workers.slice(0, 1), faults: [{ kind: 'pause', worker: 'A', step: 2, phase: 'before', pauseMs: 5_000 }] });
+    expect(story(r, 'A')).toContain('13000 DEL lease:rebuild → (integer) 0 | A runs DEL but the key is already gone.');
+  });
+
+  it('compare-and-delete after the key expired finds no key', () => {
+    const base = findPreset('unsafe-release')!.withFix;
+    const r = runScenario({ ...base, workers: base.workers.slice(0, 1) });
+    expect(story(r, 'A').at(-2)).toMatch(/^13000 EVAL .* → \(integer\) 0 \| A's compare-and-delete finds no key: nothing to release\.$/);
+  });
+});
+
+describe('effects and their bookkeeping', () => {
+  it('an upload overtaken by a newer fencing token is rejected at the end; the job fails and releases', () => {
+    const s = findPreset('export-lease-expiry')!.withFix;
+    const r = runScenario({
+      ...s,
+      faults: [],
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'acquire' }, { do: 'effect', ms: 60_000 }, { do: 'release' }] },
+        { id: 'B', startMs: 1_000, steps: [{ do: 'acquire' }, { do: 'effect', ms: 10_000 }, { do: 'release' }] },
+      ],
+    });
+    expect(story(r, 'A').slice(2).map((l) => l.replace(/EVAL .* → /, 'EVAL … → '))).toEqual([
+      '0 PUT exports/2026-11-30.csv Fencing-Token: 33 → 200 OK (upload in progress) | A uploads exports/2026-11-30.csv with fencing token 33.',
+      "60000 PUT exports/2026-11-30.csv Fencing-Token: 33 → 409 Conflict: stale fencing token 33 (a newer token 34 was accepted during the upload) | A's upload is rejected at the end: a newer fencing token was accepted meanwhile.",
+      "60000 outcome | A's job fails (stale fencing token rejected); its error path runs.",
+      "60000 EVAL … → (integer) 0 | A's compare-and-delete finds no key: nothing to release.",
+      '60000 outcome | A is done: the job failed.',
+    ]);
+    expect(r.metrics.staleWritesRejected).toBe(1);
+    // Lease age when each write finished: B 10 s after its grant at 30 s, A 60 s after its grant.
+    expect(r.metrics.leaseAgeAtCommit).toEqual({ count: 2, meanMs: 35_000, maxMs: 60_000 });
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('an autocommitted INSERT that hits 23505 loads the winner\'s row without a ROLLBACK', () => {
+    const s = findPreset('invoice-race')!.withFix;
+    const r = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: [{ do: 'connect' }, { do: 'check' }, { do: 'work', ms: 50 }, { do: 'effect', ms: 0 }, { do: 'disconnect' }] })) });
+    expect(story(r, 'B').slice(2).map((l) => l.split(' | ')[0])).toEqual([
+      '70 INSERT INTO invoices (order_id, amount) VALUES (42, 100) RETURNING id → ERROR 23505 duplicate key value violates unique constraint "invoices_order_id_key" (Key (order_id)=(42) already exists.)',
+      '70 SELECT * FROM invoices WHERE order_id = 42 → SELECT 1 → id=1, order_id=42, amount=100',
+      '70 client.release() → ok',
+      '70 outcome',
+    ]);
+    expect(story(r, 'B')[2]!.split(' | ')[1]).toBe("B's insert is rejected: duplicate key value violates unique constraint \"invoices_order_id_key\".");
+    expect(story(r, 'B').at(-1)).toBe('70 outcome | B is done: it found the existing row and used it.');
+    expect(r.metrics.wastedWorkMs).toBe(50);
+  });
+
+  it('a debit without a read step writes the initial balance minus its amount', () => {
+    const s = findPreset('balance-update')!.withoutFix;
+    const r = runScenario({ ...s, workers: [{ ...s.workers[0]!, steps: [{ do: 'connect' }, { do: 'effect', ms: 0 }, { do: 'disconnect' }] }] });
+    expect(story(r, 'A')[1]).toBe('0 UPDATE accounts SET balance = 70 WHERE id = 1 → UPDATE 1 | A writes balance = 70 (the ? it read minus 30).');
+  });
+
+  it('a crash throws away the work steps the attempt started; connecting twice borrows once', () => {
+    const s = findPreset('crash-after-effect')!.withoutFix;
+    const r = runScenario({
+      ...s,
+      workers: [{ id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'connect' }, { do: 'work', ms: 700 }, { do: 'work', ms: 300 }, { do: 'disconnect' }] }],
+      faults: [{ kind: 'crash', worker: 'A', atMs: 800, restartAfterMs: 100 }],
+    });
+    expect(r.events.filter((e) => e.command === 'pool.connect()').map((e) => [e.atMs, e.reply])).toEqual([[0, 'c1'], [900, 'c5']]);
+    expect(story(r, 'A').at(-1)).toBe('1900 outcome | A is done: it completed the job.');
+    // Both work steps had started (700 + 300 ms) when A crashed at 800 ms.
+    expect(r.metrics.wastedWorkMs).toBe(1_000);
+  });
+});

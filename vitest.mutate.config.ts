@@ -1,0 +1,33 @@
+/**
+ * Vitest for `npm run mutate` (StrykerJS, see stryker.config.mjs): the simulation's own tests
+ * only, in the node environment (the UI tests, in jsdom, would slow every mutant down).
+ * LOCKSCOPE_MUTATION=1 shrinks the random samples of the property tests (determinism.test.ts);
+ * the generous timeout keeps a busy shared machine from "killing" a mutant by slowness.
+ */
+import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import base from './vite.config';
+
+/**
+ * Stryker stops at a mutant's first failing test, so the focused, fast test files go first and
+ * the property tests and golden hashes (determinism.test.ts) last; Vitest's default order is
+ * slowest first.
+ */
+class FocusedFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => (f.moduleId.includes('determinism') ? 2 : f.moduleId.includes('catalogue') ? 1 : 0);
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['src/sim/**/*.test.ts'],
+    env: { LOCKSCOPE_MUTATION: '1' },
+    testTimeout: 60_000,
+    isolate: false,
+    sequence: { sequencer: FocusedFirst },
+  },
+});
