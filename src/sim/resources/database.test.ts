@@ -708,3 +708,34 @@ describe('scan order follows physical row order (found by the fidelity suite, se
     expect(db.execute('s1', { op: 'select', table: 'items', columns: ['id'], where: {} }).reply).toMatchObject({ rows: [{ id: 8 }, { id: 7 }] });
   });
 });
+
+describe('locks(): the pg_locks view of advisory locks', () => {
+  it('lists bigint keys first then pairs, numerically; holds by session, scope and mode; then waiters', () => {
+    const db = setup('s1', 's2', 's3');
+    const steps: [string, Stmt][] = [
+      ['s2', adv('pg_advisory_lock', 5)],
+      ['s1', adv('pg_advisory_lock', 1)],
+      ['s1', adv('pg_advisory_lock', [2, 1])],
+      ['s1', adv('pg_advisory_lock', [1, 9])],
+      ['s2', adv('pg_advisory_lock_shared', [1, 3])],
+      ['s1', adv('pg_advisory_lock_shared', [1, 3])],
+      ['s1', BEGIN],
+      ['s1', adv('pg_advisory_xact_lock_shared', [1, 3])],
+      ['s1', adv('pg_advisory_lock', 5)],
+      ['s3', adv('pg_try_advisory_lock', 5)],
+    ];
+    expect(texts(db, steps)).toEqual(['(void)', '(void)', '(void)', '(void)', '(void)', '(void)', 'BEGIN', '(void)', 'waits (advisory lock 5 held by session s2)', 'f']);
+    const row = (objectDescription: string, sessionId: string, mode: string, scope: string, count?: number) =>
+      ({ locktype: 'advisory', objectDescription, sessionId, mode, granted: count !== undefined, scope, ...(count !== undefined ? { count } : {}) });
+    expect(db.locks()).toEqual([
+      row('advisory 1', 's1', 'ExclusiveLock', 'session', 1),
+      row('advisory 5', 's2', 'ExclusiveLock', 'session', 1),
+      row('advisory 5', 's1', 'ExclusiveLock', 'session'),
+      row('advisory (1,3)', 's1', 'ShareLock', 'session', 1),
+      row('advisory (1,3)', 's1', 'ShareLock', 'transaction', 1),
+      row('advisory (1,3)', 's2', 'ShareLock', 'session', 1),
+      row('advisory (1,9)', 's1', 'ExclusiveLock', 'session', 1),
+      row('advisory (2,1)', 's1', 'ExclusiveLock', 'session', 1),
+    ]);
+  });
+});
