@@ -739,3 +739,18 @@ describe('locks(): the pg_locks view of advisory locks', () => {
     ]);
   });
 });
+
+describe('edges', () => {
+  it('a failing row shows NULL as null in the detail (NOT NULL is checked before CHECK, as PostgreSQL does)', () => {
+    const db = setup('s1');
+    expect(q(db, 's1', { op: 'insert', table: 'items', values: { stock: -1 } })).toBe(
+      'ERROR 23502 null value in column "id" of relation "items" violates not-null constraint (Failing row contains (null, -1).)',
+    );
+  });
+
+  it('restores only version-2 snapshots', () => {
+    const snap = setup('s1').snapshot();
+    expect(Database.fromSnapshot(snap).snapshot()).toEqual(snap);
+    expect(() => Database.fromSnapshot({ ...snap, version: 1 } as unknown as typeof snap)).toThrow('unsupported database snapshot version 1');
+  });
+});
