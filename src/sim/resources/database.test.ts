@@ -754,3 +754,16 @@ describe('edges', () => {
     expect(() => Database.fromSnapshot({ ...snap, version: 1 } as unknown as typeof snap)).toThrow('unsupported database snapshot version 1');
   });
 });
+
+describe('unique keys with NULL', () => {
+  it('rows whose key has a NULL never conflict (NULLs are distinct), committed or not', () => {
+    const db = setup('s1', 's2');
+    const ins = (accountId: number | null, period: string | null): Stmt => ({ op: 'insert', table: 'daily_invoices', values: { account_id: accountId, period } });
+    expect(texts(db, [['s1', BEGIN], ['s1', ins(7, null)], ['s2', ins(7, null)], ['s2', ins(null, '2026-11')], ['s1', COMMIT], ['s1', ins(7, null)]])).toEqual([
+      'BEGIN', 'INSERT 0 1', 'INSERT 0 1', 'INSERT 0 1', 'COMMIT', 'INSERT 0 1',
+    ]);
+    expect(db.committedRows('daily_invoices')).toHaveLength(4);
+    expect(q(db, 's2', ins(7, '2026-11'))).toBe('INSERT 0 1');
+    expect(q(db, 's2', ins(7, '2026-11'))).toBe('ERROR 23505 duplicate key value violates unique constraint "daily_invoices_account_id_period_key" (Key (account_id, period)=(7, 2026-11) already exists.)');
+  });
+});
