@@ -4,7 +4,9 @@
  *    + d3 timeline redraw + layout), target ≤ 16 ms;
  *  - the work per scrub step and the frame intervals while scrubbing a generated 10-worker,
  *    ~2,000-event run, target p95 ≤ 20 ms;
- *  - the initial JS size, gzip, target ≤ 300 kB.
+ *  - the initial JS size, gzip, target ≤ 300 kB;
+ *  - speed as a user feels it (./uiClicks.ts): real clicks in the page, click → repaint, long
+ *    tasks after an edit, opening Edit, load → verdict, for every preset and a ~2,000-event run.
  * It prints figures; it is not a timed test. Uses Debian Chromium at /usr/bin/chromium.
  */
 import { spawn } from 'node:child_process';
@@ -14,8 +16,9 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { PRESETS } from '../src/sim';
 import { generatedScenario } from './uiScenario';
+import { benchClicks } from './uiClicks';
 
-const PORT = 4175;
+const PORT = Number(process.env.BENCH_PORT ?? 4175);
 const ROOT = new URL('..', import.meta.url).pathname;
 
 function pct(values: number[], p: number): number {
@@ -144,6 +147,8 @@ async function main(): Promise<void> {
     console.log(`Scrubbing a generated run: ${scenario.workers.length} workers, ${scrub.events} events (first load incl. simulation ${scrub.firstRun.toFixed(1)} ms)`);
     console.log(`  work per scrub step: median ${f(pct(scrub.steps, 50))} ms, p95 ${f(pct(scrub.steps, 95))} ms, max ${f(Math.max(...scrub.steps))} ms`);
     console.log(`  frame interval while scrubbing every frame: median ${f(pct(scrub.frames, 50))} ms, p95 ${f(pct(scrub.frames, 95))} ms, max ${f(Math.max(...scrub.frames))} ms (target p95 ≤ 20 ms)\n`);
+
+    await benchClicks(browser, base, scenario);
 
     const size = jsGzipKb();
     console.log(`Initial JS (gzip -9): ${size.kb.toFixed(1)} kB in ${size.files.join(', ')} (target ≤ 300 kB)`);

@@ -1,9 +1,12 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-for (const [name, path] of [['catalogue', '/'], ['simulator', '/#/sim/export-lease-expiry'], ['compare', '/#/compare/export-lease-expiry']] as const) {
-  test(`axe: no serious or critical violations on the ${name}`, async ({ page }) => {
+const VIEWS = [['catalogue', '/'], ['simulator', '/#/sim/export-lease-expiry'], ['SQL simulator', '/#/sim/invoice-race'], ['compare', '/#/compare/export-lease-expiry']] as const;
+for (const theme of ['light', 'dark', 'projector'] as const) for (const [name, path] of VIEWS) {
+  test(`axe: no serious or critical violations on the ${name}, ${theme} theme`, async ({ page }) => {
+    await page.addInitScript((t) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ theme: t, largeType: false })), theme);
     await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await page.waitForSelector(name === 'catalogue' ? 'li.preset' : '[data-testid="verdict"]');
     if (name !== 'catalogue') {
       await page.keyboard.press('ArrowRight');

@@ -29,6 +29,7 @@ for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
 
 test('lane names fit in Large type', async ({ page }) => {
   await page.goto('/#/sim/export-lease-expiry');
+  await page.locator('.display-prefs > summary').click();
   await page.getByLabel('Large type').check();
   const label = page.getByRole('button', { name: /^lease:export: add a fault/ });
   await expect(label).toBeVisible();
@@ -48,4 +49,73 @@ test('the catalogue\'s "Open …" links answer Space as well as Enter', async ({
   await page.keyboard.press('Space');
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect(page.locator('.catalogue')).toHaveCount(0);
+});
+
+/** For each select: the selected option's text width (canvas, the select's font) and the room inside the select. */
+async function selectRoom(page: Page, selector: string) {
+  return page.locator(selector).evaluateAll((els) => els.map((el) => {
+    const s = el as HTMLSelectElement;
+    const cs = getComputedStyle(s);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const text = s.selectedOptions[0]?.textContent ?? '';
+    // The room: the content box minus the drop-down arrow (about 20 px).
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    return { text, need: Math.ceil(ctx.measureText(text).width), room: Math.floor(room) };
+  }));
+}
+
+test('at 1280×800 no text is cut: the scenario picker, the mechanism selects, the lane labels, the narration', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const id of ['admin-bypass', 'export-lease-expiry', 'session-lock-pool', 'invoice-race']) {
+    await page.goto(`/#/sim/${id}`);
+    await expect(page.getByTestId('verdict')).toBeVisible();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    const selects = await selectRoom(page, '.app-header select, .mechanism select');
+    for (const s of selects) expect(s.need, `"${s.text}" in ${id}`).toBeLessThanOrEqual(s.room);
+    const labels = await page.locator('.lane-label').evaluateAll((els) => els.map((el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth + 1 })));
+    for (const l of labels) expect(l.cut, `lane label ${l.text} in ${id}`).toBe(false);
+    const narration = await page.locator('.cursor-readout').evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+    expect(narration).toBe(false);
+  }
+});
+
+test('the fault menu opens inside the window, even from the lowest lane', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  // Scroll so that the lowest lane sits near the bottom of the window, then open its menu.
+  const label = page.locator('.lane-label').last();
+  await label.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 12));
+  await label.click();
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  const box = (await menu.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(800);
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+});
+
+test('the change note stays one line high; clicking inside the content draws no ring around it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const timelineTop = (await page.locator('.timeline').boundingBox())!.y;
+  await page.getByLabel('Fencing token (checked by the destination)').check();
+  const badge = page.getByTestId('change-badge');
+  await expect(badge).toContainText('verdict: violated → held');
+  expect((await badge.boundingBox())!.height).toBeLessThanOrEqual(44);
+  // The note pushes the timeline down by one line at most.
+  expect((await page.locator('.timeline').boundingBox())!.y - timelineTop).toBeLessThanOrEqual(52);
+
+  // Keyboard first (the cursor keys), then a click in the content: no focus ring on the content.
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.situation p').click();
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'none';
+    const cs = getComputedStyle(el);
+    return cs.outlineStyle === 'none' || cs.outlineWidth === '0px' ? 'none' : `${el.tagName}.${el.className}: ${cs.outlineStyle} ${cs.outlineWidth}`;
+  });
+  expect(ring).toBe('none');
 });

@@ -45,6 +45,8 @@ export const shareStateSchema = z.strictObject({
   k: mechanismSchema.partial().optional(),
   /** 1 = predict-then-reveal: the verdict stays hidden until the last event. */
   h: z.literal(1).optional(),
+  /** 1 = large type (for a projector): the page and the timeline scaled up. */
+  t: z.literal(1).optional(),
 });
 
 /** Decoded link state. */
@@ -116,7 +118,7 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
  * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h'> = {}, prefer: 0 | 1 = 0): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't'> = {}, prefer: 0 | 1 = 0): ShareState {
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   if (preset) {
     const variants = [[0, preset.withoutFix], [1, preset.withFix]] as const;

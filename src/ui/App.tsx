@@ -13,6 +13,9 @@ import { FaultMenu } from './faults/FaultMenu';
 import { NoticeBanner, DraftOfferBanner } from './notice/NoticeBanner';
 import { useCursorKeys, usePlayback } from './timeline/Transport';
 import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
+import { applyPrefs, savePrefs, THEMES } from './prefs';
+import { HelpButton } from './help/HelpDialog';
+import type { Theme } from './store/types';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
@@ -35,15 +38,22 @@ export function App() {
   const view = useLockscope((s) => s.view);
   const presetId = useLockscope((s) => s.presetId);
   const largeType = useLockscope((s) => s.largeType);
+  const theme = useLockscope((s) => s.theme);
   const notice = useLockscope((s) => s.notice);
   const draftOffer = useLockscope((s) => s.draftOffer);
 
   // The URL holds the state (store ↔ address bar, back/forward).
   useEffect(() => installUrlSync(store), [store]);
 
+  // Large type and the theme: on the document, kept on this device; `auto` follows the system.
   useEffect(() => {
-    document.documentElement.classList.toggle('large-type', largeType);
-  }, [largeType]);
+    const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const apply = () => applyPrefs(document, { largeType, theme }, mq?.matches ?? false);
+    apply();
+    savePrefs({ largeType, theme });
+    mq?.addEventListener('change', apply);
+    return () => mq?.removeEventListener('change', apply);
+  }, [largeType, theme]);
 
   useCursorKeys(view === 'simulate' || view === 'compare');
   usePlayback();
@@ -80,9 +90,22 @@ export function App() {
             </select>
           </label>
         )}
-        <label className="large-toggle">
-          <input type="checkbox" checked={largeType} onChange={(e) => store.getState().setLargeType(e.target.checked)} /> Large type
-        </label>
+        <HelpButton />
+        <details className="display-prefs">
+          <summary>Display{largeType ? ' · large' : ''}</summary>
+          <div className="display-panel">
+            <label className="large-toggle">
+              <input type="checkbox" checked={largeType} onChange={(e) => store.getState().setLargeType(e.target.checked)} /> Large type
+            </label>
+            <label className="theme-picker">
+              <span>Theme</span>
+              <select value={theme} onChange={(e) => store.getState().setTheme(e.target.value as Theme)}>
+                {THEMES.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
+              </select>
+            </label>
+            <p className="small">Kept on this device; a link you share keeps large type.</p>
+          </div>
+        </details>
       </header>
       <DraftOfferBanner offer={draftOffer} onRestore={() => restoreDraft(store)} onDiscard={() => discardDraft(store)} />
       <NoticeBanner notice={notice} onDismiss={() => store.getState().dismissNotice()} />

@@ -18,6 +18,23 @@ describe('Scenario editor', () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  it("speaks the simulator's words: option labels, not internal values; steps counted from 1", () => {
+    store().loadPreset('crash-after-effect', 'without');
+    renderIn(view, <EditorView />);
+    const lock = screen.getByLabelText('Row lock on read') as HTMLSelectElement;
+    expect([...lock.options].map((o) => o.textContent)).toContain('FOR UPDATE NOWAIT');
+    expect([...lock.options].map((o) => o.textContent)).not.toContain('forUpdateNowait');
+    const onError = screen.getByLabelText('On a job error') as HTMLSelectElement;
+    expect([...onError.options].map((o) => o.textContent)).toContain('unlock in finally');
+    // The preset's crash is placed after the worker's effect step: index 1 in the file, "step 2" on screen, as the fault list says.
+    const f = store().faults.find((x) => x.step !== undefined)!;
+    const i = store().faults.indexOf(f);
+    const step = screen.getAllByLabelText('Or before/after step')[i] as HTMLInputElement;
+    expect(Number(step.value)).toBe(f.step! + 1);
+    fireEvent.change(step, { target: { value: '1' } });
+    expect(store().composed.faults[i]!.step).toBe(0);
+  });
+
   it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {
     renderIn(view, <EditorView />);
     const seed = screen.getByLabelText('Seed');
@@ -119,7 +136,7 @@ describe('Scenario editor', () => {
     renderIn(view, <EditorView />);
     act(() => store().addFault({ kind: 'manualDelete', atMs: 50_000 }));
     expect(JSON.parse(json().value).faults).toHaveLength(2);
-    expect(screen.getByRole('group', { name: 'Fault 2: manualDelete' })).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: 'Fault 2: operator DELs the lease key' })).toBeInTheDocument();
   });
 
   it('markup in the title is shown as text, never as HTML', () => {

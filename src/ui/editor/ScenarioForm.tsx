@@ -4,6 +4,7 @@
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
+import { SWITCHES } from '../mechanism/switches';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
 
@@ -33,6 +34,22 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
   clockJump: ['worker', 'jumpMs'],
 };
 const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError']);
+
+/** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
+const FAULT_KIND_LABEL: Record<string, string> = {
+  pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
+  adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
+};
+/** A fault's duration fields in words. */
+const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
+/** The job kinds in words. */
+const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)' };
+/** The mechanism selects with the labels the simulator's switches show (the value stays the scenario's). */
+function mechanismOptions(id: string): readonly { value: string; label: string }[] {
+  const sw = SWITCHES.find((d) => d.id === id)?.options;
+  const values = (M as unknown as Record<string, { options: readonly string[] }>)[id]!.options;
+  return values.map((v) => ({ value: v, label: sw?.find((o) => o.value === v)?.label ?? v }));
+}
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const arr = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
@@ -98,7 +115,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
 
       <fieldset>
         <legend>Job</legend>
-        <SelectField ctx={ctx} path="job.kind" label="Kind" options={Object.keys(JOB_DEFAULTS)} onPick={(v) => JOB_DEFAULTS[v] && ctx.edit('job', JOB_DEFAULTS[v])} />
+        <SelectField ctx={ctx} path="job.kind" label="Kind" options={Object.keys(JOB_DEFAULTS).map((v) => ({ value: v, label: JOB_KIND_LABEL[v] ?? v }))} onPick={(v) => JOB_DEFAULTS[v] && ctx.edit('job', JOB_DEFAULTS[v])} />
         {jobKind === 'insertOnce' && (
           <div className="row">
             <TextField ctx={ctx} path="job.table" label="Table" />
@@ -180,13 +197,13 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       <fieldset>
         <legend>Mechanism</legend>
         <div className="row wrap">
-          <SelectField ctx={ctx} path="mechanism.lock" label="Lock taken by acquire" options={M.lock.options} />
+          <SelectField ctx={ctx} path="mechanism.lock" label="Lock taken by acquire" options={mechanismOptions('lock')} />
           <NumField ctx={ctx} path="mechanism.advisoryKey" label="Advisory lock key" />
-          <SelectField ctx={ctx} path="mechanism.rowLock" label="Row lock on read" options={M.rowLock.options} />
-          <SelectField ctx={ctx} path="mechanism.onConflict" label="On a unique conflict" options={M.onConflict.options} />
-          <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={M.release.options} />
-          <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={M.renewal.options} />
-          <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={M.onError.options} />
+          <SelectField ctx={ctx} path="mechanism.rowLock" label="Row lock on read" options={mechanismOptions('rowLock')} />
+          <SelectField ctx={ctx} path="mechanism.onConflict" label="On a unique conflict" options={mechanismOptions('onConflict')} />
+          <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={mechanismOptions('release')} />
+          <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={mechanismOptions('renewal')} />
+          <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={mechanismOptions('onError')} />
           <NumField ctx={ctx} path="mechanism.acquireTimeoutMs" label="Give up acquiring after (ms)" hint="lock_timeout for advisory locks; empty = wait for ever" nullable />
         </div>
         <div className="row wrap">
@@ -258,15 +275,15 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           const kind = isObj(f) ? str(f.kind, '') : '';
           return (
             <fieldset key={i} className="fault-box">
-              <legend>Fault {i + 1}: {kind || '?'}</legend>
+              <legend>Fault {i + 1}: {FAULT_KIND_LABEL[kind] ?? (kind || '?')}</legend>
               <div className="row wrap">
-                <SelectField ctx={ctx} path={`${p}.kind`} label="Kind" options={Object.keys(FAULT_FIELDS)}
+                <SelectField ctx={ctx} path={`${p}.kind`} label="Kind" options={Object.keys(FAULT_FIELDS).map((v) => ({ value: v, label: FAULT_KIND_LABEL[v] ?? v }))}
                   onPick={(v) => ctx.edit(p, defaultFault(v, workerIds[0] ?? 'A', isObj(f) && typeof f.atMs === 'number' ? f.atMs : 1000))} />
                 {(FAULT_FIELDS[kind] ?? []).map((k) => k === 'worker'
                   ? <SelectField key={k} ctx={ctx} path={`${p}.worker`} label="Worker" options={workerIds} optional={!WORKER_REQUIRED.has(kind)} />
-                  : <NumField key={k} ctx={ctx} path={`${p}.${k}`} label={`${k.replace(/Ms$/, '')} (ms)`} nullable={k === 'restartAfterMs'} />)}
+                  : <NumField key={k} ctx={ctx} path={`${p}.${k}`} label={FAULT_FIELD_LABEL[k] ?? `${k.replace(/Ms$/, '')} (ms)`} nullable={k === 'restartAfterMs'} />)}
                 <NumField ctx={ctx} path={`${p}.atMs`} label="At (ms)" optional />
-                <NumField ctx={ctx} path={`${p}.step`} label="Or at step #" optional hint="0-based" />
+                <NumField ctx={ctx} path={`${p}.step`} label="Or before/after step" optional offset={1} hint="1 = the worker's first step" />
                 <SelectField ctx={ctx} path={`${p}.phase`} label="Phase" options={['before', 'after']} optional />
                 <button type="button" className="danger" onClick={() => ctx.edit('faults', faults.filter((_, k) => k !== i))} aria-label={`Remove fault ${i + 1}`}>Remove</button>
               </div>

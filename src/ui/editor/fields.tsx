@@ -38,8 +38,11 @@ function Wrap({ id, label, hint, errors, children, inline }: { id: string; label
   );
 }
 
-/** A number field: empty stores null, anything else the number typed (the validator judges it). */
-export function NumField({ ctx, path, label, hint, optional, nullable }: FieldProps & { optional?: boolean; nullable?: boolean }) {
+/**
+ * A number field: empty stores null, anything else the number typed (the validator judges it).
+ * `offset` is added for display and taken off when stored (1: a 0-based step index shown 1-based).
+ */
+export function NumField({ ctx, path, label, hint, optional, nullable, offset = 0 }: FieldProps & { optional?: boolean; nullable?: boolean; offset?: number }) {
   const id = fieldId(path);
   const v = getIn(ctx.draft, parsePath(path));
   const errs = errorsAt(ctx.errors, path);
@@ -48,13 +51,13 @@ export function NumField({ ctx, path, label, hint, optional, nullable }: FieldPr
       <input
         id={id}
         type="number"
-        value={typeof v === 'number' && Number.isFinite(v) ? v : ''}
+        value={typeof v === 'number' && Number.isFinite(v) ? v + offset : ''}
         placeholder={nullable ? 'none' : optional ? '—' : undefined}
         aria-invalid={errs.length > 0 || undefined}
         aria-describedby={errs.length ? `${id}-err` : undefined}
         onChange={(e) => {
           const raw = e.target.value.trim();
-          ctx.edit(path, raw === '' ? (optional ? undefined : null) : Number(raw));
+          ctx.edit(path, raw === '' ? (optional ? undefined : null) : Number(raw) - offset);
         }}
       />
     </Wrap>

@@ -29,6 +29,34 @@ describe('Fault editor', () => {
     store = createLockscopeStore();
   });
 
+  it('a time past the end of the run is said next to the field and kept as typed; fixing it commits', async () => {
+    renderIn(store, <Harness />);
+    const at = screen.getByLabelText('Fault 1 time in seconds');
+    await userEvent.clear(at);
+    await userEvent.type(at, '500');
+    await userEvent.tab();
+    expect(at).toHaveValue(500);
+    expect(at).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText(/Must be at most 90 s, the end of the run/)).toBeInTheDocument();
+    expect(store.getState().faults[0]).toMatchObject({ atMs: 3000 });
+    expect(store.getState().error).toBeNull();
+    await userEvent.clear(at);
+    await userEvent.type(at, '5{Enter}');
+    expect(at).not.toHaveAttribute('aria-invalid');
+    expect(store.getState().faults[0]).toMatchObject({ atMs: 5000 });
+  });
+
+  it('a pause of 0 s is refused with a reason, not silently ignored', async () => {
+    renderIn(store, <Harness />);
+    const pause = screen.getByLabelText(/Fault 1 pause in seconds/);
+    await userEvent.clear(pause);
+    await userEvent.type(pause, '0');
+    await userEvent.tab();
+    expect(pause).toHaveValue(0);
+    expect(screen.getByText('Must be more than 0 s.')).toBeInTheDocument();
+    expect(store.getState().faults[0]).toMatchObject({ pauseMs: 40_000 });
+  });
+
   it('removing the pause makes the verdict hold and the badge says so', async () => {
     renderIn(store, <Harness />);
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');

@@ -6,6 +6,8 @@ import { useEffect, useRef } from 'react';
 import type { Fault, Scenario } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { describeFault, durationOf, faultGlyph, faultTimeMs, withDuration, withTime } from './faultCatalog';
+import { SecondsInput } from '../fields/SecondsInput';
+import { problemAt } from '../fields/explain';
 
 /** Props of the fault editor. */
 export interface FaultListProps {
@@ -18,34 +20,9 @@ export interface FaultListProps {
   readonly onSelect: (index: number | null) => void;
 }
 
-/** Seconds input that commits on change (valid numbers only). */
-function SecondsInput({ id, label, ariaLabel, ms, onCommit, allowEmpty }: { id: string; label: string; ariaLabel: string; ms: number | null; onCommit: (ms: number | null) => void; allowEmpty?: boolean }) {
-  return (
-    <label htmlFor={id} className="sec-input">
-      <span>{label}</span>
-      <input
-        id={id}
-        aria-label={ariaLabel}
-        type="number"
-        min={0}
-        max={3600}
-        step={0.5}
-        defaultValue={ms === null ? '' : ms / 1000}
-        key={ms ?? 'none'}
-        placeholder={allowEmpty ? 'never' : undefined}
-        onBlur={(e) => {
-          const raw = e.target.value.trim();
-          if (raw === '' && allowEmpty) return onCommit(null);
-          const v = Number(raw);
-          if (Number.isFinite(v) && v >= 0 && Math.round(v * 1000) !== ms) onCommit(Math.round(v * 1000));
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-        }}
-      />
-      <span aria-hidden="true">s</span>
-    </label>
-  );
+/** `list` with item `i` replaced. */
+function replaced(list: readonly Fault[], i: number, f: Fault): Fault[] {
+  return list.map((x, j) => (j === i ? f : x));
 }
 
 /** The fault editor panel. */
@@ -72,8 +49,8 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
             <li key={i} data-fault={i} className={i === selected ? 'selected' : ''} onFocus={() => onSelect(i)}>
               <p className="fault-desc"><span aria-hidden="true" className="glyph">{faultGlyph(f)}</span> {describeFault(f, scenario)}{at === null ? ' — did not fire' : ''}</p>
               <div className="fault-edit">
-                <SecondsInput id={`fault-${i}-at`} label="at" ariaLabel={`Fault ${i + 1} time in seconds`} ms={f.atMs ?? at} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
-                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ariaLabel={`Fault ${i + 1} ${dur.label} in seconds`} ms={dur.ms} allowEmpty={f.kind === 'crash'} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
+                <SecondsInput id={`fault-${i}-at`} label="at" ariaLabel={`Fault ${i + 1} time in seconds`} ms={f.atMs ?? at} check={(ms) => problemAt({ ...scenario, faults: replaced(faults, i, withTime(f, ms)) }, `faults[${i}]`)} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
+                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ariaLabel={`Fault ${i + 1} ${dur.label} in seconds`} ms={dur.ms} allowEmpty={f.kind === 'crash'} placeholder={f.kind === 'crash' ? 'never' : undefined} check={(ms) => (ms < 1 && f.kind !== 'crash' ? 'Must be more than 0 s.' : problemAt({ ...scenario, faults: replaced(faults, i, withDuration(f, ms)) }, `faults[${i}]`))} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
                 <button type="button" className="danger" onClick={() => onRemove(i)} aria-label={`Remove fault: ${describeFault(f, scenario)}`}>Remove</button>
               </div>
             </li>

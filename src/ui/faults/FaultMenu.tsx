@@ -1,5 +1,5 @@
 /** The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLockscope } from '../store';
 import { faultsForLane, fmtSeconds } from './faultCatalog';
 
@@ -23,10 +23,24 @@ export function FaultMenu() {
     return () => document.removeEventListener('mousedown', onDown);
   }, [menu, close]);
 
+  // Inside the window: measured before paint, moved up (or left) when it would run past an edge;
+  // taller than the window, it scrolls.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!menu || !el) return;
+    const margin = 8;
+    const viewTop = window.scrollY + margin;
+    const viewBottom = window.scrollY + window.innerHeight - margin;
+    el.style.maxHeight = `${window.innerHeight - 2 * margin}px`;
+    const h = el.offsetHeight;
+    el.style.top = `${Math.max(viewTop, Math.min(menu.y, viewBottom - h))}px`;
+    const w = el.offsetWidth;
+    el.style.left = `${Math.max(window.scrollX + margin, Math.min(menu.x, window.scrollX + window.innerWidth - margin - w))}px`;
+  }, [menu]);
+
   if (!menu) return null;
   const options = faultsForLane(menu.lane, scenario, menu.atMs);
   const laneName = menu.lane.kind === 'worker' ? `worker ${menu.lane.worker}` : menu.lane.kind === 'lease' ? menu.lane.key : menu.lane.kind;
-  const left = Math.max(8, Math.min(menu.x, (typeof window !== 'undefined' ? window.innerWidth + window.scrollX : 1200) - 380));
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     e.stopPropagation();
@@ -45,7 +59,7 @@ export function FaultMenu() {
   };
 
   return (
-    <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left, top: menu.y }} onKeyDown={onKeyDown}>
+    <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onKeyDown}>
       <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {fmtSeconds(menu.atMs)}</p>
       {options.map((o) => (
         <button key={o.id} type="button" role="menuitem" className="fault-option" data-fault-option={o.id} onClick={() => addFault(o.make())}>

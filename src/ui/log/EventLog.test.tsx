@@ -49,6 +49,26 @@ describe('EventLog', () => {
     expect(bTakes).not.toHaveAttribute('aria-current');
   });
 
+  it('folds the repeated SET NX retries into one row that expands', async () => {
+    const user = userEvent.setup();
+    renderIn(store, <Harness />);
+    const fold = screen.getAllByRole('button').find((b) => b.classList.contains('fold'))!;
+    expect(fold).toHaveTextContent(/SET lease:export a5e3 NX PX 30000.*\(nil\).*× \d+, 1 s apart/);
+    const n = Number(/× (\d+)/.exec(fold.textContent!)![1]);
+    const before = screen.getAllByRole('button').filter((b) => b.textContent?.includes('lease:export is taken')).length;
+    expect(before).toBe(1);
+    await user.click(screen.getByRole('button', { name: `Show all ${n}` }));
+    expect(screen.getAllByRole('button').filter((b) => b.textContent?.includes('lease:export is taken')).length).toBe(n + 1);
+    expect(screen.getByRole('button', { name: 'Fold the retries' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('explains a reply: the glossary is the row\'s description and a tooltip of the reply', () => {
+    renderIn(store, <Harness />);
+    const first = screen.getAllByRole('button').find((b) => b.getAttribute('data-event-id') === 'e1')!;
+    expect(first).toHaveAccessibleDescription(/Redis simple string OK/);
+    expect(within(first).getByRole('tooltip', { hidden: true })).toHaveTextContent(/SET happened/);
+  });
+
   it('steps with the arrow keys inside the log', async () => {
     const user = userEvent.setup();
     renderIn(store, <Harness />);

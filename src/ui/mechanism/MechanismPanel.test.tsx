@@ -11,6 +11,21 @@ describe('MechanismPanel', () => {
     store = createLockscopeStore();
   });
 
+  it('a lease TTL of 0 is said next to the field and kept as typed; the run keeps the last valid TTL', async () => {
+    const user = userEvent.setup();
+    renderIn(store, <MechanismPanel />);
+    const ttl = screen.getByLabelText('Lease TTL in seconds');
+    await user.clear(ttl);
+    await user.type(ttl, '0');
+    expect(ttl).toHaveValue(0);
+    expect(ttl).toHaveAttribute('aria-invalid', 'true');
+    expect(ttl).toHaveAccessibleDescription('Must be more than 0 s.');
+    expect(store.getState().scenario.lease.ttlMs).toBe(30_000);
+    await user.type(ttl, '5');
+    expect(ttl).not.toHaveAttribute('aria-invalid');
+    expect(store.getState().scenario.lease.ttlMs).toBe(5_000);
+  });
+
   it('describes the selected option, not a fixed sentence', async () => {
     const user = userEvent.setup();
     renderIn(store, <MechanismPanel />);

@@ -8,10 +8,13 @@ import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchValueText } from './switches';
 import { matchVariant } from './variant';
+import { SecondsInput } from '../fields/SecondsInput';
+import { problemAt } from '../fields/explain';
 
 /** The mechanism panel (reads and writes the store). */
 export function MechanismPanel() {
   const scenario = useLockscope((s) => s.scenario);
+  const composed = useLockscope((s) => s.composed);
   const setScenario = useLockscope((s) => s.setScenario);
   const presetId = useLockscope((s) => s.presetId);
   const loadPreset = useLockscope((s) => s.loadPreset);
@@ -55,21 +58,17 @@ export function MechanismPanel() {
         })}
       </ul>
       {scenario.mechanism.lock === 'lease' && (
-        <label className="select inline" htmlFor="lease-ttl">
-          <span>Lease TTL (s)</span>
-          <input
-            id="lease-ttl"
-            type="number"
-            min={1}
-            max={3600}
-            step={1}
-            value={scenario.lease.ttlMs / 1000}
-            onChange={(e) => {
-              const s = Number(e.target.value);
-              if (Number.isFinite(s) && s >= 0.001) setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: Math.round(s * 1000) } }, `Lease TTL set to ${s} s`, 'lease-ttl');
-            }}
-          />
-        </label>
+        <SecondsInput
+          id="lease-ttl"
+          className="select inline ttl-field"
+          label="Lease TTL"
+          ariaLabel="Lease TTL in seconds"
+          step={1}
+          ms={scenario.lease.ttlMs}
+          commitOnChange
+          check={(ms) => problemAt({ ...composed, lease: { ...composed.lease, ttlMs: ms } }, 'lease.ttlMs')}
+          onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${ms / 1000} s`, 'lease-ttl')}
+        />
       )}
     </section>
   );

@@ -30,8 +30,8 @@ export const SWITCHES: readonly SwitchDef[] = [
     hints: { none: 'nothing stops two workers', 'advisory-xact': 'held until the transaction ends', 'advisory-session': 'held until unlock or session end', lease: 'a key that expires after its TTL' },
     options: [
       { value: 'none', label: 'none' },
-      { value: 'advisory-xact', label: 'pg_advisory_xact_lock (transaction)' },
-      { value: 'advisory-session', label: 'pg_advisory_lock (session)' },
+      { value: 'advisory-xact', label: 'pg_advisory_xact_lock' },
+      { value: 'advisory-session', label: 'pg_advisory_lock' },
       { value: 'lease', label: 'Redis lease (SET NX PX)' },
     ],
     relevant: (s) => hasStep(s, 'acquire'),

@@ -15,7 +15,8 @@ function inlineStyles(orig: Element, clone: Element): void {
   if (cs) {
     for (const p of PROPS) {
       const v = cs.getPropertyValue(p);
-      if (v && !clone.hasAttribute(p)) clone.setAttribute(p, v);
+      // The computed value wins: the theme's CSS (lane colours, axis ink) overrides attributes.
+      if (v) clone.setAttribute(p, v);
     }
   }
   for (const a of DROP_ATTRS) clone.removeAttribute(a);
@@ -35,6 +36,10 @@ export function timelineSvg(root: Element, title: string): { svg: string; width:
   const width = Math.round(gutter + plotW + 16);
   const height = Math.round(plotH + HEADER_H + 8);
 
+  // The theme on screen: the export keeps its background and ink.
+  const rootStyle = typeof getComputedStyle === 'function' ? getComputedStyle(root) : null;
+  const paper = rootStyle?.backgroundColor && rootStyle.backgroundColor !== 'rgba(0, 0, 0, 0)' ? rootStyle.backgroundColor : '#ffffff';
+  const ink = rootStyle?.color || '#111827';
   const out = document.createElementNS(SVG_NS, 'svg');
   out.setAttribute('width', String(width));
   out.setAttribute('height', String(height));
@@ -43,14 +48,14 @@ export function timelineSvg(root: Element, title: string): { svg: string; width:
   const bg = document.createElementNS(SVG_NS, 'rect');
   bg.setAttribute('width', '100%');
   bg.setAttribute('height', '100%');
-  bg.setAttribute('fill', '#ffffff');
+  bg.setAttribute('fill', paper);
   out.append(bg);
   const head = document.createElementNS(SVG_NS, 'text');
   head.setAttribute('x', '8');
   head.setAttribute('y', '22');
   head.setAttribute('font-size', '16');
   head.setAttribute('font-weight', '700');
-  head.setAttribute('fill', '#111827');
+  head.setAttribute('fill', ink);
   head.textContent = title; // text node: escaped by the serializer
   out.append(head);
 
@@ -62,9 +67,10 @@ export function timelineSvg(root: Element, title: string): { svg: string; width:
     const t = document.createElementNS(SVG_NS, 'text');
     t.setAttribute('x', '6');
     t.setAttribute('y', String(Math.round(top + h / 2 + 5)));
-    t.setAttribute('font-size', '13');
+    const ls = typeof getComputedStyle === 'function' ? getComputedStyle(l) : null;
+    t.setAttribute('font-size', ls?.fontSize || '14px');
     t.setAttribute('font-weight', '700');
-    t.setAttribute('fill', '#111827');
+    t.setAttribute('fill', ls?.color || ink);
     t.textContent = (l.firstChild?.textContent ?? l.textContent ?? '').replace(/\+$/, '').trim();
     lab.append(t);
   }

@@ -54,8 +54,15 @@ export function indexOfEvent(run: DerivedRun, id: string): number {
   return run.events.findIndex((e) => e.id === id);
 }
 
-/** End of the visible time range: the horizon or the last event, whichever is later, and at least 1 s. */
+/**
+ * End of the run's time range: the last event or the run's end (a lease still held, a timer
+ * pending), whichever is later, within the horizon. No floor: a run whose statements all happen
+ * within 120 ms ends at 120 ms (the timeline pads it to a round figure: timeline/axisScale.ts).
+ * A worker still waiting when the events stop waits until the horizon: the run ends there.
+ */
 export function runEndMs(run: DerivedRun): number {
   const last = run.events.at(-1)?.atMs ?? 0;
-  return Math.max(1000, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs)) + 0);
+  // A worker still waiting at the end waits until the horizon (the bounded-wait check counts it so).
+  if (run.snapshots.at(-1)?.workers.some((w) => w.state === 'waiting')) return Math.max(1, run.scenario.horizonMs);
+  return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs)));
 }

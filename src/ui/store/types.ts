@@ -42,6 +42,8 @@ export interface SharedOpts {
   readonly compareTarget?: CompareTarget;
   /** The view mode the link asks for (explore when absent). */
   readonly mode?: ViewMode;
+  /** The link asks for large type (absent: the reader's own setting stays). */
+  readonly largeType?: boolean;
 }
 
 /** What the last edit changed, for the badge. */
@@ -94,6 +96,9 @@ export interface CursorSlice {
  */
 export type ViewMode = 'explore' | 'predict';
 
+/** Colour theme: `auto` follows the system's `prefers-color-scheme`; `projector` is high-contrast light. */
+export type Theme = 'auto' | 'light' | 'dark' | 'projector';
+
 /** Top-level screen. */
 export type View = 'catalogue' | 'simulate' | 'compare' | 'edit';
 
@@ -130,7 +135,11 @@ export type { LaneRef };
 /** Screen-level state. */
 export interface ViewSlice {
   view: View;
+  /** Large type: the page and the timeline scaled up (for projectors); kept in the link and on this device. */
   largeType: boolean;
+  /** Colour theme (kept on this device: ../prefs.ts). */
+  theme: Theme;
+  setTheme(theme: Theme): void;
   /** How the view presents the run; what it shows follows from it (./visibility.ts). */
   mode: ViewMode;
   /** Revealed for the run on screen (by reaching the last event, or "Reveal"); reset when a preset or link loads or the mode changes. */

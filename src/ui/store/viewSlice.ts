@@ -5,6 +5,7 @@ import type { Slice, ViewSlice } from './types';
 export const createViewSlice: Slice<ViewSlice> = (set) => ({
   view: 'catalogue',
   largeType: false,
+  theme: 'auto',
   mode: 'explore',
   revealed: false,
   compareTarget: { kind: 'otherVariant' },
@@ -22,6 +23,9 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   },
   setLargeType(largeType) {
     set({ largeType });
+  },
+  setTheme(theme) {
+    set({ theme });
   },
   setCompareTarget(compareTarget) {
     set({ compareTarget });

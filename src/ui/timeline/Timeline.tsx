@@ -17,7 +17,8 @@ import { useLockscope, useVisibility } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { lanesOf } from './lanes';
 import { layoutLanes, AXIS_H } from './layout';
-import { gutterFor } from './fit';
+import { gutterFor, typeScaleFor } from './fit';
+import { axisEndMs } from './axisScale';
 import { useTimeScale } from './useTimeScale';
 import { TimelineController } from './controller';
 import { faultMarkers, markerXsByLane } from './faultMarkers';
@@ -60,9 +61,12 @@ export function Timeline(props: TimelineProps) {
   const data = lanesOf(run);
   const { boxes, height } = useMemo(() => layoutLanes(data.lanes), [data]);
   const largeType = useLockscope((s) => s.largeType);
+  // Large type scales the whole drawing (words, bars, marks) through the SVG's viewBox.
+  const k = typeScaleFor(largeType);
   const GUTTER = useMemo(() => gutterFor(boxes.map((b) => b.label), largeType), [boxes, largeType]);
-  const endMs = Math.max(data.endMs, props.domainEndMs ?? 0);
-  const { plotW, x, zoomBy, zoomReset } = useTimeScale(wrapRef, svgRef, GUTTER, endMs, height);
+  // The axis spans the run (and everything the verdict cites), padded to a round figure.
+  const endMs = useMemo(() => axisEndMs(Math.max(data.endMs, props.domainEndMs ?? 0), data.violations.map((v) => v.atMs)), [data, props.domainEndMs]);
+  const { plotW, screenW, x, zoomBy, zoomReset } = useTimeScale(wrapRef, svgRef, GUTTER, 0, endMs, height, k);
   // Handlers bound once (d3) read these when they fire.
   ctl.live = {
     x, plotW,
@@ -95,8 +99,8 @@ export function Timeline(props: TimelineProps) {
   // Cursor (cheap: an HTML overlay on its own compositor layer moves; the SVG is not repainted).
   useEffect(() => {
     const el = cursorRef.current;
-    if (el) placeCursor(el, cursorMs, x, plotW, GUTTER, boxes);
-  }, [cursorMs, x, plotW, boxes, GUTTER, showFuture]);
+    if (el) placeCursor(el, cursorMs, x, plotW, GUTTER, boxes, k, svgRef.current?.querySelector('g.axis') ?? null);
+  }, [cursorMs, x, plotW, boxes, GUTTER, showFuture, k]);
 
   return (
     <div className="timeline" ref={wrapRef}>
@@ -106,17 +110,17 @@ export function Timeline(props: TimelineProps) {
         <button type="button" onClick={zoomReset}>Fit</button>
         <span className="hint">Drag the time axis to scrub · wheel to zoom · drag to pan{props.onLaneActivate ? ' · click a lane to inject a fault' : ''}</span>
       </div>
-      <div className="timeline-body" style={{ height }}>
+      <div className="timeline-body" style={{ height: height * k }}>
         <div className="lane-labels" style={{ width: GUTTER }}>
           {/* What the marks row (between the axis and the lanes) holds, said beside it. */}
-          <span className="marks-note" style={{ top: AXIS_H + 4 }}>{!showFindings ? 'verdict hidden' : data.violations.length ? 'violations ▸' : 'no violation'}</span>
+          <span className="marks-note" style={{ top: (AXIS_H + 4) * k }}>{!showFindings ? 'verdict hidden' : data.violations.length ? 'violations ▸' : 'no violation'}</span>
           {boxes.map((b) => (
             props.onLaneActivate ? (
               <button
                 key={b.id}
                 type="button"
                 className={`lane-label lane-${b.ref.kind}`}
-                style={{ top: b.y, height: b.h }}
+                style={{ top: b.y * k, height: b.h * k }}
                 aria-label={`${b.label}: add a fault at the cursor (${fmtSeconds(cursorMs)})`}
                 title={`${b.ariaLabel}. Activate to add a fault at the cursor.`}
                 onClick={(e) => {
@@ -127,30 +131,35 @@ export function Timeline(props: TimelineProps) {
                 {b.label}<span aria-hidden="true" className="plus">+</span>
               </button>
             ) : (
-              <span key={b.id} className={`lane-label lane-${b.ref.kind}`} style={{ top: b.y, height: b.h }}>{b.label}</span>
+              <span key={b.id} className={`lane-label lane-${b.ref.kind}`} style={{ top: b.y * k, height: b.h * k }}>{b.label}</span>
             )
           ))}
         </div>
         <svg
           ref={svgRef}
           className="timeline-svg"
-          width={plotW}
-          height={height}
+          width={screenW}
+          height={height * k}
+          viewBox={`0 0 ${plotW} ${height}`}
           role="group"
           aria-label={`${label}: ${boxes.length} lanes over ${fmtSeconds(data.endMs)}`}
           onContextMenu={(e) => e.preventDefault()}
         >
           <Patterns uid={uid} />
-          <g className="lanes-bg" />
-          <g className="content" />
+          {/* Bars and words stay inside the plot, zoomed in too (fault markers may reach 14 units out, to stay whole at the edges). */}
+          <clipPath id={`${uid}-plot`}><rect x={0} y={0} width={plotW} height={height} /></clipPath>
+          <clipPath id={`${uid}-marks`}><rect x={-14} y={0} width={plotW + 28} height={height} /></clipPath>
+          <g className="lanes-bg" clipPath={`url(#${uid}-plot)`} />
+          <g className="content" clipPath={`url(#${uid}-plot)`} />
           <g className="axis" transform={`translate(0,${AXIS_H - 4})`} />
           <rect className="scrub-strip no-zoom" x={0} y={0} width={plotW} height={AXIS_H} fill="transparent" style={{ cursor: 'ew-resize' }} />
-          <g className="faults" />
+          <g className="faults" clipPath={`url(#${uid}-marks)`} />
         </svg>
-        <div className="cursor-overlay" ref={cursorRef} style={{ height }}>
-          {!showFuture && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H }} title="Hidden until the end: predict what happens next" />}
+        <div className="cursor-overlay" ref={cursorRef} style={{ height: height * k }}>
+          {!showFuture && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H * k }} title="Hidden until the end: predict what happens next" />}
           <div className="cursor-line" />
           <div
+            style={{ height: AXIS_H * k }}
             className="cursor-grip"
             role="slider"
             tabIndex={-1}
@@ -161,7 +170,7 @@ export function Timeline(props: TimelineProps) {
           />
           <span className="cursor-time" aria-hidden="true" />
           {boxes.map((b) => b.note && (
-            <span key={b.id} className={b.note.className} data-note={b.id} style={{ top: b.y + b.h - 17 }} aria-hidden="true" />
+            <span key={b.id} className={b.note.className} data-note={b.id} style={{ top: (b.y + b.h - 17) * k }} aria-hidden="true" />
           ))}
         </div>
       </div>

@@ -7,27 +7,52 @@ import type * as d3 from 'd3';
 import { fmtSeconds } from '../faults/faultCatalog';
 import type { LaneBox } from './layout';
 
-/** Places the overlay `el` at `cursorMs` and updates its texts. */
-export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[]): void {
+/**
+ * Places the overlay `el` at `cursorMs` and updates its texts. `x` and `plotW` are in drawing
+ * units; `k` (the type scale) turns them into screen px.
+ */
+export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[], k = 1, axis: Element | null = null): void {
   const cx = x(cursorMs);
   const visible = cx >= 0 && cx <= plotW;
-  el.style.transform = `translateX(${gutter + cx}px)`;
+  el.style.transform = `translateX(${gutter + cx * k}px)`;
   const curtain = el.querySelector<HTMLElement>('.curtain');
-  if (curtain) curtain.style.width = `${Math.max(0, plotW - cx) + 8}px`;
+  if (curtain) curtain.style.width = `${Math.max(0, plotW - cx) * k + 8}px`;
   el.style.visibility = visible ? 'visible' : 'hidden';
   const grip = el.querySelector<HTMLElement>('.cursor-grip');
   grip?.setAttribute('aria-valuenow', String(Math.round(cursorMs)));
   grip?.setAttribute('aria-valuetext', fmtSeconds(cursorMs));
   const time = el.querySelector<HTMLElement>('.cursor-time');
   if (time) {
-    time.textContent = fmtSeconds(cursorMs);
-    time.classList.toggle('flip', cx > plotW - 60);
+    const text = fmtSeconds(cursorMs);
+    const flip = (plotW - cx) * k < 70;
+    time.textContent = text;
+    time.classList.toggle('flip', flip);
+    // The time sits on the axis: the tick labels it would cover step aside (estimated widths: no
+    // layout read). Its font scales with the page as the drawing does, so its width in drawing units is fixed.
+    if (axis) {
+      const w = text.length * 7.6 + 10;
+      const [lo, hi] = flip ? [cx - w - 8, cx] : [cx, cx + 9 + w];
+      hideTicksUnder(axis, x, lo, hi);
+    }
   }
   for (const b of boxes) {
     if (!b.note) continue;
     const note = el.querySelector<HTMLElement>(`[data-note="${b.id}"]`);
     if (!note) continue;
     note.textContent = b.note.text(cursorMs);
-    note.classList.toggle('flip', cx > plotW - b.note.flipWithinPx);
+    note.classList.toggle('flip', (plotW - cx) * k < b.note.flipWithinPx * k);
+  }
+}
+
+/** Hides the axis's tick labels that overlap [lo, hi] (drawing units; estimated label widths) and shows the others. */
+function hideTicksUnder(axis: Element, x: d3.ScaleLinear<number, number>, lo: number, hi: number): void {
+  for (const tick of axis.querySelectorAll<SVGGElement>('g.tick')) {
+    const d = (tick as unknown as { __data__?: number }).__data__;
+    const label = tick.querySelector('text');
+    if (d === undefined || !label) continue;
+    const tx = x(d);
+    const half = ((label.textContent ?? '').length * 7.2) / 2 + 2;
+    const covered = tx + half > lo && tx - half < hi;
+    if ((label.style.visibility === 'hidden') !== covered) label.style.visibility = covered ? 'hidden' : '';
   }
 }

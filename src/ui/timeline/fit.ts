@@ -10,10 +10,15 @@ export function fitText(room: number, charPx: number, ...texts: string[]): strin
 
 /**
  * Width of the lane-name gutter: enough for the longest name in the current type size (bold
- * 0.875rem ≈ 0.6 em per character, plus the "+" and padding), never less than 128 px.
+ * 0.875rem ≈ 0.7 em per character at worst (e.g. "Worker admin"), plus the "+" and padding, never less than 128 px.
  */
 export function gutterFor(labels: readonly string[], largeType: boolean): number {
   const px = (largeType ? 20 : 16) * 0.875;
   const longest = Math.max(0, ...labels.map((l) => l.length));
-  return Math.max(128, Math.ceil(longest * px * 0.62 + px * 2.4));
+  return Math.max(128, Math.ceil(longest * px * 0.7 + px * 2.6));
+}
+
+/** How much large type enlarges the timeline (the page's root font goes from 16 to 20 px). */
+export function typeScaleFor(largeType: boolean): number {
+  return largeType ? 1.25 : 1;
 }

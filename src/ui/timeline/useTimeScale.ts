@@ -7,8 +7,10 @@ import * as d3 from 'd3';
 
 /** What the scale hook gives the timeline. */
 export interface TimeScale {
-  /** Width of the plot (the SVG), px. */
+  /** Width of the plot in drawing units (the SVG's viewBox: screen px divided by the type scale). */
   readonly plotW: number;
+  /** Width of the plot on screen, px. */
+  readonly screenW: number;
   /** Time (ms) → x (px) at the current zoom. */
   readonly x: d3.ScaleLinear<number, number>;
   /** Zooms by factor `k` around x position `aroundX`. */
@@ -18,15 +20,18 @@ export interface TimeScale {
 }
 
 /**
- * Width of `wrapRef` minus the gutter, and the zoomed scale of [0, endMs] over it. `height` is
+ * Width of `wrapRef` minus the gutter, and the zoomed scale of [startMs, endMs] over it. The plot
+ * is drawn in units of `typeScale` screen px (the SVG's viewBox scales words, bars and marks
+ * together: large type enlarges the timeline as it does the page). `height` (drawing units) is
  * the zoom's extent. Elements marked `.no-zoom` (markers, the scrub strip) never start a zoom.
  */
-export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: RefObject<SVGSVGElement | null>, gutter: number, endMs: number, height: number): TimeScale {
+export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: RefObject<SVGSVGElement | null>, gutter: number, startMs: number, endMs: number, height: number, typeScale = 1): TimeScale {
   const [width, setWidth] = useState(800);
   const [transform, setTransform] = useState<d3.ZoomTransform>(d3.zoomIdentity);
   const zoomRef = useRef<d3.ZoomBehavior<SVGSVGElement, unknown> | null>(null);
-  const plotW = Math.max(200, width - gutter - 8);
-  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([0, endMs]).range([0, plotW - 14])), [transform, endMs, plotW]);
+  const screenW = Math.max(200, width - gutter - 8);
+  const plotW = screenW / typeScale;
+  const x = useMemo(() => transform.rescaleX(d3.scaleLinear().domain([startMs, endMs]).range([0, plotW - 14])), [transform, startMs, endMs, plotW]);
 
   // Width follows the container.
   useEffect(() => {
@@ -66,7 +71,7 @@ export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: Ref
   useEffect(() => {
     const svg = svgRef.current;
     if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
-  }, [svgRef, endMs]);
+  }, [svgRef, startMs, endMs]);
 
   const zoomBy = (k: number, aroundX: number) => {
     const svg = svgRef.current;
@@ -76,5 +81,5 @@ export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: Ref
     const svg = svgRef.current;
     if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
   };
-  return { plotW, x, zoomBy, zoomReset };
+  return { plotW, screenW, x, zoomBy, zoomReset };
 }

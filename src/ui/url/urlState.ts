@@ -11,7 +11,7 @@ import { parseHash } from '../routing';
 import type { CompareTarget, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -23,8 +23,9 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h'> = {};
+  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't'> = {};
   if (s.mode === 'predict') extra.h = 1;
+  if (s.largeType) extra.t = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   if (s.view === 'compare') extra.w = 'compare';
   if (s.view === 'edit') extra.w = 'edit';
@@ -80,6 +81,7 @@ export function readHash(hash: string): UrlIntent {
       cursorIndex: st.c ?? -1,
       compareTarget: compareTargetOf(r.scenario, st.k),
       mode: st.h === 1 ? 'predict' : 'explore',
+      ...(st.t === 1 ? { largeType: true } : {}),
     },
   };
 }

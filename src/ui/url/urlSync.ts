@@ -161,6 +161,9 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
       lastKey = key;
       lastAt = now;
       write(coalesce ? 'replace' : 'push', prev);
+    } else if (s.largeType !== prev.largeType && s.view !== 'catalogue') {
+      // A display setting: the link keeps it, without a history entry of its own.
+      write('replace', prev);
     } else if (s.cursorIndex !== prev.cursorIndex && s.view !== 'catalogue' && cursorTimer === null) {
       cursorTimer = setTimeout(() => {
         cursorTimer = null;

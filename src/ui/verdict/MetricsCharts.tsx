@@ -3,7 +3,8 @@ import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
 import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
-import { useVisibility } from '../store';
+import { useLockscope, useVisibility } from '../store';
+import { typeScaleFor } from '../timeline/fit';
 
 /** One bar. */
 export interface Bar { readonly label: string; readonly value: number; readonly text: string; readonly bad?: boolean }
@@ -11,6 +12,8 @@ export interface Bar { readonly label: string; readonly value: number; readonly 
 /** A small horizontal bar chart drawn by d3 into an SVG React owns; `reference` draws a labelled vertical line. */
 export function BarChart({ title, bars, reference }: { title: string; bars: readonly Bar[]; reference?: { value: number; label: string } }) {
   const ref = useRef<SVGSVGElement>(null);
+  // Large type enlarges the chart with the page (drawn in units, scaled by the viewBox).
+  const k = typeScaleFor(useLockscope((s) => s.largeType));
   const W = 300;
   const rowH = 22;
   const H = bars.length * rowH + 6;
@@ -24,20 +27,20 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
     const x = d3.scaleLinear().domain([0, max]).range([0, W - 170]);
     bars.forEach((b, i) => {
       const y = 3 + i * rowH;
-      svg.append('text').attr('x', 0).attr('y', y + 15).attr('font-size', 13).attr('fill', '#1f2937').text(b.label);
-      svg.append('rect').attr('x', 70).attr('y', y + 3).attr('height', rowH - 8).attr('width', Math.max(b.value > 0 ? 3 : 0, x(b.value))).attr('fill', b.bad ? '#b91c1c' : '#1d4ed8');
-      svg.append('text').attr('x', 74 + x(b.value)).attr('y', y + 15).attr('font-size', 13).attr('font-weight', 600).attr('fill', b.bad ? '#991b1b' : '#111827').text(`${b.text}${b.bad ? ' ⚠' : ''}`);
+      svg.append('text').attr('x', 0).attr('y', y + 15).attr('font-size', 13).style('fill', 'var(--ink)').text(b.label);
+      svg.append('rect').attr('x', 70).attr('y', y + 3).attr('height', rowH - 8).attr('width', Math.max(b.value > 0 ? 3 : 0, x(b.value))).style('fill', b.bad ? 'var(--bad)' : 'var(--accent)');
+      svg.append('text').attr('x', 74 + x(b.value)).attr('y', y + 15).attr('font-size', 13).attr('font-weight', 600).style('fill', b.bad ? 'var(--bad)' : 'var(--ink)').text(`${b.text}${b.bad ? ' ⚠' : ''}`);
     });
     if (reference) {
       const rx = 70 + x(reference.value);
-      svg.append('line').attr('x1', rx).attr('x2', rx).attr('y1', 0).attr('y2', H).attr('stroke', '#92400e').attr('stroke-dasharray', '3 2');
+      svg.append('line').attr('x1', rx).attr('x2', rx).attr('y1', 0).attr('y2', H).style('stroke', 'var(--warn)').attr('stroke-dasharray', '3 2');
     }
   }, [content, H]);
   const summary = `${title}: ${bars.map((b) => `${b.label} ${b.text}`).join(', ')}${reference ? `; ${reference.label}` : ''}`;
   return (
     <figure className="metric">
       <figcaption>{title}{reference ? <span className="muted small"> · dashed: {reference.label}</span> : null}</figcaption>
-      <svg ref={ref} width={W} height={H} role="img" aria-label={summary} />
+      <svg ref={ref} width={W * k} height={H * k} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} />
     </figure>
   );
 }

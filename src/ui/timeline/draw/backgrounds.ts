@@ -13,7 +13,7 @@ export function drawBackgrounds(sigs: Signatures, bg: G, svgEl: SVGSVGElement, b
     sig: `${b.y}|${b.h}|${plotW}`,
     draw: (g: G) => {
       g.append('rect').attr('class', 'lane-bg').attr('x', 0).attr('y', b.y).attr('width', plotW).attr('height', b.h)
-        .attr('fill', b.background)
+        .style('fill', b.background)
         .on('click contextmenu', (event: MouseEvent) => {
           event.preventDefault();
           const [px] = d3.pointer(event, svgEl);

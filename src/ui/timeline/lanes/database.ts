@@ -34,7 +34,7 @@ function holderOf(sessionId: string, borrowers: ReadonlyMap<string, string | nul
 /** The database lane kind (always one lane). */
 export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   kind: 'database',
-  background: '#eef6ff',
+  background: 'var(--lane-database)',
   idOf: () => 'database',
 
   lanes(run) {
@@ -99,7 +99,8 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
             .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
           if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
           sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
-          if (text) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827').text(text);
+          if (text) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827')
+            .attr('stroke', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
       });
     }
@@ -115,7 +116,7 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
             sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
           } else {
             sg.append('rect').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
-            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).attr('fill', '#14532d').text('row');
+            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('row');
           }
           sg.append('title').text(m.label);
         },

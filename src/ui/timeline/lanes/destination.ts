@@ -29,7 +29,7 @@ export interface DestinationLaneRef { readonly kind: 'destination' }
 /** The destination lane kind (always one lane). */
 export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]> = {
   kind: 'destination',
-  background: '#f3f0ff',
+  background: 'var(--lane-destination)',
   idOf: () => 'destination',
 
   lanes(run) {
@@ -58,6 +58,16 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
   },
 
   items(writes, { X, W, y: top, plotW, uid, showFindings }) {
+    // Where each bar's words go: inside the bar when they fit, else just after it when there is
+    // room before the next bar of the row (or the plot's edge), in a shorter form if need be;
+    // else none (the bar's title and accessible name still say it). Words never overlap.
+    const nextStartX = new Map<number, number>();
+    const byRow = new Map<number, WriteBar[]>();
+    for (const w of writes) byRow.set(w.row, [...(byRow.get(w.row) ?? []), w]);
+    for (const row of byRow.values()) {
+      row.sort((a, b) => a.startMs - b.startMs);
+      row.forEach((w, i) => nextStartX.set(w.id, i + 1 < row.length ? X(row[i + 1]!.startMs) : plotW));
+    }
     return writes.map((w) => {
       const y = top + 6 + w.row * ROW_H;
       const rx = X(w.startMs);
@@ -66,29 +76,45 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
       const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
       const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
-      const dark = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
+      const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
-      const text = `${short}${rw > 120 || dark ? ` · ${word}` : ''}`;
-      // Room for the words: anchor at the bar's start, or end them at the bar's end (or the plot's
-      // edge) when they would run off the right; keep only the short form when neither fits.
-      const need = text.length * 7.2 + 8;
-      const endX = Math.min(rx + rw, plotW);
-      const anchorEnd = rx + need > plotW && endX - need >= 0;
-      const shown = rx + need > plotW && endX - need < 0 ? short : text;
+      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`]);
+      const ink = place.inside ? (light ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff') : 'var(--ink)';
       return {
         key: `${w.id}|${w.worker}|${w.startMs}`,
-        sig: `${rx}|${rw}|${y}|${fill}|${shown}|${anchorEnd}|${w.reply}`,
+        sig: `${rx}|${rw}|${y}|${fill}|${place.text}|${place.x}|${place.inside}|${w.reply}`,
         label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`,
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
             .attr('stroke', w.status === 'rejected' ? '#b91c1c' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
             .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
-          sg.append('text').attr('x', anchorEnd ? endX - 3 : rx + 3).attr('text-anchor', anchorEnd ? 'end' : 'start').attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).attr('fill', dark ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff')
-            .attr('paint-order', 'stroke').attr('stroke', dark ? 'none' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', dark ? 0 : 3)
-            .text(shown);
+          if (place.text) {
+            const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);
+            if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
+          }
           sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
         },
       };
     });
   },
+
 };
+
+/** About how wide 12 px bold text is per character, in drawing units. */
+const CHAR_W = 7.2;
+
+/**
+ * Where the words of a bar at [rx, rx + rw] go: inside it (the first of `texts` that fits), else
+ * after it when it ends before `nextX` (the next bar of its row or the plot's edge) with room for
+ * one of them; else nowhere (`text` empty).
+ */
+export function placeWords(rx: number, rw: number, nextX: number, plotW: number, texts: readonly string[]): { readonly text: string; readonly x: number; readonly inside: boolean } {
+  const left = Math.max(rx, 0);
+  const right = Math.min(rx + rw, plotW);
+  const inside = texts.find((t) => t.length * CHAR_W + 6 <= right - left);
+  if (inside) return { text: inside, x: left + 3, inside: true };
+  const after = Math.min(nextX, plotW) - (right + 4);
+  const outside = texts.find((t) => t.length * CHAR_W + 4 <= after);
+  if (outside) return { text: outside, x: right + 4, inside: false };
+  return { text: '', x: left, inside: true };
+}

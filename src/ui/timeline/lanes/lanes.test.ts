@@ -49,3 +49,16 @@ describe('lane kinds', () => {
     expect(height).toBe(boxes.at(-1)!.y + boxes.at(-1)!.h + 8);
   });
 });
+
+describe('words of a destination bar', () => {
+  it('go inside when they fit, after the bar when it is too narrow, and nowhere when the next bar is too close', async () => {
+    const { placeWords } = await import('./destination');
+    expect(placeWords(10, 300, 900, 1000, ['✓ B tok 34 · accepted', '✓ B tok 34'])).toEqual({ text: '✓ B tok 34 · accepted', x: 13, inside: true });
+    const after = placeWords(10, 20, 900, 1000, ['✓ B tok 34 · accepted', '✓ B tok 34']);
+    expect(after).toEqual({ text: '✓ B tok 34 · accepted', x: 34, inside: false });
+    const squeezed = placeWords(10, 20, 120, 1000, ['✓ B tok 34 · accepted', '✓ B tok 34', '✓ B']);
+    expect(squeezed.text).toBe('✓ B tok 34');
+    expect(squeezed.x + squeezed.text.length * 7.2).toBeLessThanOrEqual(120);
+    expect(placeWords(10, 20, 40, 1000, ['✓ B tok 34', '✓ B']).text).toBe('');
+  });
+});

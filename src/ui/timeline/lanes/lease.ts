@@ -32,7 +32,7 @@ type OpenLease = { startMs: number; value: string; owner: string; token: number 
 /** The lease lane kind. */
 export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
   kind: 'lease',
-  background: '#fff7e6',
+  background: 'var(--lane-lease)',
   idOf: (ref) => `lease-${ref.key}`,
 
   lanes(run) {

@@ -51,7 +51,7 @@ export interface CursorNote<D> {
 /** A lane kind: one module per kind, registered once in ./index.ts. */
 export interface LaneKind<R extends LaneRefBase, D> {
   readonly kind: R['kind'];
-  /** Fill of the lane's background (clicking it opens the fault menu there). */
+  /** Fill of the lane's background, a CSS colour (a `var(--lane-…)` of styles.css follows the theme); clicking it opens the fault menu there. */
   readonly background: string;
   /** Id of the lane a ref names (unique across kinds; keys the lane's elements). */
   idOf(ref: R): string;

@@ -6,9 +6,16 @@ import { STATE_FILL, STATE_PATTERN, textOn } from '../style';
 import { fitText, r1 } from '../fit';
 import type { Item } from '../draw/items';
 import type { LaneKind } from './types';
+import { foldRetries, spacingText } from '../../log/folds';
 
 /** A span of one worker's machine state. */
-export interface StateSegment { readonly startMs: number; readonly endMs: number; readonly state: WorkerStateName }
+export interface StateSegment {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly state: WorkerStateName;
+  /** Identical retries folded into this span (the log's folds, ../../log/folds.ts): how many, and their spacing. */
+  readonly retries?: { readonly count: number; readonly spacing: string };
+}
 
 /** Names a worker's lane. */
 export interface WorkerLaneRef { readonly kind: 'worker'; readonly worker: string }
@@ -44,7 +51,7 @@ function pushSeg(list: StateSegment[], seg: StateSegment): void {
 /** The worker lane kind. */
 export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
   kind: 'worker',
-  background: '#f1f3f5',
+  background: 'var(--lane-worker)',
   idOf: (ref) => `worker-${ref.worker}`,
 
   lanes(run) {
@@ -65,6 +72,14 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
       open.set(e.actor, { startMs: e.atMs, state: e.state });
     }
     for (const [id, cur] of open) if (cur.state !== 'done') pushSeg(segs.get(id)!, { startMs: cur.startMs, endMs: Math.max(endMs, cur.startMs), state: cur.state });
+    // The retries the log folds, told on the span they fall in ("waiting 29 s · 27 retries, 1 s apart").
+    for (const f of foldRetries(run.events)) {
+      if (f.kind !== 'fold') continue;
+      const first = run.events[f.indices[0]!]!;
+      const list = segs.get(first.actor);
+      const at = list?.findIndex((sg) => sg.startMs <= first.atMs && first.atMs < sg.endMs) ?? -1;
+      if (list && at >= 0 && !list[at]!.retries) list[at] = { ...list[at]!, retries: { count: f.indices.length, spacing: spacingText(run.events, f.indices) } };
+    }
     return workerIds.map((id) => ({
       ref: { kind: 'worker', worker: id },
       label: `Worker ${id}`,
@@ -86,16 +101,20 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
       // and appear only where they fit inside the bar (white on a light lane would vanish).
       const textX = Math.max(rx + 5, ...markerXs.filter((m) => m >= rx - 14 && m <= rx + 16).map((m) => m + 16));
       const stop = Math.min(rx + rw, plotW, ...markerXs.filter((m) => m > textX - 2).map((m) => m - 15));
-      const text = fitText(stop - textX - 2, 8.2, `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`, STATE_TEXT[s.state], STATE_SHORT[s.state]);
+      const base = `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`;
+      const r = s.retries;
+      const text = fitText(stop - textX - 2, 8.2, ...(r ? [`${base} · ${r.count} retries, ${r.spacing}`, `${base} · × ${r.count}`] : []), base, STATE_TEXT[s.state], STATE_SHORT[s.state]);
       items.push({
         key: `${s.startMs}|${s.state}`,
-        sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}`,
-        label: `${id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
+        sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}|${s.retries?.count ?? 0}`,
+        label: `${id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}${s.retries ? `, ${s.retries.count} identical retries ${s.retries.spacing}` : ''}`,
         draw: (sg) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
-          sg.append('title').text(`${id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`);
-          if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600).text(text);
+          sg.append('title').text(`${id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}${s.retries ? ` (${s.retries.count} identical retries, ${s.retries.spacing})` : ''}`);
+          if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
+            // A halo in the bar's colour keeps the words readable over the dotted and hatched patterns.
+            .attr('stroke', STATE_FILL[s.state]).attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
       });
     }

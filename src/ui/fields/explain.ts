@@ -1,0 +1,28 @@
+/**
+ * What is wrong with one field's value, in the words of the field: the scenario's own validation
+ * (src/sim's `validateScenario`, the one source of the rules) run on the scenario with that value,
+ * its messages about the field rephrased for a field typed in seconds.
+ */
+import { validateScenario, type Scenario } from '../../sim';
+import { fmtSeconds } from '../faults/faultCatalog';
+
+/** Rephrases a validation message about a millisecond field shown in seconds. */
+export function inSeconds(message: string): string {
+  const horizon = /must be ≤ horizonMs \((\d+)\)/.exec(message);
+  if (horizon) return `Must be at most ${fmtSeconds(Number(horizon[1]))}, the end of the run: later, the fault would never fire.`;
+  if (/^must be ≥ 1$/.test(message)) return 'Must be more than 0 s.';
+  const le = /^must be ≤ (\d+)$/.exec(message);
+  if (le) return `Must be at most ${fmtSeconds(Number(le[1]))}.`;
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${message.endsWith('.') ? '' : '.'}`;
+}
+
+/**
+ * The first problem `candidate` has at `path` or below it (e.g. `faults[2]`, `lease.ttlMs`),
+ * rephrased for a seconds field; null when there is none there.
+ */
+export function problemAt(candidate: Scenario, path: string): string | null {
+  const r = validateScenario(candidate);
+  if (r.ok) return null;
+  const hit = r.errors.find((e) => e.path === path || e.path.startsWith(`${path}.`) || e.path.startsWith(`${path}[`));
+  return hit ? inSeconds(hit.message) : null;
+}

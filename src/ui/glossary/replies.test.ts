@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS, runScenario } from '../../sim';
+import { explainReply, SQLSTATES } from './replies';
+
+describe('reply glossary', () => {
+  it('explains every reply any preset shows, in both variants', () => {
+    const missing = new Set<string>();
+    for (const p of PRESETS) for (const s of [p.withoutFix, p.withFix]) {
+      for (const e of runScenario(s).events) if (e.reply !== undefined && explainReply(e.reply) === null) missing.add(e.reply);
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it('names the codes a reader meets', () => {
+    for (const code of ['23505', '55P03', '25P02', '40001', '40P01', '57014']) expect(SQLSTATES[code]).toBeTruthy();
+    expect(explainReply('ERROR 23505 duplicate key value violates unique constraint "k"')).toMatch(/unique_violation/);
+    expect(explainReply('INSERT 0 1 → id=1')).toMatch(/1 row inserted/);
+    expect(explainReply('SELECT 0')).toMatch(/no row matched/);
+    expect(explainReply('(nil)')).toMatch(/key exists/);
+    expect(explainReply('t')).toMatch(/true/);
+    expect(explainReply('f')).toMatch(/false/);
+    expect(explainReply('(void)')).toMatch(/void/);
+    expect(explainReply('200 OK (replayed write #1: idempotency key seen, nothing performed)')).toMatch(/replays/);
+  });
+});

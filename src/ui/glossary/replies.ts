@@ -1,0 +1,66 @@
+/**
+ * What each reply and code in a trace means, for a reader learning alone: command tags
+ * (`INSERT 0 1`, `SELECT 0`), `(void)`, `t`/`f`, SQLSTATEs (23505, 55P03, 25P02, 40001, 40P01,
+ * 57014, 23514), Redis replies (`OK`, `(nil)`, `(integer) n`), the scripts' 1/0, HTTP statuses of
+ * the destination and the pool's replies. Sources: PostgreSQL docs "Appendix A. PostgreSQL Error
+ * Codes", "Command tags" (protocol: CommandComplete), "Advisory Lock Functions"; Redis docs for
+ * SET (NX, PX), DEL, PEXPIRE, INCR, EVAL; ../shared/semantics.md.
+ */
+
+/** SQLSTATE → its condition name and what it means here. */
+export const SQLSTATES: Readonly<Record<string, string>> = {
+  '23505': 'unique_violation: another row already has this key (a UNIQUE constraint or index refused the second one).',
+  '23514': 'check_violation: the new row breaks a CHECK constraint (e.g. stock >= 0).',
+  '55P03': 'lock_not_available: the lock is held by another session, and NOWAIT or lock_timeout said not to wait for it.',
+  '25P02': 'in_failed_sql_transaction: an earlier statement of this transaction failed; every statement is refused until ROLLBACK.',
+  '40001': 'serialization_failure: the transaction conflicted with a concurrent one and must be retried from the start.',
+  '40P01': 'deadlock_detected: two transactions waited for each other; PostgreSQL cancelled one of them.',
+  '57014': 'query_canceled: the statement was cancelled (statement_timeout, or pg_cancel_backend).',
+};
+
+/** One entry: a reply pattern and what it means (`m` is the match). */
+interface Entry { readonly re: RegExp; readonly say: (m: RegExpExecArray) => string }
+
+const rows = (n: string) => (n === '1' ? '1 row' : `${n} rows`);
+
+const ENTRIES: readonly Entry[] = [
+  { re: /^ERROR ([0-9A-Z]{5})\b/, say: (m) => `ERROR with SQLSTATE ${m[1]}: ${SQLSTATES[m[1]!] ?? 'see PostgreSQL\'s list of error codes.'} The transaction is now aborted until ROLLBACK.` },
+  { re: /^INSERT 0 (\d+)/, say: (m) => `Command tag of INSERT: ${rows(m[1]!)} inserted (the 0 is a legacy object id, always 0).${m[1] === '0' ? ' 0 rows: ON CONFLICT DO NOTHING skipped the row.' : ''}` },
+  { re: /^SELECT (\d+)/, say: (m) => (m[1] === '0' ? 'Command tag of SELECT: no row matched.' : `Command tag of SELECT: ${rows(m[1]!)} returned.`) },
+  { re: /^UPDATE (\d+)/, say: (m) => (m[1] === '0' ? 'Command tag of UPDATE: no row matched, nothing changed.' : `Command tag of UPDATE: ${rows(m[1]!)} changed.`) },
+  { re: /^DELETE (\d+)/, say: (m) => `Command tag of DELETE: ${rows(m[1]!)} deleted.` },
+  { re: /^BEGIN$/, say: () => 'A transaction started: its changes stay invisible to others until COMMIT.' },
+  { re: /^COMMIT$/, say: () => 'The transaction committed: its changes are visible, its row locks and transaction-level advisory locks are released.' },
+  { re: /^ROLLBACK$/, say: () => 'The transaction was undone: its changes are gone, its row locks and transaction-level advisory locks released (session-level advisory locks stay).' },
+  { re: /^\(void\)/, say: () => 'The function returns nothing (void): pg_advisory_lock and pg_advisory_xact_lock answer only once the lock is held.' },
+  { re: /^t$/, say: () => 'Boolean true: pg_try_advisory_lock got the lock; pg_advisory_unlock released one this session held.' },
+  { re: /^f$/, say: () => 'Boolean false: pg_try_advisory_lock did not get the lock (someone holds it); pg_advisory_unlock: this session did not hold it (with a WARNING).' },
+  { re: /^waits\b/, say: () => 'The statement is blocked: it waits for the lock named in brackets and proceeds (or fails) when that holder commits, rolls back or unlocks.' },
+  { re: /^OK$/, say: () => 'Redis simple string OK: the SET happened (with NX: the key was free and is now ours, with PX its TTL in ms).' },
+  { re: /^\(nil\)/, say: () => 'Redis null: with SET … NX the key exists (someone holds the lease), so nothing was set; with GET, no such key.' },
+  { re: /^\(integer\) 1$/, say: () => 'Redis integer 1: DEL removed a key; the compare-and-delete/extend script found the key still ours and acted; PEXPIRE set the TTL.' },
+  { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no key; the script found the key gone or someone else\'s (not ours, so not touched).' },
+  { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (a fencing token, higher for every new holder), or PTTL\'s remaining ms (-2: no key, -1: no TTL).' },
+  { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted.' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing.') },
+  { re: /^\(no reply/, say: () => 'No reply arrived: the client cannot tell whether the command ran (a timeout is not a "no").' },
+  { re: /^\(error\)/, say: () => 'A Redis error reply: the command was refused.' },
+  { re: /^20[01] /, say: () => 'HTTP success from the destination: the write was accepted (201 Created: a new resource).' },
+  { re: /^200 OK \(replayed/, say: () => 'The destination saw this idempotency key before: it replays the first answer and performs nothing.' },
+  { re: /^409 /, say: () => 'HTTP 409 Conflict: the destination refused the write (a fencing token lower than one it already accepted).' },
+  { re: /^c\d+$/, say: () => 'The pool lent this connection (a database session; session state such as advisory locks stays with it).' },
+  { re: /^ok$/, say: () => 'The connection went back to the pool, with whatever session state it had.' },
+  { re: /^closed$/, say: () => 'The connection was closed: its session ends and PostgreSQL releases its locks.' },
+];
+
+/** The entries whose patterns must be tried before others (the replayed 200 before the generic 2xx). */
+const ORDERED = [...ENTRIES.filter((e) => e.re.source.startsWith('^200 OK')), ...ENTRIES.filter((e) => !e.re.source.startsWith('^200 OK'))];
+
+/** What a reply means, or null when the glossary has no entry for it. */
+export function explainReply(reply: string): string | null {
+  const r = reply.trim();
+  for (const e of ORDERED) {
+    const m = e.re.exec(r);
+    if (m) return e.say(m);
+  }
+  return null;
+}

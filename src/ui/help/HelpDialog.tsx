@@ -1,0 +1,64 @@
+/**
+ * Help, reachable from every view (the header's "Help" button): how to use the simulator, what
+ * the replies and codes in a trace mean, and "How faithful is the model?". A native modal
+ * <dialog>: Esc closes it, focus returns to the button.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { SQLSTATES } from '../glossary/replies';
+import { ModelNotes } from './ModelNotes';
+
+const REPLIES: readonly (readonly [string, string])[] = [
+  ['INSERT 0 1', 'one row inserted (the 0 is a legacy object id); INSERT 0 0: ON CONFLICT DO NOTHING skipped it'],
+  ['SELECT 0 / SELECT 1', 'how many rows the query returned'],
+  ['UPDATE 1', 'how many rows changed'],
+  ['(void)', 'pg_advisory_lock returns nothing: it answers once the lock is held'],
+  ['t / f', 'true / false: pg_try_advisory_lock got the lock or not; pg_advisory_unlock released one or not'],
+  ['waits (…)', 'the statement is blocked behind the lock named; it goes on when that holder commits, rolls back or unlocks'],
+  ['OK', 'Redis: the SET happened (NX: the key was free, now ours)'],
+  ['(nil)', 'Redis: SET NX did nothing, the key exists (someone holds the lease)'],
+  ['(integer) 1 / 0', 'Redis: DEL or the compare-and-delete/extend script acted (1) or found nothing of ours (0)'],
+  ['(integer) 33', 'Redis INCR: the new fencing token'],
+  ['409 Conflict', 'the destination refused a write with a stale fencing token'],
+];
+
+/** The header's Help button and its dialog. */
+export function HelpButton() {
+  const ref = useRef<HTMLDialogElement>(null);
+  // The content exists only while open (the catalogue shows the model notes too: one copy of their ids at a time).
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open && ref.current && !ref.current.open) ref.current.showModal?.();
+  }, [open]);
+  return (
+    <>
+      <button type="button" className="tab help-button" onClick={() => setOpen(true)} aria-haspopup="dialog">Help</button>
+      <dialog ref={ref} className="help-dialog" aria-labelledby="help-title" onClose={() => setOpen(false)}>
+        {open && <>
+        <div className="help-head">
+          <h2 id="help-title">Help</h2>
+          <button type="button" onClick={() => ref.current?.close()}>Close (Esc)</button>
+        </div>
+        <section aria-labelledby="help-use">
+          <h3 id="help-use">Using Lockscope</h3>
+          <ol>
+            <li><strong>Pick a scenario</strong> in the header (or on the catalogue); "with the fix" loads its fixed variant.</li>
+            <li><strong>Scrub</strong>: drag the time axis, press ← / → to step event by event, or Play. The event log and "World at the cursor" follow.</li>
+            <li><strong>Inject a fault</strong>: click a lane (or its name) and choose; drag a fault's marker to move it, or type its time in the Faults panel.</li>
+            <li><strong>Compare</strong>: the same faults without and with the fix, or with one switch flipped, side by side.</li>
+            <li><strong>Share</strong>: the address is the whole state; Copy link, or export JSON / the timeline as SVG or PNG.</li>
+          </ol>
+          <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the dark and projector themes.</p>
+        </section>
+        <section aria-labelledby="help-replies">
+          <h3 id="help-replies">Replies and codes</h3>
+          <dl className="glossary">
+            {REPLIES.map(([k, v]) => <div key={k}><dt><code>{k}</code></dt><dd>{v}</dd></div>)}
+            {Object.entries(SQLSTATES).map(([k, v]) => <div key={k}><dt><code>ERROR {k}</code></dt><dd>{v}</dd></div>)}
+          </dl>
+        </section>
+        <ModelNotes />
+        </>}
+      </dialog>
+    </>
+  );
+}
