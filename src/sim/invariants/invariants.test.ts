@@ -56,9 +56,10 @@ describe('invariant checkers', () => {
       { kind: 'boundedWait', maxWaitMs: 5 }, { kind: 'uniqueBusinessKey' }, { kind: 'noOverlappingWrites' }, { kind: 'noStaleTokenAccepted' },
       { kind: 'effectOnce', harmless: true }, { kind: 'noLostUpdate' }, { kind: 'noOversell' }, { kind: 'mutualExclusion' }, { kind: 'singleLeaseOwner' },
     ];
-    const checkers = checkersFor(all);
+    const scenario: Scenario = { ...findPreset('unsafe-release')!.withoutFix, invariants: all };
+    const checkers = checkersFor(scenario);
     expect(checkers.map((c) => c.kind)).toEqual(all.map((i) => i.kind));
     expect(checkers.every((c) => c.findings.length === 0)).toBe(true);
-    expect(checkersFor(all)[0]!.findings).not.toBe(checkers[0]!.findings);
+    expect(checkersFor(scenario)[0]!.findings).not.toBe(checkers[0]!.findings);
   });
 });
