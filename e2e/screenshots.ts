@@ -16,6 +16,8 @@ async function open(page: Page, hash: string, largeType: boolean, ready = '[data
   await page.goto('about:blank');
   await page.goto(`${base}/`);
   await page.evaluate((l) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ largeType: l, theme: 'light' })), largeType);
+  // A new document (a hash change alone would not reload the preferences).
+  await page.goto('about:blank');
   await page.goto(`${base}/${hash}`);
   await page.locator(ready).first().waitFor();
   await page.waitForTimeout(500);
