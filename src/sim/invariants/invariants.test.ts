@@ -2,6 +2,7 @@
 import { runScenario } from '../engine/run';
 import { findPreset } from '../presets';
 import type { Invariant, Scenario } from '../scenario/schema';
+import { checkersFor } from './index';
 
 const withInvariants = (s: Scenario, invariants: Invariant[]): Scenario => ({ ...s, invariants });
 
@@ -48,5 +49,17 @@ describe('invariant checkers', () => {
       'C waited 2.8 s for a connection (the limit is 1 s)',
       'D waited 2.8 s for a connection (the limit is 1 s)',
     ]);
+  });
+
+  it('checkersFor builds one fresh checker per declared invariant, in order, each of its kind', () => {
+    const all: Invariant[] = [
+      { kind: 'boundedWait', maxWaitMs: 5 }, { kind: 'uniqueBusinessKey' }, { kind: 'noOverlappingWrites' }, { kind: 'noStaleTokenAccepted' },
+      { kind: 'effectOnce', harmless: true }, { kind: 'noLostUpdate' }, { kind: 'noOversell' }, { kind: 'mutualExclusion' }, { kind: 'singleLeaseOwner' },
+    ];
+    const scenario: Scenario = { ...findPreset('unsafe-release')!.withoutFix, invariants: all };
+    const checkers = checkersFor(scenario);
+    expect(checkers.map((c) => c.kind)).toEqual(all.map((i) => i.kind));
+    expect(checkers.every((c) => c.findings.length === 0)).toBe(true);
+    expect(checkersFor(scenario)[0]!.findings).not.toBe(checkers[0]!.findings);
   });
 });

@@ -837,3 +837,62 @@ describe('scan order follows physical row order (found by the fidelity suite, se
     expect(db.execute('s1', { op: 'select', table: 'items', columns: ['id'], where: {} }).reply).toMatchObject({ rows: [{ id: 8 }, { id: 7 }] });
   });
 });
+
+describe('locks(): the pg_locks view of advisory locks', () => {
+  it('lists bigint keys first then pairs, numerically; holds by session, scope and mode; then waiters', () => {
+    const db = setup('s1', 's2', 's3');
+    const steps: [string, Stmt][] = [
+      ['s2', adv('pg_advisory_lock', 5)],
+      ['s1', adv('pg_advisory_lock', 1)],
+      ['s1', adv('pg_advisory_lock', [2, 1])],
+      ['s1', adv('pg_advisory_lock', [1, 9])],
+      ['s2', adv('pg_advisory_lock_shared', [1, 3])],
+      ['s1', adv('pg_advisory_lock_shared', [1, 3])],
+      ['s1', BEGIN],
+      ['s1', adv('pg_advisory_xact_lock_shared', [1, 3])],
+      ['s1', adv('pg_advisory_lock', 5)],
+      ['s3', adv('pg_try_advisory_lock', 5)],
+    ];
+    expect(texts(db, steps)).toEqual(['(void)', '(void)', '(void)', '(void)', '(void)', '(void)', 'BEGIN', '(void)', 'waits (advisory lock 5 held by session s2)', 'f']);
+    const row = (objectDescription: string, sessionId: string, mode: string, scope: string, count?: number) =>
+      ({ locktype: 'advisory', objectDescription, sessionId, mode, granted: count !== undefined, scope, ...(count !== undefined ? { count } : {}) });
+    expect(db.locks()).toEqual([
+      row('advisory 1', 's1', 'ExclusiveLock', 'session', 1),
+      row('advisory 5', 's2', 'ExclusiveLock', 'session', 1),
+      row('advisory 5', 's1', 'ExclusiveLock', 'session'),
+      row('advisory (1,3)', 's1', 'ShareLock', 'session', 1),
+      row('advisory (1,3)', 's1', 'ShareLock', 'transaction', 1),
+      row('advisory (1,3)', 's2', 'ShareLock', 'session', 1),
+      row('advisory (1,9)', 's1', 'ExclusiveLock', 'session', 1),
+      row('advisory (2,1)', 's1', 'ExclusiveLock', 'session', 1),
+    ]);
+  });
+});
+
+describe('edges', () => {
+  it('a failing row shows NULL as null in the detail (NOT NULL is checked before CHECK, as PostgreSQL does)', () => {
+    const db = setup('s1');
+    expect(q(db, 's1', { op: 'insert', table: 'items', values: { stock: -1 } })).toBe(
+      'ERROR 23502 null value in column "id" of relation "items" violates not-null constraint (Failing row contains (null, -1).)',
+    );
+  });
+
+  it('restores only version-2 snapshots', () => {
+    const snap = setup('s1').snapshot();
+    expect(Database.fromSnapshot(snap).snapshot()).toEqual(snap);
+    expect(() => Database.fromSnapshot({ ...snap, version: 1 } as unknown as typeof snap)).toThrow('unsupported database snapshot version 1');
+  });
+});
+
+describe('unique keys with NULL', () => {
+  it('rows whose key has a NULL never conflict (NULLs are distinct), committed or not', () => {
+    const db = setup('s1', 's2');
+    const ins = (accountId: number | null, period: string | null): Stmt => ({ op: 'insert', table: 'daily_invoices', values: { account_id: accountId, period } });
+    expect(texts(db, [['s1', BEGIN], ['s1', ins(7, null)], ['s2', ins(7, null)], ['s2', ins(null, '2026-11')], ['s1', COMMIT], ['s1', ins(7, null)]])).toEqual([
+      'BEGIN', 'INSERT 0 1', 'INSERT 0 1', 'INSERT 0 1', 'COMMIT', 'INSERT 0 1',
+    ]);
+    expect(db.committedRows('daily_invoices')).toHaveLength(4);
+    expect(q(db, 's2', ins(7, '2026-11'))).toBe('INSERT 0 1');
+    expect(q(db, 's2', ins(7, '2026-11'))).toBe('ERROR 23505 duplicate key value violates unique constraint "daily_invoices_account_id_period_key" (Key (account_id, period)=(7, 2026-11) already exists.)');
+  });
+});

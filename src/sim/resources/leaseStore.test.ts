@@ -463,3 +463,100 @@ describe('renderRedisReply (redis-cli output)', () => {
     expect(renderRedisReply(reply)).toBe(text);
   });
 });
+
+describe('boundaries and messages', () => {
+  it('every time-taking method names itself when time goes backwards or is not an integer', () => {
+    const s = new LeaseStore();
+    s.execute(100, get);
+    const back = (method: string) => `LeaseStore.${method}: virtual time went backwards (nowMs 50 < 100 already seen)`;
+    expect(() => s.execute(50, get)).toThrow(back('execute'));
+    expect(() => s.expireDue(50)).toThrow(back('expireDue'));
+    expect(() => s.forceExpire(50, K)).toThrow(back('forceExpire'));
+    expect(() => s.clockJump(50, 1)).toThrow(back('clockJump'));
+    expect(() => s.failover(50)).toThrow(back('failover'));
+    expect(() => s.entries(50)).toThrow(back('entries'));
+    expect(() => s.entries(100.5)).toThrow('LeaseStore.entries: nowMs must be an integer number of virtual milliseconds, got 100.5');
+    expect(() => s.execute(100.5, get)).toThrow('LeaseStore.execute: nowMs must be an integer number of virtual milliseconds, got 100.5');
+    expect(() => s.clockJump(100, 1.5)).toThrow('LeaseStore.clockJump: jumpMs must be an integer >= 0, got 1.5');
+    expect(() => new LeaseStore({ replicationLagMs: 0.5 })).toThrow('LeaseStore: replicationLagMs must be an integer >= 0, got 0.5');
+    expect(s.clockJump(100, 0)).toEqual([]);
+  });
+
+  it('a TTL is checked against 2^63 (not an integer) and against the largest safe expiry time', () => {
+    const s = new LeaseStore();
+    s.execute(1000, { op: 'SET', key: K, value: 'v' });
+    const pexpire = (ms: number) => s.execute(1000, { op: 'PEXPIRE', key: K, ms });
+    expect(pexpire(2 ** 63)).toEqual(NOT_INT);
+    expect(pexpire(-(2 ** 63))).toEqual(NOT_INT);
+    expect(pexpire(1.5)).toEqual(NOT_INT);
+    expect(pexpire(Number.MAX_SAFE_INTEGER - 999)).toEqual(error("ERR invalid expire time in 'pexpire' command"));
+    expect(pexpire(Number.MAX_SAFE_INTEGER - 1000)).toEqual(int(1));
+  });
+
+  it('INCR parses exactly the int64 range, 20 characters at most', () => {
+    const incr = (value: string) => replyAfter([{ op: 'SET', key: 'f', value }], { op: 'INCR', key: 'f' });
+    const s = new LeaseStore();
+    s.execute(0, { op: 'SET', key: 'f', value: '-9223372036854775808' });
+    expect(s.execute(0, { op: 'INCR', key: 'f' }).kind).toBe('int');
+    expect(s.execute(0, { op: 'GET', key: 'f' })).toEqual(bulk('-9223372036854775807'));
+    expect(incr('-9223372036854775809')).toEqual(NOT_INT);
+    expect(incr('12345678901234567890')).toEqual(NOT_INT);
+    expect(incr('-0')).toEqual(NOT_INT);
+    expect(incr('007')).toEqual(NOT_INT);
+    expect(incr('0')).toEqual(int(1));
+  });
+
+  it('nextExpiryMs is the earliest TTL among several keys, and null once no key has one', () => {
+    const s = new LeaseStore();
+    expect(s.nextExpiryMs()).toBeNull();
+    s.execute(0, { op: 'SET', key: 'b', value: 'v', pxMs: 500 });
+    s.execute(0, { op: 'SET', key: 'a', value: 'v', pxMs: 300 });
+    s.execute(0, { op: 'SET', key: 'c', value: 'v', pxMs: 400 });
+    s.execute(0, { op: 'SET', key: 'p', value: 'v' });
+    expect(s.nextExpiryMs()).toBe(300);
+    expect(s.expireDue(600)).toEqual(['a', 'b', 'c']);
+    expect(s.nextExpiryMs()).toBeNull();
+  });
+
+  it('snapshots list keys by name; a fresh store has no pending writes; after a failover the replica is the new primary', () => {
+    const fresh = new LeaseStore({ replicationLagMs: 1_000 });
+    expect(fresh.snapshot()).toEqual({ version: 1, replicationLagMs: 1_000, lastNowMs: null, serverClockOffsetMs: 0, keys: [], replicaKeys: [], pendingWrites: [] });
+    const s = new LeaseStore({ replicationLagMs: 1_000 });
+    s.execute(0, { op: 'SET', key: 'z', value: '1' });
+    s.execute(0, { op: 'SET', key: 'y', value: '2' });
+    s.execute(2_000, { op: 'SET', key: 'x', value: '3' });
+    expect(s.snapshot().keys.map((k) => k.key)).toEqual(['x', 'y', 'z']);
+    expect(s.snapshot().replicaKeys.map((k) => k.key)).toEqual(['y', 'z']);
+    s.execute(2_100, { op: 'SET', key: 'b', value: '4' });
+    expect(s.failover(2_500)).toEqual(['b', 'x']);
+    const after = s.snapshot();
+    expect(after.keys.map((k) => k.key)).toEqual(['y', 'z']);
+    expect(after.replicaKeys).toEqual(after.keys);
+    expect(after.pendingWrites).toEqual([]);
+  });
+});
+
+describe('redis-cli quoting of every UTF-8 length and of broken surrogates', () => {
+  it.each<[string, string, string]>([
+    ['printable ASCII ends', ' ~', '" ~"'],
+    ['control and DEL bytes', '\x1f\x7f', '"\\x1f\\x7f"'],
+    ['two-byte ends', '\u0080\u07ff', '"\\xc2\\x80\\xdf\\xbf"'],
+    ['three-byte ends', '\u0800\uffff', '"\\xe0\\xa0\\x80\\xef\\xbf\\xbf"'],
+    ['a surrogate pair (four bytes)', '\u{1F600}', '"\\xf0\\x9f\\x98\\x80"'],
+    ['the last code point', '\u{10FFFF}', '"\\xf4\\x8f\\xbf\\xbf"'],
+    ['a lone high surrogate at the end', 'a\ud83d', '"a\\xef\\xbf\\xbd"'],
+    ['a high surrogate before a non-surrogate', '\ud83dA', '"\\xef\\xbf\\xbdA"'],
+    ['a lone low surrogate', '\udfff', '"\\xef\\xbf\\xbd"'],
+    ['a low then a high surrogate', '\udc00\ud800', '"\\xef\\xbf\\xbd\\xef\\xbf\\xbd"'],
+  ])('%s', (_name, value, shown) => {
+    expect(renderRedisReply(bulk(value))).toBe(shown);
+    expect(renderRedis({ op: 'SET', key: 'k', value })).toBe(`SET k ${shown}`);
+  });
+
+  it('a long argument is quoted the same way every time', () => {
+    const long = `${'x'.repeat(45)} "q"`;
+    const first = renderRedis({ op: 'SET', key: 'k', value: long });
+    expect(first).toBe(`SET k "${'x'.repeat(45)} \\"q\\""`);
+    expect(renderRedis({ op: 'SET', key: 'k', value: long })).toBe(first);
+  });
+});

@@ -1,7 +1,7 @@
 // Tests for the text forms of database traffic. Every SQL string below was also run through
 // PostgreSQL 15 (psql) to make sure it parses and means what the model executes.
 import { quoteIdent, renderCreateTable, renderLiteral, renderReply, renderSql, renderTableSetup } from './renderSql';
-import type { DbReply, Stmt, TableSpec } from './sqlTypes';
+import type { DbReply, Row, Stmt, TableSpec } from './sqlTypes';
 
 describe('renderSql', () => {
   const cases: [Stmt, string][] = [
@@ -143,5 +143,23 @@ describe('renderReply', () => {
   ];
   it.each(cases)('%s', (_name, reply, text) => {
     expect(renderReply(reply)).toBe(text);
+  });
+});
+
+describe('edges of the text forms', () => {
+  it('SET col = col + 0, an empty RETURNING list and a table without a primary key', () => {
+    expect(renderSql({ op: 'update', table: 'items', set: { stock: { column: 'stock', add: 0 } }, where: { id: 7 }, returning: [] })).toBe('UPDATE items SET stock = stock + 0 WHERE id = 7');
+    expect(renderSql({ op: 'insert', table: 'jobs', values: { status: 'done' }, returning: [] })).toBe("INSERT INTO jobs (status) VALUES ('done')");
+    expect(renderCreateTable({ name: 'log', columns: [{ name: 'line', type: 'text' }], primaryKey: [] })).toBe('CREATE TABLE log (line text)');
+  });
+
+  it('only a single pg_ column of a SELECT 1 reads as a function result', () => {
+    const ok = (tag: string, rows: Row[]): DbReply => ({ status: 'ok', tag, rows });
+    expect(renderReply(ok('SELECT 1', [{ pg_try_advisory_lock: 't' }]))).toBe('t');
+    expect(renderReply(ok('SELECT 1', [{ pg_advisory_lock: '' }]))).toBe('(void)');
+    expect(renderReply(ok('SELECT 1', [{ id: 1 }]))).toBe('SELECT 1 → id=1');
+    expect(renderReply(ok('SELECT 1', [{ pg_a: 't', pg_b: 'f' }]))).toBe('SELECT 1 → pg_a=t, pg_b=f');
+    expect(renderReply(ok('SELECT 2', [{ pg_a: 1 }, { pg_a: 2 }]))).toBe('SELECT 2 → pg_a=1 | pg_a=2');
+    expect(renderReply(ok('INSERT 0 1', [{ pg_x: 5 }]))).toBe('INSERT 0 1 → pg_x=5');
   });
 });
