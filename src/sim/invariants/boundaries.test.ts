@@ -310,6 +310,48 @@ describe('data integrity checkers', () => {
     expect(violations(r).map((v) => v.message)).toEqual(['stock is -1: 2 reservations were made for 3 item(s) in stock']);
   });
 
+  it('noLostUpdate: a third lost update rewrites the one finding; a waiting UPDATE counts once, when it proceeds', () => {
+    const s = preset('balance-update');
+    const third = runScenario({ ...s, workers: [...s.workers, { id: 'C', startMs: 20, amount: 10, steps: s.workers[0]!.steps }] });
+    expect(violations(third).map((v) => v.message)).toEqual(['the balance is 90, but 100 minus the committed debits (90) is 10: an update was lost']);
+    // A keeps its transaction open 50 ms after its UPDATE, so B's UPDATE waits for A's row lock.
+    const slow = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: steps('begin', 'read', ['work', 50], ['effect', 0], ['work', 50], 'commit') })) });
+    expect(slow.events.some((e) => e.actor === 'B' && (e.reply ?? '').startsWith('waits'))).toBe(true);
+    expect(violations(slow).map((v) => v.message)).toEqual(['the balance is 50, but 100 minus the committed debits (80) is 20: an update was lost']);
+  });
+
+  it('noLostUpdate: a read-only transaction and a job record are not debits', () => {
+    const s = preset('balance-update', true);
+    const r = runScenario({
+      ...s,
+      mechanism: { ...s.mechanism, jobRecord: true },
+      workers: [
+        { ...s.workers[0]!, steps: steps('begin', 'read', ['effect', 0], 'record', 'commit') },
+        { ...s.workers[1]!, steps: steps('begin', 'read', 'commit') },
+      ],
+    });
+    expect(r.events.filter((e) => (e.command ?? '').startsWith('INSERT INTO jobs')).map((e) => e.reply)).toEqual(['INSERT 0 1']);
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('the data checkers ignore jobs of another kind', () => {
+    const invoice = runScenario(withInvariants(preset('invoice-race'), [{ kind: 'noLostUpdate' }, { kind: 'noOversell' }]));
+    expect(invoice.verdict.held).toBe(true);
+    const debit = runScenario(withInvariants(preset('balance-update'), [{ kind: 'noOversell' }, { kind: 'uniqueBusinessKey' }]));
+    expect(debit.verdict.held).toBe(true);
+    const reserve = runScenario(withInvariants(preset('inventory-reserve'), [{ kind: 'noLostUpdate' }]));
+    expect(reserve.verdict.held).toBe(true);
+  });
+
+  it('noOversell and uniqueBusinessKey: a third offender rewrites the one finding', () => {
+    const inv = preset('inventory-reserve');
+    const r = runScenario({ ...inv, workers: [...inv.workers, { id: 'C', startMs: 20, steps: inv.workers[0]!.steps }] });
+    expect(violations(r).map((v) => v.message)).toEqual(['stock is -2: 3 reservations were made for 1 item(s) in stock']);
+    const ir = preset('invoice-race');
+    const u = runScenario({ ...ir, workers: [...ir.workers, { id: 'C', startMs: 40, steps: ir.workers[0]!.steps }] });
+    expect(violations(u).map((v) => v.message)).toEqual(['3 rows exist for order_id = 42 in invoices']);
+  });
+
   it('noOversell: stock 0 holds, stock -1 breaks, citing both reservations and the commit', () => {
     expect(runScenario(preset('inventory-reserve', true)).verdict.held).toBe(true);
     const r = runScenario(preset('inventory-reserve'));
