@@ -76,6 +76,22 @@ describe('noStaleTokenAccepted: only a lower token is stale', () => {
     }]);
   });
 
+  it('the highest token rises: a holder that wrote 33, then saw 34 accepted, is stale with its next 33', () => {
+    const r = runScenario(external({
+      mechanism: { lock: 'lease', fencing: true },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('acquire', ['effect', 1_000], ['work', 5_000], ['effect', 1_000], 'release') },
+        { id: 'B', startMs: 1_000, steps: steps('acquire', ['effect', 2_000], 'release') },
+      ],
+      faults: [{ kind: 'pause', worker: 'A', atMs: 3_000, pauseMs: 40_000 }],
+      invariants: [{ kind: 'noStaleTokenAccepted' }],
+    }));
+    const aEnds = writes(r, 'A', 'end');
+    const bEnd = writes(r, 'B', 'end')[0]!;
+    expect(aEnds.map((e) => e.command)).toEqual(['PUT exports/2026-11-30.csv Fencing-Token: 33', 'PUT exports/2026-11-30.csv Fencing-Token: 33']);
+    expect(violations(r)).toEqual([{ invariant: 'noStaleTokenAccepted', message: "the destination accepted A's stale token 33 after token 34", eventIds: [bEnd.id, aEnds[1]!.id] }]);
+  });
+
   it('writes without a fencing token are never stale', () => {
     const r = runScenario(withInvariants(preset('export-lease-expiry'), [{ kind: 'noStaleTokenAccepted' }]));
     expect(writes(r, 'A', 'end')[0]!.command).not.toContain('Fencing-Token');
@@ -392,6 +408,16 @@ describe('destination checkers', () => {
       invariant: 'noOverlappingWrites',
       message: "A's and B's writes to exports/2026-11-30.csv overlapped from 9.999 s to 10 s, and both were accepted",
       eventIds: [writes(r, 'A', 'begin')[0]!.id, writes(r, 'B', 'begin')[0]!.id, writes(r, 'B', 'end')[0]!.id],
+    }]);
+  });
+
+  it('noOverlappingWrites: an upload inside a longer one is cited in time order', () => {
+    const s = twoUploads(2_000);
+    const r = runScenario({ ...s, workers: [s.workers[0]!, { ...s.workers[1]!, steps: steps(['effect', 3_000]) }] });
+    expect(violations(r)).toEqual([{
+      invariant: 'noOverlappingWrites',
+      message: "B's and A's writes to exports/2026-11-30.csv overlapped from 2 s to 5 s, and both were accepted",
+      eventIds: [writes(r, 'A', 'begin')[0]!.id, writes(r, 'B', 'begin')[0]!.id, writes(r, 'A', 'end')[0]!.id],
     }]);
   });
 
