@@ -8,9 +8,12 @@ import { readFileSync } from 'node:fs';
 const report = JSON.parse(readFileSync('reports/mutation/mutation.json', 'utf8'));
 const listed = new Map();
 for (const line of readFileSync('docs/mutation-survivors.md', 'utf8').split('\n')) {
-  // | `src/sim/x.ts:12` | EqualityOperator | `a >= b` | why |
-  const m = /^\|\s*`([^`]+):(\d+)`\s*\|\s*(\w+)\s*\|\s*`(.*?)`\s*\|/.exec(line);
-  if (m) listed.set(`${m[1]}:${m[2]} ${m[3]} ${m[4]}`, line);
+  // | `src/sim/x.ts:12` | EqualityOperator | `a >= b` | why |  (a `|` inside a cell is written `\|`)
+  const cells = line.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+  const at = /^`([^`]+):(\d+)`$/.exec(cells[1] ?? '');
+  if (!line.startsWith('|') || !at || cells.length < 5) continue;
+  const replacement = /^`[^`]+`$/.test(cells[3]) ? cells[3].slice(1, -1) : cells[3];
+  listed.set(`${at[1]}:${at[2]} ${cells[2]} ${replacement}`, line);
 }
 
 let detected = 0;

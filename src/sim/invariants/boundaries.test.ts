@@ -76,6 +76,22 @@ describe('noStaleTokenAccepted: only a lower token is stale', () => {
     }]);
   });
 
+  it('the highest token rises: a holder that wrote 33, then saw 34 accepted, is stale with its next 33', () => {
+    const r = runScenario(external({
+      mechanism: { lock: 'lease', fencing: true },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('acquire', ['effect', 1_000], ['work', 5_000], ['effect', 1_000], 'release') },
+        { id: 'B', startMs: 1_000, steps: steps('acquire', ['effect', 2_000], 'release') },
+      ],
+      faults: [{ kind: 'pause', worker: 'A', atMs: 3_000, pauseMs: 40_000 }],
+      invariants: [{ kind: 'noStaleTokenAccepted' }],
+    }));
+    const aEnds = writes(r, 'A', 'end');
+    const bEnd = writes(r, 'B', 'end')[0]!;
+    expect(aEnds.map((e) => e.command)).toEqual(['PUT exports/2026-11-30.csv Fencing-Token: 33', 'PUT exports/2026-11-30.csv Fencing-Token: 33']);
+    expect(violations(r)).toEqual([{ invariant: 'noStaleTokenAccepted', message: "the destination accepted A's stale token 33 after token 34", eventIds: [bEnd.id, aEnds[1]!.id] }]);
+  });
+
   it('writes without a fencing token are never stale', () => {
     const r = runScenario(withInvariants(preset('export-lease-expiry'), [{ kind: 'noStaleTokenAccepted' }]));
     expect(writes(r, 'A', 'end')[0]!.command).not.toContain('Fencing-Token');
@@ -310,6 +326,48 @@ describe('data integrity checkers', () => {
     expect(violations(r).map((v) => v.message)).toEqual(['stock is -1: 2 reservations were made for 3 item(s) in stock']);
   });
 
+  it('noLostUpdate: a third lost update rewrites the one finding; a waiting UPDATE counts once, when it proceeds', () => {
+    const s = preset('balance-update');
+    const third = runScenario({ ...s, workers: [...s.workers, { id: 'C', startMs: 20, amount: 10, steps: s.workers[0]!.steps }] });
+    expect(violations(third).map((v) => v.message)).toEqual(['the balance is 90, but 100 minus the committed debits (90) is 10: an update was lost']);
+    // A keeps its transaction open 50 ms after its UPDATE, so B's UPDATE waits for A's row lock.
+    const slow = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: steps('begin', 'read', ['work', 50], ['effect', 0], ['work', 50], 'commit') })) });
+    expect(slow.events.some((e) => e.actor === 'B' && (e.reply ?? '').startsWith('waits'))).toBe(true);
+    expect(violations(slow).map((v) => v.message)).toEqual(['the balance is 50, but 100 minus the committed debits (80) is 20: an update was lost']);
+  });
+
+  it('noLostUpdate: a read-only transaction and a job record are not debits', () => {
+    const s = preset('balance-update', true);
+    const r = runScenario({
+      ...s,
+      mechanism: { ...s.mechanism, jobRecord: true },
+      workers: [
+        { ...s.workers[0]!, steps: steps('begin', 'read', ['effect', 0], 'record', 'commit') },
+        { ...s.workers[1]!, steps: steps('begin', 'read', 'commit') },
+      ],
+    });
+    expect(r.events.filter((e) => (e.command ?? '').startsWith('INSERT INTO jobs')).map((e) => e.reply)).toEqual(['INSERT 0 1']);
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('the data checkers ignore jobs of another kind', () => {
+    const invoice = runScenario(withInvariants(preset('invoice-race'), [{ kind: 'noLostUpdate' }, { kind: 'noOversell' }]));
+    expect(invoice.verdict.held).toBe(true);
+    const debit = runScenario(withInvariants(preset('balance-update'), [{ kind: 'noOversell' }, { kind: 'uniqueBusinessKey' }]));
+    expect(debit.verdict.held).toBe(true);
+    const reserve = runScenario(withInvariants(preset('inventory-reserve'), [{ kind: 'noLostUpdate' }]));
+    expect(reserve.verdict.held).toBe(true);
+  });
+
+  it('noOversell and uniqueBusinessKey: a third offender rewrites the one finding', () => {
+    const inv = preset('inventory-reserve');
+    const r = runScenario({ ...inv, workers: [...inv.workers, { id: 'C', startMs: 20, steps: inv.workers[0]!.steps }] });
+    expect(violations(r).map((v) => v.message)).toEqual(['stock is -2: 3 reservations were made for 1 item(s) in stock']);
+    const ir = preset('invoice-race');
+    const u = runScenario({ ...ir, workers: [...ir.workers, { id: 'C', startMs: 40, steps: ir.workers[0]!.steps }] });
+    expect(violations(u).map((v) => v.message)).toEqual(['3 rows exist for order_id = 42 in invoices']);
+  });
+
   it('noOversell: stock 0 holds, stock -1 breaks, citing both reservations and the commit', () => {
     expect(runScenario(preset('inventory-reserve', true)).verdict.held).toBe(true);
     const r = runScenario(preset('inventory-reserve'));
@@ -350,6 +408,16 @@ describe('destination checkers', () => {
       invariant: 'noOverlappingWrites',
       message: "A's and B's writes to exports/2026-11-30.csv overlapped from 9.999 s to 10 s, and both were accepted",
       eventIds: [writes(r, 'A', 'begin')[0]!.id, writes(r, 'B', 'begin')[0]!.id, writes(r, 'B', 'end')[0]!.id],
+    }]);
+  });
+
+  it('noOverlappingWrites: an upload inside a longer one is cited in time order', () => {
+    const s = twoUploads(2_000);
+    const r = runScenario({ ...s, workers: [s.workers[0]!, { ...s.workers[1]!, steps: steps(['effect', 3_000]) }] });
+    expect(violations(r)).toEqual([{
+      invariant: 'noOverlappingWrites',
+      message: "B's and A's writes to exports/2026-11-30.csv overlapped from 2 s to 5 s, and both were accepted",
+      eventIds: [writes(r, 'A', 'begin')[0]!.id, writes(r, 'B', 'begin')[0]!.id, writes(r, 'A', 'end')[0]!.id],
     }]);
   });
 

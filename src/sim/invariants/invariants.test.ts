@@ -62,4 +62,17 @@ describe('invariant checkers', () => {
     expect(checkers.every((c) => c.findings.length === 0)).toBe(true);
     expect(checkersFor(scenario)[0]!.findings).not.toBe(checkers[0]!.findings);
   });
+
+  it('a held verdict names every invariant it checked, in words', () => {
+    const all: Invariant[] = [
+      { kind: 'uniqueBusinessKey' }, { kind: 'noOverlappingWrites' }, { kind: 'noStaleTokenAccepted' }, { kind: 'effectOnce', harmless: false }, { kind: 'noLostUpdate' },
+      { kind: 'noOversell' }, { kind: 'mutualExclusion' }, { kind: 'singleLeaseOwner' }, { kind: 'boundedWait', maxWaitMs: 1_000 },
+    ];
+    const r = runScenario(withInvariants(findPreset('invoice-race')!.withFix, all));
+    expect(r.verdict.summary).toBe(
+      'Held: at most one row per business key; no two overlapping writes to one destination; no stale fencing token accepted; '
+      + 'the external effect happens at most once; no lost update; never reserve more than the stock; one worker in the critical section at a time; '
+      + 'one live lease owner at a time; no worker waits beyond the limit.',
+    );
+  });
 });
