@@ -14,7 +14,7 @@ import { tablesFor } from './tables';
 import type { Database } from '../resources/database';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
 import type { LeaseStore } from '../resources/leaseStore';
-import type { RedisCmd, RedisReply } from '../resources/redisTypes';
+import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import type { ConnectionPool } from '../resources/connectionPool';
 import type { Destination, DestinationWrite } from '../resources/destination';
 import { resourceDefs, type Completion, type Resource, type ResourceDef } from '../resources/resource';
@@ -537,7 +537,7 @@ export class World {
   redis(actor: string, cmd: RedisCmd, narrate: ReplyHandler<RedisReply>, w?: WorkerRuntime): RedisReply {
     const redis = this.redisResource;
     if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
-      const reply: RedisReply = { kind: 'error', message: 'connection timed out (cut off from the lease store)' };
+      const reply: RedisReply = { kind: 'error', message: REDIS_TIMEOUT_MESSAGE };
       const said = takeReply(narrate, reply);
       this.emit(actor, 'redis', typeof said === 'string' ? said : said.text, { command: redis.renderCommand(cmd), reply: '(no reply: connection timed out)', worker: w, ...(typeof said === 'string' ? {} : { data: said.data }), call: { resource: 'redis', caller: actor, command: cmd, reply, cutOff: true } });
       return reply;

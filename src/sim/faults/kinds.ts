@@ -13,7 +13,9 @@ import type { Scenario } from '../scenario/schema';
 import { faultPlacement, identifier, positiveMs, durationMs } from '../scenario/primitives';
 import { initialBeliefs } from '../workers/workerMachine';
 import type { Stmt } from '../resources/sqlTypes';
+import type { SessionState } from '../resources/dbTypes';
 import type { FaultContext, FaultEffect, FaultKindDef } from './registry';
+import { runRedis, runSql } from '../workers/replyClass';
 
 // The schemas, one per kind (each is that kind's variant of the scenario's fault union).
 const pauseSchema = z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...faultPlacement });
@@ -135,9 +137,12 @@ const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
   generate: (rng, s) => ({ kind: 'manualDelete', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const L = ctx.world.scenario.lease;
-    ctx.world.redis('operator', { op: 'DEL', keys: [L.key] }, (r) => (r.kind === 'int' && r.value === 1
-      ? { text: `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }
-      : `An operator deletes ${L.key} by hand; there was no key.`));
+    runRedis(ctx.world, 'operator', { op: 'DEL', keys: [L.key] }, {
+      ok: () => ({ text: `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }),
+      none: () => `An operator deletes ${L.key} by hand; there was no key.`,
+      error: (r) => `An operator tries to delete ${L.key} by hand, but the DEL fails: ${r.message}.`,
+      timeout: () => `An operator tries to delete ${L.key} by hand, but gets no reply.`,
+    });
     return 'continue';
   },
 };
@@ -210,8 +215,8 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
   const before = world.beliefs(w);
   world.send(w, 'CRASH', { outcome: 'crashed' });
   const consequences = [
-    before.connection !== null ? `its database connection closes${before.inTransaction || before.holdsLock ? ', rolling back its transaction and releasing its advisory locks' : ''}` : '',
-    before.ownsLease ? `its lease stays in Redis until its TTL runs out` : '',
+    before.connection !== null ? `its database connection closes${sessionLosses(world.db.sessionState(before.connection))}` : '',
+    leaseStillItsOwn(world, before.ownerToken) ? `its lease stays in Redis until its TTL runs out` : '',
   ].filter((x) => x !== '');
   const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
   ctx.event(`${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}.${tail}`, { worker: w });
@@ -226,6 +231,26 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
     ctx.event(`${w.id} restarts and retries the job from its first step; it remembers nothing of its first attempt.`, { worker: w });
     world.jobs.start(w);
   });
+}
+
+/**
+ * What closing a session gives up, from the session's real state (not the worker's beliefs): its
+ * open transaction (rolled back), its row locks and its advisory locks (PostgreSQL "Advisory Lock
+ * Functions": a session's locks are released when it ends). Empty when it held nothing.
+ */
+export function sessionLosses(state: SessionState): string {
+  const parts: string[] = [];
+  if (state.inTransaction) parts.push(`rolling back its open transaction${state.rowLocks.length > 0 ? ` and releasing its row lock${state.rowLocks.length > 1 ? 's' : ''} on ${state.rowLocks.join(', ')}` : ''}`);
+  const keys = state.advisoryLocks.map((l) => String(l.key));
+  if (keys.length > 0) parts.push(`releasing advisory lock${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`);
+  return parts.length === 0 ? '' : `, ${parts.join(' and ')}`;
+}
+
+/** Whether the lease key still holds this owner token now (a crashed owner's lease then waits for its TTL). */
+function leaseStillItsOwn(world: FaultContext['world'], ownerToken: string | null): boolean {
+  if (ownerToken === null) return false;
+  const key = world.scenario.lease.key;
+  return world.leases.entries(world.nowMs).some((e) => e.key === key && e.value === ownerToken);
 }
 
 /** The admin script: its own psql session, no pool, no lock — it performs the job's write directly. */
@@ -260,6 +285,12 @@ function runAdminScript(ctx: FaultContext): void {
     : job.kind === 'debit'
       ? { op: 'update', table: 'accounts', set: { balance: { column: 'balance', add: -10 } }, where: { id: job.accountId } }
       : { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } };
-  world.sql(a, stmt, (r) => (r.status === 'ok' ? 'The admin script writes directly, without the lock: the lock cannot stop SQL that does not ask for it.' : r.status === 'error' ? `The database rejects the admin script's write: ${r.error.message}.` : "The admin script's write waits for another transaction."), finish);
+  const nothing = 'The admin script\'s write changes nothing (no row matched).';
+  runSql(world, a, stmt, {
+    ok: () => 'The admin script writes directly, without the lock: the lock cannot stop SQL that does not ask for it.',
+    none: () => nothing,
+    refused: () => nothing,
+    error: (r) => `The database rejects the admin script's write: ${r.error.message}.`,
+  }, finish);
 }
 

@@ -3,12 +3,25 @@
  * uploads of one path are visible) or an external API (email, payment). Either may check fencing
  * tokens (reject a token lower than the highest accepted — Kleppmann, "How to do distributed
  * locking") and/or honour idempotency keys (a repeated key replays the first result and performs
- * nothing). Pure: time is passed in.
+ * nothing; while the first request with that key is still in flight, the repeat is refused with
+ * 409 and the caller retries later — ../shared/semantics.md, "Idempotency keys while a request is
+ * in flight"). A request is answered when it ends: until then its reply is `PENDING_REPLY`.
+ * Pure: time is passed in.
  */
 import type { DestinationConfig } from '../scenario/schema';
 
-/** Status of one write: in flight (uploading), accepted, rejected (stale token), deduplicated (idempotency key seen), aborted (writer crashed). */
-export type WriteStatus = 'inFlight' | 'accepted' | 'rejected' | 'deduplicated' | 'aborted';
+/**
+ * Status of one write: in flight (uploading, or the API has not answered yet), accepted, rejected
+ * (stale token), deduplicated (idempotency key seen, the first request finished), conflict (the
+ * same idempotency key is still in flight: 409, retry later), aborted (writer crashed).
+ */
+export type WriteStatus = 'inFlight' | 'accepted' | 'rejected' | 'deduplicated' | 'conflict' | 'aborted';
+
+/** The reply of a request that has not been answered yet (the trace shows it at the request's start). */
+export const PENDING_REPLY = '(pending: no reply yet)';
+
+/** The reply of an API call whose caller died before the answer arrived (the effect may still have happened). */
+export const NO_REPLY_CALLER_GONE = '(no reply received: the caller crashed)';
 
 /** One write (upload or API call) as the destination saw it. Times in virtual ms. */
 export interface DestinationWrite {
@@ -21,7 +34,7 @@ export interface DestinationWrite {
   status: WriteStatus;
   /** Whether this write performed the effect (an API call is performed when it is received; an upload when it completes). */
   performed: boolean;
-  /** The reply text the writer received (or will receive). */
+  /** The reply text the writer has received so far: `PENDING_REPLY` while in flight, then the answer. */
   reply: string;
 }
 
@@ -54,6 +67,12 @@ export class Destination {
     const write: DestinationWrite = { id: this.writes.length + 1, worker, startMs: nowMs, endMs: null, token, idempotencyKey, status: 'inFlight', performed: false, reply: '' };
     this.writes.push(write);
     const seen = idempotencyKey !== null && honoursIdempotencyKeys ? this.keys.get(idempotencyKey) : undefined;
+    if (seen && seen.status === 'inFlight') {
+      write.status = 'conflict';
+      write.endMs = nowMs;
+      write.reply = `409 Conflict: a request with idempotency key ${idempotencyKey} is still in progress (write #${seen.id}); retry later`;
+      return write;
+    }
     if (seen) {
       write.status = 'deduplicated';
       write.endMs = nowMs;
@@ -68,10 +87,8 @@ export class Destination {
     }
     if (token !== null && (this.highest === null || token > this.highest)) this.highest = token;
     if (idempotencyKey !== null && honoursIdempotencyKeys) this.keys.set(idempotencyKey, write);
-    if (kind === 'api') {
-      write.performed = true;
-      write.reply = '201 Created';
-    } else write.reply = '200 OK (upload in progress)';
+    if (kind === 'api') write.performed = true;
+    write.reply = PENDING_REPLY;
     return write;
   }
 
@@ -89,7 +106,7 @@ export class Destination {
     if (this.config.kind === 'file') {
       write.performed = true;
       write.reply = '200 OK (upload complete)';
-    }
+    } else write.reply = '201 Created';
     return write;
   }
 
@@ -98,8 +115,10 @@ export class Destination {
     const write = this.get(writeId);
     if (write.status !== 'inFlight') return write;
     write.endMs = nowMs;
-    if (this.config.kind === 'api') write.status = 'accepted';
-    else {
+    if (this.config.kind === 'api') {
+      write.status = 'accepted';
+      write.reply = NO_REPLY_CALLER_GONE;
+    } else {
       write.status = 'aborted';
       write.reply = 'upload aborted (connection closed)';
     }

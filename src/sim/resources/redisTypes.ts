@@ -35,6 +35,12 @@ export type RedisCmd =
   | { op: 'COMPARE_AND_EXTEND'; key: string; token: string; ms: number };
 
 /**
+ * The message of the reply a client gets when the lease store cannot be reached (a partition):
+ * no reply arrives and the client's command times out. The command may or may not have run.
+ */
+export const REDIS_TIMEOUT_MESSAGE = 'connection timed out (cut off from the lease store)';
+
+/**
  * A RESP reply, as `redis-cli` shows it:
  * `ok` → `OK`, `nil` → `(nil)`, `int` → `(integer) 1`, `bulk` → `"7f3a"`,
  * `error` → `(error) ERR value is not an integer or out of range` (`message` excludes `(error) `).

@@ -8,6 +8,7 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
+import { runRedis, runSql } from './replyClass';
 
 /** Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. */
 export function acquireCoordination(world: World, w: WorkerRuntime, k: () => void): void {
@@ -18,20 +19,22 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   const started = world.nowMs;
   world.send(w, 'REQUEST');
   const timeoutMs = m.acquireTimeoutMs ?? null;
-  world.sql(w, { op: 'advisory', fn, key: { kind: 'bigint', key: m.advisoryKey } }, {
-    believe: (r) => {
-      if (r.status === 'ok') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
+  const granted = (): string => {
+    const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
+    const held = heldCount(world, w);
+    if (held > 1) return `${w.id} "acquires" advisory lock ${m.advisoryKey} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
+    return `${w.id} holds advisory lock ${m.advisoryKey} ${scope}.`;
+  };
+  runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key: m.advisoryKey } }, {
+    believe: (_r, c) => {
+      if (c !== 'error') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     },
-    say: (r) => {
-      if (r.status === 'waits') return `${w.id} asks for advisory lock ${m.advisoryKey} and waits: another session holds it.`;
-      if (r.status === 'error') return r.error.code === '55P03' && timeoutMs !== null
-        ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${m.advisoryKey}: ERROR 55P03.`
-        : `${w.id}'s lock request fails: ${r.error.message}.`;
-      const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
-      const held = heldCount(world, w);
-      if (held > 1) return `${w.id} "acquires" advisory lock ${m.advisoryKey} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
-      return `${w.id} holds advisory lock ${m.advisoryKey} ${scope}.`;
-    },
+    ok: granted,
+    none: granted,
+    refused: granted,
+    error: (r) => (r.error.code === '55P03' && timeoutMs !== null
+      ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${m.advisoryKey}: ERROR 55P03.`
+      : `${w.id}'s lock request fails: ${r.error.message}.`),
   }, (r) => {
     if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
     if (world.stateOf(w) !== 'holding') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
@@ -55,13 +58,15 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
   if (m.lock === 'lease') return world.beliefs(w).ownsLease || w.outcome !== 'stopped' ? releaseLease(world, w, k) : k();
   if (m.lock !== 'advisory-session') return k();
   world.send(w, 'RELEASE');
-  world.sql(w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
+  const unlocked = (): string => (stillHeld(world, w)
+    ? `${w.id} unlocks once, but the lock was taken more than once on this connection: it stays held.`
+    : `${w.id} unlocks advisory lock ${m.advisoryKey}.`);
+  runSql(world, w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
     believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
-    say: (r) => {
-      if (r.status === 'ok' && r.warning) return `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).`;
-      const still = r.status === 'ok' && stillHeld(world, w);
-      return still ? `${w.id} unlocks once, but the lock was taken more than once on this connection: it stays held.` : `${w.id} unlocks advisory lock ${m.advisoryKey}.`;
-    },
+    ok: unlocked,
+    none: unlocked,
+    refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).`,
+    error: (r) => `${w.id}'s unlock fails: ${r.error.message}.`,
   }, () => k());
 }
 
@@ -91,17 +96,16 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   const setNx = { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs } as const;
   const retryIn = fmtMs(L.retryEveryMs);
   const attempt = (): void => {
-    const reply = world.redis(w.id, setNx, {
-      believe: (r) => {
-        if (r.kind === 'ok') {
+    const reply = runRedis(world, w.id, setNx, {
+      believe: (_r, c) => {
+        if (c === 'ok') {
           if (!fencing) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: null });
         } else if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
       },
-      say: (r) => {
-        if (r.kind === 'ok') return { text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } };
-        if (r.kind === 'nil') return `${L.key} is taken: ${w.id} will try again in ${retryIn}.`;
-        return `${w.id} cannot reach the lease store; it will try again in ${retryIn}.`;
-      },
+      ok: () => ({ text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } }),
+      none: () => `${L.key} is taken: ${w.id} will try again in ${retryIn}.`,
+      error: (r) => `${w.id}'s SET fails (${r.message}); it will try again in ${retryIn}.`,
+      timeout: () => `${w.id} cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease. It will try again in ${retryIn}.`,
     }, w);
     if (reply.kind !== 'ok') {
       const giveUpAtMs = world.scenario.mechanism.acquireTimeoutMs == null ? null : started + world.scenario.mechanism.acquireTimeoutMs;
@@ -115,11 +119,16 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       return;
     }
     if (fencing) {
-      world.redis(w.id, { op: 'INCR', key: L.fenceKey }, {
+      const earlier = highestTokenGranted(world);
+      const noToken = `${w.id} could not get a fencing token: it goes on without one.`;
+      runRedis(world, w.id, { op: 'INCR', key: L.fenceKey }, {
         believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: r.kind === 'int' ? r.value : null }),
-        say: (r) => (r.kind === 'int'
-          ? { text: `${w.id} gets fencing token ${r.value}: every later grant gets a higher one.`, data: { t: 'lease', op: 'fenced', key: L.key, worker: w.id, fencingToken: r.value } }
-          : `${w.id} could not get a fencing token.`),
+        ok: (r) => (r.kind === 'int'
+          ? { text: `${w.id} gets fencing token ${r.value}${compareToken(r.value, earlier)}.`, data: { t: 'lease', op: 'fenced', key: L.key, worker: w.id, fencingToken: r.value } }
+          : noToken),
+        none: () => noToken,
+        error: (r) => `${w.id} could not get a fencing token (${r.message}): it goes on without one.`,
+        timeout: () => `${w.id}'s INCR gets no reply: it has no fencing token and goes on without one.`,
       }, w);
     }
     world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
@@ -127,6 +136,24 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     k();
   };
   attempt();
+}
+
+/** The highest fencing token granted so far in this run (from the trace's `fenced` events), or null. */
+function highestTokenGranted(world: World): number | null {
+  let max: number | null = null;
+  for (const e of world.events) {
+    const d = e.data;
+    if (d?.t === 'lease' && d.op === 'fenced' && typeof d.fencingToken === 'number' && (max === null || d.fencingToken > max)) max = d.fencingToken;
+  }
+  return max;
+}
+
+/** How a new token compares with the highest granted before: "higher" only when strictly higher. */
+function compareToken(token: number, earlier: number | null): string {
+  if (earlier === null) return ' (the first token granted in this run)';
+  if (token > earlier) return `, higher than any granted before (${earlier})`;
+  if (token === earlier) return `, the same token as an earlier grant: the counter lost its increments (a failover?), so two holders now carry token ${token}`;
+  return `, lower than one granted before (${earlier}): the counter went back (a failover?), so a stale holder outranks it`;
 }
 
 /** Schedules the next renewal of the worker's lease (a background timer; a pause delays it too). */
@@ -144,24 +171,33 @@ function renew(world: World, w: WorkerRuntime): void {
   const b = world.beliefs(w);
   if (!b.ownsLease || b.ownerToken === null) return;
   const token = b.ownerToken;
+  const failed = { t: 'lease', op: 'renewFailed', key: L.key, worker: w.id } as const;
+  /** A renewal without a success reply (timeout, error) is a failed renewal: the worker cannot know it still owns the lease. */
+  const noAnswer = (): void => {
+    world.metrics.renewFailures += 1;
+    world.send(w, 'BELIEVE', { renewFailed: true });
+  };
   if (world.scenario.mechanism.renewal === 'set') {
-    world.redis(w.id, { op: 'SET', key: L.key, value: token }, {
-      believe: () => world.send(w, 'BELIEVE', { leaseBelievedUntilMs: null }),
-      say: () => ({ text: `${w.id} "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+    runRedis(world, w.id, { op: 'SET', key: L.key, value: token }, {
+      believe: (_r, c) => (c === 'ok' ? world.send(w, 'BELIEVE', { leaseBelievedUntilMs: null }) : noAnswer()),
+      ok: () => ({ text: `${w.id} "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+      none: () => ({ text: `${w.id}'s plain-SET renewal is not applied.`, data: failed }),
+      error: (r) => ({ text: `${w.id}'s plain-SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
+      timeout: () => ({ text: `${w.id}'s plain-SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
     }, w);
     return scheduleRenewal(world, w);
   }
-  const reply = world.redis(w.id, { op: 'COMPARE_AND_EXTEND', key: L.key, token, ms: L.ttlMs }, {
-    believe: (r) => {
-      if (r.kind === 'int' && r.value === 1) return world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs });
+  const reply = runRedis(world, w.id, { op: 'COMPARE_AND_EXTEND', key: L.key, token, ms: L.ttlMs }, {
+    believe: (_r, c) => {
+      if (c === 'ok') return world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs });
+      if (c !== 'none') return noAnswer();
       world.metrics.renewFailures += 1;
-      world.send(w, 'BELIEVE', r.kind === 'int' ? { renewFailed: true, ownsLease: false } : { renewFailed: true });
+      world.send(w, 'BELIEVE', { renewFailed: true, ownsLease: false });
     },
-    say: (r) => {
-      if (r.kind === 'int' && r.value === 1) return { text: `${w.id} extends its lease by ${fmtMs(L.ttlMs)} (the key still holds its token).`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } };
-      if (r.kind === 'int') return { text: `${w.id}'s renewal fails: the key expired or belongs to someone else now. Unless ${w.id} checks, it keeps working.`, data: { t: 'lease', op: 'renewFailed', key: L.key, worker: w.id } };
-      return { text: `${w.id}'s renewal gets no answer: it cannot know whether it still owns the lease.`, data: { t: 'lease', op: 'renewFailed', key: L.key, worker: w.id } };
-    },
+    ok: () => ({ text: `${w.id} extends its lease by ${fmtMs(L.ttlMs)} (the key still holds its token).`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+    none: () => ({ text: `${w.id}'s renewal fails: the key expired or belongs to someone else now. Unless ${w.id} checks, it keeps working.`, data: failed }),
+    error: (r) => ({ text: `${w.id}'s renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
+    timeout: () => ({ text: `${w.id}'s renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
   }, w);
   if (reply.kind === 'int' && reply.value === 0) return;
   scheduleRenewal(world, w);
@@ -181,22 +217,23 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
   w.renewGen += 1;
   world.send(w, 'RELEASE');
   if (world.scenario.mechanism.release === 'del') {
-    world.redis(w.id, { op: 'DEL', keys: [L.key] }, {
+    runRedis(world, w.id, { op: 'DEL', keys: [L.key] }, {
       believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
-      say: (r) => {
-        if (r.kind === 'int' && r.value === 1 && holder !== token) return { text: `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } };
-        if (r.kind === 'int' && r.value === 0) return `${w.id} runs DEL but the key is already gone.`;
-        return { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } };
-      },
+      ok: () => (holder !== token
+        ? { text: `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
+        : { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
+      none: () => `${w.id} runs DEL but the key is already gone.`,
+      error: (r) => `${w.id}'s DEL fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
+      timeout: () => `${w.id}'s DEL gets no reply (timed out): it gives up its lease without knowing whether the key was deleted; if the DEL never arrived, the key stays until its TTL runs out.`,
     }, w);
     return k();
   }
-  world.redis(w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, {
+  runRedis(world, w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, {
     believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
-    say: (r) => {
-      if (r.kind === 'int' && r.value === 1) return { text: `${w.id} releases its own lease (compare-and-delete matched its token).`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } };
-      return holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.`;
-    },
+    ok: () => ({ text: `${w.id} releases its own lease (compare-and-delete matched its token).`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
+    none: () => (holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.`),
+    error: (r) => `${w.id}'s compare-and-delete fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
+    timeout: () => `${w.id}'s compare-and-delete gets no reply (timed out): it gives up its lease without knowing whether the key was deleted; if its token is still there, the key stays until its TTL runs out.`,
   }, w);
   k();
 }

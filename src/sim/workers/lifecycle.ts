@@ -10,6 +10,7 @@ import { applyStepFaults } from '../faults/apply';
 import type { WorkerOutcome } from './workerMachine';
 import { releaseLease } from './coordination';
 import { rollbackThen, runStepHandler } from './steps';
+import { runSql } from './replyClass';
 
 /** Steps that still run once the job skips the rest of its work. */
 const CLEANUP_STEPS = new Set<Step['do']>(['commit', 'release', 'disconnect']);
@@ -92,9 +93,13 @@ function failJob(world: World, w: WorkerRuntime, reason: string): void {
       finish();
     };
     if (m.lock === 'advisory-session' && world.beliefs(w).holdsLock && m.onError === 'unlockInFinally') {
-      return world.sql(w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
+      const unlocked = `${w.id}'s finally block unlocks the session-level advisory lock.`;
+      return runSql(world, w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
         believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
-        say: () => `${w.id}'s finally block unlocks the session-level advisory lock.`,
+        ok: () => unlocked,
+        none: () => unlocked,
+        refused: () => `${w.id}'s finally block tries to unlock, but gets false with a WARNING: this session does not hold the lock.`,
+        error: (r) => `${w.id}'s finally block cannot unlock: ${r.error.message}.`,
       }, afterUnlock);
     }
     afterUnlock();

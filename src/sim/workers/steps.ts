@@ -10,8 +10,10 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import { jobKeyFor } from '../engine/tables';
 import type { Row, Stmt } from '../resources/sqlTypes';
+import type { WriteStatus } from '../resources/destination';
 import type { Step } from '../scenario/schema';
 import { acquireCoordination, releaseCoordination } from './coordination';
+import { runSql } from './replyClass';
 
 /** What one kind of step does: starts it, and eventually calls `world.jobs.done(w)` (or fails or skips the rest). */
 export type StepHandler<K extends Step['do']> = (world: World, w: WorkerRuntime, step: Extract<Step, { do: K }>) => void;
@@ -29,9 +31,14 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
   },
   begin: (world, w) => {
     world.send(w, 'WORK');
-    world.sql(w, { op: 'begin' }, {
-      believe: () => world.send(w, 'BELIEVE', { inTransaction: true }),
-      say: () => `${w.id} opens a transaction.`,
+    runSql(world, w, { op: 'begin' }, {
+      believe: (_r, c) => {
+        if (c !== 'error') world.send(w, 'BELIEVE', { inTransaction: true });
+      },
+      ok: () => `${w.id} opens a transaction.`,
+      none: () => `${w.id} opens a transaction.`,
+      refused: (r) => `${w.id}'s BEGIN only warns (${r.warning ?? 'a transaction is already in progress'}): it is still in the transaction it had.`,
+      error: (r) => `${w.id}'s BEGIN fails: ${r.error.message}.`,
     }, () => world.jobs.done(w));
   },
   commit: (world, w) => commit(world, w),
@@ -48,10 +55,13 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
   effect: (world, w, step) => effect(world, w, step.ms),
   enqueue: (world, w) => {
     world.send(w, 'RECORD');
-    world.sql(w, { op: 'insert', table: 'jobs', values: { job_key: jobKeyFor(world.scenario, w.id), status: 'pending' } }, (r) =>
-      r.status === 'ok' ? `${w.id} writes a durable job record (pending) before calling out.` : `${w.id} could not write its job record.`,
-    (r) => {
-      if (r.status !== 'ok') return world.jobs.fail(w, 'job record insert failed');
+    runSql(world, w, { op: 'insert', table: 'jobs', values: { job_key: jobKeyFor(world.scenario, w.id), status: 'pending' } }, {
+      ok: () => `${w.id} writes a durable job record (pending) before calling out.`,
+      none: () => `${w.id}'s job record insert inserts nothing.`,
+      refused: () => `${w.id}'s job record insert inserts nothing.`,
+      error: (r) => `${w.id} could not write its job record: ${r.error.message}.`,
+    }, (r) => {
+      if (r.status !== 'ok' || r.tag === 'INSERT 0 0') return world.jobs.fail(w, 'job record insert failed');
       w.enqueued = true;
       world.jobs.done(w);
     });
@@ -74,14 +84,16 @@ function commit(world: World, w: WorkerRuntime): void {
   if (!b.inTransaction) return world.jobs.done(w);
   world.send(w, 'RECORD');
   const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
-  world.sql(w, { op: 'commit' }, {
-    believe: () => {
+  const released = xactLock ? '; the transaction-scoped advisory lock is released with it' : '';
+  runSql(world, w, { op: 'commit' }, {
+    believe: (_r, c) => {
       world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
-      if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+      if (c === 'ok' && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     },
-    say: (r) => (r.status === 'ok' && r.tag === 'ROLLBACK'
-      ? `${w.id}'s transaction had failed, so COMMIT rolls it back.`
-      : `${w.id} commits${xactLock ? '; the transaction-scoped advisory lock is released with it' : ''}.`),
+    ok: () => `${w.id} commits${released}.`,
+    none: () => `${w.id} commits${released}.`,
+    refused: () => `${w.id}'s transaction had failed, so COMMIT rolls it back${released}.`,
+    error: (r) => `${w.id}'s COMMIT fails (${r.error.message}): the transaction is rolled back${released}.`,
   }, (r) => {
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
     world.jobs.done(w);
@@ -101,11 +113,15 @@ function check(world: World, w: WorkerRuntime): void {
   if (q === null) return world.jobs.done(w);
   world.send(w, 'WORK');
   const isRecord = world.scenario.job.kind !== 'insertOnce';
-  world.sql(w, q, (r) => {
-    const found = r.status === 'ok' && r.rows.some((row) => !isRecord || row.status === 'done');
-    if (r.status !== 'ok') return `${w.id}'s check fails.`;
-    if (isRecord) return found ? `${w.id} finds the job record marked done: nothing left to do.` : `${w.id} finds no completed job record, so it does the job.`;
-    return found ? `${w.id} finds the row already there and loads it.` : `${w.id} finds no row yet, so it will insert one (another worker may be deciding the same right now).`;
+  const notFound = isRecord ? `${w.id} finds no completed job record, so it does the job.` : `${w.id} finds no row yet, so it will insert one (another worker may be deciding the same right now).`;
+  runSql(world, w, q, {
+    ok: (r) => {
+      if (!r.rows.some((row) => !isRecord || row.status === 'done')) return notFound;
+      return isRecord ? `${w.id} finds the job record marked done: nothing left to do.` : `${w.id} finds the row already there and loads it.`;
+    },
+    none: () => notFound,
+    refused: () => notFound,
+    error: (r) => `${w.id}'s check fails: ${r.error.message}.`,
   }, (r) => {
     if (r.status === 'error') return world.jobs.fail(w, r.error.message);
     const found = r.status === 'ok' && r.rows.some((row) => !isRecord || row.status === 'done');
@@ -124,17 +140,20 @@ function read(world: World, w: WorkerRuntime): void {
     : { op: 'select', table: 'items', columns: ['stock'], where: { id: job.itemId }, ...(lock ? { lock } : {}) };
   const column = job.kind === 'debit' ? 'balance' : 'stock';
   world.send(w, 'WORK');
-  world.sql(w, stmt, {
+  const noRow = `${w.id} gets no row${lock === 'forUpdateSkipLocked' ? ' (another transaction has it locked, and SKIP LOCKED skips it)' : ''}.`;
+  runSql(world, w, stmt, {
     believe: (r) => {
       const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
       if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock ? { holdsLock: true } : {}) });
     },
-    say: (r) => {
-      if (r.status !== 'ok') return `${w.id}'s read fails.`;
+    ok: (r) => {
       const v = r.rows[0]?.[column];
-      if (v === undefined) return `${w.id} gets no row (it is locked by someone else and skipped).`;
+      if (v === undefined) return noRow;
       return `${w.id} reads ${column} = ${String(v)}${lock ? ' and locks the row until its transaction ends' : ' (no lock: another transaction may change it before this one writes)'}.`;
     },
+    none: () => noRow,
+    refused: () => noRow,
+    error: (r) => `${w.id}'s read fails: ${r.error.message}.`,
   }, (r) => {
     if (r.status === 'error') return world.jobs.fail(w, r.error.message);
     const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
@@ -162,13 +181,21 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
     const b = world.beliefs(w);
     const amount = w.spec.amount ?? 10;
     const balance = (b.readValue ?? job.initialBalance) - amount;
-    return world.sql(w, { op: 'update', table: 'accounts', set: { balance }, where: { id: job.accountId } },
-      (r) => (r.status === 'ok' ? `${w.id} writes balance = ${balance} (the ${b.readValue ?? '?'} it read minus ${amount}).` : `${w.id}'s update fails.`),
-      (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w, ms)));
+    const noAccount = `${w.id}'s UPDATE matches no row (UPDATE 0): no balance is written.`;
+    return runSql(world, w, { op: 'update', table: 'accounts', set: { balance }, where: { id: job.accountId } }, {
+      ok: () => `${w.id} writes balance = ${balance} (the ${b.readValue ?? '?'} it read minus ${amount}).`,
+      none: () => noAccount,
+      refused: () => noAccount,
+      error: (r) => `${w.id}'s update fails: ${r.error.message}.`,
+    }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w, ms)));
   }
-  return world.sql(w, { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } },
-    (r) => (r.status === 'ok' ? `${w.id} reserves ${job.quantity}: stock = stock - ${job.quantity}.` : `${w.id}'s reservation is rejected: ${r.status === 'error' ? r.error.message : 'waits'}.`),
-    (r) => {
+  const noItem = `${w.id}'s UPDATE matches no row (UPDATE 0): nothing is reserved.`;
+  return runSql(world, w, { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } }, {
+    ok: () => `${w.id} reserves ${job.quantity}: stock = stock - ${job.quantity}.`,
+    none: () => noItem,
+    refused: () => noItem,
+    error: (r) => `${w.id}'s reservation is rejected: ${r.error.message}.`,
+  }, (r) => {
       if (r.status !== 'error') return world.jobs.done(w, ms);
       if (r.error.code === '23514') return rollbackThen(world, w, () => world.jobs.skipRest(w, 'soldOut'));
       world.jobs.fail(w, r.error.message);
@@ -178,12 +205,20 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
 function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, key: Row, ms: number): void {
   const doNothing = world.scenario.mechanism.onConflict === 'doNothing';
   const stmt: Stmt = { op: 'insert', table, values, returning: ['id'], ...(doNothing ? { onConflictDoNothing: true } : {}) };
-  world.sql(w, stmt, (r) => {
-    if (r.status === 'ok') return r.rows.length > 0 ? `${w.id} inserts the row (id ${String(r.rows[0]!.id)}).` : `${w.id}'s insert found a conflicting row: nothing inserted, no row returned.`;
-    if (r.status === 'error') return `${w.id}'s insert is rejected: ${r.error.message}.`;
-    return `${w.id}'s insert waits: another transaction inserted the same key and has not finished.`;
+  const conflict = `${w.id}'s insert found a conflicting row: nothing inserted, no row returned.`;
+  runSql(world, w, stmt, {
+    ok: (r) => (r.rows.length > 0 ? `${w.id} inserts the row (id ${String(r.rows[0]!.id)}).` : conflict),
+    none: () => conflict,
+    refused: () => conflict,
+    error: (r) => `${w.id}'s insert is rejected: ${r.error.message}.`,
   }, (r) => {
-    const load = () => world.sql(w, { op: 'select', table, where: key }, (r2) => (r2.status === 'ok' ? `${w.id} loads the winner's row instead.` : `${w.id}'s load fails.`), () => world.jobs.skipRest(w, 'loadedExisting'));
+    const nothingToLoad = `${w.id} looks for the winner's row and finds none (SELECT 0): the other insert did not commit.`;
+    const load = () => runSql(world, w, { op: 'select', table, where: key }, {
+      ok: (r2) => (r2.rows.length > 0 ? `${w.id} loads the winner's row instead.` : nothingToLoad),
+      none: () => nothingToLoad,
+      refused: () => nothingToLoad,
+      error: (r2) => `${w.id}'s load fails: ${r2.error.message}.`,
+    }, () => world.jobs.skipRest(w, 'loadedExisting'));
     if (r.status === 'ok' && r.rows.length === 0) return load();
     if (r.status === 'ok') return world.jobs.done(w, ms);
     if (r.status === 'error' && r.error.code === '23505') return rollbackThen(world, w, load);
@@ -195,12 +230,23 @@ function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, k
 export function rollbackThen(world: World, w: WorkerRuntime, k: () => void): void {
   if (!world.beliefs(w).inTransaction) return k();
   const xact = world.scenario.mechanism.lock === 'advisory-xact';
-  world.sql(w, { op: 'rollback' }, {
+  const rolls = `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`;
+  runSql(world, w, { op: 'rollback' }, {
     believe: () => world.send(w, 'BELIEVE', { inTransaction: false, ...(xact ? { holdsLock: false } : {}) }),
-    say: () => `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`,
+    ok: () => rolls,
+    none: () => rolls,
+    refused: (r) => `${w.id}'s ROLLBACK only warns (${r.warning ?? 'there is no transaction in progress'}): there was nothing to roll back.`,
+    error: (r) => `${w.id}'s ROLLBACK fails: ${r.error.message}.`,
   }, () => k());
 }
 
+/**
+ * The job's external effect: a request to the destination (an upload or an API call). The begin
+ * event shows the request as sent (its reply `PENDING_REPLY` unless the destination answers at
+ * once: a stale token, a replayed or in-flight idempotency key); the end event, `ms` later, shows
+ * the reply as it arrives. Each event is worded by the write's status (the reply's class).
+ * A 409 for an idempotency key still in flight is retried after `lease.retryEveryMs`.
+ */
 function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   const s = world.scenario;
   const b = world.beliefs(w);
@@ -208,12 +254,26 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   const idem = s.mechanism.idempotencyKey ? jobKeyFor(s, w.id) : null;
   const { write, call } = world.destinationCall(w.id, { op: 'begin', token, idempotencyKey: idem });
   const render = world.destinationResource.renderCommand({ op: 'begin', token, idempotencyKey: idem });
-  const what = s.destination.kind === 'file' ? `uploads ${s.destination.target}` : `calls ${s.destination.target}`;
-  const why = write.status === 'rejected' ? ': the store rejects the stale fencing token' : write.status === 'deduplicated' ? ': the idempotency key was seen before, so nothing is performed again' : token !== null && !s.destination.checksFencing ? ` with fencing token ${token} — which the destination ignores` : token !== null ? ` with fencing token ${token}` : '';
-  world.emit(w.id, 'destination', `${w.id} ${what}${why}.`, { command: render, reply: write.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'begin' }, call });
+  const file = s.destination.kind === 'file';
+  const what = file ? `uploads ${s.destination.target}` : `calls ${s.destination.target}`;
+  const tokenNote = token === null ? '' : s.destination.checksFencing ? ` with fencing token ${token}` : ` with fencing token ${token} — which the destination ignores`;
+  const retryMs = s.lease.retryEveryMs;
+  const begun: { readonly [S in WriteStatus]: string } = {
+    inFlight: `${w.id} ${what}${tokenNote}; ${file ? 'the upload is' : 'the request is'} in progress, no reply yet.`,
+    accepted: `${w.id} ${what}${tokenNote}.`,
+    rejected: `${w.id} ${what}: the store rejects the stale fencing token.`,
+    deduplicated: `${w.id} ${what}: the idempotency key was seen before and its request has finished, so the first result is replayed and nothing is performed again.`,
+    conflict: `${w.id} ${what}: a request with the same idempotency key is still in progress, so the destination refuses this one (409) and performs nothing; ${w.id} will retry in ${fmtMs(retryMs)}.`,
+    aborted: `${w.id} ${what}, but the request is aborted.`,
+  };
+  world.emit(w.id, 'destination', begun[write.status], { command: render, reply: write.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'begin' }, call });
   if (write.status === 'rejected') {
     world.metrics.staleWritesRejected += 1;
     return world.jobs.fail(w, 'stale fencing token rejected');
+  }
+  if (write.status === 'conflict') {
+    world.at(world.nowMs + retryMs, () => externalEffect(world, w, ms), w, true);
+    return;
   }
   if (write.status === 'deduplicated') return world.jobs.done(w);
   w.writeId = write.id;
@@ -221,7 +281,15 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
     const { write: end, call: endCall } = world.destinationCall(w.id, { op: 'finish', writeId: write.id, token, idempotencyKey: idem });
     w.writeId = null;
     if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
-    world.emit(w.id, 'destination', end.status === 'rejected' ? `${w.id}'s ${s.destination.kind === 'file' ? 'upload' : 'call'} is rejected at the end: a newer fencing token was accepted meanwhile.` : `${w.id}'s ${s.destination.kind === 'file' ? 'upload completes' : 'call returns'}.`, {
+    const ended: { readonly [S in WriteStatus]: string } = {
+      inFlight: `${w.id}'s ${file ? 'upload' : 'call'} has no reply yet.`,
+      accepted: `${w.id}'s ${file ? 'upload completes' : 'call returns'}: ${end.reply}.`,
+      rejected: `${w.id}'s ${file ? 'upload' : 'call'} is rejected at the end: a newer fencing token was accepted meanwhile.`,
+      deduplicated: `${w.id}'s ${file ? 'upload' : 'call'} returns the replayed first result.`,
+      conflict: `${w.id}'s ${file ? 'upload' : 'call'} is refused: another request with its idempotency key is in progress.`,
+      aborted: `${w.id}'s ${file ? 'upload' : 'call'} was aborted.`,
+    };
+    world.emit(w.id, 'destination', ended[end.status], {
       command: render, reply: end.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'end' }, call: endCall,
     });
     if (end.status === 'rejected') {
@@ -239,6 +307,13 @@ function record(world: World, w: WorkerRuntime): void {
   const stmt: Stmt = w.enqueued
     ? { op: 'update', table: 'jobs', set: { status: 'done' }, where: { job_key: key } }
     : { op: 'insert', table: 'jobs', values: { job_key: key, status: 'done' }, onConflictDoNothing: true };
-  world.sql(w, stmt, (r) => (r.status === 'ok' ? `${w.id} records the job as done.` : `${w.id} could not record completion.`),
-    (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w)));
+  const nothing = stmt.op === 'update'
+    ? `${w.id}'s UPDATE finds no job record to mark done (UPDATE 0): no completion is recorded.`
+    : `${w.id}'s completion record inserts nothing (INSERT 0 0): a record for this job is already there, and ON CONFLICT DO NOTHING leaves it as it is.`;
+  runSql(world, w, stmt, {
+    ok: () => `${w.id} records the job as done.`,
+    none: () => nothing,
+    refused: () => nothing,
+    error: (r) => `${w.id} could not record completion: ${r.error.message}.`,
+  }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w)));
 }

@@ -42,17 +42,20 @@ const ENTRIES: readonly Entry[] = [
   { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no key; the script found the key gone or someone else\'s (not ours, so not touched).' },
   { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (a fencing token, higher for every new holder), or PTTL\'s remaining ms (-2: no key, -1: no TTL).' },
   { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted.' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing.') },
+  { re: /^\(no reply received: the caller crashed\)/, say: () => 'The caller died before the answer arrived: the API received the request (the effect may have happened), but nobody read its reply.' },
   { re: /^\(no reply/, say: () => 'No reply arrived: the client cannot tell whether the command ran (a timeout is not a "no").' },
+  { re: /^\(pending: no reply yet\)/, say: () => 'The request is sent and not answered yet: its reply appears as a later event, when it arrives.' },
   { re: /^\(error\)/, say: () => 'A Redis error reply: the command was refused.' },
   { re: /^20[01] /, say: () => 'HTTP success from the destination: the write was accepted (201 Created: a new resource).' },
   { re: /^200 OK \(replayed/, say: () => 'The destination saw this idempotency key before: it replays the first answer and performs nothing.' },
+  { re: /^409 Conflict: a request with idempotency key/, say: () => 'HTTP 409 Conflict: a request with the same idempotency key is still being processed; nothing was performed, and the caller retries later (it then gets the first request\'s saved result).' },
   { re: /^409 /, say: () => 'HTTP 409 Conflict: the destination refused the write (a fencing token lower than one it already accepted).' },
   { re: /^c\d+$/, say: () => 'The pool lent this connection (a database session; session state such as advisory locks stays with it).' },
   { re: /^ok$/, say: () => 'The connection went back to the pool, with whatever session state it had.' },
   { re: /^closed$/, say: () => 'The connection was closed: its session ends and PostgreSQL releases its locks.' },
 ];
 
-/** The entries whose patterns must be tried before others (the replayed 200 before the generic 2xx). */
+/** The entries whose patterns must be tried before others (the replayed 200 before the generic 2xx); otherwise the list's order (specific before general). */
 const ORDERED = [...ENTRIES.filter((e) => e.re.source.startsWith('^200 OK')), ...ENTRIES.filter((e) => !e.re.source.startsWith('^200 OK'))];
 
 /** What a reply means, or null when the glossary has no entry for it. */

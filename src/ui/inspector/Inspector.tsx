@@ -121,7 +121,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                         <td>{w.id}</td>
                         <td>{w.worker}</td>
                         <td>{w.token ?? '—'}</td>
-                        <td>{w.status === 'rejected' ? '✕ rejected (stale)' : w.status === 'deduplicated' ? '= deduplicated' : w.status === 'inFlight' ? '… in flight' : w.status === 'aborted' ? 'aborted' : '✓ accepted'}{w.performed ? ', performed' : ''}</td>
+                        <td>{w.status === 'rejected' ? '✕ rejected (stale)' : w.status === 'deduplicated' ? '= deduplicated' : w.status === 'conflict' ? '⟳ 409: key in flight' : w.status === 'inFlight' ? '… in flight' : w.status === 'aborted' ? 'aborted' : '✓ accepted'}{w.performed ? ', performed' : ''}</td>
                         <td className="small">{w.reply}</td>
                       </tr>
                     ))}

@@ -5,6 +5,7 @@
  * snapshot.
  */
 import { runEndMs } from '../../store/derive';
+import type { WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
 import { ROW_H, stack, type LaneKind } from './types';
 
@@ -15,7 +16,7 @@ export interface WriteBar {
   readonly startMs: number;
   readonly endMs: number;
   readonly token: number | null;
-  readonly status: 'inFlight' | 'accepted' | 'rejected' | 'deduplicated' | 'aborted';
+  readonly status: WriteStatus;
   readonly performed: boolean;
   /** Performed after another write already performed the effect. */
   readonly duplicate: boolean;
@@ -73,10 +74,10 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const rx = X(w.startMs);
       const rw = W(w.startMs, w.endMs, 10);
       const dup = w.duplicate && showFindings;
-      const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
-      const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
-      const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'accepted' ? '✓' : '…';
-      const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'aborted';
+      const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'conflict' ? '409: key in flight' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
+      const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
+      const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
+      const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
       const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`]);
       const ink = place.inside ? (light ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff') : 'var(--ink)';
@@ -87,7 +88,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
             .attr('stroke', w.status === 'rejected' ? '#b91c1c' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
-            .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' ? '4 2' : null);
+            .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' ? '4 2' : null);
           if (place.text) {
             const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);
             if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
