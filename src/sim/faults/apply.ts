@@ -5,7 +5,7 @@
  * restarts and passes the same step again.
  */
 import type { World, WorkerRuntime } from '../engine/world';
-import { faultKindOf, type FaultBase, type FaultContext, type FaultEffect } from './registry';
+import { faultActorOf, faultKindOf, type FaultBase, type FaultContext, type FaultEffect } from './registry';
 
 export type { FaultEffect };
 
@@ -39,7 +39,7 @@ export function applyFault(world: World, f: FaultBase, index: number): FaultEffe
     index,
     worker: f.worker === undefined ? undefined : world.workers.get(f.worker),
     event(narration, extra = {}) {
-      world.emit(extra.worker?.id ?? def.actor ?? 'fault', 'fault', narration, { ...extra, data: { t: 'fault', faultIndex: index, kind: f.kind } });
+      world.emit(extra.worker?.id ?? faultActorOf(def), 'fault', narration, { ...extra, data: { t: 'fault', faultIndex: index, kind: f.kind } });
     },
   };
   return def.apply(ctx, f);

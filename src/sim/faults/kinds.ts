@@ -257,6 +257,9 @@ function leaseStillItsOwn(world: FaultContext['world'], ownerToken: string | nul
 function runAdminScript(ctx: FaultContext): void {
   const { world } = ctx;
   const s = world.scenario;
+  // Validation refuses a worker with a fault's actor id (scenario/validate.ts, reservedActorIds);
+  // an unvalidated scenario that has one must not let the script take that worker over.
+  if (s.workers.some((w) => w.id === 'admin')) throw new Error('workers: the id "admin" is reserved for the adminBypass fault (validate the scenario first)');
   let admin = world.workers.get('admin');
   if (admin && world.isParked(admin)) {
     ctx.event('A second admin script would start, but the first one is still waiting for the database: skipped.');

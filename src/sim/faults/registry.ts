@@ -96,6 +96,27 @@ export function faultKindOf(f: FaultBase): FaultKindDef {
   return def;
 }
 
+/** Actor of a kind's trace events when no worker is involved. */
+export function faultActorOf(def: FaultKindDef): string {
+  return def.actor ?? 'fault';
+}
+
+/**
+ * Actor ids that faults use in the trace, each with what uses it (e.g. `admin` → the adminBypass
+ * fault). A worker may not take one of these ids: its events and the fault's would share a lane and
+ * the fault would take over the worker (the admin script runs as a runtime named after its actor).
+ * Read from the registry, so a registered kind's actor is reserved too.
+ */
+export function reservedFaultActors(): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const def of kinds.values()) {
+    const actor = faultActorOf(def);
+    const users = out.get(actor);
+    out.set(actor, users === undefined ? `the ${def.kind} fault` : `${users}, ${def.kind}`);
+  }
+  return out;
+}
+
 /** Calls `fn` after every registration change (the scenario schema rebuilds itself on it). */
 export function onFaultKindsChange(fn: () => void): void {
   listeners.push(fn);

@@ -189,7 +189,8 @@ describe('unsafe-release', () => {
 describe('fence-ignored', () => {
   it('without the fix: the API performs the effect twice despite fencing tokens', () => {
     const r = run('fence-ignored', false);
-    const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'begin' && e.reply === '201 Created');
+    // The API answers when the call ends: both calls get 201 Created (each performed the effect).
+    const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'end' && e.reply === '201 Created');
     expect(calls.map((c) => [c.actor, c.command])).toEqual([['B', 'POST /v1/emails Fencing-Token: 34'], ['A', 'POST /v1/emails Fencing-Token: 33']]);
   });
   it('with an idempotency key the second call is a replay', () => {
@@ -208,7 +209,7 @@ describe('crash-after-effect', () => {
     const r = run('crash-after-effect', true);
     expect(r.metrics.duplicateEffects).toBe(0);
     const calls = cmd(r, 'A', 'POST /v1/charges').filter((e) => e.data?.t === 'write' && e.data.phase === 'begin');
-    expect(calls.map((e) => [e.atMs, e.reply])).toEqual([[0, '201 Created'], [2_500, '200 OK (replayed write #1: idempotency key seen, nothing performed)']]);
+    expect(calls.map((e) => [e.atMs, e.reply])).toEqual([[0, '(pending: no reply yet)'], [2_500, '200 OK (replayed write #1: idempotency key seen, nothing performed)']]);
   });
 });
 
@@ -227,7 +228,7 @@ describe('renew-partition', () => {
       'A saw a renewal fail, so it stops before writing anything.',
       'A is done: it stopped because it could not keep its lease.',
     ]);
-    expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['200 OK (upload in progress)', '200 OK (upload complete)']);
+    expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);
   });
 });
 

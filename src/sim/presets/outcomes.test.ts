@@ -160,8 +160,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       held: false,
       findings: [
         { finding: 'violation noOverlappingWrites: B\'s and A\'s writes to exports/2026-11-30.csv overlapped from 45 s to 55 s, and both were accepted', cites: [
-          '35000 B PUT exports/2026-11-30.csv → 200 OK (upload in progress)',
-          '45000 A PUT exports/2026-11-30.csv → 200 OK (upload in progress)',
+          '35000 B PUT exports/2026-11-30.csv → (pending: no reply yet)',
+          '45000 A PUT exports/2026-11-30.csv → (pending: no reply yet)',
           '65000 A PUT exports/2026-11-30.csv → 200 OK (upload complete)',
         ] },
       ],
@@ -200,8 +200,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       held: false,
       findings: [
         { finding: 'violation effectOnce: the effect POST /v1/emails was performed 2 times', cites: [
-          '35000 B POST /v1/emails Fencing-Token: 34 → 201 Created',
-          '45000 A POST /v1/emails Fencing-Token: 33 → 201 Created',
+          '35000 B POST /v1/emails Fencing-Token: 34 → (pending: no reply yet)',
+          '45000 A POST /v1/emails Fencing-Token: 33 → (pending: no reply yet)',
         ] },
       ],
       outcomes: ['37000 B is done: it completed the job.', '47000 A is done: it completed the job.'],
@@ -219,8 +219,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       held: false,
       findings: [
         { finding: 'violation noOverlappingWrites: A\'s and B\'s writes to reports/ledger.csv overlapped from 21 s to 28 s, and both were accepted', cites: [
-          '8000 A PUT reports/ledger.csv → 200 OK (upload in progress)',
-          '21000 B PUT reports/ledger.csv → 200 OK (upload in progress)',
+          '8000 A PUT reports/ledger.csv → (pending: no reply yet)',
+          '21000 B PUT reports/ledger.csv → (pending: no reply yet)',
           '41000 B PUT reports/ledger.csv → 200 OK (upload complete)',
         ] },
       ],
@@ -239,8 +239,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       held: false,
       findings: [
         { finding: 'violation effectOnce: the effect POST /v1/charges was performed 2 times', cites: [
-          '0 A POST /v1/charges → 201 Created',
-          '2500 A POST /v1/charges → 201 Created',
+          '0 A POST /v1/charges → (pending: no reply yet)',
+          '2500 A POST /v1/charges → (pending: no reply yet)',
         ] },
       ],
       outcomes: ['3000 A is done: it completed the job.'],
@@ -258,8 +258,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       held: false,
       findings: [
         { finding: 'violation effectOnce: the effect POST /v1/shipments was performed 2 times', cites: [
-          '30000 A POST /v1/shipments → 201 Created',
-          '40000 B POST /v1/shipments → 201 Created',
+          '30000 A POST /v1/shipments → (pending: no reply yet)',
+          '40000 B POST /v1/shipments → (pending: no reply yet)',
         ] },
       ],
       outcomes: ['31000 A is done: it completed the job.', '41000 B is done: it completed the job.'],

@@ -1,4 +1,4 @@
-import { Destination } from './destination';
+import { Destination, NO_REPLY_CALLER_GONE, PENDING_REPLY } from './destination';
 import type { DestinationConfig } from '../scenario/schema';
 
 const cfg = (over: Partial<DestinationConfig> = {}): DestinationConfig => ({ kind: 'file', target: 'exports/x.csv', checksFencing: false, honoursIdempotencyKeys: false, ...over });
@@ -43,7 +43,8 @@ describe('Destination', () => {
     const d = new Destination(cfg({ kind: 'api', target: 'POST /v1/charges', honoursIdempotencyKeys: true }));
     const first = d.begin(0, 'A', null, 'charge-42');
     expect(first.performed).toBe(true);
-    expect(first.reply).toBe('201 Created');
+    expect(first.reply).toBe(PENDING_REPLY);
+    expect(d.finish(2, first.id).reply).toBe('201 Created');
     const again = d.begin(5, 'A', null, 'charge-42');
     expect(again.status).toBe('deduplicated');
     expect(again.performed).toBe(false);
@@ -146,18 +147,37 @@ describe('Destination boundaries', () => {
     expect(d.begin(1, 'A', 33, 'k').status).toBe('rejected');
     // The rejected write did not record 'k': a retry with a fresh token performs the effect.
     const retry = d.begin(2, 'A', 35, 'k');
-    expect([retry.status, retry.performed, retry.reply]).toEqual(['inFlight', true, '201 Created']);
+    expect([retry.status, retry.performed, retry.reply]).toEqual(['inFlight', true, PENDING_REPLY]);
+    d.finish(3, retry.id);
     const replay = d.begin(3, 'A', 35, 'k');
     expect([replay.status, replay.performed, replay.endMs, replay.reply]).toEqual(['deduplicated', false, 3, '200 OK (replayed write #3: idempotency key seen, nothing performed)']);
     // A write without a key is never deduplicated.
     expect(d.begin(4, 'C', null, null).status).toBe('inFlight');
   });
 
-  it('an upload in progress already claims its idempotency key', () => {
+  it('an upload in progress already claims its idempotency key: a repeat gets 409 (retry later) until it ends, then the replay', () => {
+    // ../shared/semantics.md, "Idempotency keys while a request is in flight".
     const d = new Destination(cfg({ honoursIdempotencyKeys: true }));
     const first = d.begin(0, 'A', null, 'k');
-    expect(first.reply).toBe('200 OK (upload in progress)');
-    expect(d.begin(1, 'B', null, 'k').status).toBe('deduplicated');
+    expect(first.reply).toBe(PENDING_REPLY);
+    const early = d.begin(1, 'B', null, 'k');
+    expect([early.status, early.performed, early.endMs]).toEqual(['conflict', false, 1]);
+    expect(early.reply).toMatch(/^409 Conflict: a request with idempotency key k is still in progress \(write #1\); retry later$/);
+    d.finish(5, first.id);
+    const late = d.begin(5, 'B', null, 'k');
+    expect([late.status, late.performed]).toEqual(['deduplicated', false]);
+    expect(d.allWrites().filter((w) => w.performed)).toHaveLength(1);
+  });
+
+  it('an API call in flight: a repeat with its key gets 409 and performs nothing; no key or another key is not refused', () => {
+    const d = new Destination(cfg({ kind: 'api', target: 'POST /v1/charges', honoursIdempotencyKeys: true }));
+    const first = d.begin(0, 'A', null, 'k');
+    expect(d.begin(1, 'B', null, 'k').status).toBe('conflict');
+    expect(d.begin(1, 'C', null, 'other').status).toBe('inFlight');
+    expect(d.begin(1, 'D', null, null).status).toBe('inFlight');
+    d.finish(3, first.id);
+    expect(d.begin(3, 'B', null, 'k').status).toBe('deduplicated');
+    expect(d.allWrites().filter((w) => w.performed).map((w) => w.worker)).toEqual(['A', 'C', 'D']);
   });
 
   it('an API response completes the call without changing its effect or reply', () => {
@@ -175,14 +195,14 @@ describe('Destination boundaries', () => {
     expect([cut.status, cut.performed, cut.endMs, cut.reply]).toEqual(['aborted', false, 6, 'upload aborted (connection closed)']);
     const api = new Destination(cfg({ kind: 'api', target: 'POST /v1/charges' }));
     const call = api.abort(2, api.begin(0, 'A', null, null).id);
-    expect([call.status, call.performed, call.endMs, call.reply]).toEqual(['accepted', true, 2, '201 Created']);
+    expect([call.status, call.performed, call.endMs, call.reply]).toEqual(['accepted', true, 2, NO_REPLY_CALLER_GONE]);
   });
 
   it('snapshot is a deep copy with the highest token', () => {
     const d = new Destination(cfg());
     d.begin(0, 'A', 7, null);
     const snap = d.snapshot();
-    expect(snap).toEqual({ highestTokenAccepted: 7, writes: [{ id: 1, worker: 'A', startMs: 0, endMs: null, token: 7, idempotencyKey: null, status: 'inFlight', performed: false, reply: '200 OK (upload in progress)' }] });
+    expect(snap).toEqual({ highestTokenAccepted: 7, writes: [{ id: 1, worker: 'A', startMs: 0, endMs: null, token: 7, idempotencyKey: null, status: 'inFlight', performed: false, reply: PENDING_REPLY }] });
     d.finish(1, 1);
     expect(snap.writes[0]!.status).toBe('inFlight');
   });

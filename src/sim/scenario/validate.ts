@@ -5,6 +5,22 @@
  */
 import type { z } from 'zod';
 import { scenarioSchema, type Scenario } from './schema';
+import { reservedFaultActors } from '../faults/registry';
+import { resourceDefs } from '../resources/resource';
+// The built-in resources must be registered before their actor ids are read.
+import '../resources/builtinResources';
+
+/**
+ * Actor ids that are not workers' (each with what uses it): every fault kind's actor (`admin`,
+ * `operator`, `fault`: src/sim/faults/registry.ts) and every resource's name (`redis` announces
+ * expiries as its own actor). A worker named like one would share its lane and events — the
+ * admin-script fault would even run as that worker — so validation refuses such ids.
+ */
+export function reservedActorIds(): ReadonlyMap<string, string> {
+  const out = new Map(reservedFaultActors());
+  for (const def of resourceDefs()) if (!out.has(def.name)) out.set(def.name, `the ${def.name} resource's events`);
+  return out;
+}
 
 /** One validation problem: where (`faults[2].pauseMs`) and what rule it breaks. */
 export interface ValidationError {
@@ -72,11 +88,13 @@ export function validateScenario(input: unknown): ValidationResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
 }
 
-/** Rules across fields: unique worker ids, faults naming real workers/steps and placed inside the run. */
+/** Rules across fields: unique worker ids not reserved for a fault's or a resource's actor, faults naming real workers/steps and placed inside the run. */
 export function crossFieldErrors(s: Scenario): ValidationError[] {
   const errors: ValidationError[] = [];
   const ids = new Map<string, number>();
   s.workers.forEach((w, i) => {
+    const reservedFor = reservedActorIds().get(w.id);
+    if (reservedFor !== undefined) errors.push({ path: `workers[${i}].id`, message: `"${w.id}" is reserved for ${reservedFor}; give the worker another id` });
     if (ids.has(w.id)) errors.push({ path: `workers[${i}].id`, message: `duplicates workers[${ids.get(w.id)}].id "${w.id}"` });
     else ids.set(w.id, i);
     if (w.startMs > s.horizonMs) errors.push({ path: `workers[${i}].startMs`, message: `must be ≤ horizonMs (${s.horizonMs})` });

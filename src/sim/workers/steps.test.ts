@@ -35,7 +35,7 @@ describe('read-modify-write with row locks', () => {
   it('FOR UPDATE SKIP LOCKED: B gets no row and reserves nothing', () => {
     const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateSkipLocked' }));
     expect(story(r, 'B').slice(2)).toEqual([
-      '10 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 0 | B gets no row (it is locked by someone else and skipped).',
+      '10 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 0 | B gets no row (another transaction has it locked, and SKIP LOCKED skips it).',
       '10 COMMIT → COMMIT | B commits.',
       '10 client.release() → ok | B returns connection c2 to the pool.',
       '10 outcome | B is done: nothing left to reserve.',
@@ -47,7 +47,7 @@ describe('read-modify-write with row locks', () => {
   it('FOR UPDATE NOWAIT: B\'s read fails with 55P03, its error path rolls back', () => {
     const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateNowait' }));
     expect(story(r, 'B').slice(2)).toEqual([
-      `10 SELECT stock FROM items WHERE id = 7 FOR UPDATE NOWAIT → ERROR 55P03 could not obtain lock on row in relation "items" | B's read fails.`,
+      `10 SELECT stock FROM items WHERE id = 7 FOR UPDATE NOWAIT → ERROR 55P03 could not obtain lock on row in relation "items" | B's read fails: could not obtain lock on row in relation "items".`,
       `10 outcome | B's job fails (could not obtain lock on row in relation "items"); its error path runs.`,
       '10 ROLLBACK → ROLLBACK | B rolls back.',
       '10 client.release() → ok | B returns connection c2 to the pool.',
@@ -174,7 +174,7 @@ describe('effects and their bookkeeping', () => {
       ],
     });
     expect(story(r, 'A').slice(2).map((l) => l.replace(/EVAL .* → /, 'EVAL … → '))).toEqual([
-      '0 PUT exports/2026-11-30.csv Fencing-Token: 33 → 200 OK (upload in progress) | A uploads exports/2026-11-30.csv with fencing token 33.',
+      '0 PUT exports/2026-11-30.csv Fencing-Token: 33 → (pending: no reply yet) | A uploads exports/2026-11-30.csv with fencing token 33; the upload is in progress, no reply yet.',
       "60000 PUT exports/2026-11-30.csv Fencing-Token: 33 → 409 Conflict: stale fencing token 33 (a newer token 34 was accepted during the upload) | A's upload is rejected at the end: a newer fencing token was accepted meanwhile.",
       "60000 outcome | A's job fails (stale fencing token rejected); its error path runs.",
       "60000 EVAL … → (integer) 0 | A's compare-and-delete finds no key: nothing to release.",
@@ -264,7 +264,7 @@ describe('beliefs and retries around acquire and release', () => {
     const r = runScenario({ ...base, faults: [{ kind: 'partition', worker: 'B', atMs: 500, durationMs: 1_500 }] });
     const tries = r.events.filter((e) => e.actor === 'B' && (e.command ?? '').startsWith('SET lease:export')).slice(0, 2);
     expect(tries.map((e) => [e.atMs, e.reply, e.narration])).toEqual([
-      [1_000, '(no reply: connection timed out)', 'B cannot reach the lease store; it will try again in 1 s.'],
+      [1_000, '(no reply: connection timed out)', 'B cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease. It will try again in 1 s.'],
       [2_000, '(nil)', 'lease:export is taken: B will try again in 1 s.'],
     ]);
   });
