@@ -305,3 +305,32 @@ describe('transaction end and what the worker believes', () => {
     expect(r.verdict.held).toBe(true);
   });
 });
+
+describe('a crash narrates what the worker really had (the session and the lease store, not its beliefs)', () => {
+  const crashStory = (lock: Mechanism['lock'], steps: Scenario['workers'][number]['steps'], atMs = 500, lease: Partial<Scenario['lease']> = {}): string => {
+    const s = variant('invoice-race', false, { lock });
+    const r = runScenario({ ...s, horizonMs: 60_000, lease: { ...s.lease, ...lease }, workers: [{ id: 'A', startMs: 0, steps }], faults: [{ kind: 'crash', worker: 'A', atMs, restartAfterMs: null }] });
+    return r.events.find((e) => e.kind === 'fault' && e.actor === 'A')!.narration;
+  };
+
+  it('a session-level advisory lock outside any transaction: the lock is released, no transaction is rolled back', () => {
+    expect(crashStory('advisory-session', [{ do: 'acquire' }, { do: 'work', ms: 1_000 }])).toBe('A crashes. Its database connection closes, releasing advisory lock 42.');
+  });
+
+  it('an open transaction without any lock: it is rolled back, no advisory lock is claimed', () => {
+    expect(crashStory('none', [{ do: 'begin' }, { do: 'work', ms: 1_000 }])).toBe('A crashes. Its database connection closes, rolling back its open transaction.');
+  });
+
+  it('a transaction with a transaction-scoped advisory lock: both', () => {
+    expect(crashStory('advisory-xact', [{ do: 'begin' }, { do: 'acquire' }, { do: 'work', ms: 1_000 }])).toBe('A crashes. Its database connection closes, rolling back its open transaction and releasing advisory lock 42.');
+  });
+
+  it('a connection with nothing on it: only the connection closes', () => {
+    expect(crashStory('none', [{ do: 'connect' }, { do: 'work', ms: 1_000 }])).toBe('A crashes. Its database connection closes.');
+  });
+
+  it('a lease whose TTL already ran out is not said to stay in Redis; one still held is', () => {
+    expect(crashStory('lease', [{ do: 'acquire' }, { do: 'work', ms: 20_000 }], 5_000, { ttlMs: 10_000 })).toBe('A crashes. Its lease stays in Redis until its TTL runs out.');
+    expect(crashStory('lease', [{ do: 'acquire' }, { do: 'work', ms: 20_000 }], 15_000, { ttlMs: 10_000 })).toBe('A crashes.');
+  });
+});
