@@ -5,7 +5,7 @@
  * snapshot.
  */
 import { runEndMs } from '../../store/derive';
-import type { WriteStatus } from '../../../sim';
+import { fmtSeconds, type WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
 import { ROW_H, stack, type LaneKind } from './types';
 
@@ -93,13 +93,24 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
             const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);
             if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
           }
-          sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: ${w.reply}`);
+          sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: sent at ${fmtSeconds(w.startMs)}, ${w.endMs > w.startMs ? `pending until ${fmtSeconds(w.endMs)}, then ` : ''}${w.reply}`);
         },
       };
     });
   },
 
+  // A request is pending from when it is sent until its reply arrives (the trace's end event).
+  cursorNote: {
+    className: 'ttl',
+    flipWithinPx: 160,
+    text: (writes, cursorMs) => pendingAt(writes, cursorMs),
+  },
 };
+
+/** The requests sent and not yet answered at `cursorMs`, e.g. `A: pending (no reply yet)`; empty when none. */
+export function pendingAt(writes: readonly WriteBar[], cursorMs: number): string {
+  return writes.filter((w) => w.startMs <= cursorMs && cursorMs < w.endMs).map((w) => `${w.worker}: pending (no reply yet)`).join(' · ');
+}
 
 /** About how wide 12 px bold text is per character, in drawing units. */
 const CHAR_W = 7.2;

@@ -33,6 +33,21 @@ describe('lane kinds', () => {
     expect(lease.note?.text(31_500)).toMatch(/^B: TTL /);
   });
 
+  it('the destination lane shows a request as pending from when it is sent until its reply arrives', () => {
+    // remote-call-in-txn: A's POST /v1/payments is sent at 0 ms and answered at 3 s.
+    const r = run('remote-call-in-txn');
+    const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
+    expect(dest.note?.text(0)).toMatch(/^A: pending \(no reply yet\)/);
+    expect(dest.note?.text(2_999)).toContain('A: pending (no reply yet)');
+    expect(dest.note?.text(3_000)).not.toContain('A: pending');
+    const sent = r.events.find((e) => e.actor === 'A' && e.kind === 'destination' && e.atMs === 0)!;
+    const answered = r.events.find((e) => e.actor === 'A' && e.kind === 'destination' && e.atMs === 3_000)!;
+    expect([sent.command, sent.reply]).toEqual(['POST /v1/payments', '(pending: no reply yet)']);
+    expect([answered.command, answered.reply, answered.narration]).toEqual(['POST /v1/payments', '201 Created', "A's call returns: 201 Created."]);
+    const title = dest.items({ y: 0, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', markerXs: [], showFindings: true })[0]!.label;
+    expect(title).toMatch(/^Write #1 by A/);
+  });
+
   it('draws a duplicate write as such only when findings are shown', () => {
     const r = run('export-lease-expiry');
     const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
