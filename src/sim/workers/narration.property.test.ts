@@ -11,6 +11,8 @@
  * - every renewal without a success reply is a failed renewal, and the metric counts exactly those.
  */
 import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
@@ -122,12 +124,17 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       faults: fc.array(fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), base) as Fault), { maxLength: 4 }),
       honours: fc.boolean(),
       checks: fc.boolean(),
+      // Replies that touch nothing are rare in the presets: a shared job key and a completion
+      // record after every job make a second `INSERT … ON CONFLICT DO NOTHING` answer INSERT 0 0.
+      sharedKey: fc.boolean(),
+      record: fc.boolean(),
     }).map((r): Scenario => ({
       ...base,
       seed: r.seed,
+      job: base.job.kind === 'external' && r.sharedKey ? { ...base.job, jobKey: base.job.jobKey.replace('{worker}', 'shared') } : base.job,
       mechanism: { ...base.mechanism, ...r.mechanism },
       destination: { ...base.destination, honoursIdempotencyKeys: r.honours, checksFencing: r.checks },
-      workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
+      workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]!, steps: r.record && w.steps.length < 20 ? [...w.steps, { do: 'record' as const }] : w.steps })),
       faults: [...base.faults, ...r.faults],
     }));
   });
@@ -150,6 +157,18 @@ describe('narration follows the reply', () => {
       }),
       { numRuns: PROPERTY_RUNS },
     );
+  });
+
+  it('workers and faults send SQL and Redis commands only through runSql/runRedis (each class of reply worded)', () => {
+    const offenders: string[] = [];
+    for (const dir of ['.', '../faults']) {
+      const abs = join(__dirname, dir);
+      for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts') && n !== 'replyClass.ts')) {
+        const src = readFileSync(join(abs, f), 'utf8');
+        for (const m of src.matchAll(/\b(?:world|ctx\.world)\.(sql|redis)\(/g)) offenders.push(`${dir}/${f}: ${m[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('the checker itself catches each kind of contradiction it names', () => {

@@ -334,3 +334,19 @@ describe('a crash narrates what the worker really had (the session and the lease
     expect(crashStory('lease', [{ do: 'acquire' }, { do: 'work', ms: 20_000 }], 15_000, { ttlMs: 10_000 })).toBe('A crashes.');
   });
 });
+
+describe('a write that touches no row is not narrated as a write', () => {
+  it('INSERT 0 0 on the completion record is not "records the job as done"', () => {
+    const s = variant('thumbnail', false, { jobRecord: true });
+    const r = runScenario({
+      ...s,
+      job: { kind: 'external', jobKey: 'thumb-42' },
+      workers: [{ id: 'A', startMs: 0, steps: [{ do: 'effect', ms: 100 }, { do: 'record' }] }, { id: 'B', startMs: 50, steps: [{ do: 'effect', ms: 100 }, { do: 'record' }] }],
+    });
+    const records = r.events.filter((e) => e.command?.startsWith('INSERT INTO jobs')).map((e) => `${e.actor} ${e.reply} | ${e.narration}`);
+    expect(records).toEqual([
+      'A INSERT 0 1 | A records the job as done.',
+      'B INSERT 0 0 | B\'s completion record inserts nothing (INSERT 0 0): a record for this job is already there, and ON CONFLICT DO NOTHING leaves it as it is.',
+    ]);
+  });
+});
