@@ -350,3 +350,16 @@ describe('a write that touches no row is not narrated as a write', () => {
     ]);
   });
 });
+
+describe('fencing tokens are compared with the grants before them', () => {
+  it('a failover that loses the INCR hands out the same token again: narrated as the same token, never as higher', () => {
+    const s = variant('fence-ignored', false, {});
+    // A takes the lease and token 33 at 0 ms; the primary fails over at 1 s with a replica 5 s behind,
+    // so both the lease and the counter's increment are lost; B then takes the lease and INCRs again.
+    const r = runScenario({ ...s, lease: { ...s.lease, replicationLagMs: 5_000 }, faults: [{ kind: 'failover', atMs: 1_000 }] });
+    const grants = r.events.filter((e) => e.data?.t === 'lease' && e.data.op === 'fenced').map((e) => `${e.actor} ${e.reply} | ${e.narration}`);
+    expect(grants[0]).toBe('A (integer) 33 | A gets fencing token 33 (the first token granted in this run).');
+    expect(grants[1]).toBe('B (integer) 33 | B gets fencing token 33, the same token as an earlier grant: the counter lost its increments (a failover?), so two holders now carry token 33.');
+    expect(grants.join('\n')).not.toMatch(/higher/);
+  });
+});
