@@ -108,7 +108,7 @@ export const leaseSchema = z.strictObject({
   /** Value of the fencing counter before the run: the first token is `fenceStart + 1`. */
   fenceStart: z.int().min(0).max(1_000_000_000),
   ttlMs: positiveMs,
-  /** How long a worker waits between `SET NX` attempts. */
+  /** How long a worker waits between `SET NX` attempts, and before retrying a request the destination refused with 409 because its idempotency key was still in flight. */
   retryEveryMs: positiveMs,
   /** Renewal period when the mechanism renews. */
   renewEveryMs: positiveMs,
