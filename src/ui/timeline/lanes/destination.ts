@@ -53,7 +53,8 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       ref: { kind: 'destination' },
       label: run.scenario.destination.kind === 'file' ? 'File store' : 'External API',
       ariaLabel: 'Destination: writes accepted, rejected as stale, duplicates',
-      h: Math.max(34, wStack.rows * ROW_H + 14),
+      // The bottom NOTE_H keeps the cursor note (requests pending at the cursor) clear of the bars.
+      h: Math.max(34, wStack.rows * ROW_H + 14) + (writes.some((w) => w.endMs > w.startMs) ? NOTE_H : 0),
       data: writes,
     }];
   },
@@ -111,6 +112,9 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
 export function pendingAt(writes: readonly WriteBar[], cursorMs: number): string {
   return writes.filter((w) => w.startMs <= cursorMs && cursorMs < w.endMs).map((w) => `${w.worker}: pending (no reply yet)`).join(' · ');
 }
+
+/** Height kept below the bars for the cursor note, in drawing units. */
+const NOTE_H = 16;
 
 /** About how wide 12 px bold text is per character, in drawing units. */
 const CHAR_W = 7.2;
