@@ -218,7 +218,7 @@ const rows = ORDER.map((p) => {
 });
 const total = ['total', results.length, results.filter((r) => r.outcome === 'agree').length, results.filter((r) => r.outcome === 'disagree').length, results.filter((r) => r.outcome === 'excluded').length] as const;
 const header = ['primitive', 'sequences', 'agree', 'disagree', 'excluded'];
-const widths = header.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => String(r[i]).length)));
+const widths = header.map((h, i) => Math.max(h.length, 'pg_locks (every step)'.length * (i === 0 ? 1 : 0), ...[...rows, total].map((r) => String(r[i]).length)));
 const line = (cells: readonly (string | number)[]): string => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i] ?? 0) : String(c).padStart(widths[i] ?? 0))).join('  ');
 
 for (const f of failures) console.log(`\n${f}`);
@@ -226,8 +226,20 @@ console.log('\nFidelity summary (model vs PostgreSQL / Redis)');
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 rows.forEach((r) => console.log(line(r)));
+// pg_locks: compared after every step of the hand-written and generated SQL sequences (the same
+// sequences as the rows above, so not added to the total; a difference also fails its sequence).
+const withLocks = results.filter((r) => (r.pgLocks?.steps ?? 0) > 0);
+// A lock-table difference that did not reproduce (a flake warning: the sequence is counted excluded) is excluded here too.
+const pgLocksRow = [
+  'pg_locks (every step)', withLocks.length,
+  withLocks.filter((r) => !r.pgLocks?.disagree).length,
+  withLocks.filter((r) => r.pgLocks?.disagree && r.outcome === 'disagree').length,
+  withLocks.filter((r) => r.pgLocks?.disagree && r.outcome !== 'disagree').length,
+] as const;
+console.log(line(pgLocksRow));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 console.log(line(total));
+console.log(`(pg_locks: ${withLocks.reduce((n, r) => n + (r.pgLocks?.steps ?? 0), 0)} lock-table snapshots compared in the SQL sequences above; not added to the total)`);
 
 const excludedCounts = new Map<string, number>();
 for (const r of results) {

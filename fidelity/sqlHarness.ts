@@ -26,6 +26,8 @@ import { lockTimeoutError } from '../src/sim/resources/sqlErrors';
 import type { DbCompletion, DbReply, Row, SqlError } from '../src/sim/resources/sqlTypes';
 import { CASE_SESSION_SETUP, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
 import type { CaseResult, SqlCase, SqlOp } from './types';
+import { pgLockLine } from '../src/sim/resources/pgLocks';
+import { lockLineDiff, realPgLockLines } from './pgLocksCompare';
 
 let schemaCounter = 0;
 
@@ -107,6 +109,9 @@ function modelStep(db: Database, op: SqlOp): ModelStep {
   return { own: first ? first.reply : null, completions: rest };
 }
 
+/** Looks at the server's `pg_locks` (25 ms apart) before a difference from the model counts. */
+const PG_LOCKS_LOOKS = 20;
+
 /** Attempts per case when a server deadlock timer fired before the step that schedules it. */
 const MAX_ATTEMPTS = 3;
 
@@ -161,6 +166,8 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
   const schema = `fid_${lane}_${process.pid}_${++schemaCounter}`;
   const real = new Map<string, RealSession>();
   let excludedBecause: string | undefined;
+  let pgLockSteps = 0;
+  let pgLocksDisagree = false;
   try {
     await monitor.client.query(`CREATE SCHEMA ${schema}`);
     await monitor.client.query(`SET search_path TO ${schema}`);
@@ -299,6 +306,27 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
           problems.push(`after ${stepLabel}: ${s} ${modelWaits ? `waits in the model (on ${modelWait?.on ?? '?'}) but not on the server` : `${serverWaits(s)} on the server but not in the model`}`);
         }
       }
+      // pg_locks: the model's view of the lock table against the server's, once both have settled.
+      if (problems.length === 0) {
+        const pidsNow = new Map(open().map((r) => [r.pid, r.id] as const));
+        const modelLines = db.pgLocks().map(pgLockLine).sort();
+        // A backend sends an error reply before its abort releases the locks (PostgreSQL's
+        // PostgresMain: EmitErrorReport, then AbortCurrentTransaction): look again for a short,
+        // bounded while before calling a difference one.
+        let serverLines = await realPgLockLines(monitor.client, schema, pidsNow);
+        let diff = lockLineDiff(modelLines, serverLines);
+        for (let look = 1; diff && look < PG_LOCKS_LOOKS; look++) {
+          await new Promise((r) => setTimeout(r, 25));
+          serverLines = await realPgLockLines(monitor.client, schema, pidsNow);
+          diff = lockLineDiff(modelLines, serverLines);
+        }
+        pgLockSteps += 1;
+        if (diff) {
+          transcript.push(`      pg_locks model:  ${modelLines.join('; ') || '(none)'}\n      pg_locks server: ${serverLines.join('; ') || '(none)'}`);
+          problems.push(`after ${stepLabel}: pg_locks differ: only in the model [${diff.onlyModel.join('; ')}], only on the server [${diff.onlyServer.join('; ')}]`);
+          pgLocksDisagree = true;
+        }
+      }
       if (problems.length > 0) break;
     }
   } catch (e) {
@@ -314,5 +342,5 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
     await monitor.close();
   }
   const outcome = problems.length > 0 ? 'disagree' : excludedBecause ? 'excluded' : 'agree';
-  return { name: c.name, primitive: c.primitive, outcome, transcript, problems, ...(excludedBecause ? { excludedBecause } : {}) };
+  return { name: c.name, primitive: c.primitive, outcome, transcript, problems, pgLocks: { steps: pgLockSteps, disagree: pgLocksDisagree }, ...(excludedBecause ? { excludedBecause } : {}) };
 }

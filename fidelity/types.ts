@@ -86,4 +86,6 @@ export interface CaseResult {
   readonly transcript: readonly string[];
   readonly problems: readonly string[];
   readonly excludedBecause?: string;
+  /** SQL sequences: how many steps compared `pg_locks` (model vs server), and whether one differed. */
+  readonly pgLocks?: { readonly steps: number; readonly disagree: boolean };
 }

@@ -11,6 +11,7 @@ export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
 export { INVARIANT_TEXT, checkersFor, checkTrace, type Finding, type FindingListener, type InvariantChecker } from './invariants';
 export type { Beliefs, WorkerStateName, WorkerOutcome } from './workers/workerMachine';
 export type { LockRow, SessionState } from './resources/database';
+export { pgLockLine, type PgLockRow, type PgLockMode } from './resources/pgLocks';
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';

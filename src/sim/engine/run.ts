@@ -11,6 +11,7 @@ import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
 import type { LockRow } from '../resources/database';
+import type { PgLockRow } from '../resources/pgLocks';
 import type { Row } from '../resources/sqlTypes';
 import type { DestinationSnapshot } from '../resources/destination';
 import type { PoolSnapshot } from '../resources/connectionPool';
@@ -61,7 +62,10 @@ export interface WorldSnapshot {
   readonly workers: readonly { readonly id: string; readonly state: WorkerStateName; readonly beliefs: Beliefs }[];
   readonly leases: readonly { readonly key: string; readonly value: string; readonly expiresAtMs: number | null; readonly pttlMs: number }[];
   readonly tables: Readonly<Record<string, readonly Row[]>>;
+  /** Who holds and who waits for what (advisory holds, row locks, key waits): the timeline's database lane. */
   readonly locks: readonly LockRow[];
+  /** `pg_locks` as PostgreSQL shows it (no row-lock holders: those live in the tuple header), for the inspector. */
+  readonly pgLocks: readonly PgLockRow[];
   readonly destination: DestinationSnapshot;
   readonly pool: PoolSnapshot;
   /** Fields of registered resources beyond the built-ins. */

@@ -192,7 +192,7 @@ registerResource<SqlResource>({
   snapshotFields(r, _nowMs, scenario) {
     const tables: Record<string, Row[]> = {};
     for (const { name } of tablesFor(scenario)) tables[name] = r.db.committedRows(name);
-    return { tables, locks: r.db.locks() };
+    return { tables, locks: r.db.locks(), pgLocks: r.db.pgLocks() };
   },
 });
 

@@ -26,6 +26,7 @@ import {
   unlockAdvisory,
 } from './advisoryLocks';
 import type { DatabaseSnapshot, LockRow, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
+import { pgLockRows, relationLockOf, waitAssignsXid, type PgLockRow } from './pgLocks';
 import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
 import { advisoryLockTag, deadlockDetail, findCycleThrough, waitForEdges, type WaitCycle, type WaitEdge } from './deadlock';
 import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
@@ -341,6 +342,12 @@ export class Database {
     if (stmt.op === 'begin' || stmt.op === 'commit' || stmt.op === 'rollback') return this.transactionControl(session, stmt.op);
     if (session.txn?.aborted) return { status: 'error', error: inFailedTransaction() };
     if (!session.txn) session.txn = this.newTxn(false);
+    const relationLock = relationLockOf(stmt);
+    if (relationLock) {
+      const entry = `${relationLock.table}:${relationLock.mode}`;
+      const held = (session.txn.relationLocks ??= []);
+      if (!held.includes(entry)) held.push(entry);
+    }
     return this.settle(session, stmt, this.start(session, stmt));
   }
 
@@ -361,6 +368,7 @@ export class Database {
 
   /** Turns a run's outcome into the reply: registers a wait, aborts on error, autocommits on success. */
   private settle(session: SessionRecord, stmt: Stmt, outcome: Outcome): DbReply {
+    if (outcome.kind !== 'error') this.noteXid(session, stmt, outcome.kind === 'wait');
     if (outcome.kind === 'wait') {
       const { target, progress, on, blockerSession } = outcome;
       this.state.waits.push({ sessionId: session.id, stmt, seq: this.state.nextSeq, target, progress, on, blockerSession });
@@ -377,6 +385,25 @@ export class Database {
     }
     const { tag, rows, warning } = outcome;
     return warning === undefined ? { status: 'ok', tag, rows } : { status: 'ok', tag, rows, warning };
+  }
+
+  /**
+   * Marks the session's transaction as having a real xid once it holds a row lock (it wrote or
+   * locked a row), or waits in an UPDATE, DELETE or plain INSERT (see `TxnState.xidAssigned`).
+   */
+  private noteXid(session: SessionRecord, stmt: Stmt, waits: boolean): void {
+    const txn = session.txn;
+    if (!txn || txn.aborted || txn.xidAssigned) return;
+    if ((waits && waitAssignsXid(stmt)) || this.state.tables.some((t) => t.rows.some((r) => r.lock?.txn === txn.id))) txn.xidAssigned = true;
+  }
+
+  /**
+   * `pg_locks` as PostgreSQL shows it for these sessions (virtualxid, transactionid, relation,
+   * tuple and advisory lines; see `pgLocks.ts`). Unlike `locks()`, it lists no holder of a row
+   * lock: PostgreSQL keeps those in the tuple header.
+   */
+  pgLocks(): PgLockRow[] {
+    return pgLockRows(this.state);
   }
 
   private context(session: SessionRecord, table: string): ExecContext {
@@ -439,7 +466,9 @@ export class Database {
     }
     if (stmt.op === 'insert' && progress?.kind === 'insert') return continueInsert(this.context(session, stmt.table), stmt, progress);
     if ((stmt.op === 'select' || stmt.op === 'update' || stmt.op === 'delete') && progress?.kind === 'scan') {
-      return continueScan(this.context(session, stmt.table), stmt, progress);
+      const outcome = continueScan(this.context(session, stmt.table), stmt, progress);
+      if (progress.followedUpdate && session.txn && !session.txn.aborted) session.txn.xidAssigned = true;
+      return outcome;
     }
     throw new Error(`cannot resume ${stmt.op}`);
   }

@@ -14,7 +14,9 @@ export type LockMode = 'ExclusiveLock' | 'ShareLock';
 export type AdvisoryScope = 'session' | 'transaction';
 
 /**
- * One line of the `pg_locks`-style view returned by `Database.locks()`.
+ * One line of the model's lock view returned by `Database.locks()`: who holds and who waits for
+ * what, row-lock holders included (the timeline's database lane draws it). It is not `pg_locks`:
+ * PostgreSQL's own view is `Database.pgLocks()` (`pgLocks.ts`), which lists no row-lock holder.
  *
  * - `advisory`: one granted line per (key, session, scope, mode) with the stacking `count`, and one
  *   waiting line per queued request (`granted: false`, `scope` = requested scope, no `count`).
@@ -26,8 +28,9 @@ export type AdvisoryScope = 'session' | 'transaction';
  *   key (`ShareLock`, not granted), paired with that transaction's granted `ExclusiveLock` line.
  *   `objectDescription` names the key: `invoices row order_id=42`.
  *
- * PostgreSQL itself keeps row locks in the tuple header rather than in `pg_locks`; the model lists
- * them so the inspector can show who blocks whom (PostgreSQL docs, "pg_locks", "Row-Level Locks").
+ * PostgreSQL itself keeps row locks in the tuple header rather than in `pg_locks`; this view lists
+ * them so the timeline and the inspector's row-lock table can show who blocks whom (PostgreSQL docs,
+ * "pg_locks", "Row-Level Locks").
  */
 export interface LockRow {
   readonly locktype: 'advisory' | 'tuple' | 'transactionid';
@@ -88,6 +91,14 @@ export interface TxnState {
    * (PostgreSQL aborts at the error, not at ROLLBACK), the block waits for COMMIT/ROLLBACK.
    */
   readonly aborted: boolean;
+  /**
+   * A real transaction id (xid) has been assigned: PostgreSQL assigns one when the transaction first
+   * writes or locks a row, and an UPDATE, DELETE or plain INSERT has one already while it waits
+   * (`pg_locks` then shows its `transactionid` ExclusiveLock). Absent = not assigned.
+   */
+  xidAssigned?: boolean;
+  /** Table-level locks its statements took, as `table:mode`, in the order first taken (held until the transaction ends). */
+  relationLocks?: string[];
 }
 
 /** A backend session (connection). */
@@ -160,7 +171,16 @@ export interface AdvisoryEntry {
 export type WaitTarget =
   | { readonly kind: 'advisory'; readonly key: AdvisoryKey; readonly mode: LockMode; readonly scope: AdvisoryScope }
   /** A row lock held by transaction `txn`. */
-  | { readonly kind: 'tuple'; readonly txn: number; readonly table: string; readonly rid: number }
+  | {
+      readonly kind: 'tuple'; readonly txn: number; readonly table: string; readonly rid: number;
+      /**
+       * The waiter came here following the row's update chain (the version it first waited for was
+       * replaced by a committed UPDATE) and found the newest version written by transaction `txn`:
+       * PostgreSQL then waits for that xid directly, without taking the row's tuple lock
+       * (heapam_tuple_lock with TUPLE_LOCK_FLAG_FIND_LAST_VERSION → XactLockTableWait).
+       */
+      readonly viaUpdateChain?: boolean;
+    }
   /** The end of transaction `txn`, which wrote a conflicting unique key (`description` names it). */
   | { readonly kind: 'transactionid'; readonly txn: number; readonly blockerSession: string; readonly description: string };
 
@@ -172,7 +192,17 @@ export type StmtProgress =
    * UPDATE / DELETE / SELECT … FOR UPDATE: the rows that matched the statement's snapshot, the next
    * one to process, whether that one was already checked once, and output gathered so far.
    */
-  | { readonly kind: 'scan'; readonly candidates: readonly { readonly rid: number; readonly values: Row }[]; index: number; retry: boolean; out: Row[]; count: number };
+  | {
+      readonly kind: 'scan'; readonly candidates: readonly { readonly rid: number; readonly values: Row }[]; index: number; retry: boolean; out: Row[]; count: number;
+      /** SELECT … FOR UPDATE waiting for a row: the position of the row's committed version when the wait began. */
+      waitedPos?: number;
+      /**
+       * Set when the row it waited for was meanwhile replaced by a committed UPDATE: PostgreSQL then
+       * follows the update chain (heapam's `heap_lock_updated_tuple`), which assigns the locker its
+       * xid even if it goes on to wait again or finds no row (`TxnState.xidAssigned`).
+       */
+      followedUpdate?: boolean;
+    };
 
 /** A statement blocked on a lock or on another transaction. */
 export interface WaitRecord {

@@ -77,7 +77,7 @@ export function advisoryLockTag(key: AdvisoryKey): string {
  * `LockTupleExclusive` = `AccessExclusiveLock`; an UPDATE of other columns `LockTupleNoKeyExclusive`
  * = `ExclusiveLock`.
  */
-function tupleMode(state: DatabaseSnapshot, w: WaitRecord): WaitMode {
+export function tupleMode(state: DatabaseSnapshot, w: WaitRecord): WaitMode {
   const { stmt, progress } = w;
   if (stmt.op !== 'update') return 'AccessExclusiveLock';
   const table = state.tables.find((t) => t.spec.name === stmt.table);
@@ -126,8 +126,11 @@ export function waitForEdges(state: DatabaseSnapshot): WaitEdge[] {
       }
     } else if (t.kind === 'transactionid') {
       add(sessionOfTxn(state, t.txn) ?? t.blockerSession, 'hard', 'ShareLock', `transaction ${t.txn}`);
+    } else if (t.viaUpdateChain) {
+      // Followed the update chain: waits for the writer's xid, outside the row's tuple-lock queue.
+      add(sessionOfTxn(state, t.txn), 'hard', 'ShareLock', `transaction ${t.txn}`);
     } else {
-      const sameRow = waits.filter((x) => x.target.kind === 'tuple' && x.target.table === t.table && x.target.rid === t.rid);
+      const sameRow = waits.filter((x) => x.target.kind === 'tuple' && !x.target.viaUpdateChain && x.target.table === t.table && x.target.rid === t.rid);
       const first = sameRow[0];
       if (first === w) {
         add(sessionOfTxn(state, t.txn), 'hard', 'ShareLock', `transaction ${t.txn}`);

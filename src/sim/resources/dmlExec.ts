@@ -132,11 +132,12 @@ export function continueScan(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress):
   return ok(`${stmt.op === 'update' ? 'UPDATE' : 'DELETE'} ${p.count}`, p.out);
 }
 
-function waitForRow(ctx: ExecContext, row: RowState, holder: NonNullable<RowState['lock']>, p: ScanProgress): Outcome {
+function waitForRow(ctx: ExecContext, row: RowState, holder: NonNullable<RowState['lock']>, p: ScanProgress, viaUpdateChain: boolean): Outcome {
   p.retry = true;
+  p.waitedPos = row.pos;
   return {
     kind: 'wait',
-    target: { kind: 'tuple', txn: holder.txn, table: ctx.table.spec.name, rid: row.rid },
+    target: { kind: 'tuple', txn: holder.txn, table: ctx.table.spec.name, rid: row.rid, ...(viaUpdateChain ? { viaUpdateChain } : {}) },
     progress: p,
     on: `row lock on ${rowLabel(ctx.table, row)} held by session ${holder.sessionId}`,
     blockerSession: holder.sessionId,
@@ -153,11 +154,19 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
   }
   const row = ctx.table.rows.find((r) => r.rid === cand.rid);
   if (!row) return null;
+  // Resumed after the version it waited for was replaced by a committed UPDATE: it follows the
+  // update chain (see ScanProgress.followedUpdate and the tuple WaitTarget's viaUpdateChain).
+  const chain = p.retry && p.waitedPos !== undefined && row.committed !== null && row.pos !== p.waitedPos;
+  if (chain) p.followedUpdate = true;
+  p.waitedPos = undefined;
   if (row.lock && row.lock.txn !== ctx.txn) {
     const lockClause = stmt.op === 'select' ? stmt.lock : undefined;
     if (lockClause === 'forUpdateNowait') return fail(rowLockNotAvailable(ctx.table.spec.name));
     if (lockClause === 'forUpdateSkipLocked') return null;
-    return waitForRow(ctx, row, row.lock, p);
+    // An UPDATE or DELETE that followed the chain to a version another open transaction wrote waits
+    // for that xid without a tuple lock; SELECT … FOR UPDATE still holds the tuple lock of the version
+    // it first waited for (it waits inside heap_lock_updated_tuple).
+    return waitForRow(ctx, row, row.lock, p, chain && row.pending !== null && stmt.op !== 'select');
   }
   const current = visibleVersion(row, ctx.txn);
   if (!current || !matchesWhere(current, stmt.where)) return null;

@@ -36,11 +36,23 @@ describe('Inspector', () => {
 
   it('shows a pg_locks row for a waiting advisory lock', () => {
     const run = deriveRun(findPreset('session-lock-pool')!.withFix);
-    const i = run.snapshots.findIndex((s) => s.locks.some((l) => !l.granted));
+    const i = run.snapshots.findIndex((s) => s.pgLocks.some((l) => !l.granted));
     render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
     const table = screen.getByRole('table', { name: 'Database locks (pg_locks)' });
     expect(within(table).getByText('f — waiting')).toBeInTheDocument();
     expect(within(table).getAllByText('t').length).toBeGreaterThan(0);
+  });
+
+  it('lists an uncommitted INSERT as PostgreSQL does (its transaction id and the table lock), its row lock apart', () => {
+    const run = deriveRun(findPreset('invoice-race')!.withoutFix);
+    const i = run.snapshots.findIndex((s) => s.pgLocks.some((l) => l.locktype === 'relation' && l.mode === 'RowExclusiveLock'));
+    expect(i).toBeGreaterThanOrEqual(0);
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    const table = screen.getByRole('table', { name: 'Database locks (pg_locks)' });
+    expect(within(table).getAllByText('RowExclusiveLock').length).toBeGreaterThan(0);
+    expect(within(table).getAllByText('own transaction id').length).toBeGreaterThan(0);
+    expect(within(table).queryByText('tuple')).toBeNull();
+    expect(screen.getByRole('table', { name: 'Row locks (tuple headers)' })).toHaveTextContent(/invoices row/);
   });
 
   it('says nothing has happened before the first event', () => {

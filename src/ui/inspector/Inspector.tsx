@@ -1,12 +1,34 @@
 /**
  * The inspector: the world at the cursor, read from the run's cached snapshot. Workers with their
  * machine state and beliefs in words, lease keys with owner, token and remaining TTL, a
- * pg_locks-style lock table, table rows, destination writes and the connection pool.
+ * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), table rows, destination writes and the connection pool.
  */
+import type { PgLockRow, WorldSnapshot } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
 import { STATE_TEXT } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
+
+/** The object column of a `pg_locks` line, in the model's names (a table, a row, whose transaction, an advisory key). */
+export function pgLockObject(l: PgLockRow): string {
+  switch (l.locktype) {
+    case 'relation':
+      return l.relation ?? '';
+    case 'tuple':
+      return `${l.relation ?? ''} row ${l.row ?? ''}`;
+    case 'transactionid':
+      return l.xactOf === l.sessionId ? 'own transaction id' : `transaction of ${l.xactOf ?? '?'}`;
+    case 'virtualxid':
+      return 'own virtual transaction id';
+    case 'advisory':
+      return `advisory ${l.advisoryKey ?? ''}`;
+  }
+}
+
+function borrowerText(snap: WorldSnapshot, sessionId: string): string {
+  const borrower = snap.pool.connections.find((c) => c.id === sessionId)?.borrower;
+  return borrower ? ` (${borrower})` : borrower === null ? ' (idle in pool)' : '';
+}
 
 /** Props: the run, the cursor's event index (-1: before the first event) and time. */
 export interface InspectorProps {
@@ -23,6 +45,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
   const event = index >= 0 ? run.events[index] : undefined;
   const leaseKey = run.scenario.lease.key;
   const fenceKey = run.scenario.lease.fenceKey;
+  const rowLocks = snap ? snap.locks.filter((l) => l.locktype === 'tuple' && l.granted) : [];
   return (
     <section className="panel inspector" aria-label="Inspector">
       <h2>{title} <span className="muted">{fmtSeconds(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
@@ -73,24 +96,34 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
           )}
 
           <h3>Locks <span className="muted">(pg_locks)</span></h3>
-          {snap.locks.length === 0 ? <p className="small muted">No locks held or awaited.</p> : (
+          {snap.pgLocks.length === 0 ? <p className="small muted">pg_locks is empty for these sessions: no transaction open, no lock held or awaited.</p> : (
             <table className="grid" aria-label="Database locks (pg_locks)">
               <thead><tr><th scope="col">locktype</th><th scope="col">object</th><th scope="col">session</th><th scope="col">mode</th><th scope="col">granted</th></tr></thead>
               <tbody>
-                {snap.locks.map((l, i) => {
-                  const borrower = snap.pool.connections.find((c) => c.id === l.sessionId)?.borrower;
-                  return (
-                    <tr key={i} className={l.granted ? '' : 'waiting'}>
-                      <td>{l.locktype}</td>
-                      <td>{l.objectDescription}{l.scope ? ` (${l.scope})` : ''}{l.count && l.count > 1 ? ` ×${l.count}` : ''}</td>
-                      <td>{l.sessionId}{borrower ? ` (${borrower})` : borrower === null ? ' (idle in pool)' : ''}</td>
-                      <td>{l.mode}</td>
-                      <td>{l.granted ? 't' : 'f — waiting'}</td>
-                    </tr>
-                  );
-                })}
+                {snap.pgLocks.map((l, i) => (
+                  <tr key={i} className={l.granted ? '' : 'waiting'}>
+                    <td>{l.locktype}</td>
+                    <td>{pgLockObject(l)}</td>
+                    <td>{l.sessionId}{borrowerText(snap, l.sessionId)}</td>
+                    <td>{l.mode}</td>
+                    <td>{l.granted ? 't' : 'f — waiting'}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
+          )}
+          {rowLocks.length > 0 && (
+            <>
+              <h4 className="small">Row locks <span className="muted">(in the tuple header, not in pg_locks; the <code>pgrowlocks</code> extension shows them)</span></h4>
+              <table className="grid" aria-label="Row locks (tuple headers)">
+                <thead><tr><th scope="col">row</th><th scope="col">locked by session</th></tr></thead>
+                <tbody>
+                  {rowLocks.map((l, i) => (
+                    <tr key={i}><td>{l.objectDescription}</td><td>{l.sessionId}{borrowerText(snap, l.sessionId)}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
           )}
 
           {Object.entries(snap.tables).filter(([name, rows]) => name !== 'jobs' || rows.length > 0).map(([name, rows]) => (
