@@ -84,6 +84,8 @@ export interface RunResult {
   readonly endMs: number;
   /** When each of the scenario's faults fired (virtual ms), by index; null for a fault that never fired (e.g. its step was never reached). */
   readonly faultTimesMs: readonly (number | null)[];
+  /** When each worker first reached each of its steps (virtual ms; null: never reached), by worker id then step index. */
+  readonly stepReachedMs: Readonly<Record<string, readonly (number | null)[]>>;
   /** Set when the run stopped early (too many events). */
   readonly error?: string;
   /** With `captureSnapshots`, one per event, aligned with `events`. */
@@ -210,6 +212,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
     endMs: world.nowMs,
     faultTimesMs: scenario.faults.map((_, i) => world.faultFiredAtMs[i] ?? null),
+    stepReachedMs: Object.fromEntries([...world.workers.values()].map((w) => [w.id, w.spec.steps.map((_s, i) => w.stepReachedMs[i] ?? null)])),
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),
     ...(stopEarly && violated ? { stopped: 'violation' as const } : {}),

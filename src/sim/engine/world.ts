@@ -60,6 +60,8 @@ export interface WorkerRuntime {
   workMs: number;
   /** When the job's first acquire attempt started (for acquisition latency). */
   requestStartMs: number | null;
+  /** When the worker first reached each step (its `before` boundary), by step index; a fault search places faults there. */
+  stepReachedMs: (number | undefined)[];
 }
 
 /** A fresh runtime (and started machine) for a worker that has not begun its job. */
@@ -68,7 +70,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   actor.start();
   return {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
-    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null,
+    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
   };
 }
 

@@ -41,6 +41,7 @@ function startJob(world: World, w: WorkerRuntime): void {
 function runStep(world: World, w: WorkerRuntime): void {
   if (!world.isAlive(w)) return;
   if (w.pc >= w.spec.steps.length) return finishJob(world, w);
+  w.stepReachedMs[w.pc] ??= world.nowMs;
   if (applyStepFaults(world, w, w.pc, 'before') === 'stop') return;
   if (w.pausedUntilMs !== null && world.nowMs < w.pausedUntilMs) world.at(world.nowMs, () => execStep(world, w), w);
   else execStep(world, w);

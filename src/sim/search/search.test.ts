@@ -1,0 +1,148 @@
+// The fault search ("Break my design", issue 11): what it finds for every preset, in what order,
+// and that it is deterministic.
+import { PRESETS, findPreset, runScenario, type Scenario } from '../index';
+import { applicableKinds, candidatesFor, momentsOf, searchFaults, withoutFaults } from './search';
+
+const violated = (s: Scenario): string[] => [...new Set(runScenario(s, { text: false }).verdict.violations.map((v) => v.invariant))];
+
+describe('searchFaults on every preset without the fix', () => {
+  for (const p of PRESETS) {
+    const own = violated(p.withoutFix);
+    if (own.length === 0) {
+      it(`${p.id}: its own run holds without the fix (the lesson is that no lock is needed), and so does every schedule of ≤ 1 fault`, () => {
+        const r = searchFaults(p.withoutFix, { maxFaults: 1 });
+        expect(r.counterexample).toBeNull();
+        expect(r.complete).toBe(true);
+      });
+      continue;
+    }
+    it(`${p.id}: breaks within ≤ 2 faults, and the counterexample's replay violates an invariant the preset teaches (${own.join(', ')})`, () => {
+      const r = searchFaults(p.withoutFix, { maxFaults: 2 });
+      const ce = r.counterexample;
+      expect(ce).not.toBeNull();
+      expect(ce!.faults.length).toBeLessThanOrEqual(2);
+      const replay = violated(ce!.scenario);
+      expect(replay.some((inv) => own.includes(inv)), `replay violates ${replay.join(', ')}`).toBe(true);
+    });
+  }
+});
+
+/**
+ * With the fix: what the search proves or finds within ≤ 2 faults of every kind that applies.
+ * A fix that holds only against the faults its preset shows is a finding, documented here.
+ */
+const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: number; kind: string; why: string }> = {
+  'invoice-race': { broken: null },
+  'balance-update': { broken: 'noLostUpdate', faults: 1, kind: 'adminBypass', why: 'the admin script reads, computes and writes back outside the atomic UPDATE' },
+  'inventory-reserve': { broken: 'noOversell', faults: 1, kind: 'adminBypass', why: 'the admin script reserves without the conditional UPDATE' },
+  thumbnail: { broken: null },
+  'admin-bypass': { broken: null },
+  'session-lock-pool': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'a holder paused while it holds the lock makes the others wait past the bound: a lock cannot bound the wait of a paused holder' },
+  'export-lease-expiry': { broken: null },
+  'unsafe-release': { broken: 'mutualExclusion', faults: 1, kind: 'pause', why: 'compare-and-delete fixes the release, but a holder paused beyond its TTL still overlaps its successor: only fencing stops the overlap' },
+  'fence-ignored': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
+  'renew-partition': { broken: null },
+  'crash-after-effect': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script performs the effect without the idempotency key' },
+  'manual-unlock': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
+  'remote-call-in-txn': { broken: 'boundedWait', faults: 2, kind: 'pause', why: 'two workers paused before their first statement hold their pooled connections: the pool of two is exhausted' },
+};
+
+describe('searchFaults on every preset with the fix (≤ 2 faults)', () => {
+  it('has an expectation for every preset', () => {
+    expect(Object.keys(WITH_FIX).sort()).toEqual(PRESETS.map((p) => p.id).sort());
+  });
+  for (const p of PRESETS) {
+    const want = WITH_FIX[p.id]!;
+    it(`${p.id}: ${want.broken === null ? 'no violation with ≤ 2 faults of the kinds that apply' : `broken by ${want.faults} ${want.kind} fault(s) (${want.why})`}`, () => {
+      const r = searchFaults(p.withFix, { maxFaults: 2 });
+      if (want.broken === null) {
+        expect(r.counterexample).toBeNull();
+        expect(r.complete).toBe(true);
+        expect(r.tried).toBeLessThanOrEqual(r.total);
+        expect(r.tried).toBeGreaterThan(r.candidates);
+        return;
+      }
+      const ce = r.counterexample!;
+      expect(ce).not.toBeNull();
+      expect(ce.faults).toHaveLength(want.faults);
+      expect(ce.faults.every((f) => f.kind === want.kind)).toBe(true);
+      expect(ce.violations.map((v) => v.invariant)).toContain(want.broken);
+    });
+  }
+});
+
+describe('the order of the search: fewest faults, then earliest', () => {
+  it('a 2-fault counterexample is found only after every single fault was tried, and neither of its faults breaks the design alone', () => {
+    const r = searchFaults(findPreset('remote-call-in-txn')!.withFix, { maxFaults: 2 });
+    const ce = r.counterexample!;
+    expect(ce.faults).toHaveLength(2);
+    expect(r.tried).toBeGreaterThan(r.candidates);
+    for (const f of ce.faults) expect(violated({ ...ce.scenario, faults: [f] })).toEqual([]);
+  });
+
+  it('among single faults the earliest breaking one wins (unsafe-release: the pause before the work step, not a later one)', () => {
+    const s = findPreset('unsafe-release')!.withoutFix;
+    const base = runScenario(withoutFaults(s), { text: false });
+    const cands = candidatesFor(withoutFaults(s), applicableKinds(s), base);
+    const ce = searchFaults(s, { maxFaults: 1 }).counterexample!;
+    const firstBreaking = cands.find((c) => violated({ ...withoutFaults(s), faults: [c.fault] }).length > 0)!;
+    expect(ce.faults).toEqual([firstBreaking.fault]);
+    for (let i = 1; i < cands.length; i++) expect(cands[i]!.atMs).toBeGreaterThanOrEqual(cands[i - 1]!.atMs);
+  });
+
+  it('a scenario that breaks with no fault at all says so with an empty schedule', () => {
+    const r = searchFaults(findPreset('invoice-race')!.withoutFix);
+    expect(r.counterexample?.faults).toEqual([]);
+    expect(r.tried).toBe(1);
+  });
+});
+
+describe('the moments and placements it tries', () => {
+  it('worker faults go before every step and after the last; timed faults at grants, expiries, effects and step starts', () => {
+    const s = withoutFaults(findPreset('export-lease-expiry')!.withFix);
+    const base = runScenario(s, { text: false });
+    const moments = momentsOf(base);
+    expect(moments[0]).toBe(0);
+    expect(moments).toEqual([...new Set(moments)].sort((a, b) => a - b));
+    const grant = base.events.find((e) => e.data?.t === 'lease' && (e.data.op === 'acquired' || e.data.op === 'fenced'))!;
+    expect(moments).toContain(grant.atMs + 1);
+    const effect = base.events.find((e) => e.data?.t === 'write' && e.data.phase === 'begin')!;
+    expect(moments).toEqual(expect.arrayContaining([effect.atMs - 1, effect.atMs + 1]));
+    const cands = candidatesFor(s, ['pause'], base);
+    const a = s.workers[0]!;
+    const placements = cands.filter((c) => c.fault.kind === 'pause' && c.fault.worker === a.id && 'pauseMs' in c.fault && c.fault.pauseMs === s.lease.ttlMs + 1000);
+    expect(placements.map((c) => `${c.fault.phase ?? ''} ${c.fault.step ?? ''}`)).toEqual([...a.steps.map((_x, i) => `before ${i}`), `after ${a.steps.length - 1}`]);
+  });
+
+  it('uses only the kinds asked for, and only kinds that apply by default (no lease faults without a lease store)', () => {
+    const s = findPreset('invoice-race')!.withFix;
+    expect(applicableKinds(s)).not.toContain('expireLease');
+    const r = searchFaults(s, { maxFaults: 1, kinds: ['crash'] });
+    expect(r.kinds).toEqual(['crash']);
+  });
+});
+
+describe('same inputs, same result', () => {
+  it('the exhaustive part and the seeded random part are deterministic', () => {
+    const s = findPreset('renew-partition')!.withFix;
+    const opts = { maxFaults: 3, maxRuns: 300, randomRuns: 200, seed: 7 } as const;
+    const a = searchFaults(s, opts);
+    const b = searchFaults(s, opts);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(a.complete).toBe(false);
+    expect(a.stoppedBy).toBe('maxRuns');
+    expect(a.randomTried).toBeGreaterThan(0);
+  });
+
+  it('shouldStop ends the search at once and reports it', () => {
+    const r = searchFaults(findPreset('export-lease-expiry')!.withFix, { shouldStop: () => true });
+    expect(r).toMatchObject({ complete: false, stoppedBy: 'shouldStop', counterexample: null });
+  });
+
+  it('reports progress with the number of schedules the bound holds', () => {
+    const seen: number[] = [];
+    const r = searchFaults(findPreset('thumbnail')!.withoutFix, { maxFaults: 1, onProgress: (p) => seen.push(p.tried), progressEvery: 10 });
+    expect(seen.length).toBe(Math.floor(r.tried / 10));
+    expect(r.total).toBe(1 + r.candidates);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * "Break my design": a search over fault schedules for one scenario (issue 11).
+ *
+ * Given a scenario (its own faults set aside: they are one schedule among many), the search tries
+ * every placement of up to `maxFaults` faults of the kinds that apply to the scenario (the fault
+ * registry's `appliesTo`), at the moments where a fault can matter — each worker's step boundaries
+ * (worker faults: pause, crash, job error, partition), and for faults placed in time, the instants
+ * around lease grants and expiries, around each effect and at each step start of a fault-free run —
+ * and returns the first schedule whose run violates an invariant. Schedules are tried in order of
+ * fewest faults, then earliest (their times compared in order), so the first counterexample is a
+ * shortest one. What lies beyond the run budget is sampled by a seeded random search (the seed is
+ * in the result).
+ *
+ * Pure and deterministic: the same scenario, options and seed give the same result, in Node and in
+ * a Web Worker. Time budgets are the caller's (`shouldStop`), so the core reads no clock; a search
+ * stopped that way says so (`complete: false`).
+ */
+import { runScenario, type RunResult } from '../engine/run';
+import { Rng } from '../engine/rng';
+import { faultKinds, generateFault, type FaultBase } from '../faults/registry';
+import type { Finding } from '../invariants';
+import type { Fault, Scenario } from '../scenario/schema';
+import { LIMITS } from '../scenario/primitives';
+
+/** One fault the search may place: the fault and the virtual time it is expected to fire at in a fault-free run (for ordering). */
+export interface Candidate {
+  readonly fault: Fault;
+  /** Expected firing time (ms) in the fault-free run; `Infinity` for a step the worker never reached there. */
+  readonly atMs: number;
+}
+
+/** Options of a search. */
+export interface SearchOptions {
+  /** At most this many faults per schedule (1–3; default 2). */
+  readonly maxFaults?: number;
+  /** Fault kinds to use (default: every registered kind that applies to the scenario). */
+  readonly kinds?: readonly string[];
+  /** Upper bound on simulations run (deterministic budget; default 20,000). */
+  readonly maxRuns?: number;
+  /** Random schedules to sample after the exhaustive part when it did not cover the bound (default 0). */
+  readonly randomRuns?: number;
+  /** Seed of the random part (default 1). */
+  readonly seed?: number;
+  /** Asked between simulations: true ends the search now (a time budget, a cancel button). */
+  readonly shouldStop?: () => boolean;
+  /** Hears progress every `progressEvery` runs (default 200). */
+  readonly onProgress?: (p: SearchProgress) => void;
+  readonly progressEvery?: number;
+}
+
+/** Where a search stands. */
+export interface SearchProgress {
+  /** Schedules run so far. */
+  readonly tried: number;
+  /** Distinct traces among them (schedules that gave the same trace count once). */
+  readonly distinct: number;
+  /** Schedules the exhaustive part holds for this bound (all sizes up to `maxFaults`). */
+  readonly total: number;
+}
+
+/** A schedule that breaks the scenario: the scenario with its faults placed, and what broke. */
+export interface Counterexample {
+  /** The scenario with exactly the schedule's faults (the original faults removed). */
+  readonly scenario: Scenario;
+  readonly faults: readonly Fault[];
+  /** The violations of its run (the first one is what stopped it). */
+  readonly violations: readonly Finding[];
+  /** Found by the random part (else by the exhaustive one). */
+  readonly random: boolean;
+}
+
+/** The result of a search. */
+export interface SearchResult {
+  readonly maxFaults: number;
+  readonly kinds: readonly string[];
+  /** Schedules run (the fault-free run included). */
+  readonly tried: number;
+  readonly distinct: number;
+  /** Candidate single faults (the building blocks of the schedules). */
+  readonly candidates: number;
+  /** Schedules the exhaustive part holds for this bound. */
+  readonly total: number;
+  /** True when every schedule of the bound was run (or a counterexample ended the search). */
+  readonly complete: boolean;
+  /** Random schedules run, and the seed they were drawn from. */
+  readonly randomTried: number;
+  readonly seed: number;
+  /** The first (shortest, earliest) breaking schedule, if any. */
+  readonly counterexample: Counterexample | null;
+  /** Why it stopped before covering the bound: the run budget, or `shouldStop`. */
+  readonly stoppedBy?: 'maxRuns' | 'shouldStop';
+}
+
+/** Base scenario of a search: the scenario without its own faults. */
+export function withoutFaults(scenario: Scenario): Scenario {
+  return { ...scenario, faults: [] };
+}
+
+/** Kinds that apply to the scenario (fault registry `appliesTo`), in registry order. */
+export function applicableKinds(scenario: Scenario): string[] {
+  return faultKinds().filter((k) => k.appliesTo(scenario)).map((k) => k.kind);
+}
+
+const WORKER_KINDS = new Set(['pause', 'crash', 'jobError', 'partition']);
+
+/**
+ * The durations a fault of each kind is tried with: a pause or a cut-off long enough to outlive
+ * the lease (TTL + 1 s) and one half as long; a crash with a restart after 1 s and one without; a
+ * clock jump past the TTL.
+ */
+function durationsFor(kind: string, scenario: Scenario): Record<string, number | null>[] {
+  const ttl = scenario.lease.ttlMs;
+  const long = Math.min(ttl + 1_000, LIMITS.maxDurationMs);
+  const half = Math.max(1, Math.round(ttl / 2));
+  switch (kind) {
+    case 'pause': return [{ pauseMs: long }, { pauseMs: half }];
+    case 'partition': return [{ durationMs: long }];
+    case 'crash': return [{ restartAfterMs: 1_000 }, { restartAfterMs: null }];
+    case 'clockJump': return [{ jumpMs: long }];
+    default: return [{}];
+  }
+}
+
+/**
+ * The moments a fault placed in time is tried at, from the fault-free run: 0, just after each
+ * lease grant (not renewals: a renewal moves the expiry, it hands nothing over), just before a
+ * grant's TTL runs out unless its holder renewed first, just before a key's expiry, just before and
+ * after each effect, and each step start. Sorted, distinct, within the horizon.
+ */
+export function momentsOf(base: RunResult): number[] {
+  const out = new Set<number>([0]);
+  const ttl = base.scenario.lease.ttlMs;
+  for (const e of base.events) {
+    const d = e.data;
+    if (!d) continue;
+    if (d.t === 'lease' && (d.op === 'acquired' || d.op === 'fenced')) {
+      out.add(e.atMs + 1);
+      // Just before the grant's TTL would run out, unless the holder renewed before then.
+      const renewedBefore = base.events.some((x) => x.atMs > e.atMs && x.atMs < e.atMs + ttl && x.data?.t === 'lease' && x.data.op === 'renewed' && x.data.worker === d.worker);
+      if (!renewedBefore) out.add(e.atMs + ttl - 1);
+    } else if (d.t === 'lease' && d.op === 'expired') {
+      out.add(Math.max(0, e.atMs - 1));
+    } else if (d.t === 'write' && d.phase === 'begin') {
+      out.add(Math.max(0, e.atMs - 1));
+      out.add(e.atMs + 1);
+    } else if (d.t === 'step') {
+      out.add(e.atMs);
+    }
+  }
+  return [...out].filter((t) => t <= base.scenario.horizonMs).sort((a, b) => a - b);
+}
+
+/**
+ * Every single fault the search may place, ordered by expected firing time (then kind, worker,
+ * step and phase as the registry lists them). Worker faults go at each step boundary of each
+ * worker (before each step, and after the last); other faults at `momentsOf`.
+ */
+export function candidatesFor(scenario: Scenario, kinds: readonly string[], base: RunResult): Candidate[] {
+  const out: Candidate[] = [];
+  const moments = momentsOf(base);
+  for (const kind of kinds) {
+    for (const extra of durationsFor(kind, scenario)) {
+      if (WORKER_KINDS.has(kind)) {
+        for (const w of scenario.workers) {
+          w.steps.forEach((_s, i) => {
+            // After step i is the moment before step i + 1: only the last step is tried after.
+            for (const phase of i === w.steps.length - 1 ? (['before', 'after'] as const) : (['before'] as const)) {
+              const reached = base.stepReachedMs[w.id]?.[i] ?? null;
+              const atMs = reached === null ? Infinity : phase === 'before' ? reached : base.endMs;
+              out.push({ fault: { kind, worker: w.id, step: i, phase, ...extra } as Fault, atMs });
+            }
+          });
+        }
+      } else {
+        for (const atMs of moments) out.push({ fault: { kind, atMs, ...extra } as Fault, atMs });
+      }
+    }
+  }
+  const kindOrder = new Map(kinds.map((k, i) => [k, i] as const));
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => a.c.atMs - b.c.atMs || (kindOrder.get(a.c.fault.kind) ?? 0) - (kindOrder.get(b.c.fault.kind) ?? 0) || a.i - b.i)
+    .map((x) => x.c);
+}
+
+/** Two candidates that cannot go in one schedule: the same fault twice, or two faults at one worker's same step and phase. */
+function clash(a: Candidate, b: Candidate): boolean {
+  const fa = a.fault as FaultBase;
+  const fb = b.fault as FaultBase;
+  if (fa.step !== undefined && fb.step !== undefined) return fa.worker === fb.worker && fa.step === fb.step && fa.phase === fb.phase;
+  return fa.kind === fb.kind && fa.atMs === fb.atMs;
+}
+
+/** Index tuples of every schedule of exactly `size` candidates, earliest first (times compared in order). */
+function* schedulesOfSize(cands: readonly Candidate[], size: number): Generator<number[]> {
+  // Candidates are sorted by time, so increasing index tuples in lexicographic order are
+  // earliest-first: tuples are compared by their first fault's time, then the second's.
+  const idx = Array.from({ length: size }, (_v, i) => i);
+  const n = cands.length;
+  if (size > n) return;
+  for (;;) {
+    let ok = true;
+    for (let a = 0; a < size && ok; a++) for (let b = a + 1; b < size && ok; b++) if (clash(cands[idx[a]!]!, cands[idx[b]!]!)) ok = false;
+    if (ok) yield [...idx];
+    let i = size - 1;
+    while (i >= 0 && idx[i] === n - size + i) i--;
+    if (i < 0) return;
+    idx[i]! += 1;
+    for (let j = i + 1; j < size; j++) idx[j] = idx[j - 1]! + 1;
+  }
+}
+
+function choose(n: number, k: number): number {
+  let r = 1;
+  for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
+  return Math.round(r);
+}
+
+/**
+ * Searches the fault schedules of `scenario` (see the module comment). Never throws for a valid
+ * scenario; a schedule whose run stops at the event limit is not a counterexample.
+ */
+export function searchFaults(scenario: Scenario, options: SearchOptions = {}): SearchResult {
+  const maxFaults = Math.max(1, Math.min(3, options.maxFaults ?? 2));
+  const base = withoutFaults(scenario);
+  const kinds = (options.kinds ?? applicableKinds(base)).filter((k) => faultKinds().some((d) => d.kind === k));
+  const maxRuns = options.maxRuns ?? 20_000;
+  const seed = options.seed ?? 1;
+  const every = options.progressEvery ?? 200;
+  const hashes = new Set<string>();
+  let tried = 0;
+
+  const baseRun = runScenario(base, { text: false });
+  const cands = candidatesFor(base, kinds, baseRun);
+  const total = 1 + Array.from({ length: maxFaults }, (_v, k) => choose(cands.length, k + 1)).reduce((a, b) => a + b, 0);
+
+  const run = (faults: readonly Fault[], random: boolean): Counterexample | null => {
+    const s: Scenario = { ...base, faults: [...faults] };
+    const r = faults.length === 0 ? baseRun : runScenario(s, { text: false, stopAtFirstViolation: true });
+    tried += 1;
+    hashes.add(r.traceHash);
+    if (options.onProgress && tried % every === 0) options.onProgress({ tried, distinct: hashes.size, total });
+    return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, violations: r.verdict.violations, random } : null;
+  };
+  const result = (counterexample: Counterexample | null, complete: boolean, randomTried: number, stoppedBy?: 'maxRuns' | 'shouldStop'): SearchResult => ({
+    maxFaults, kinds, tried, distinct: hashes.size, candidates: cands.length, total, complete, randomTried, seed, counterexample, ...(stoppedBy ? { stoppedBy } : {}),
+  });
+
+  const none = run([], false);
+  if (none) return result(none, true, 0);
+  let stoppedBy: 'maxRuns' | 'shouldStop' | undefined;
+  exhaustive: for (let size = 1; size <= maxFaults; size++) {
+    for (const tuple of schedulesOfSize(cands, size)) {
+      if (tried >= maxRuns) { stoppedBy = 'maxRuns'; break exhaustive; }
+      if (options.shouldStop?.()) { stoppedBy = 'shouldStop'; break exhaustive; }
+      const found = run(tuple.map((i) => cands[i]!.fault), false);
+      if (found) return result(found, true, 0);
+    }
+  }
+  if (stoppedBy === undefined) return result(null, true, 0);
+
+  // Beyond the budget of the exhaustive part: random schedules of up to maxFaults faults.
+  const rng = new Rng(seed);
+  let randomTried = 0;
+  for (; randomTried < (options.randomRuns ?? 0); randomTried++) {
+    if (options.shouldStop?.()) break;
+    const size = rng.int(1, maxFaults);
+    const faults: Fault[] = [];
+    for (let i = 0; i < size; i++) {
+      const pick = cands.length > 0 && rng.int(0, 1) === 0 ? cands[rng.int(0, cands.length - 1)]!.fault : (generateFault(rng, base) as Fault);
+      if (kinds.includes(pick.kind)) faults.push(pick);
+    }
+    if (faults.length === 0) continue;
+    const found = run(faults, true);
+    if (found) return result(found, false, randomTried + 1, stoppedBy);
+  }
+  return result(null, false, randomTried, stoppedBy);
+}
