@@ -10,7 +10,7 @@ import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
-import type { LockRow } from '../resources/database';
+import type { LockRow, WaitEdge } from '../resources/database';
 import type { Row } from '../resources/sqlTypes';
 import type { DestinationSnapshot } from '../resources/destination';
 import type { PoolSnapshot } from '../resources/connectionPool';
@@ -62,6 +62,8 @@ export interface WorldSnapshot {
   readonly leases: readonly { readonly key: string; readonly value: string; readonly expiresAtMs: number | null; readonly pttlMs: number }[];
   readonly tables: Readonly<Record<string, readonly Row[]>>;
   readonly locks: readonly LockRow[];
+  /** The database's wait-for graph (who waits for whom, by session; see `Database.waitForGraph`). Optional: snapshots stored before it existed lack it. */
+  readonly waitFor?: readonly WaitEdge[];
   readonly destination: DestinationSnapshot;
   readonly pool: PoolSnapshot;
   /** Fields of registered resources beyond the built-ins. */

@@ -35,7 +35,7 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     }, () => world.jobs.done(w));
   },
   commit: (world, w) => commit(world, w),
-  acquire: (world, w) => acquireCoordination(world, w, () => world.jobs.done(w)),
+  acquire: (world, w, step) => acquireCoordination(world, w, () => world.jobs.done(w), step.advisoryKey),
   release: (world, w) => releaseCoordination(world, w, () => world.jobs.done(w)),
   work: (world, w, step) => {
     world.send(w, 'WORK');
