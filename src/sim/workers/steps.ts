@@ -74,6 +74,9 @@ function commit(world: World, w: WorkerRuntime): void {
   if (!b.inTransaction) return world.jobs.done(w);
   world.send(w, 'RECORD');
   const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
+  const session = b.connection;
+  const xactKeys = xactLock && session !== null ? world.db.sessionState(session).advisoryLocks.filter((l) => l.xactCount > 0).map((l) => l.key) : [];
+  const released = xactKeys.length > 1 ? `; the transaction-scoped advisory locks ${xactKeys.join(' and ')} are released with it` : xactLock ? '; the transaction-scoped advisory lock is released with it' : '';
   world.sql(w, { op: 'commit' }, {
     believe: () => {
       world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
@@ -81,7 +84,7 @@ function commit(world: World, w: WorkerRuntime): void {
     },
     say: (r) => (r.status === 'ok' && r.tag === 'ROLLBACK'
       ? `${w.id}'s transaction had failed, so COMMIT rolls it back.`
-      : `${w.id} commits${xactLock ? '; the transaction-scoped advisory lock is released with it' : ''}.`),
+      : `${w.id} commits${released}.`),
   }, (r) => {
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
     world.jobs.done(w);
