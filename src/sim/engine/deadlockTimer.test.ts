@@ -11,7 +11,7 @@ const base = findPreset('lock-order-deadlock')!.withoutFix;
 const job = (first: number, second: number, workMs: number): Step[] => [
   { do: 'begin' }, { do: 'acquire', advisoryKey: first }, { do: 'work', ms: workMs }, { do: 'acquire', advisoryKey: second }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' },
 ];
-const errors = (r: RunResult) => r.events.filter((e) => (e.reply ?? '').startsWith('ERROR')).map((e) => `${e.atMs} ${e.actor} ${e.reply!.slice(0, 30)}`);
+const errors = (r: RunResult) => r.events.filter((e) => (e.reply ?? '').startsWith('ERROR')).map((e) => `${e.atMs} ${e.actor} ${e.reply!.slice(0, 29)}`);
 
 describe('deadlock timer', () => {
   it('checks each wait once: a cycle closed after the first waiter\'s timer fired is broken by the second waiter\'s timer', () => {
