@@ -22,7 +22,7 @@ describe('deadlock timer', () => {
     expect(errors(r)).toEqual(['2510 B ERROR 40P01 deadlock detected']);
     const a = r.events.filter((e) => e.actor === 'A' && e.command === 'SELECT pg_advisory_xact_lock(2)');
     expect(a.map((e) => `${e.atMs} ${e.reply}`)).toEqual(['100 waits (advisory lock 2 held by session c2)', '2510 (void)']);
-    expect(r.events.filter((e) => e.kind === 'outcome').map((e) => `${e.atMs} ${e.narration}`)).toContain('2560 A is done: it completed the job.');
+    expect(r.events.filter((e) => e.kind === 'outcome').map((e) => `${e.atMs} ${e.narration}`)).toContain('2510 A is done: it completed the job.');
   });
 
   it('a wait that ends before its timer leaves no trace of the check', () => {
