@@ -191,6 +191,12 @@ export const invariantSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('singleLeaseOwner') }),
   /** No worker waits longer than maxWaitMs for a lock or a connection (a waiter still waiting at the end counts). */
   z.strictObject({ kind: z.literal('boundedWait'), maxWaitMs: positiveMs }),
+  /**
+   * No wait cycle through the application: workers waiting for each other where at least one wait
+   * is outside the database (a lease held by a worker that waits in the database), which
+   * PostgreSQL's deadlock check cannot see, so it hangs. Always checked, declared or not.
+   */
+  z.strictObject({ kind: z.literal('noWaitCycle') }),
 ]);
 
 /** The whole scenario, version 1. */
