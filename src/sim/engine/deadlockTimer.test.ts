@@ -37,6 +37,17 @@ describe('deadlock timer', () => {
     expect(errors(r)).toEqual(['1100 A ERROR 40P01 deadlock detected']);
   });
 
+  it('a deadlock timer whose wait has ended does not move the end of the run', () => {
+    const r = runScenario(findPreset('lock-order-deadlock')!.withFix);
+    expect(r.endMs).toBe(r.events.at(-1)!.atMs); // B's wait (10–150 ms) had a timer due at 1,010 ms
+  });
+
+  it('a check that finds no cycle leaves the waiter waiting (a wait with no cycle is no deadlock)', () => {
+    const r = runScenario(findPreset('session-lock-pool')!.withoutFix);
+    expect(r.events.some((e) => (e.reply ?? '').includes('40P01'))).toBe(false);
+    expect(r.verdict.violations.map((v) => v.message)).toEqual([expect.stringContaining('C was still waiting for a lock when the run ended')]);
+  });
+
   it('is deterministic: the same scenario gives the same trace', () => {
     expect(runScenario(base).traceHash).toBe(runScenario(JSON.parse(JSON.stringify(base)) as Scenario).traceHash);
   });

@@ -72,12 +72,17 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   };
 }
 
-/** A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's length, others fire at resume. */
+/**
+ * A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's
+ * length, others fire at resume. `live` (optional) is asked when the item comes due: false drops
+ * it without moving the clock (a deadlock timer whose wait has ended is no part of the run).
+ */
 interface QueueItem {
   readonly worker: WorkerRuntime | null;
   readonly gen: number;
   readonly shiftable: boolean;
   readonly fn: () => void;
+  readonly live?: () => boolean;
 }
 
 /** Per-run measurements (see RunMetrics in run.ts for the summary). */
@@ -223,6 +228,7 @@ export class World {
     const next = this.queue.peek();
     if (!next || next.atMs > horizonMs) return false;
     this.queue.pop();
+    if (next.item.live !== undefined && !next.item.live()) return true;
     this.nowMs = next.atMs;
     const { worker, gen, shiftable, fn } = next.item;
     if (worker) {
@@ -492,7 +498,8 @@ export class World {
     for (const { sessionId, waitId } of this.db.waitingStatements()) {
       if (this.deadlockTimers.has(waitId)) continue;
       this.deadlockTimers.add(waitId);
-      this.at(this.nowMs + this.deadlockTimeoutMs, () => this.deadlockCheck(sessionId, waitId));
+      const atMs = this.nowMs + this.deadlockTimeoutMs;
+      this.queue.push(atMs, { worker: null, gen: 0, shiftable: false, fn: () => this.deadlockCheck(sessionId, waitId), live: () => this.waitsNow(sessionId, waitId) });
     }
   }
 
@@ -503,7 +510,7 @@ export class World {
    * them proceed. A soft cycle is resolved by reordering the queue; no cycle: it keeps waiting.
    */
   private deadlockCheck(sessionId: string, waitId: number): void {
-    if (!this.db.waitingStatements().some((x) => x.sessionId === sessionId && x.waitId === waitId)) return;
+    if (!this.waitsNow(sessionId, waitId)) return;
     const check = this.sqlResource.checkDeadlock(sessionId);
     if (check.kind === 'none') return;
     const who = this.sessionLabel(sessionId);
@@ -511,6 +518,11 @@ export class World {
       ? `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who} and PostgreSQL's deadlock check found a wait cycle: ${this.cycleInWords(check.cycle)}. ${who}'s statement fails with 40P01 and its transaction is aborted, which releases its locks so the others can proceed.`
       : `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who}: its request was queued behind one that waits for it (${this.cycleInWords(check.cycle)}); PostgreSQL avoids the deadlock by moving it ahead in the queue.`;
     this.deliverCompletions(check.completions, new Map([[sessionId, note]]));
+  }
+
+  /** Whether the session's statement still waits in the same wait (`waitId`). */
+  private waitsNow(sessionId: string, waitId: number): boolean {
+    return this.db.waitingStatements().some((x) => x.sessionId === sessionId && x.waitId === waitId);
   }
 
   /** A session as the narration names it: its worker's id (`A`), or the session id. */
