@@ -47,8 +47,9 @@ export const SETTLE_TIMEOUT_MS = 20_000;
 export const LONG_DEADLOCK_TIMEOUT_MS = SETTLE_TIMEOUT_MS * 3;
 
 /**
- * `deadlock_timeout` of the preset replay's sessions (text form). The engine runs no deadlock
- * check yet and no preset contains a wait cycle, so no timer should ever fire there.
+ * `deadlock_timeout` of the preset replay's sessions (text form): no timer fires there unless the
+ * replay sets a statement's timer to the scenario's value because the trace ends its wait with
+ * 40P01 (the engine's deadlock check; `presetReplay.ts`).
  */
 export const CASE_DEADLOCK_TIMEOUT = `${LONG_DEADLOCK_TIMEOUT_MS}ms`;
 

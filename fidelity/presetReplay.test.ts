@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prefixRedisKeys, splitCliArgs } from './presetReplay';
+import { deadlockVictims, prefixRedisKeys, splitCliArgs } from './presetReplay';
+import { findPreset, runScenario } from '../src/sim/index';
 import { redisArgv } from '../src/sim/resources/redisTypes';
 
 describe('prefixRedisKeys: the preset replay isolates its keys by prefix, not by flushing a database', () => {
@@ -20,5 +21,14 @@ describe('prefixRedisKeys: the preset replay isolates its keys by prefix, not by
 
   it('splits a redis-cli line with quoted arguments', () => {
     expect(splitCliArgs('SET "a b" "x\\"y"')).toEqual(['SET', 'a b', 'x"y']);
+  });
+});
+
+describe('deadlockVictims: which replayed statements get the scenario\'s deadlock_timeout', () => {
+  it('names the wait the trace ends with 40P01, and only that one', () => {
+    const without = runScenario(findPreset('lock-order-deadlock')!.withoutFix).events;
+    const victims = [...deadlockVictims(without)].map((id) => without.find((e) => e.id === id)!);
+    expect(victims.map((e) => `${e.atMs} ${e.actor} ${e.command}`)).toEqual(['100 A SELECT pg_advisory_xact_lock(2)']);
+    expect(deadlockVictims(runScenario(findPreset('lock-order-deadlock')!.withFix).events).size).toBe(0);
   });
 });

@@ -9,6 +9,11 @@
  * server released at the step just before, in the same order. A `connection.destroy()` ends the
  * real backend (`pg_terminate_backend`); a crash of a worker waiting in the database first cancels
  * its statement, as the engine does.
+ * Deadlocks: every statement runs with a long `deadlock_timeout`, except one whose wait the trace
+ * ends with 40P01 — it is sent after `SET deadlock_timeout` to the scenario's value
+ * (`database.deadlockTimeoutMs`), so the server's check fails the same waiter (the other waits of
+ * the cycle start later, their timers fire later). At its 40P01 the replay waits for the server's
+ * reply; the DETAIL is compared with pids and the database OID normalised (`normalizeDeadlockDetail`).
  *
  * Redis: the commands run in trace order under a fresh key prefix (`prefixRedisKeys`), as fast as possible.
  * The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the replay
@@ -21,7 +26,9 @@ import { tablesFor } from '../src/sim/engine/tables';
 import { renderTableSetup } from '../src/sim/resources/database';
 import { renderReply } from '../src/sim/resources/renderSql';
 import { redisArgv } from '../src/sim/resources/redisTypes';
-import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, type RealDone } from './pgReal';
+import { CASE_DEADLOCK_TIMEOUT, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, type RealDone } from './pgReal';
+import { normalizeDeadlockDetail } from './sqlHarness';
+import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../src/sim/scenario/schema';
 import { callRaw, newRedis, replyText, type RealRedisReply } from './redisHarness';
 import { formatFlake, runConfirmed } from './confirm';
 import type { CaseResult } from './types';
@@ -35,8 +42,24 @@ function canonicalText(text: string): string {
 
 let schemaCounter = 0;
 
+/**
+ * Ids of the `wait begin` events whose statement the trace later fails with 40P01 (the waits the
+ * model's deadlock check chose): the worker's next `wait end` event has that reply.
+ */
+export function deadlockVictims(events: readonly TraceEvent[]): Set<string> {
+  const victims = new Set<string>();
+  events.forEach((e, i) => {
+    if (e.kind !== 'sql' || e.data?.t !== 'wait' || e.data.phase !== 'begin') return;
+    const end = events.slice(i + 1).find((x) => x.actor === e.actor && x.data?.t === 'wait' && x.data.phase === 'end');
+    if (end?.reply?.startsWith('ERROR 40P01')) victims.add(e.id);
+  });
+  return victims;
+}
+
 /** Replays the SQL part of one trace. */
 async function replaySql(name: string, scenario: Scenario, events: readonly TraceEvent[]): Promise<CaseResult> {
+  const victims = deadlockVictims(events);
+  const victimTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
   const transcript: string[] = [];
   const problems: string[] = [];
   const monitor = new Monitor();
@@ -57,6 +80,11 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
     return s;
   };
   const open = (): RealSession[] => [...sessions.values()].filter((s) => !s.closed);
+  /** A reply in comparable form: rows in canonical order; a 40P01 DETAIL with server pids as session ids and the database OID dropped. */
+  const comparable = (text: string): string => {
+    const pids = new Map([...sessions.values()].map((x) => [x.pid, x.id] as const));
+    return text.startsWith('ERROR 40P01') ? normalizeDeadlockDetail(text, pids) : canonicalText(text);
+  };
   /** Settles, then collects statements of sessions other than `except` that finished. */
   const collect = async (except: string | null): Promise<Set<string>> => {
     const waiting = (await monitor.settle(open())).waiting;
@@ -119,24 +147,40 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
       if (e.data?.t === 'wait' && e.data.phase === 'end') {
         // A statement that had been waiting: the server must have released it at the step before.
         // Statements released together by one step run concurrently on the server, so they are
-        // matched as a set, not in order.
+        // matched as a set, not in order. A 40P01 comes from the server's deadlock timer: wait for it.
+        const waiter = sessions.get(id);
+        if (e.reply.startsWith('ERROR 40P01') && !released.some((r) => r.id === id) && waiter?.inFlight) {
+          // PostgreSQL sends the 40P01 before its abort releases the locks: also wait for the
+          // statements the trace shows proceeding at the same moment (bounded by the settle timeout).
+          await monitor.awaitReply(waiter);
+          const at = events.indexOf(e);
+          const alsoReleased = events.slice(at + 1).filter((x) => x.atMs === e.atMs && x.kind === 'sql' && x.data?.t === 'wait' && x.data.phase === 'end');
+          for (const x of alsoReleased) {
+            const other = sessions.get(actorSession.get(x.actor) ?? '');
+            if (other?.inFlight) await monitor.awaitReply(other);
+          }
+          await collect(null);
+        }
         const at = released.findIndex((r) => r.id === id);
         const next = at >= 0 ? released.splice(at, 1)[0] : released[0];
         const got = next ? `${next.id} → ${renderReply(next.done.reply)}` : '(nothing released)';
         transcript.push(`${e.id} ${id}> ${e.command}  [completion]\n      trace:  ${id} → ${e.reply}\n      server: ${got}`);
-        if (!next || next.id !== id || canonicalText(renderReply(next.done.reply)) !== canonicalText(e.reply)) {
+        if (!next || next.id !== id || comparable(renderReply(next.done.reply)) !== comparable(e.reply)) {
           problems.push(`${e.id} ${id}> ${e.command}: trace shows ${id} proceeding with ${e.reply}; server released ${got}`);
         }
         continue;
       }
       const s = await session(id);
+      // Back to the long timer after a victim's statement; inside the transaction its 40P01 aborted
+      // the SET itself is refused (25P02, changing nothing): it is tried again at the next statement.
+      await s.setDeadlockTimeout(victims.has(e.id) ? victimTimeoutMs : LONG_DEADLOCK_TIMEOUT_MS).catch(() => undefined);
       s.send(e.command);
       const waiting = await collect(id);
       const own = s.takeDone();
       const got = own ? renderReply(own.reply) : waiting.has(id) ? 'waits' : '(no reply)';
       transcript.push(`${e.id} ${id}> ${e.command}\n      trace:  ${e.reply}\n      server: ${got}`);
       const expectWait = e.reply.startsWith('waits (');
-      if (expectWait ? got !== 'waits' : canonicalText(got) !== canonicalText(e.reply)) problems.push(`${e.id} ${id}> ${e.command}: trace ${e.reply} ≠ server ${got}`);
+      if (expectWait ? got !== 'waits' : comparable(got) !== comparable(e.reply)) problems.push(`${e.id} ${id}> ${e.command}: trace ${e.reply} ≠ server ${got}`);
     }
     if (problems.length === 0 && released.length > 0) problems.push(`the server released ${released.map((r) => r.id).join(', ')} but the trace shows no such completion`);
   } catch (err) {
@@ -262,8 +306,9 @@ async function replayRedis(name: string, scenario: Scenario, events: readonly Tr
 /**
  * Replays every preset, both variants: SQL (when the trace has SQL) and Redis (when it has Redis),
  * each under the confirmation rule (`confirm.ts`); `flakes` holds the printed flake warnings.
+ * `ids` limits it to those presets (a quick check while working on one).
  */
-export async function replayPresets(): Promise<{ results: CaseResult[]; notes: string[]; flakes: string[] }> {
+export async function replayPresets(ids?: readonly string[]): Promise<{ results: CaseResult[]; notes: string[]; flakes: string[] }> {
   const results: CaseResult[] = [];
   const notes: string[] = [];
   const flakes: string[] = [];
@@ -272,7 +317,7 @@ export async function replayPresets(): Promise<{ results: CaseResult[]; notes: s
     results.push(result);
     if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
   };
-  for (const p of PRESETS) {
+  for (const p of PRESETS.filter((x) => ids === undefined || ids.includes(x.id))) {
     for (const variant of ['withoutFix', 'withFix'] as const) {
       const run = runScenario(p[variant]);
       const label = `${p.id} (${variant})`;

@@ -253,7 +253,7 @@ const notReplayed = replayedRedis.map((r) => /(\d+) later commands not replayed/
 
 console.log('\nDeliberate simplifications, left out of the comparison:');
 const simplifications = [
-  'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement.',
+  'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement. In the preset replay, the statement the engine’s deadlock timer failed with 40P01 runs with the scenario’s deadlock_timeout (the others with a long one), and the replay compares the 40P01 and the waiters it releases.',
   'Several statements waiting for one uncommitted key, released together by a rollback: which one wins is a race in PostgreSQL; the model picks the earliest waiter. Compared up to that step.',
   'READ COMMITTED only: REPEATABLE READ / SERIALIZABLE (40001) are not modelled and not generated.',
   'lock_timeout / statement_timeout are caller-driven in the model (cancelWaiting); the suite lets the server’s own lock_timeout fire and compares the result, but does not compare timing.',

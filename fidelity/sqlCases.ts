@@ -240,12 +240,6 @@ const ADVISORY: SqlCase[] = [
     on('s1', adv('pg_advisory_unlock', b(19)), 't'),
     on('s1', adv('pg_advisory_unlock_shared', b(19)), 't'),
   ]),
-  advisoryCase('a wait cycle (excluded: the model has no deadlock detector)', ['s1', 's2'], [
-    on('s1', adv('pg_advisory_lock', b(20)), VOID),
-    on('s2', adv('pg_advisory_lock', b(21)), VOID),
-    on('s1', adv('pg_advisory_lock', b(21)), WAITS),
-    on('s2', adv('pg_advisory_lock', b(20)), WAITS),
-  ]),
 ];
 
 const UNIQUE: SqlCase[] = [
@@ -610,6 +604,21 @@ const advTag = (key: number): string => `advisory lock [lockscope,0,${key},1]`;
  * session-level advisory locks kept), and the waiters it blocked proceed.
  */
 const DEADLOCKS: SqlCase[] = [
+  {
+    // Formerly excluded ("the model has no deadlock detector"): now compared through the 40P01.
+    name: 'a wait cycle of two session locks: the first waiter\'s check fails it; its session lock stays, so the other proceeds only at the unlock',
+    primitive: 'deadlocks', tables: [], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', adv('pg_advisory_lock', b(20)), VOID),
+      on('s2', adv('pg_advisory_lock', b(21)), VOID),
+      on('s1', adv('pg_advisory_lock', b(21)), WAITS),
+      on('s2', adv('pg_advisory_lock', b(20)), WAITS),
+      check('s1', `${DEADLOCK} (Process s1 waits for ExclusiveLock on ${advTag(21)}; blocked by process s2.\nProcess s2 waits for ExclusiveLock on ${advTag(20)}; blocked by process s1.)`),
+      on('s1', adv('pg_advisory_unlock', b(20)), 't'),
+      on('s2', adv('pg_advisory_unlock', b(20)), 't'),
+      on('s2', adv('pg_advisory_unlock', b(21)), 't'),
+    ],
+  },
   {
     name: 'two transactions take two advisory xact locks in opposite order: the checker fails, the other proceeds before ROLLBACK',
     primitive: 'deadlocks', tables: [ITEMS], sessions: ['s1', 's2'],

@@ -9,8 +9,11 @@ export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scen
 export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, type Scenario, type Fault, type FaultKind, type Mechanism, type Step, type Invariant, type WorkerSpec } from './scenario/schema';
 export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
 export { INVARIANT_TEXT, checkersFor, checkTrace, type Finding, type FindingListener, type InvariantChecker } from './invariants';
+export type { WaitCycleEdge } from './invariants/types';
 export type { Beliefs, WorkerStateName, WorkerOutcome } from './workers/workerMachine';
-export type { LockRow, SessionState } from './resources/database';
+export type { LockRow, SessionState, WaitEdge, WaitCycle } from './resources/database';
+export { lockInWords } from './resources/database';
+export { findCycleThrough } from './resources/deadlock';
 export { pgLockLine, type PgLockRow, type PgLockMode } from './resources/pgLocks';
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';

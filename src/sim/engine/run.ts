@@ -10,7 +10,7 @@ import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
-import type { LockRow } from '../resources/database';
+import type { LockRow, WaitEdge } from '../resources/database';
 import type { PgLockRow } from '../resources/pgLocks';
 import type { Row } from '../resources/sqlTypes';
 import type { DestinationSnapshot } from '../resources/destination';
@@ -66,6 +66,8 @@ export interface WorldSnapshot {
   readonly locks: readonly LockRow[];
   /** `pg_locks` as PostgreSQL shows it (no row-lock holders: those live in the tuple header), for the inspector. */
   readonly pgLocks: readonly PgLockRow[];
+  /** The database's wait-for graph (who waits for whom, by session; see `Database.waitForGraph`). Optional: snapshots stored before it existed lack it. */
+  readonly waitFor?: readonly WaitEdge[];
   readonly destination: DestinationSnapshot;
   readonly pool: PoolSnapshot;
   /** Fields of registered resources beyond the built-ins. */

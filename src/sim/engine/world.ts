@@ -11,7 +11,7 @@ import { fmtMs } from './fmt';
 import { Rng } from './rng';
 import type { EventData, ResourceCall, TraceEvent, TraceKind } from './trace';
 import { tablesFor } from './tables';
-import type { Database } from '../resources/database';
+import { lockInWords, type Database, type WaitCycle } from '../resources/database';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
 import type { LeaseStore } from '../resources/leaseStore';
 import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
@@ -22,7 +22,7 @@ import { resourceDefs, type Completion, type Resource, type ResourceDef } from '
 import '../resources/builtinResources';
 import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
 import type { Row } from '../resources/sqlTypes';
-import { LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
+import { DEFAULT_DEADLOCK_TIMEOUT_MS, LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
 
 /** A worker's runtime: its machine, where it is in its steps, its timers and what it waits for. */
@@ -74,12 +74,17 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   };
 }
 
-/** A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's length, others fire at resume. */
+/**
+ * A scheduled callback; `worker` + `gen` make it cancellable; `shiftable` timers move by a pause's
+ * length, others fire at resume. `live` (optional) is asked when the item comes due: false drops
+ * it without moving the clock (a deadlock timer whose wait has ended is no part of the run).
+ */
 interface QueueItem {
   readonly worker: WorkerRuntime | null;
   readonly gen: number;
   readonly shiftable: boolean;
   readonly fn: () => void;
+  readonly live?: () => boolean;
 }
 
 /** Per-run measurements (see RunMetrics in run.ts for the summary). */
@@ -172,6 +177,10 @@ export class World {
   /** Called after every emitted event (invariant checkers, snapshot capture). */
   onEvent: ((event: TraceEvent) => void) | null = null;
   private readonly maxEvents: number;
+  /** The database's `deadlock_timeout`, virtual ms (scenario `database.deadlockTimeoutMs`, default 1000). */
+  readonly deadlockTimeoutMs: number;
+  /** Waits (`waitId`s) whose deadlock timer is scheduled: one per wait, as PostgreSQL arms one per lock wait. */
+  private readonly deadlockTimers = new Set<number>();
   /** Wake-ups scheduled per resource (virtual ms), so one time is scheduled once. */
   private readonly wakeChecks = new Map<Resource, Set<number>>();
   /** Indexes of step-placed faults that have fired (each fires once per run, even across restarts). */
@@ -189,6 +198,7 @@ export class World {
    */
   constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents, readonly text: boolean = true) {
     this.maxEvents = maxEvents;
+    this.deadlockTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
     this.rng = new Rng(scenario.seed);
     const host = { resource: <R extends Resource>(name: string): R => this.resource<R>(name) };
     this.tableNames = tablesFor(scenario).map((t) => t.name);
@@ -220,6 +230,7 @@ export class World {
     const next = this.queue.peek();
     if (!next || next.atMs > horizonMs) return false;
     this.queue.pop();
+    if (next.item.live !== undefined && !next.item.live()) return true;
     this.nowMs = next.atMs;
     const { worker, gen, shiftable, fn } = next.item;
     if (worker) {
@@ -450,8 +461,17 @@ export class World {
     if (result.reply.status !== 'waits') k(result.reply);
   }
 
-  /** Routes statements that stopped waiting to their workers (continuing at the current time). */
-  deliverCompletions(completions: readonly Completion<Stmt, DbReply>[]): void {
+  /**
+   * Routes statements that stopped waiting to their workers (continuing at the current time), then
+   * arms the deadlock timer of every database wait that has none yet. `notes` (by session) opens
+   * the narration of that session's completion (the deadlock check that failed it).
+   */
+  deliverCompletions(completions: readonly Completion<Stmt, DbReply>[], notes?: ReadonlyMap<string, string>): void {
+    this.routeCompletions(completions, notes);
+    this.scheduleDeadlockChecks();
+  }
+
+  private routeCompletions(completions: readonly Completion<Stmt, DbReply>[], notes: ReadonlyMap<string, string> | undefined): void {
     for (const c of completions) {
       const owner = this.sessionOwner.get(c.caller);
       const w = owner === undefined ? undefined : this.workers.get(owner);
@@ -462,11 +482,59 @@ export class World {
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
       const text = this.text;
-      this.emit(w.id, 'sql', text ? `After waiting ${fmtMs(waitedMs)}: ${said}` : '', {
+      const note = notes?.get(c.caller);
+      this.emit(w.id, 'sql', text ? `After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
         command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
       });
       this.at(this.nowMs, () => parked.k(c.reply), w);
     }
+  }
+
+  /**
+   * Arms PostgreSQL's deadlock timer for every waiting statement that has none: `deadlockTimeoutMs`
+   * after now (called right after the statement started or resumed waiting), once per wait (a
+   * statement that is resumed and waits again gets a new timer). A server timer: a pause of the
+   * worker does not move it (PostgreSQL docs, runtime-config-locks "deadlock_timeout").
+   */
+  private scheduleDeadlockChecks(): void {
+    for (const { sessionId, waitId } of this.db.waitingStatements()) {
+      if (this.deadlockTimers.has(waitId)) continue;
+      this.deadlockTimers.add(waitId);
+      const atMs = this.nowMs + this.deadlockTimeoutMs;
+      this.queue.push(atMs, { worker: null, gen: 0, shiftable: false, fn: () => this.deadlockCheck(sessionId, waitId), live: () => this.waitsNow(sessionId, waitId) });
+    }
+  }
+
+  /**
+   * A deadlock timer fired: if the same wait is still there, PostgreSQL's check runs for it
+   * (`Database.checkDeadlock`). A cycle through it fails its statement with 40P01 (narrated as who
+   * waited for whom); its aborted transaction's locks go, and the statements that waited behind
+   * them proceed. A soft cycle is resolved by reordering the queue; no cycle: it keeps waiting.
+   */
+  private deadlockCheck(sessionId: string, waitId: number): void {
+    if (!this.waitsNow(sessionId, waitId)) return;
+    const check = this.sqlResource.checkDeadlock(sessionId);
+    if (check.kind === 'none') return;
+    const who = this.sessionLabel(sessionId);
+    const note = check.kind === 'deadlock'
+      ? `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who} and PostgreSQL's deadlock check found a wait cycle: ${this.cycleInWords(check.cycle)}. ${who}'s statement fails with 40P01 and its transaction is aborted, which releases its locks so the others can proceed.`
+      : `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who}: its request was queued behind one that waits for it (${this.cycleInWords(check.cycle)}); PostgreSQL avoids the deadlock by moving it ahead in the queue.`;
+    this.deliverCompletions(check.completions, new Map([[sessionId, note]]));
+  }
+
+  /** Whether the session's statement still waits in the same wait (`waitId`). */
+  private waitsNow(sessionId: string, waitId: number): boolean {
+    return this.db.waitingStatements().some((x) => x.sessionId === sessionId && x.waitId === waitId);
+  }
+
+  /** A session as the narration names it: its worker's id (`A`), or the session id. */
+  private sessionLabel(sessionId: string): string {
+    return this.sessionOwner.get(sessionId) ?? sessionId;
+  }
+
+  /** `A waits for B (advisory lock 2), B waits for A (advisory lock 1)`. */
+  private cycleInWords(cycle: WaitCycle): string {
+    return cycle.map((e) => `${this.sessionLabel(e.from)} waits for ${this.sessionLabel(e.to)} (${lockInWords(e.lock)}${e.kind === 'soft' ? ', queued ahead' : ''})`).join(', ');
   }
 
   /** Borrows a pooled connection for the worker, waiting in FIFO order when none is idle. */

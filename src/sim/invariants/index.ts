@@ -6,13 +6,18 @@ import { uniqueBusinessKey } from './uniqueBusinessKey';
 import { effectOnce, noOverlappingWrites, noStaleTokenAccepted } from './destinationWrites';
 import { noLostUpdate, noOversell } from './dataIntegrity';
 import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
+import { noWaitCycle } from './waitCycle';
 
 export type { Finding, FindingListener, InvariantChecker } from './types';
 
-/** One checker per invariant the scenario declares, in declaration order; `listener` hears each finding as it is published. */
+/**
+ * One checker per invariant the scenario declares, in declaration order, then `noWaitCycle` (a
+ * liveness check every scenario gets) unless declared; `listener` hears each finding as it is published.
+ */
 export function checkersFor(scenario: Scenario, listener?: FindingListener): InvariantChecker[] {
   const ctx = { scenario, listener };
-  return scenario.invariants.map((inv) => {
+  const always: InvariantChecker[] = scenario.invariants.some((i) => i.kind === 'noWaitCycle') ? [] : [noWaitCycle(ctx)];
+  return [...scenario.invariants.map((inv) => {
     switch (inv.kind) {
       case 'uniqueBusinessKey': return uniqueBusinessKey(ctx);
       case 'noOverlappingWrites': return noOverlappingWrites(ctx);
@@ -23,8 +28,9 @@ export function checkersFor(scenario: Scenario, listener?: FindingListener): Inv
       case 'mutualExclusion': return mutualExclusion(ctx);
       case 'singleLeaseOwner': return singleLeaseOwner(ctx);
       case 'boundedWait': return boundedWait(ctx, inv.maxWaitMs);
+      case 'noWaitCycle': return noWaitCycle(ctx);
     }
-  });
+  }), ...always];
 }
 
 /**
@@ -51,4 +57,5 @@ export const INVARIANT_TEXT: Record<Invariant['kind'], string> = {
   mutualExclusion: 'one worker in the critical section at a time',
   singleLeaseOwner: 'one live lease owner at a time',
   boundedWait: 'no worker waits beyond the limit',
+  noWaitCycle: 'no wait cycle through the application (always checked)',
 };

@@ -15,6 +15,17 @@ export interface Finding {
   readonly message: string;
   /** Ids of the events that broke it, in trace order. */
   readonly eventIds: readonly string[];
+  /** For a wait cycle (`noWaitCycle`): its edges in order, the last one leading back to the first worker — for the UI to draw. */
+  readonly cycle?: readonly WaitCycleEdge[];
+}
+
+/** One wait of a cycle between workers: `from` waits for `to`, in the database or outside it (`lease`). */
+export interface WaitCycleEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly on: 'db' | 'lease';
+  /** What it waits for, in words: `row lock on accounts row id=1 held by A (session c1), in the database`, `B's lease lease:export`. */
+  readonly what: string;
 }
 
 /**
@@ -64,5 +75,6 @@ export class FindingLog {
 
 function freeze(f: Finding): void {
   Object.freeze(f.eventIds);
+  if (f.cycle) Object.freeze(f.cycle);
   Object.freeze(f);
 }

@@ -21,12 +21,12 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 13 presets of product.md, each valid in both variants', () => {
+  it('has the 14 presets (product.md\'s 13 and lock-order-deadlock), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
-      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool',
+      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'lock-order-deadlock',
       'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(13);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(14);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -275,5 +275,32 @@ describe('thumbnail', () => {
     expect(cmd(r, 'A', 'PUT thumbs/42.png')).toHaveLength(2);
     expect(cmd(r, 'B', 'PUT')).toEqual([]);
     expect(find(r, (e) => e.actor === 'B' && e.narration.includes('job record marked done'))).toHaveLength(1);
+  });
+});
+
+describe('lock-order-deadlock', () => {
+  it('without the fix: each waits for the lock the other holds; after deadlock_timeout A gets 40P01, its job fails, B proceeds', () => {
+    const r = run('lock-order-deadlock', false);
+    expect(cmd(r, 'A', 'SELECT pg_advisory_xact_lock(2)')[0]!.reply).toMatch(/^waits/);
+    expect(cmd(r, 'B', 'SELECT pg_advisory_xact_lock(1)')[0]!.reply).toMatch(/^waits/);
+    const failed = cmd(r, 'A', 'SELECT pg_advisory_xact_lock(2)')[1]!;
+    expect(failed.atMs).toBe(1_100); // A's wait began at 100 ms; deadlock_timeout is 1 s
+    expect(failed.reply).toMatch(/^ERROR 40P01 deadlock detected \(Process c1 waits for ExclusiveLock on advisory lock \[lockscope,0,2,1\]; blocked by process c2\./);
+    expect(failed.narration).toContain('A waits for B (advisory lock 2), B waits for A (advisory lock 1)');
+    expect(cmd(r, 'B', 'SELECT pg_advisory_xact_lock(1)')[1]!.reply).toBe('(void)');
+    expect(find(r, (e) => e.kind === 'outcome').map((e) => `${e.actor} ${e.narration}`)).toEqual([
+      'A A\'s job fails (could not take the lock: deadlock detected); its error path runs.', 'A A is done: the job failed.', 'B B is done: it completed the job.',
+    ]);
+    expect(rows(r, 'accounts')).toEqual([{ id: 1, balance: 50 }]);
+  });
+  it('with the fix: one lock order, B waits for A\'s transaction, both complete', () => {
+    const r = run('lock-order-deadlock', true);
+    expect(find(r, (e) => (e.reply ?? '').startsWith('ERROR'))).toEqual([]);
+    expect(rows(r, 'accounts')).toEqual([{ id: 1, balance: 20 }]);
+  });
+  it('a longer deadlock_timeout moves the 40P01 with it', () => {
+    const p = findPreset('lock-order-deadlock')!;
+    const r = runScenario({ ...p.withoutFix, database: { ...p.withoutFix.database, deadlockTimeoutMs: 2_000 } });
+    expect(find(r, (e) => (e.reply ?? '').startsWith('ERROR 40P01')).map((e) => `${e.atMs} ${e.actor}`)).toEqual(['2100 A']);
   });
 });

@@ -6,6 +6,7 @@ import { inventoryReserve } from './inventoryReserve';
 import { thumbnail } from './thumbnail';
 import { adminBypass } from './adminBypass';
 import { sessionLockPool } from './sessionLockPool';
+import { lockOrderDeadlock } from './lockOrderDeadlock';
 import { exportLeaseExpiry } from './exportLeaseExpiry';
 import { unsafeRelease } from './unsafeRelease';
 import { fenceIgnored } from './fenceIgnored';
@@ -16,10 +17,10 @@ import { remoteCallInTxn } from './remoteCallInTxn';
 
 export type { Preset } from './build';
 
-/** All 13 presets. */
+/** All 14 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
-  adminBypass, sessionLockPool,
+  adminBypass, sessionLockPool, lockOrderDeadlock,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition,
   crashAfterEffect, manualUnlock, remoteCallInTxn,
 ];

@@ -155,6 +155,29 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       metrics: { acquisitionLatency: { count: 3, meanMs: 300, maxMs: 900 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
     },
   },
+  'lock-order-deadlock': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation boundedWait: A waited 1 s for a lock (the limit is 500 ms)', cites: [
+          '100 A SELECT pg_advisory_xact_lock(2) → waits (advisory lock 2 held by session c2)',
+          '1100 A SELECT pg_advisory_xact_lock(2) → ERROR 40P01 deadlock detected (Process c1 waits for ExclusiveLock on advisory lock [lockscope,0,2,1]; blocked by process c2.\nProcess c2 waits for ExclusiveLock on advisory lock [lockscope,0,1,1]; blocked by process c1.)',
+        ] },
+        { finding: 'violation boundedWait: B waited 990 ms for a lock (the limit is 500 ms)', cites: [
+          '110 B SELECT pg_advisory_xact_lock(1) → waits (advisory lock 1 held by session c1)',
+          '1100 B SELECT pg_advisory_xact_lock(1) → (void)',
+        ] },
+      ],
+      outcomes: ['1100 A\'s job fails (could not take the lock: deadlock detected); its error path runs.', '1100 A is done: the job failed.', '1150 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 3, meanMs: 330, maxMs: 990 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 100, events: 22 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['150 A is done: it completed the job.', '300 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 4, meanMs: 35, maxMs: 140 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
+    },
+  },
   'export-lease-expiry': {
     withoutFix: {
       held: false,

@@ -6,7 +6,7 @@
  * suite and the tests also use directly.
  */
 import { tablesFor } from '../engine/tables';
-import { Database, type DatabaseSnapshot } from './database';
+import { Database, type DatabaseSnapshot, type WaitCycle } from './database';
 import { renderReply, renderSql } from './renderSql';
 import type { DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
 import { LeaseStore } from './leaseStore';
@@ -31,6 +31,15 @@ export class SqlResource implements Resource<Stmt, DbReply, DatabaseSnapshot> {
   /** Cancels the session's waiting statement with `error` (lock_timeout 55P03, cancel 57014): its completion first. */
   cancelWaiting(session: string, error: SqlError): readonly Completion<Stmt, DbReply>[] {
     return completionsOf(this.db.cancelWaiting(session, error));
+  }
+  /**
+   * The deadlock check of the session's waiting statement (its `deadlock_timeout` fired; see
+   * `Database.checkDeadlock`): `none`, or the cycle found and the completions — on a deadlock the
+   * session's own 40P01 first, then the statements its aborted transaction let through.
+   */
+  checkDeadlock(session: string): { readonly kind: 'none' } | { readonly kind: 'soft' | 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly Completion<Stmt, DbReply>[] } {
+    const check = this.db.checkDeadlock(session);
+    return check.kind === 'none' ? check : { kind: check.kind, cycle: check.cycle, completions: completionsOf(check.completions) };
   }
   waits(reply: DbReply): boolean {
     return reply.status === 'waits';
@@ -192,7 +201,7 @@ registerResource<SqlResource>({
   snapshotFields(r, _nowMs, scenario) {
     const tables: Record<string, Row[]> = {};
     for (const { name } of tablesFor(scenario)) tables[name] = r.db.committedRows(name);
-    return { tables, locks: r.db.locks(), pgLocks: r.db.pgLocks() };
+    return { tables, locks: r.db.locks(), pgLocks: r.db.pgLocks(), waitFor: r.db.waitForGraph() };
   },
 });
 

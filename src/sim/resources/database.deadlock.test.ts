@@ -2,7 +2,8 @@
 // DETAIL shape was checked against PostgreSQL 15 with 2–3 sessions and a per-session
 // deadlock_timeout (the server names processes by pid and locks by OID; the model by session id,
 // relation name and key — see deadlock.ts).
-import { Database, type DeadlockCheck } from './database';
+import { Database, lockInWords, type DeadlockCheck } from './database';
+import { advisoryLockTag } from './deadlock';
 import { renderReply } from './renderSql';
 import type { AdvisoryFn, DbCompletion, Stmt, TableSpec } from './sqlTypes';
 
@@ -213,5 +214,17 @@ describe('Database.checkDeadlock', () => {
     db.cancelWaiting('b', { code: '57014', message: 'canceling statement due to user request' });
     run(db, 'b', adv('pg_advisory_lock', 1));
     expect(db.sessionState('b').waiting?.waitId).toBeGreaterThan(first ?? Infinity);
+  });
+});
+
+describe('lockInWords: a DETAIL lock tag as the narration and the inspector say it', () => {
+  it('reads advisory keys back (bigint, negative, int4 pair), tuples and transactions', () => {
+    expect(lockInWords(advisoryLockTag({ kind: 'bigint', key: 42 }))).toBe('advisory lock 42');
+    expect(lockInWords(advisoryLockTag({ kind: 'bigint', key: -5 }))).toBe('advisory lock -5');
+    expect(lockInWords(advisoryLockTag({ kind: 'bigint', key: 2 ** 40 + 3 }))).toBe(`advisory lock ${2 ** 40 + 3}`);
+    expect(lockInWords(advisoryLockTag({ kind: 'pair', key1: 1, key2: -2 }))).toBe('advisory lock (1,-2)');
+    expect(lockInWords('tuple (id=7) of relation items of database lockscope')).toBe('row id=7 of items');
+    expect(lockInWords('transaction 12')).toBe('the end of transaction 12');
+    expect(lockInWords('relation 5')).toBe('relation 5');
   });
 });

@@ -37,6 +37,7 @@ import { validateStmt } from './stmtValidate';
 // The state/view types and the text renderers, re-exported so callers need one import.
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
 export type { WaitCycle, WaitEdge, WaitMode } from './deadlock';
+export { lockInWords } from './deadlock';
 export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
 
 /** Deep copy of plain JSON data. */
@@ -220,6 +221,15 @@ export class Database {
       if (outcome === 'hard') return 'hard';
     }
     return 'fail';
+  }
+
+  /**
+   * Every waiting statement now, in wait-start order: its session and `waitId` (a statement that
+   * is resumed and waits again gets a new id, as PostgreSQL starts a new `deadlock_timeout` timer
+   * for each lock wait). Cheap: for the caller that schedules deadlock checks after each step.
+   */
+  waitingStatements(): { readonly sessionId: string; readonly waitId: number }[] {
+    return this.state.waits.map((w) => ({ sessionId: w.sessionId, waitId: w.seq })).sort((a, b) => a.waitId - b.waitId);
   }
 
   /**

@@ -174,6 +174,23 @@ export function deadlockDetail(cycle: WaitCycle): string {
   return cycle.map((e) => `Process ${e.from} waits for ${e.mode} on ${e.lock}; blocked by process ${e.to}.`).join('\n');
 }
 
+/**
+ * The lock of an edge in plain words, for narration and the inspector: `advisory lock 42`,
+ * `advisory lock (1,2)`, `row id=7 of items`, `the end of transaction 7`.
+ */
+export function lockInWords(lock: string): string {
+  const adv = /^advisory lock \[[^,]+,(\d+),(\d+),([12])\]$/.exec(lock);
+  if (adv) {
+    const [, a = '0', b = '0', space] = adv;
+    if (space === '2') return `advisory lock (${BigInt.asIntN(32, BigInt(a)).toString()},${BigInt.asIntN(32, BigInt(b)).toString()})`;
+    return `advisory lock ${BigInt.asIntN(64, (BigInt(a) << 32n) | BigInt(b)).toString()}`;
+  }
+  const tuple = /^tuple \((.*)\) of relation (\S+) of database/.exec(lock);
+  if (tuple) return `row ${tuple[1] ?? ''} of ${tuple[2] ?? ''}`;
+  const txn = /^transaction (\d+)$/.exec(lock);
+  return txn ? `the end of transaction ${txn[1] ?? ''}` : lock;
+}
+
 /** Session ids on any cycle of hard edges (for the inspector and the harness), sorted. */
 export function sessionsOnHardCycles(edges: readonly WaitEdge[]): string[] {
   const nodes = [...new Set(edges.map((e) => e.from))];

@@ -62,7 +62,7 @@ describe('resources', () => {
   it('the built-ins are registered in the order a snapshot shows them', () => {
     expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool']);
     const r = runScenario(findPreset('invoice-race')!.withoutFix, { captureSnapshots: true });
-    expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'destination', 'pool']);
+    expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'waitFor', 'destination', 'pool']);
   });
 
   it('a toy resource joins a run through registerResource alone', () => {

@@ -25,8 +25,13 @@ export const stepSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('disconnect') }),
   z.strictObject({ do: z.literal('begin') }),
   z.strictObject({ do: z.literal('commit') }),
-  /** Take the coordination the mechanism names (advisory lock, lease, or nothing). */
-  z.strictObject({ do: z.literal('acquire') }),
+  /**
+   * Take the coordination the mechanism names (advisory lock, lease, or nothing). `advisoryKey`
+   * (optional, only with `mechanism.lock = advisory-xact`) takes that key instead of
+   * `mechanism.advisoryKey`, so that a job can take several transaction-scoped locks (all released
+   * at COMMIT or ROLLBACK) — and two jobs can take them in opposite orders.
+   */
+  z.strictObject({ do: z.literal('acquire'), advisoryKey: sqlInt.optional() }),
   /** Give it back (unlock, `DEL` or compare-and-delete). */
   z.strictObject({ do: z.literal('release') }),
   /** Look for the finished result (the business row, or the durable job record); if found, the job ends having loaded it. */
@@ -119,7 +124,17 @@ export const leaseSchema = z.strictObject({
 export const databaseSchema = z.strictObject({
   /** Connections in the application's pool. */
   poolSize: z.int().min(1).max(64),
+  /**
+   * PostgreSQL's `deadlock_timeout` in virtual ms (optional; absent = 1000, the server's default):
+   * a statement that has waited this long for a lock runs the deadlock check once; if its wait is
+   * on a cycle inside the database it fails with 40P01 and its transaction is aborted (PostgreSQL
+   * docs, runtime-config-locks "deadlock_timeout"; explicit-locking "Deadlocks").
+   */
+  deadlockTimeoutMs: positiveMs.optional(),
 });
+
+/** `deadlock_timeout` when the scenario does not set one: PostgreSQL's default, 1 s. */
+export const DEFAULT_DEADLOCK_TIMEOUT_MS = 1000;
 
 export const destinationSchema = z.strictObject({
   kind: z.enum(['file', 'api']),
@@ -176,6 +191,12 @@ export const invariantSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('singleLeaseOwner') }),
   /** No worker waits longer than maxWaitMs for a lock or a connection (a waiter still waiting at the end counts). */
   z.strictObject({ kind: z.literal('boundedWait'), maxWaitMs: positiveMs }),
+  /**
+   * No wait cycle through the application: workers waiting for each other where at least one wait
+   * is outside the database (a lease held by a worker that waits in the database), which
+   * PostgreSQL's deadlock check cannot see, so it hangs. Always checked, declared or not.
+   */
+  z.strictObject({ kind: z.literal('noWaitCycle') }),
 ]);
 
 /** The whole scenario, version 1. */

@@ -29,6 +29,8 @@ describe('validateScenario', () => {
     ['a fault at a missing step', (s: any) => (s.faults = [{ kind: 'crash', worker: 'A', step: 9, restartAfterMs: null }]), 'faults[0].step: must be < 4'],
     ['a fault with both time and step', (s: any) => (s.faults = [{ kind: 'crash', worker: 'A', step: 1, atMs: 5, restartAfterMs: null }]), 'faults[0]: must give exactly one of atMs or step'],
     ['duplicate worker ids', (s: any) => (s.workers[1].id = 'A'), 'workers[1].id: duplicates workers[0].id "A"'],
+    ['a deadlock_timeout of 0 ms', (s: any) => (s.database.deadlockTimeoutMs = 0), 'database.deadlockTimeoutMs: must be ≥ 1'],
+    ['a step advisory key with a lease mechanism', (s: any) => (s.workers[0].steps[0] = { do: 'acquire', advisoryKey: 2 }), 'workers[0].steps[0].advisoryKey: only applies with mechanism.lock "advisory-xact"'],
     ['too many workers', (s: any) => (s.workers = Array.from({ length: 17 }, (_, i) => ({ ...s.workers[0], id: `W${i}` }))), 'workers: must have at most 16 item(s)'],
   ])('rejects %s with the field path and the rule', (_name, mutate, expected) => {
     const s = base();
@@ -44,6 +46,14 @@ describe('validateScenario', () => {
     const hostile = JSON.parse(JSON.stringify(s).replace('"mechanism":{', '"mechanism":{"__proto__":{"x":1},'));
     expect(errorsOf(hostile).join()).toMatch(/mechanism/);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('accepts a deadlock_timeout and a step advisory key under advisory-xact', () => {
+    const s = base();
+    s.database.deadlockTimeoutMs = 50;
+    s.mechanism.lock = 'advisory-xact';
+    s.workers[0].steps[0] = { do: 'acquire', advisoryKey: 2 };
+    expect(errorsOf(s)).toEqual([]);
   });
 
   it('formats errors one per line', () => {

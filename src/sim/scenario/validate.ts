@@ -88,7 +88,7 @@ export function validateScenario(input: unknown): ValidationResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
 }
 
-/** Rules across fields: unique worker ids not reserved for a fault's or a resource's actor, faults naming real workers/steps and placed inside the run. */
+/** Rules across fields: unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, faults naming real workers/steps and placed inside the run. */
 export function crossFieldErrors(s: Scenario): ValidationError[] {
   const errors: ValidationError[] = [];
   const ids = new Map<string, number>();
@@ -98,6 +98,11 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
     if (ids.has(w.id)) errors.push({ path: `workers[${i}].id`, message: `duplicates workers[${ids.get(w.id)}].id "${w.id}"` });
     else ids.set(w.id, i);
     if (w.startMs > s.horizonMs) errors.push({ path: `workers[${i}].startMs`, message: `must be ≤ horizonMs (${s.horizonMs})` });
+    w.steps.forEach((st, j) => {
+      if (st.do === 'acquire' && st.advisoryKey !== undefined && s.mechanism.lock !== 'advisory-xact') {
+        errors.push({ path: `workers[${i}].steps[${j}].advisoryKey`, message: 'only applies with mechanism.lock "advisory-xact" (transaction-scoped locks, all released at COMMIT)' });
+      }
+    });
   });
   s.faults.forEach((f, i) => {
     const where = `faults[${i}]`;

@@ -10,22 +10,28 @@ import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
 import { runRedis, runSql } from './replyClass';
 
-/** Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. */
-export function acquireCoordination(world: World, w: WorkerRuntime, k: () => void): void {
+/**
+ * Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. `advisoryKey`
+ * (an `acquire` step's own key) replaces `mechanism.advisoryKey` for an advisory lock. A wait that
+ * PostgreSQL's deadlock check ends with 40P01 (World's deadlock timer) fails the job like any
+ * other error of the lock request.
+ */
+export function acquireCoordination(world: World, w: WorkerRuntime, k: () => void, advisoryKey?: number): void {
   const m = world.scenario.mechanism;
   if (m.lock === 'none') return k();
   if (m.lock === 'lease') return acquireLease(world, w, k);
   const fn: AdvisoryFn = m.lock === 'advisory-xact' ? 'pg_advisory_xact_lock' : 'pg_advisory_lock';
+  const key = advisoryKey ?? m.advisoryKey;
   const started = world.nowMs;
   world.send(w, 'REQUEST');
   const timeoutMs = m.acquireTimeoutMs ?? null;
   const granted = (): string => {
     const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
-    const held = heldCount(world, w);
-    if (held > 1) return `${w.id} "acquires" advisory lock ${m.advisoryKey} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
-    return `${w.id} holds advisory lock ${m.advisoryKey} ${scope}.`;
+    const held = heldCount(world, w, key);
+    if (held > 1) return `${w.id} "acquires" advisory lock ${key} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
+    return `${w.id} holds advisory lock ${key} ${scope}.`;
   };
-  runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key: m.advisoryKey } }, {
+  runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key } }, {
     believe: (_r, c) => {
       if (c !== 'error') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     },
@@ -33,7 +39,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     none: granted,
     refused: granted,
     error: (r) => (r.error.code === '55P03' && timeoutMs !== null
-      ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${m.advisoryKey}: ERROR 55P03.`
+      ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${key}: ERROR 55P03.`
       : `${w.id}'s lock request fails: ${r.error.message}.`),
   }, (r) => {
     if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
@@ -70,10 +76,11 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
   }, () => k());
 }
 
-function heldCount(world: World, w: WorkerRuntime): number {
+/** How many times the worker's session holds advisory lock `key` (both scopes). */
+function heldCount(world: World, w: WorkerRuntime, key: number): number {
   const session = world.beliefs(w).connection;
   if (session === null) return 0;
-  return world.db.sessionState(session).advisoryLocks.reduce((n, l) => n + l.sessionCount + l.xactCount, 0);
+  return world.db.sessionState(session).advisoryLocks.filter((l) => l.key === String(key)).reduce((n, l) => n + l.sessionCount + l.xactCount, 0);
 }
 
 function stillHeld(world: World, w: WorkerRuntime): boolean {

@@ -42,7 +42,7 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     }, () => world.jobs.done(w));
   },
   commit: (world, w) => commit(world, w),
-  acquire: (world, w) => acquireCoordination(world, w, () => world.jobs.done(w)),
+  acquire: (world, w, step) => acquireCoordination(world, w, () => world.jobs.done(w), step.advisoryKey),
   release: (world, w) => releaseCoordination(world, w, () => world.jobs.done(w)),
   work: (world, w, step) => {
     world.send(w, 'WORK');
@@ -84,7 +84,10 @@ function commit(world: World, w: WorkerRuntime): void {
   if (!b.inTransaction) return world.jobs.done(w);
   world.send(w, 'RECORD');
   const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
-  const released = xactLock ? '; the transaction-scoped advisory lock is released with it' : '';
+  const session = b.connection;
+  const xactKeys = xactLock && session !== null ? world.db.sessionState(session).advisoryLocks.filter((l) => l.xactCount > 0).map((l) => l.key) : [];
+  // Only what the session really holds now (after a 40P01 the abort has released it already).
+  const released = xactKeys.length > 1 ? `; the transaction-scoped advisory locks ${xactKeys.join(' and ')} are released with it` : xactKeys.length === 1 ? '; the transaction-scoped advisory lock is released with it' : '';
   runSql(world, w, { op: 'commit' }, {
     believe: (_r, c) => {
       world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });

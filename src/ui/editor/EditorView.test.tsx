@@ -145,4 +145,19 @@ describe('Scenario editor', () => {
     expect(store().composed.title).toBe('<img src=x onerror=alert(1)>');
     expect(document.querySelector('img')).toBeNull();
   });
+
+  it('edits deadlock_timeout and a step\'s own advisory lock key (lock-order-deadlock)', () => {
+    store().loadPreset('lock-order-deadlock', 'without');
+    renderIn(view, <EditorView />);
+    fireEvent.change(screen.getByLabelText('deadlock_timeout (ms)'), { target: { value: '2000' } });
+    expect(store().composed.database.deadlockTimeoutMs).toBe(2000);
+    fireEvent.change(screen.getByLabelText('deadlock_timeout (ms)'), { target: { value: '' } });
+    expect(store().composed.database.deadlockTimeoutMs).toBeUndefined();
+    const key = screen.getByLabelText('Worker B step 2 advisory lock key') as HTMLInputElement;
+    expect(key.value).toBe('2');
+    fireEvent.change(key, { target: { value: '1' } });
+    expect(store().composed.workers[1]!.steps[1]).toEqual({ do: 'acquire', advisoryKey: 1 });
+    expect(screen.getByText(/Always checked: no wait cycle through the application/)).toBeInTheDocument();
+    expect(screen.queryByLabelText(/no wait cycle through the application/)).toBeNull();
+  });
 });

@@ -20,7 +20,8 @@ const JOB_DEFAULTS: Record<string, unknown> = {
   external: { kind: 'external', jobKey: 'job-1' },
 };
 
-const INVARIANT_KINDS = Object.keys(INVARIANT_TEXT) as (keyof typeof INVARIANT_TEXT)[];
+/** The invariants a scenario may declare; `noWaitCycle` is checked in every run, so it has no box (a note says so). */
+const INVARIANT_KINDS = (Object.keys(INVARIANT_TEXT) as (keyof typeof INVARIANT_TEXT)[]).filter((k) => k !== 'noWaitCycle');
 
 const FAULT_FIELDS: Record<string, readonly string[]> = {
   pause: ['worker', 'pauseMs'],
@@ -94,6 +95,8 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const d = ctx.draft;
   const job = getIn(d, ['job']);
   const jobKind = isObj(job) ? str(job.kind, '') : '';
+  const mechanism = getIn(d, ['mechanism']);
+  const xactLocks = isObj(mechanism) && mechanism.lock === 'advisory-xact';
   const workers = arr(getIn(d, ['workers']));
   const invariants = arr(getIn(d, ['invariants']));
   const faults = arr(getIn(d, ['faults']));
@@ -164,6 +167,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                         <SelectField ctx={ctx} path={`${sp}.do`} label={<span className="sr-only">Worker {id} step {j + 1}</span>} options={STEP_KINDS}
                           onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
+                        {kind === 'acquire' && (xactLocks || (isObj(st) && st.advisoryKey !== undefined)) && <NumField ctx={ctx} path={`${sp}.advisoryKey`} label={<span className="sr-only">Worker {id} step {j + 1} advisory lock key</span>} hint="key (empty: the mechanism's)" optional />}
                         <span className="step-tools">
                           <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
                           <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
@@ -234,6 +238,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <legend>Database and destination</legend>
         <div className="row wrap">
           <NumField ctx={ctx} path="database.poolSize" label="Connection pool size" />
+          <NumField ctx={ctx} path="database.deadlockTimeoutMs" label="deadlock_timeout (ms)" hint="a lock wait this long runs PostgreSQL's deadlock check; empty = 1000" optional />
           <SelectField ctx={ctx} path="destination.kind" label="Destination" options={[{ value: 'file', label: 'file store' }, { value: 'api', label: 'external API' }]} />
           <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
         </div>
@@ -266,6 +271,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           </ul>
         )}
         {ctx.errors.filter((e) => e.path === 'invariants').map((e, i) => <p key={i} className="field-error">invariants: {e.message}</p>)}
+        <p className="small muted">Always checked: {INVARIANT_TEXT.noWaitCycle.replace(' (always checked)', '')} — workers waiting for each other partly outside the database hang, since PostgreSQL&apos;s deadlock check cannot see them.</p>
       </fieldset>
 
       <fieldset>

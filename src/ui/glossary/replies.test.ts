@@ -20,6 +20,8 @@ describe('reply glossary', () => {
     expect(explainReply('t')).toMatch(/true/);
     expect(explainReply('f')).toMatch(/false/);
     expect(explainReply('(void)')).toMatch(/void/);
+    const deadlock = runScenario(PRESETS.find((p) => p.id === 'lock-order-deadlock')!.withoutFix).events.find((e) => (e.reply ?? '').startsWith('ERROR 40P01'))!;
+    expect(explainReply(deadlock.reply!)).toMatch(/deadlock_detected: .*deadlock_timeout.*cycle.*locks are released/);
     expect(explainReply('200 OK (replayed write #1: idempotency key seen, nothing performed)')).toMatch(/replays/);
   });
 });

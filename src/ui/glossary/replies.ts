@@ -14,7 +14,7 @@ export const SQLSTATES: Readonly<Record<string, string>> = {
   '55P03': 'lock_not_available: the lock is held by another session, and NOWAIT or lock_timeout said not to wait for it.',
   '25P02': 'in_failed_sql_transaction: an earlier statement of this transaction failed; every statement is refused until ROLLBACK.',
   '40001': 'serialization_failure: the transaction conflicted with a concurrent one and must be retried from the start.',
-  '40P01': 'deadlock_detected: two transactions waited for each other; PostgreSQL cancelled one of them.',
+  '40P01': 'deadlock_detected: this statement had waited deadlock_timeout (1 s by default) for a lock, and PostgreSQL\'s deadlock check found that its wait closes a cycle (the DETAIL lists who waits for whom). Its transaction is aborted and its locks are released, so the others proceed; retry the whole transaction, and take locks in one order everywhere.',
   '57014': 'query_canceled: the statement was cancelled (statement_timeout, or pg_cancel_backend).',
 };
 

@@ -55,6 +55,33 @@ describe('Inspector', () => {
     expect(screen.getByRole('table', { name: 'Row locks (tuple headers)' })).toHaveTextContent(/invoices row/);
   });
 
+  it('draws who waits for whom at the cursor, the deadlock cycle highlighted (lock-order-deadlock)', () => {
+    const run = deriveRun(findPreset('lock-order-deadlock')!.withoutFix);
+    const i = run.events.findIndex((e) => e.actor === 'B' && (e.reply ?? '').startsWith('waits'));
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    const graph = screen.getByTestId('wait-for-graph');
+    expect([...graph.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'A (c1) waits for B (c2): advisory lock 2 — on the cycle',
+      'B (c2) waits for A (c1): advisory lock 1 — on the cycle',
+    ]);
+    expect(graph.querySelectorAll('line.wf-edge.cycle')).toHaveLength(2);
+    expect(screen.getByRole('img', { name: /Wait-for graph: A \(c1\) waits for B \(c2\); B \(c2\) waits for A \(c1\); a cycle/ })).toBeInTheDocument();
+    expect(screen.getByTestId('wait-for-deadlock')).toHaveTextContent('40P01');
+  });
+
+  it('draws a wait without a cycle plainly, and no graph once nobody waits', () => {
+    const run = deriveRun(findPreset('lock-order-deadlock')!.withFix);
+    const i = run.events.findIndex((e) => (e.reply ?? '').startsWith('waits'));
+    const { unmount } = render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    const graph = screen.getByTestId('wait-for-graph');
+    expect([...graph.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['B (c2) waits for A (c1): advisory lock 1']);
+    expect(graph.querySelectorAll('line.cycle')).toHaveLength(0);
+    expect(screen.queryByTestId('wait-for-deadlock')).toBeNull();
+    unmount();
+    render(<Inspector run={run} index={run.events.length - 1} cursorMs={run.endMs} />);
+    expect(screen.queryByTestId('wait-for-graph')).toBeNull();
+  });
+
   it('says nothing has happened before the first event', () => {
     render(<Inspector run={deriveRun(preset.withoutFix)} index={-1} cursorMs={0} />);
     expect(screen.getByText(/Before the first event/)).toBeInTheDocument();

@@ -1,13 +1,15 @@
 /**
  * The inspector: the world at the cursor, read from the run's cached snapshot. Workers with their
  * machine state and beliefs in words, lease keys with owner, token and remaining TTL, a
- * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), table rows, destination writes and the connection pool.
+ * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), the wait-for
+ * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
 import type { PgLockRow, WorldSnapshot } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
 import { STATE_TEXT } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
 
 /** The object column of a `pg_locks` line, in the model's names (a table, a row, whose transaction, an advisory key). */
 export function pgLockObject(l: PgLockRow): string {
@@ -125,6 +127,18 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
               </table>
             </>
           )}
+
+          {snap.waitFor !== undefined && snap.waitFor.length > 0 && (() => {
+            const g = waitForAtCursor(snap.waitFor, snap.pool);
+            return (
+              <>
+                <h3>Who waits for whom <span className="muted">(wait-for graph)</span></h3>
+                <WaitForGraph edges={g.edges} label={`Wait-for graph: ${g.edges.map((e) => `${e.from} waits for ${e.to}`).join('; ')}${g.cycle ? '; a cycle' : ''}`} />
+                {g.deadlock && <p className="small" data-testid="wait-for-deadlock">A cycle inside the database: a deadlock. When the deadlock_timeout of one of these waits fires, PostgreSQL fails that statement with 40P01 and the others proceed.</p>}
+                {g.cycle && !g.deadlock && <p className="small">A cycle only through requests queued ahead: PostgreSQL&apos;s deadlock check can reorder the queue.</p>}
+              </>
+            );
+          })()}
 
           {Object.entries(snap.tables).filter(([name, rows]) => name !== 'jobs' || rows.length > 0).map(([name, rows]) => (
             <div key={name}>

@@ -37,6 +37,25 @@ describe('VerdictPanel', () => {
     expect(screen.getByText(/Redundant, not a violation/)).toBeInTheDocument();
   });
 
+  it('draws a stuck wait cycle through the application (a liveness finding)', () => {
+    const base = findPreset('balance-update')!.withoutFix;
+    const run = deriveRun({
+      ...base, horizonMs: 5_000, mechanism: { ...base.mechanism, lock: 'lease', rowLock: 'forUpdate' },
+      workers: [
+        { id: 'A', startMs: 0, amount: 30, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 100 }, { do: 'acquire' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+        { id: 'B', startMs: 10, amount: 50, steps: [{ do: 'acquire' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+      ],
+    });
+    renderIn(store, <VerdictPanel run={run} onEventId={() => {}} />);
+    expect(screen.getByText(/stuck: wait cycle A→B→A/)).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Wait cycle A → B → A' })).toBeInTheDocument();
+    const items = [...screen.getByTestId('wait-for-graph').querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual([
+      'A waits for B: B\'s lease lease:export (outside the database) — on the cycle',
+      'B waits for A: row lock on accounts row id=1 held by A (session c1), in the database — on the cycle',
+    ]);
+  });
+
   it('draws the metrics as labelled charts', () => {
     renderIn(store, <MetricsCharts run={deriveRun(findPreset('export-lease-expiry')!.withFix)} />);
     expect(screen.getByRole('img', { name: /Counts: .*1 stale write rejected/ })).toBeInTheDocument();

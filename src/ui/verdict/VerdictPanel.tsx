@@ -7,6 +7,7 @@ import { useLockscopeStore, useVisibility } from '../store';
 import type { DerivedRun } from '../store/derive';
 import { INVARIANT_TEXT } from '../../sim';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { WaitForGraph } from '../inspector/WaitForGraph';
 
 /** Props: the run and what to do when a cited event is chosen. */
 export interface VerdictPanelProps {
@@ -66,6 +67,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
                   </button>
                 ))}
               </span>
+              {v.cycle && <WaitForGraph edges={v.cycle.map((e) => ({ from: e.from, to: e.to, label: e.on === 'lease' ? `${e.what} (outside the database)` : e.what, onCycle: true }))} label={`Wait cycle ${[...v.cycle.map((e) => e.from), v.cycle[0]?.from ?? ''].join(' → ')}`} />}
             </li>
           ))}
         </ul>

@@ -1,0 +1,67 @@
+import { findPreset } from '../presets';
+import { runScenario } from '../engine/run';
+import type { Scenario } from '../scenario/schema';
+import { checkTrace } from './index';
+
+/**
+ * A waits for B's Redis lease while holding the row lock B's `SELECT … FOR UPDATE` waits for: a
+ * cycle through the application that PostgreSQL's deadlock check cannot see.
+ */
+const base = findPreset('balance-update')!.withoutFix;
+const appCycle: Scenario = {
+  ...base,
+  horizonMs: 10_000,
+  mechanism: { ...base.mechanism, lock: 'lease', rowLock: 'forUpdate' },
+  workers: [
+    { id: 'A', startMs: 0, amount: 30, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 100 }, { do: 'acquire' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+    { id: 'B', startMs: 10, amount: 50, steps: [{ do: 'acquire' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+  ],
+  invariants: [{ kind: 'noLostUpdate' }],
+};
+
+describe('noWaitCycle (liveness: a wait cycle through the application hangs)', () => {
+  it('reports the cycle A→B→A with its edges as data, citing where each wait began; PostgreSQL never breaks it', () => {
+    const r = runScenario(appCycle);
+    expect(r.verdict.held).toBe(false);
+    const [f, ...rest] = r.verdict.violations;
+    expect(rest).toEqual([]);
+    expect(f!.invariant).toBe('noWaitCycle');
+    expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(f!.cycle).toEqual([
+      { from: 'A', to: 'B', on: 'lease', what: 'B\'s lease lease:export' },
+      { from: 'B', to: 'A', on: 'db', what: 'row lock on accounts row id=1 held by A (session c1), in the database' },
+    ]);
+    const cited = f!.eventIds.map((id) => r.events.find((e) => e.id === id)!);
+    expect(cited.map((e) => `${e.atMs} ${e.actor} ${e.reply}`)).toEqual(['10 B waits (row lock on accounts row id=1 held by session c1)', '100 A (nil)']);
+    // B's deadlock_timeout fired at 1,010 ms and found no cycle inside the database: no 40P01, A still retries at the end.
+    expect(r.events.some((e) => (e.reply ?? '').includes('40P01'))).toBe(false);
+    expect(r.events.at(-1)!.reply).toBe('(nil)');
+    expect(Object.isFrozen(f!.cycle)).toBe(true);
+  });
+
+  it('is found again from the stored trace (event data only)', () => {
+    const r = runScenario(appCycle);
+    expect(checkTrace(appCycle, r.events).filter((f) => f.invariant === 'noWaitCycle')).toEqual(r.verdict.violations);
+  });
+
+  it('leaves a cycle inside the database to the deadlock detector', () => {
+    const r = runScenario(findPreset('lock-order-deadlock')!.withoutFix);
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['boundedWait', 'boundedWait']);
+  });
+
+  it('a lease wait behind a worker that is not waiting is no cycle', () => {
+    const a = appCycle.workers[0]!;
+    const s: Scenario = { ...appCycle, workers: [{ ...a, steps: a.steps.map((st) => (st.do === 'effect' ? { do: 'effect', ms: 500 } : st)) }, { ...appCycle.workers[1]!, startMs: 200 }] };
+    // A takes the lease at 100 ms (B has not started) and holds it until 600 ms; B waits for A's lease from 200 ms: a chain, not a cycle.
+    const r = runScenario(s);
+    expect(r.events.filter((e) => e.actor === 'B' && e.reply === '(nil)').length).toBeGreaterThan(0);
+    expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toEqual([]);
+  });
+
+  it('reports a cycle once even when a timeout ends it later', () => {
+    const s: Scenario = { ...appCycle, mechanism: { ...appCycle.mechanism, acquireTimeoutMs: 3_000 } };
+    const r = runScenario(s);
+    expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toHaveLength(1);
+    expect(r.events.some((e) => e.kind === 'outcome' && e.actor === 'A' && e.narration.includes('gave up'))).toBe(true);
+  });
+});
