@@ -11,7 +11,7 @@ import { fmtMs } from '../engine/fmt';
 import { jobKeyFor } from '../engine/tables';
 import type { Row, Stmt } from '../resources/sqlTypes';
 import type { Step } from '../scenario/schema';
-import { acquireCoordination, releaseCoordination } from './coordination';
+import { acquireCoordination, releaseCoordination, stillHeld } from './coordination';
 
 /** What one kind of step does: starts it, and eventually calls `world.jobs.done(w)` (or fails or skips the rest). */
 export type StepHandler<K extends Step['do']> = (world: World, w: WorkerRuntime, step: Extract<Step, { do: K }>) => void;
@@ -41,6 +41,7 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     world.send(w, 'WORK');
     world.emit(w.id, 'step', `${w.id} works for ${fmtMs(step.ms)}${inCriticalSection(world, w) ? ' inside its critical section' : ''}.`, { worker: w, data: { t: 'step', step: w.pc, name: 'work' } });
     w.workMs += step.ms;
+    w.workStep = { startMs: world.nowMs, plannedMs: step.ms, pausedBeforeMs: w.pausedTotalMs };
     world.jobs.done(w, step.ms);
   },
   check: (world, w) => check(world, w),
@@ -76,7 +77,7 @@ function commit(world: World, w: WorkerRuntime): void {
   const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
   world.sql(w, { op: 'commit' }, {
     believe: () => {
-      world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
+      world.send(w, 'BELIEVE', { inTransaction: false, holdsLock: lockAfterTransaction(world, w) });
       if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     },
     say: (r) => (r.status === 'ok' && r.tag === 'ROLLBACK'
@@ -86,6 +87,16 @@ function commit(world: World, w: WorkerRuntime): void {
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
     world.jobs.done(w);
   });
+}
+
+/**
+ * What the worker believes it holds once its transaction has ended (COMMIT or ROLLBACK): row
+ * locks (`FOR UPDATE`) and transaction-level advisory locks end with the transaction; only a
+ * session-level advisory lock its session still holds survives it (semantics.md, "PostgreSQL
+ * advisory locks" and "Row locks").
+ */
+function lockAfterTransaction(world: World, w: WorkerRuntime): boolean {
+  return world.beliefs(w).holdsLock && world.scenario.mechanism.lock === 'advisory-session' && stillHeld(world, w);
 }
 
 /** Where the finished result of the job would be, as a SELECT. */
@@ -196,7 +207,7 @@ export function rollbackThen(world: World, w: WorkerRuntime, k: () => void): voi
   if (!world.beliefs(w).inTransaction) return k();
   const xact = world.scenario.mechanism.lock === 'advisory-xact';
   world.sql(w, { op: 'rollback' }, {
-    believe: () => world.send(w, 'BELIEVE', { inTransaction: false, ...(xact ? { holdsLock: false } : {}) }),
+    believe: () => world.send(w, 'BELIEVE', { inTransaction: false, holdsLock: lockAfterTransaction(world, w) }),
     say: () => `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`,
   }, () => k());
 }
