@@ -9,6 +9,7 @@ import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
 
 export type { Finding, FindingListener, InvariantChecker } from './types';
 export { performedEffects, duplicateEffects, EffectTracker, type PerformedEffect, type DuplicateEffect } from './effects';
+export { protectedSteps } from './coordination';
 
 /**
  * One checker per invariant the scenario declares, in declaration order, then — when the

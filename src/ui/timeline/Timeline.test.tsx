@@ -36,7 +36,8 @@ describe('Timeline drawing', () => {
     const store = createLockscopeStore();
     store.getState().setView('simulate');
     const r = renderIn(store, el(base));
-    expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(1);
+    // The overlap (a violation) and the repeated upload (a duplicate named as a note).
+    expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(2);
     expect(r.container.querySelector('.curtain')).toBeNull();
     act(() => store.getState().setMode('predict'));
     expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(0);
