@@ -262,7 +262,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
  */
 export function verdictOf(scenario: Scenario, findings: readonly Finding[], cut: CutShort | null): Verdict {
   const violations = findings.filter((f) => f.severity === 'violation');
-  const notes = findings.filter((f) => f.severity === 'redundant');
+  const notes = findings.filter((f) => f.severity !== 'violation');
   const noteText = notes.length > 0 ? ` Note: ${notes.map((n) => n.message).join('; ')}.` : '';
   if (violations.length > 0) {
     return { held: false, status: 'violated', violations, notes, summary: `Violated: ${violations.map((v) => v.message).join('; ')}.` };

@@ -177,7 +177,7 @@ function checkOne(s: Scenario, r: RunResult): void {
   if (effectOnce !== undefined || !checksRows) {
     // One finding per repeated business key, citing every effect for it; a violation exactly when the scenario forbids repeats.
     expect(onceFindings.map((f) => [...f.eventIds]).sort()).toEqual(repeated.sort());
-    const severity = effectOnce === undefined || effectOnce.harmless ? 'redundant' : 'violation';
+    const severity = effectOnce === undefined ? 'unchecked' : effectOnce.harmless ? 'redundant' : 'violation';
     expect(onceFindings.every((f) => f.severity === severity)).toBe(true);
   } else {
     expect(onceFindings).toEqual([]);

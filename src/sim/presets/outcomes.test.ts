@@ -166,7 +166,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
           '45000 A PUT exports/2026-11-30.csv → 200 OK (upload in progress)',
           '65000 A PUT exports/2026-11-30.csv → 200 OK (upload complete)',
         ] },
-        { finding: 'redundant effectOnce: exports/2026-11-30.csv (job key export-2026-11-30) was performed 2 times — a duplicate this scenario\'s invariants do not check', cites: [
+        { finding: 'unchecked effectOnce: exports/2026-11-30.csv (job key export-2026-11-30) was performed 2 times — a duplicate this scenario\'s invariants do not check', cites: [
           '55000 B PUT exports/2026-11-30.csv → 200 OK (upload complete)',
           '65000 A PUT exports/2026-11-30.csv → 200 OK (upload complete)',
         ] },
@@ -228,7 +228,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
           '21000 B PUT reports/ledger.csv → 200 OK (upload in progress)',
           '41000 B PUT reports/ledger.csv → 200 OK (upload complete)',
         ] },
-        { finding: 'redundant effectOnce: reports/ledger.csv (job key ledger-export) was performed 2 times — a duplicate this scenario\'s invariants do not check', cites: [
+        { finding: 'unchecked effectOnce: reports/ledger.csv (job key ledger-export) was performed 2 times — a duplicate this scenario\'s invariants do not check', cites: [
           '28000 A PUT reports/ledger.csv → 200 OK (upload complete)',
           '41000 B PUT reports/ledger.csv → 200 OK (upload complete)',
         ] },

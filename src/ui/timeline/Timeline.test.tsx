@@ -36,8 +36,8 @@ describe('Timeline drawing', () => {
     const store = createLockscopeStore();
     store.getState().setView('simulate');
     const r = renderIn(store, el(base));
-    // The overlap (a violation) and the repeated upload (a duplicate named as a note).
-    expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(2);
+    // The overlap (a violation); the repeated upload's note is revealed by the same event (e42), so it has no mark of its own.
+    expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(1);
     expect(r.container.querySelector('.curtain')).toBeNull();
     act(() => store.getState().setMode('predict'));
     expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(0);

@@ -47,7 +47,6 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
   const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: 'every invariant held' }
     : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken` }
       : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${fmtSeconds(cut?.atMs ?? run.endMs)}` };
-  const harmlessDeclared = run.scenario.invariants.some((i) => i.kind === 'effectOnce' && i.harmless);
   return (
     <section className={`panel verdict ${verdict.status}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
       {caption && <p className="caption">{caption}</p>}
@@ -89,7 +88,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
         <ul className="findings notes">
           {verdict.notes.map((n, i) => (
             <li key={i}>
-              <span>ℹ {harmlessDeclared ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: {n.message}</span>
+              <span>ℹ {n.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: {n.message}</span>
               <span className="cites">
                 {n.eventIds.map((id) => <button type="button" className="link" key={id} onClick={() => onEventId(id)}>{id}</button>)}
               </span>
