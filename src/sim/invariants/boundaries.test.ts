@@ -175,14 +175,24 @@ describe('mutualExclusion: working, performing the effect and recording are all 
     }]);
   });
 
-  // Bug (reported, not fixed here): overlapCheck's finish() measures the overlap up to
-  // world.nowMs, the time of the last processed queue item, not to the horizon (boundedWait
-  // uses horizonMs). A and B are both inside from 30 s to the 35 s horizon, but no event
-  // follows A's entry, so the verdict says "held". Remove `.fails` once finish() uses the horizon.
+  // Once a bug: overlapCheck's finish() measured the overlap up to world.nowMs, the time of the
+  // last processed queue item, not to the horizon. A and B are both inside from 30 s to the 35 s
+  // horizon with no event after A's entry; the checkers are now finished at the horizon.
   it('an overlap from 30 s to the 35 s horizon with no later event is still a violation', () => {
     const r = runScenario({ ...uploads(60_000, 60_000), horizonMs: 35_000 });
     expect(r.events.at(-1)!.atMs).toBe(30_000);
-    expect(r.verdict.held).toBe(false);
+    expect(r.checkedToMs).toBe(35_000);
+    expect(r.verdict.status).toBe('violated');
+    expect(violations(r)).toEqual([{
+      invariant: 'mutualExclusion',
+      message: 'A and B were inside the critical section at the same time (from 30 s)',
+      eventIds: [writes(r, 'B', 'begin')[0]!.id, writes(r, 'A', 'begin')[0]!.id],
+    }]);
+    // singleLeaseOwner, finished the same way: B (expired, still believing) and A own it from 30 s to the horizon.
+    const owners = runScenario({ ...uploads(60_000, 60_000), horizonMs: 35_000, invariants: [{ kind: 'singleLeaseOwner' }] });
+    expect(violations(owners).map((v) => v.message)).toEqual(['A and B both believed they owned the lease (from 30 s)']);
+    // An overlap that starts exactly at the horizon has no length: nothing to report.
+    expect(runScenario({ ...uploads(60_000, 60_000), horizonMs: 30_000 }).verdict.violations).toEqual([]);
   });
 });
 
@@ -291,10 +301,9 @@ describe('data integrity checkers', () => {
     expect(violations(r).map((v) => v.message)).toEqual(['the balance is 50, but 100 minus the committed debits (80) is 20: an update was lost']);
   });
 
-  // Bug (reported, not fixed here): when the event that exposes a lost update is itself an
-  // autocommitted UPDATE, noLostUpdate cites that event id twice (once as an update, once as the
-  // breaking event). Finding.eventIds is documented as the events "in trace order"; the UI keys
-  // highlights by id. Remove `.fails` once the checker de-duplicates.
+  // Once a bug: when the event that exposes a lost update is itself an autocommitted UPDATE,
+  // noLostUpdate cited that event id twice (once as an update, once as the breaking event).
+  // Finding.eventIds are the events in trace order, each once (the UI keys highlights by id).
   it('noLostUpdate: each cited event id appears once, even when the breaking event is an autocommitted UPDATE', () => {
     const s = preset('balance-update');
     const r = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: steps('read', ['work', 100], ['effect', 0]) })) });
