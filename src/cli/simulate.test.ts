@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from './simulate';
+import { main, EXIT, USAGE } from './simulate';
 import { findPreset } from '../sim';
 
 function cli(...argv: string[]) {
@@ -70,5 +70,32 @@ describe('simulate CLI', () => {
     expect(r.err).toContain('faults[0].pauseMs: must be ≥ 1');
     writeFileSync(file, '{ not json');
     expect(cli(file).err).toMatch(/is not valid JSON: .* \(line 1, column \d+\)/);
+  });
+
+  it('--help prints the usage and every exit code, 3 (inconclusive) included', () => {
+    const r = cli('--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(USAGE);
+    for (const line of [/^ {2}0 {2}held/m, /^ {2}1 {2}violated/m, /^ {2}2 {2}bad input/m, /^ {2}3 {2}inconclusive: the run was cut short/m]) expect(r.out).toMatch(line);
+    expect(EXIT).toEqual({ held: 0, violated: 1, badInput: 2, inconclusive: 3 });
+  });
+
+  it('exits 3 for a run cut short before any violation (the horizon came while C still waited), with the status in --json', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockscope-'));
+    const file = join(dir, 'cut.json');
+    const s = findPreset('session-lock-pool')!.withoutFix;
+    writeFileSync(file, JSON.stringify({ ...s, invariants: [{ kind: 'boundedWait', maxWaitMs: 9_800 }] }));
+    const r = cli(file);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/Inconclusive — cut short at \d+ events \/ 10 s: the 10 s horizon came while C had not finished/);
+    expect(r.out).toContain('exit code 3: inconclusive');
+    const json = cli(file, '--json');
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.out).verdict).toMatchObject({ status: 'inconclusive', held: false, cutShort: { reason: 'horizon', unfinished: ['C'] } });
+  });
+
+  it('--json carries the verdict status of held and violated runs too', () => {
+    expect(JSON.parse(cli('invoice-race', '--json').out).verdict.status).toBe('violated');
+    expect(JSON.parse(cli('invoice-race', '--fixed', '--json').out).verdict.status).toBe('held');
   });
 });

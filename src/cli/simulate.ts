@@ -1,14 +1,34 @@
 /**
  * `npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json]`
- * `npm run simulate -- --list`
+ * `npm run simulate -- --list` · `npm run simulate -- --help`
  *
- * Prints the timeline (time, actor, command, reply, narration) and the verdict. Exit codes:
- * 0 the invariants held, 1 an invariant was violated, 2 bad input (with a message naming it).
- * `--json` prints one object: { scenario, verdict: { held, violations[] }, traceHash, events[], metrics }.
+ * Prints the timeline (time, actor, command, reply, narration) and the verdict. Exit codes
+ * (`EXIT`): 0 the invariants held, 1 an invariant was violated, 2 bad input (with a message naming
+ * it), 3 inconclusive (the run was cut short — event limit, or the horizon came while a worker was
+ * still at its job — before any violation: it proves nothing).
+ * `--json` prints one object: { scenario, verdict: { status, held, summary, violations[], notes[], cutShort? }, traceHash, events[], metrics }.
  * Thin over src/sim: all semantics live there.
  */
 import { readFileSync } from 'node:fs';
 import { PRESETS, findPreset, runScenario, parseScenario, formatErrors, type RunResult, type Scenario } from '../sim';
+
+/** The exit codes. */
+export const EXIT = { held: 0, violated: 1, badInput: 2, inconclusive: 3 } as const;
+
+/** What `--help` prints. */
+export const USAGE = `usage: npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json]
+       npm run simulate -- --list | --help
+
+  --fixed   the preset's variant with the fix
+  --json    one JSON object: scenario, verdict, traceHash, events, metrics
+  --list    the preset ids
+
+exit codes:
+  0  held: every invariant held over a run that finished
+  1  violated: an invariant was violated
+  2  bad input (the message names the field)
+  3  inconclusive: the run was cut short (event limit, or the horizon came while a worker was
+     still at its job) before any violation, so it proves nothing`;
 
 /** Parsed command line. */
 interface Args {
@@ -16,6 +36,7 @@ interface Args {
   fixed: boolean;
   json: boolean;
   list: boolean;
+  help: boolean;
 }
 
 /** Thrown for bad input; the message is printed and the exit code is 2. */
@@ -23,12 +44,13 @@ export class InputError extends Error {}
 
 /** Parses argv (without node and the script). Throws InputError on unknown flags. */
 export function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { target: null, fixed: false, json: false, list: false };
+  const args: Args = { target: null, fixed: false, json: false, list: false, help: false };
   for (const a of argv) {
-    if (a === '--fixed') args.fixed = true;
+    if (a === '--help' || a === '-h') args.help = true;
+    else if (a === '--fixed') args.fixed = true;
     else if (a === '--json') args.json = true;
     else if (a === '--list') args.list = true;
-    else if (a.startsWith('-')) throw new InputError(`unknown option ${a} (expected --fixed, --json or --list)`);
+    else if (a.startsWith('-')) throw new InputError(`unknown option ${a} (expected --fixed, --json, --list or --help)`);
     else if (args.target === null) args.target = a;
     else throw new InputError(`unexpected argument ${a}: give one preset id or one scenario file`);
   }
@@ -91,6 +113,7 @@ export function formatTimeline(r: RunResult): string {
   lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs}), lease age at commit max ${m.leaseAgeAtCommit.maxMs} ms, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}, wasted work ${m.wastedWorkMs} ms`);
   lines.push(`  trace hash ${r.traceHash}`);
   if (r.error) lines.push(`  run stopped early: ${r.error}`);
+  if (r.verdict.status === 'inconclusive') lines.push('  exit code 3: inconclusive (see --help)');
   return lines.join('\n');
 }
 
@@ -98,6 +121,10 @@ export function formatTimeline(r: RunResult): string {
 export function main(argv: readonly string[], out: (s: string) => void = console.log, err: (s: string) => void = console.error): number {
   try {
     const args = parseArgs(argv);
+    if (args.help) {
+      out(USAGE);
+      return EXIT.held;
+    }
     if (args.list) {
       for (const p of PRESETS) out(`${pad(p.id, 22)} ${p.title}`);
       return 0;
@@ -106,13 +133,13 @@ export function main(argv: readonly string[], out: (s: string) => void = console
     const scenario = loadScenario(args.target, args.fixed);
     const r = runScenario(scenario);
     if (args.json) {
-      out(JSON.stringify({ scenario: r.scenario, verdict: { held: r.verdict.held, summary: r.verdict.summary, violations: r.verdict.violations, notes: r.verdict.notes }, traceHash: r.traceHash, events: r.events, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) }, null, 2));
+      out(JSON.stringify({ scenario: r.scenario, verdict: { status: r.verdict.status, held: r.verdict.held, summary: r.verdict.summary, violations: r.verdict.violations, notes: r.verdict.notes, ...(r.verdict.cutShort ? { cutShort: r.verdict.cutShort } : {}) }, traceHash: r.traceHash, events: r.events, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) }, null, 2));
     } else out(formatTimeline(r));
-    return r.verdict.held ? 0 : 1;
+    return EXIT[r.verdict.status];
   } catch (e) {
     if (e instanceof InputError) {
       err(`error: ${e.message}`);
-      return 2;
+      return EXIT.badInput;
     }
     throw e;
   }

@@ -2,13 +2,13 @@
  * Public entry of the simulation core: validate a scenario, run it, look up presets.
  * Pure and deterministic (see README.md in this folder).
  */
-export { runScenario, snapshotWorld, type RunResult, type RunOptions, type Verdict, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
+export { runScenario, snapshotWorld, verdictOf, type RunResult, type RunOptions, type Verdict, type VerdictStatus, type CutShort, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
 export { traceHash, sqlCallOf, destinationCallOf, type TraceEvent, type TraceKind, type BuiltinTraceKind, type EventData, type CheckedEvent, type ResourceCall, type BuiltinCall } from './engine/trace';
 export { validateScenario, formatErrors, formatZodIssues, type ValidationError, type ValidationResult } from './scenario/validate';
 export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scenario/migrate';
 export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, type Scenario, type Fault, type FaultKind, type Mechanism, type Step, type Invariant, type WorkerSpec } from './scenario/schema';
 export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
-export { INVARIANT_TEXT, checkersFor, checkTrace, type Finding, type FindingListener, type InvariantChecker } from './invariants';
+export { INVARIANT_TEXT, checkersFor, checkTrace, performedEffects, duplicateEffects, protectedSteps, type Finding, type FindingListener, type InvariantChecker, type PerformedEffect, type DuplicateEffect } from './invariants';
 export type { WaitCycleEdge } from './invariants/types';
 export type { Beliefs, WorkerStateName, WorkerOutcome } from './workers/workerMachine';
 export type { LockRow, SessionState, WaitEdge, WaitCycle } from './resources/database';

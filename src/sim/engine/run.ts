@@ -5,7 +5,8 @@
  */
 import { World, EventLimitError } from './world';
 import { traceHash, type TraceEvent } from './trace';
-import { checkersFor, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
+import { checkersFor, duplicateEffects, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
+import { fmtMs } from './fmt';
 import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
 import type { Scenario } from '../scenario/schema';
@@ -16,13 +17,44 @@ import type { Row } from '../resources/sqlTypes';
 import type { DestinationSnapshot } from '../resources/destination';
 import type { PoolSnapshot } from '../resources/connectionPool';
 
+/**
+ * How a run's verdict stands: every invariant `held` over a run that finished, one was
+ * `violated` (a violation found is conclusive however the run ended), or `inconclusive`: nothing
+ * was violated, but the run was cut short — by the event limit, or by its time horizon while a
+ * worker had not finished its job — so it proves nothing.
+ */
+export type VerdictStatus = 'held' | 'violated' | 'inconclusive';
+
+/** Why and where an inconclusive run stopped. */
+export interface CutShort {
+  /** `eventLimit`: the run produced LIMITS.maxEvents (or `maxEvents`) events; `horizon`: the horizon came while `unfinished` workers were still at their jobs. */
+  readonly reason: 'eventLimit' | 'horizon';
+  /** Events in the trace when it stopped. */
+  readonly events: number;
+  /** Virtual ms at which it stopped. */
+  readonly atMs: number;
+  /** Scenario workers that had not finished their job (neither done nor crashed), in scenario order. */
+  readonly unfinished: readonly string[];
+}
+
 /** The verdict: did every declared invariant hold? Violations cite the events that broke them. */
 export interface Verdict {
+  /** `status === 'held'` (kept for readers that only ask "did it hold?"). */
   readonly held: boolean;
+  readonly status: VerdictStatus;
+  /** Set when `status` is `inconclusive`. */
+  readonly cutShort?: CutShort;
   readonly violations: readonly Finding[];
-  /** Declared-harmless duplicates ("redundant, not a violation"). */
+  /**
+   * Duplicates that are not violations: declared harmless ("redundant, not a violation"), or
+   * repeats of an effect that no declared invariant checks (named so a Held verdict is never
+   * silent about a duplicate the timeline marks).
+   */
   readonly notes: readonly Finding[];
-  /** One line in words, e.g. "Violated: 2 rows exist for order_id = 42 in invoices". */
+  /**
+   * One line in words, e.g. "Violated: 2 rows exist for order_id = 42 in invoices", or
+   * "Inconclusive — cut short at 20000 events / 312.4 s: …".
+   */
   readonly summary: string;
 }
 
@@ -43,9 +75,13 @@ export interface RunMetrics {
   readonly connectionWait: Distribution;
   readonly renewFailures: number;
   readonly staleWritesRejected: number;
-  /** Effects performed beyond the first. */
+  /** Duplicate effects: effects performed for a business key that already had one (`duplicateEffects` in src/sim/invariants/effects.ts). */
   readonly duplicateEffects: number;
-  /** Virtual ms of work done by attempts that did not complete the job (crashed, failed, stopped, found it done). */
+  /**
+   * Virtual ms of work done by attempts that did not complete the job (crashed, failed, stopped,
+   * found it done): the `work` steps they ran, an interrupted one counted for the time it ran
+   * (not its planned length, and not the time it was paused).
+   */
   readonly wastedWorkMs: number;
   readonly events: number;
   /** Events processed by the worker machines (XState sends), the engine's unit of work. */
@@ -84,6 +120,12 @@ export interface RunResult {
   readonly traceHash: string;
   /** Virtual time of the last processed event. */
   readonly endMs: number;
+  /**
+   * Virtual ms up to which the checkers judged the run: its horizon when it ran to it (a state no
+   * later event ended lasted until then), else where it stopped. Give it to `checkTrace` to re-check
+   * the stored trace.
+   */
+  readonly checkedToMs: number;
   /** When each of the scenario's faults fired (virtual ms), by index; null for a fault that never fired (e.g. its step was never reached). */
   readonly faultTimesMs: readonly (number | null)[];
   /** When each worker first reached each of its steps (virtual ms; null: never reached), by worker id then step index. */
@@ -173,29 +215,30 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     error = e.message;
   }
   const lastEvent = world.events[world.events.length - 1];
-  for (const c of checkers) c.finish(world.nowMs, lastEvent);
+  // Checkers see the run up to its horizon when it ran to it: a state that no later event ended
+  // (two workers inside from 30 s) lasted until then. A run cut short is judged up to where it stopped.
+  const ranToEnd = error === undefined && !(stopEarly && violated);
+  const checkedToMs = ranToEnd ? Math.max(world.nowMs, scenario.horizonMs) : world.nowMs;
+  for (const c of checkers) c.finish(checkedToMs, lastEvent);
   const findings = checkers.flatMap((c) => c.findings);
-  const violations = findings.filter((f) => f.severity === 'violation');
-  const notes = findings.filter((f) => f.severity === 'redundant');
-  const verdict: Verdict = {
-    held: violations.length === 0,
-    violations,
-    notes,
-    summary: violations.length > 0
-      ? `Violated: ${violations.map((v) => v.message).join('; ')}.`
-      : notes.length > 0
-        ? `Held: ${notes.map((n) => n.message).join('; ')}.`
-        : `Held: ${scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.`,
-  };
+  const unfinished = scenario.workers.filter((w) => {
+    const rt = world.workers.get(w.id);
+    const st = rt ? world.stateOf(rt) : 'done';
+    return st !== 'done' && st !== 'crashed';
+  }).map((w) => w.id);
+  const cut: CutShort | null = error !== undefined
+    ? { reason: 'eventLimit', events: world.events.length, atMs: world.nowMs, unfinished }
+    : ranToEnd && unfinished.length > 0 ? { reason: 'horizon', events: world.events.length, atMs: checkedToMs, unfinished } : null;
+  const verdict = verdictOf(scenario, findings, cut);
   const m = world.metrics;
-  const performed = duplicateBase(world);
+  const duplicates = duplicateEffects(scenario, world.events);
   const metrics: RunMetrics = {
     acquisitionLatency: distribution(m.acquisitionLatencyMs),
     leaseAgeAtCommit: distribution(m.leaseAgeAtCommitMs),
     connectionWait: distribution(m.connectionWaitMs),
     renewFailures: m.renewFailures,
     staleWritesRejected: m.staleWritesRejected,
-    duplicateEffects: Math.max(0, performed - 1),
+    duplicateEffects: duplicates.length,
     wastedWorkMs: m.wastedWorkMs + [...world.workers.values()].reduce((sum, w) => sum + (world.stateOf(w) === 'crashed' ? w.workMs : 0), 0),
     events: world.events.length,
     workerTransitions: world.transitions,
@@ -213,6 +256,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       return (hash ??= traceHash(events));
     },
     endMs: world.nowMs,
+    checkedToMs,
     faultTimesMs: scenario.faults.map((_, i) => world.faultFiredAtMs[i] ?? null),
     stepReachedMs: Object.fromEntries([...world.workers.values()].map((w) => [w.id, w.spec.steps.map((_s, i) => w.stepReachedMs[i] ?? null)])),
     ...(error !== undefined ? { error } : {}),
@@ -221,12 +265,31 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   };
 }
 
-/** Effects performed: destination writes for external jobs, committed rows for insertOnce jobs. */
-function duplicateBase(world: World): number {
-  const job = world.scenario.job;
-  if (job.kind === 'insertOnce') {
-    const key = Object.entries(job.key);
-    return world.db.committedRows(job.table).filter((r) => key.every(([c, v]) => r[c] === v)).length;
+/**
+ * The verdict from the checkers' findings: violated if any finding is a violation; else
+ * inconclusive if the run was cut short (`cut`); else held. The summary says which, in words.
+ */
+export function verdictOf(scenario: Scenario, findings: readonly Finding[], cut: CutShort | null): Verdict {
+  const violations = findings.filter((f) => f.severity === 'violation');
+  const notes = findings.filter((f) => f.severity !== 'violation');
+  const noteText = notes.length > 0 ? ` Note: ${notes.map((n) => n.message).join('; ')}.` : '';
+  if (violations.length > 0) {
+    return { held: false, status: 'violated', violations, notes, summary: `Violated: ${violations.map((v) => v.message).join('; ')}.` };
   }
-  return world.destination.allWrites().filter((w) => w.performed).length;
+  if (cut !== null) {
+    const why = cut.reason === 'eventLimit'
+      ? `the run reached the event limit before it was over`
+      : `the ${fmtMs(scenario.horizonMs)} horizon came while ${listNames(cut.unfinished)} had not finished`;
+    return {
+      held: false, status: 'inconclusive', cutShort: cut, violations, notes,
+      summary: `Inconclusive — cut short at ${cut.events} events / ${fmtMs(cut.atMs)}: ${why}; nothing was violated before then, which proves nothing.${noteText}`,
+    };
+  }
+  const said = notes.length > 0 ? notes.map((n) => n.message) : scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]);
+  return { held: true, status: 'held', violations, notes, summary: `Held: ${said.join('; ')}.` };
+}
+
+/** "A", "A and B", "A, B and C". */
+function listNames(ids: readonly string[]): string {
+  return ids.length < 2 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}`;
 }

@@ -103,6 +103,12 @@ export interface TraceEvent {
   readonly beliefs?: Beliefs;
   /** The resource command behind the event, as data. Not part of the trace hash. */
   readonly call?: ResourceCall;
+  /**
+   * Workers only: the index (0-based, into the worker's `steps`) of the job step the worker was
+   * running when the event was emitted. Lets a checker tell what a worker was doing (a protected
+   * step or not) from the trace alone. Not part of the trace hash.
+   */
+  readonly step?: number;
 }
 
 /**
@@ -115,8 +121,9 @@ export type CheckedEvent = Omit<TraceEvent, 'command' | 'reply' | 'narration'>;
 
 /**
  * A stable hash of the whole trace (ids, times, actors, commands, replies, narration, states,
- * data). The structured `beliefs` and `call` are left out: the texts are rendered from them, and
- * the hash of a trace stays what it was before events carried them.
+ * data). The structured `beliefs`, `call` and `step` are left out: the texts are rendered from
+ * them (or, for `step`, it adds nothing a person reads), and the hash of a trace stays what it was
+ * before events carried them.
  */
 export function traceHash(events: readonly TraceEvent[]): string {
   // The hashed fields, in the order World.emit sets them (JSON.stringify drops the undefined ones).

@@ -56,8 +56,17 @@ export interface WorkerRuntime {
   cleanupOnly: boolean;
   /** How the job will end when its steps run out. */
   outcome: WorkerOutcome;
-  /** Virtual ms of `work` steps started in the current attempt (wasted if the attempt does not complete). */
+  /**
+   * Virtual ms of `work` steps run in the current attempt (wasted if the attempt does not
+   * complete): a step counts its planned length when it starts, cut back to the time it ran if a
+   * crash interrupts it (`crash`).
+   */
   workMs: number;
+  /** The `work` step running now (cleared when a step ends): when it started, its planned length, and `pausedTotalMs` then. */
+  workStep: { readonly startMs: number; readonly plannedMs: number; readonly pausedBeforeMs: number } | null;
+  /** Virtual ms this worker has spent paused (ended pauses), and when the current pause began (null if not paused). */
+  pausedTotalMs: number;
+  pauseStartedMs: number | null;
   /** When the job's first acquire attempt started (for acquisition latency). */
   requestStartMs: number | null;
   /** When the worker first reached each step (its `before` boundary), by step index; a fault search places faults there. */
@@ -71,6 +80,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   return {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
     waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
+    workStep: null, pausedTotalMs: 0, pauseStartedMs: null,
   };
 }
 
@@ -280,6 +290,7 @@ export class World {
     } else {
       w.pausedUntilMs = until;
       w.pauseMs = pauseMs;
+      w.pauseStartedMs = this.nowMs;
       this.send(w, 'PAUSE');
     }
     return until;
@@ -289,6 +300,7 @@ export class World {
   resume(w: WorkerRuntime): boolean {
     if (w.pausedUntilMs === null || this.nowMs < w.pausedUntilMs || this.stateOf(w) !== 'paused') return false;
     w.pausedUntilMs = null;
+    this.endPause(w);
     this.send(w, 'RESUME');
     return true;
   }
@@ -314,6 +326,13 @@ export class World {
     this.interrupt(w);
     w.renewGen += 1;
     w.pausedUntilMs = null;
+    this.endPause(w);
+    if (w.workStep !== null) {
+      // Only the part of the interrupted work step that ran is work done (and thrown away).
+      const ranMs = this.nowMs - w.workStep.startMs - (w.pausedTotalMs - w.workStep.pausedBeforeMs);
+      w.workMs -= w.workStep.plannedMs - Math.min(w.workStep.plannedMs, Math.max(0, ranMs));
+      w.workStep = null;
+    }
     let aborted: { readonly write: DestinationWrite; readonly call: ResourceCall } | null = null;
     if (w.writeId !== null) {
       aborted = this.destinationCall(w.id, { op: 'abort', writeId: w.writeId });
@@ -321,6 +340,13 @@ export class World {
     }
     w.outcome = 'crashed';
     return aborted;
+  }
+
+  /** Adds the current pause (if any) to the worker's paused time. */
+  private endPause(w: WorkerRuntime): void {
+    if (w.pauseStartedMs === null) return;
+    w.pausedTotalMs += this.nowMs - w.pauseStartedMs;
+    w.pauseStartedMs = null;
   }
 
   /** A crashed worker's process starts again: old timers stay dead, its network comes back. */
@@ -363,7 +389,10 @@ export class World {
       if (text && extra.reply !== undefined) event.reply = extra.reply;
       if (extra.worker !== undefined) event.state = this.stateOf(extra.worker);
       if (extra.data !== undefined) event.data = extra.data;
-      if (extra.worker !== undefined) event.beliefs = this.beliefs(extra.worker);
+      if (extra.worker !== undefined) {
+        event.beliefs = this.beliefs(extra.worker);
+        event.step = extra.worker.pc;
+      }
       if (extra.call !== undefined) event.call = extra.call;
     }
     this.events.push(event);

@@ -1,61 +1,110 @@
 import type { CheckerContext, InvariantChecker, Finding } from './types';
 import { FindingLog } from './types';
 import type { CheckedEvent } from '../engine/trace';
-import type { InvariantKind } from '../scenario/schema';
+import type { InvariantKind, Job, Step } from '../scenario/schema';
 import { fmtMs } from '../engine/fmt';
 
-const CRITICAL = new Set(['working', 'performingEffect', 'recordingCompletion']);
+/** The states in which a worker is doing a step's work (not waiting, holding, releasing or paused). */
+const DOING_STATES = new Set(['working', 'performingEffect', 'recordingCompletion']);
+/** Step kinds that do the job's work (as opposed to taking, ending or giving back coordination). */
+const DOING_STEPS = new Set<Step['do']>(['work', 'effect', 'record', 'enqueue', 'check', 'read']);
 
 /**
- * Reports two workers both "inside" (per `inside`, read from a worker's event: its state and
- * beliefs after it) for a positive length of virtual time: a worker that resumes and leaves in
- * the same millisecond overlaps no one.
+ * The protected steps of a worker's job (indexes into `steps`): the critical section its author
+ * wrote, whatever the mechanism does to enforce it — the steps after an `acquire` up to the next
+ * `release` (or the end of the job). A read-modify-write job (`debit`, `reserve`) without an
+ * `acquire` step protects its read-to-commit section instead (`read` … up to `commit`), which a
+ * row lock would enforce. Only steps that do work count (`work`, `effect`, `record`, `enqueue`,
+ * `check`, `read`): `begin`, `commit`, `connect`, `disconnect` do not.
  */
-function overlapCheck(kind: InvariantKind, listener: CheckerContext['listener'], inside: (e: CheckedEvent) => boolean, describe: (a: string, b: string, fromMs: number) => string): InvariantChecker {
+export function protectedSteps(steps: readonly Step[], job: Job): ReadonlySet<number> {
+  const out = new Set<number>();
+  const hasAcquire = steps.some((s) => s.do === 'acquire');
+  const rowSection = !hasAcquire && (job.kind === 'debit' || job.kind === 'reserve');
+  let inside = false;
+  steps.forEach((s, i) => {
+    if (s.do === 'acquire') inside = true;
+    else if (s.do === 'release') inside = false;
+    else if (rowSection && s.do === 'read') inside = true;
+    else if (rowSection && s.do === 'commit') inside = false;
+    if (inside && DOING_STEPS.has(s.do)) out.add(i);
+  });
+  return out;
+}
+
+/**
+ * Reports each incident in which two or more workers were "inside" at once (per `inside`, read
+ * from a worker's event: its state, step and beliefs after it) for a positive length of virtual
+ * time — one finding per incident, whatever the number of workers: it names every worker that
+ * was inside during it (revised when another joins) and cites the events at which each entered.
+ * An incident ends when at most one worker is left inside; a later overlap is a new incident. A
+ * worker that enters and leaves in the same millisecond overlaps no one. `finish(endMs)` counts an
+ * incident still open at `endMs` (the run's horizon when it ran to it).
+ */
+function overlapCheck(kind: InvariantKind, listener: CheckerContext['listener'], inside: (e: CheckedEvent) => boolean | undefined, describe: (workers: readonly string[], fromMs: number) => string): InvariantChecker {
   const log = new FindingLog(listener);
   const since = new Map<string, { atMs: number; eventId: string }>();
-  const reported = new Set<string>();
-  const check = (e: CheckedEvent, nowMs: number) => {
-    for (const [a, sa] of since) {
-      for (const [b, sb] of since) {
-        if (a >= b) continue;
-        const from = Math.max(sa.atMs, sb.atMs);
-        const pair = `${a}|${b}`;
-        if (from >= nowMs || reported.has(pair)) continue;
-        reported.add(pair);
-        const ids = [sa.eventId, sb.eventId, e.id].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1)));
-        log.publish({ invariant: kind, severity: 'violation', message: describe(a, b, from), eventIds: [...new Set(ids)] });
+  let incident: { fromMs: number; members: Map<string, string>; finding: Finding | null } | null = null;
+  const confirm = (nowMs: number) => {
+    if (!incident || since.size < 2 || incident.fromMs >= nowMs) return;
+    let grew = false;
+    for (const [actor, s] of since) {
+      if (s.atMs < nowMs && !incident.members.has(actor)) {
+        incident.members.set(actor, s.eventId);
+        grew = true;
       }
     }
+    if (!grew || incident.members.size < 2) return;
+    const workers = [...incident.members.keys()].sort();
+    const next: Finding = { invariant: kind, severity: 'violation', message: describe(workers, incident.fromMs), eventIds: [...new Set(incident.members.values())].sort(byId) };
+    incident.finding = incident.finding ? log.revise(incident.finding, next) : log.publish(next);
   };
   return {
     kind,
     findings: log.findings,
     onEvent(e) {
-      if (since.size > 1) check(e, e.atMs);
-      if (e.state === undefined) return;
+      confirm(e.atMs);
       const now = inside(e);
+      if (now === undefined) return;
       if (now && !since.has(e.actor)) since.set(e.actor, { atMs: e.atMs, eventId: e.id });
       else if (!now && since.has(e.actor)) since.delete(e.actor);
+      if (since.size < 2) incident = null;
+      else incident ??= { fromMs: e.atMs, members: new Map(), finding: null };
     },
-    finish(endMs, last) {
-      if (last && since.size > 1) check(last, endMs);
+    finish(endMs) {
+      confirm(endMs);
     },
   };
 }
 
-/** No two workers inside the critical section at once: working or writing while believing they hold the lock or lease. */
-export function mutualExclusion({ listener }: CheckerContext): InvariantChecker {
+function byId(a: string, b: string): number {
+  return Number(a.slice(1)) - Number(b.slice(1));
+}
+
+/** "A and B", "A, B and C". */
+function names(workers: readonly string[]): string {
+  return workers.length < 2 ? workers.join('') : `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
+}
+
+/**
+ * No two workers inside the critical section at once, judged on what they do, not on what they
+ * believe: a worker is inside while it runs one of its job's protected steps (`protectedSteps`)
+ * — whatever the mechanism, `none` included — and is not waiting, paused, crashed or done.
+ * Events of actors that are not scenario workers (the admin script) do not count.
+ */
+export function mutualExclusion({ scenario, listener }: CheckerContext): InvariantChecker {
+  const sections = new Map(scenario.workers.map((w) => [w.id, protectedSteps(w.steps, scenario.job)]));
   return overlapCheck('mutualExclusion', listener, (e) => {
-    const b = e.beliefs;
-    return b !== undefined && (b.holdsLock || b.ownsLease) && CRITICAL.has(e.state!);
-  }, (a, b, from) => `${a} and ${b} were inside the critical section at the same time (from ${from / 1000} s)`);
+    const section = sections.get(e.actor);
+    if (!section || e.state === undefined) return undefined;
+    return DOING_STATES.has(e.state) && e.step !== undefined && section.has(e.step);
+  }, (workers, from) => `${names(workers)} were inside the critical section at the same time (from ${from / 1000} s)`);
 }
 
 /** No two live workers believe they own the lease at once (a paused worker still believes). */
 export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker {
-  return overlapCheck('singleLeaseOwner', listener, (e) => e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true,
-    (a, b, from) => `${a} and ${b} both believed they owned the lease (from ${from / 1000} s)`);
+  return overlapCheck('singleLeaseOwner', listener, (e) => (e.state === undefined ? undefined : e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true),
+    (workers, from) => `${names(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${from / 1000} s)`);
 }
 
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */

@@ -35,7 +35,7 @@ export function noLostUpdate({ scenario, listener }: CheckerContext): InvariantC
       const expected = job.initialBalance - committedDebits;
       if (typeof actual !== 'number' || actual === expected) return;
       const message = `the balance is ${actual}, but ${job.initialBalance} minus the committed debits (${committedDebits}) is ${expected}: an update was lost`;
-      if (!finding) finding = log.publish({ invariant: 'noLostUpdate', severity: 'violation', message, eventIds: [...updates, e.id] });
+      if (!finding) finding = log.publish({ invariant: 'noLostUpdate', severity: 'violation', message, eventIds: [...new Set([...updates, e.id])] });
       else if (finding.message !== message) finding = log.revise(finding, { ...finding, message });
     },
     finish() {},
@@ -61,7 +61,7 @@ export function noOversell({ scenario, listener }: CheckerContext): InvariantChe
       if (typeof stock !== 'number' || stock >= 0) return;
       const sold = job.initialStock - stock;
       const message = `stock is ${stock}: ${sold / job.quantity} reservations were made for ${job.initialStock} item(s) in stock`;
-      if (!finding) finding = log.publish({ invariant: 'noOversell', severity: 'violation', message, eventIds: [...reservations, e.id] });
+      if (!finding) finding = log.publish({ invariant: 'noOversell', severity: 'violation', message, eventIds: [...new Set([...reservations, e.id])] });
       else if (finding.message !== message) finding = log.revise(finding, { ...finding, message });
     },
     finish() {},

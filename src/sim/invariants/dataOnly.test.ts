@@ -31,7 +31,7 @@ describe('invariant checkers read data only', () => {
       for (const s of [p.withoutFix, p.withFix]) {
         for (const scenario of [s, { ...s, invariants: ALL_INVARIANTS }]) {
           const r = runScenario(scenario);
-          expect(checkTrace(scenario, dataOnly(r.events), r.endMs)).toEqual([...r.verdict.violations, ...r.verdict.notes].sort(byCheckerOrder(scenario)));
+          expect(checkTrace(scenario, dataOnly(r.events), r.checkedToMs)).toEqual([...r.verdict.violations, ...r.verdict.notes].sort(byCheckerOrder(scenario)));
         }
       }
     }
@@ -45,7 +45,7 @@ describe('invariant checkers read data only', () => {
         const v = validateScenario({ ...p.withoutFix, seed, faults, invariants: ALL_INVARIANTS });
         if (!v.ok) return true;
         const r = runScenario(v.scenario);
-        expect(checkTrace(v.scenario, dataOnly(r.events), r.endMs)).toEqual([...r.verdict.violations, ...r.verdict.notes].sort(byCheckerOrder(v.scenario)));
+        expect(checkTrace(v.scenario, dataOnly(r.events), r.checkedToMs)).toEqual([...r.verdict.violations, ...r.verdict.notes].sort(byCheckerOrder(v.scenario)));
         return true;
       }),
       { numRuns: 60 },
@@ -77,7 +77,7 @@ describe('invariant checkers read data only', () => {
     const r = runScenario(s);
     const checkers = checkersFor(s, (f, old) => heard.push({ message: f.message, revises: old?.message ?? null }));
     for (const e of r.events) for (const c of checkers) c.onEvent(e);
-    for (const c of checkers) c.finish(r.endMs, r.events.at(-1));
+    for (const c of checkers) c.finish(r.checkedToMs, r.events.at(-1));
     const findings = checkers.flatMap((c) => c.findings);
     expect(findings).toEqual([...r.verdict.violations, ...r.verdict.notes]);
     expect(findings.every((f) => Object.isFrozen(f) && Object.isFrozen(f.eventIds))).toBe(true);
@@ -86,8 +86,15 @@ describe('invariant checkers read data only', () => {
   });
 });
 
-/** The verdict lists violations, then notes; checkTrace lists findings in checker order. */
+/**
+ * The verdict lists violations, then notes; checkTrace lists findings in checker order (the
+ * declared invariants, then the note on duplicates no declared invariant checks).
+ */
 function byCheckerOrder(s: Scenario) {
   const order = s.invariants.map((i) => i.kind);
-  return (a: { invariant: string }, b: { invariant: string }) => order.indexOf(a.invariant as never) - order.indexOf(b.invariant as never);
+  const rank = (f: { invariant: string; severity?: string }) => {
+    const i = order.indexOf(f.invariant as never);
+    return i < 0 ? order.length : i;
+  };
+  return (a: { invariant: string }, b: { invariant: string }) => rank(a) - rank(b);
 }

@@ -3,6 +3,7 @@ import { FindingLog } from './types';
 import type { DestinationWrite } from '../resources/destination';
 import { destinationCallOf, type CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
+import { EffectTracker } from './effects';
 
 /** The write an event reports (a copy, as it stood then), once it has performed the effect (API call received, upload completed). */
 function performedWrite(e: CheckedEvent, scenario: Scenario): DestinationWrite | null {
@@ -31,10 +32,17 @@ function writeLog() {
   };
 }
 
-/** No two completed writes to one target were in flight at the same time (e.g. two overlapping uploads of one file). */
+/**
+ * No two completed writes to one target were in flight at the same time (e.g. two overlapping
+ * uploads of one file). One finding per incident: accepted writes that overlap one another,
+ * directly or through a chain, form one incident, reported once (revised when another write joins
+ * it), naming the writers in the order their writes completed, from the earliest to the latest
+ * overlapping instant, and citing where each write began and the completion that revealed it.
+ */
 export function noOverlappingWrites({ scenario, listener }: CheckerContext): InvariantChecker {
   const log = new FindingLog(listener);
   const writes = writeLog();
+  const incidents: { writeIds: number[]; fromMs: number; toMs: number; ids: string[]; finding: Finding }[] = [];
   return {
     kind: 'noOverlappingWrites',
     findings: log.findings,
@@ -43,19 +51,34 @@ export function noOverlappingWrites({ scenario, listener }: CheckerContext): Inv
       if (e.data?.t !== 'write' || e.data.phase !== 'end') return;
       const mine = writes.get(e.data.writeId);
       if (!mine || mine.status !== 'accepted') return;
+      const overlaps: { other: DestinationWrite; fromMs: number; toMs: number }[] = [];
       for (const other of writes.all()) {
         if (other.id === mine.id || other.status !== 'accepted' || other.endMs === null) continue;
-        const overlapStart = Math.max(other.startMs, mine.startMs);
-        const overlapEnd = Math.min(other.endMs, mine.endMs ?? e.atMs);
-        if (overlapStart >= overlapEnd) continue;
-        const target = scenario.destination.target;
-        log.publish({
-          invariant: 'noOverlappingWrites',
-          severity: 'violation',
-          message: `${other.worker}'s and ${mine.worker}'s writes to ${target} overlapped from ${overlapStart / 1000} s to ${overlapEnd / 1000} s, and both were accepted`,
-          eventIds: [writes.beginOf(other.id), writes.beginOf(mine.id), e.id].filter((x) => x !== '').sort(byId),
-        });
+        const fromMs = Math.max(other.startMs, mine.startMs);
+        const toMs = Math.min(other.endMs, mine.endMs ?? e.atMs);
+        if (fromMs < toMs) overlaps.push({ other, fromMs, toMs });
       }
+      if (overlaps.length === 0) return;
+      const target = scenario.destination.target;
+      const joined = incidents.find((i) => overlaps.some((o) => i.writeIds.includes(o.other.id)));
+      const writeIds = joined ? [...joined.writeIds] : [];
+      for (const o of overlaps) if (!writeIds.includes(o.other.id)) writeIds.push(o.other.id);
+      writeIds.push(mine.id);
+      const fromMs = Math.min(joined?.fromMs ?? Infinity, ...overlaps.map((o) => o.fromMs));
+      const toMs = Math.max(joined?.toMs ?? -Infinity, ...overlaps.map((o) => o.toMs));
+      const ids = [...new Set([...(joined?.ids ?? []), ...writeIds.map((id) => writes.beginOf(id)), e.id])].filter((x) => x !== '').sort(byId);
+      const workers = writeIds.map((id) => `${writes.get(id)!.worker}'s`);
+      const who = workers.length === 2 ? `${workers[0]!} and ${workers[1]!}` : `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
+      const next: Finding = {
+        invariant: 'noOverlappingWrites',
+        severity: 'violation',
+        message: `${who} writes to ${target} overlapped from ${fromMs / 1000} s to ${toMs / 1000} s, and ${workers.length === 2 ? 'both' : 'all'} were accepted`,
+        eventIds: ids,
+      };
+      if (joined) {
+        joined.finding = log.revise(joined.finding, next);
+        Object.assign(joined, { writeIds, fromMs, toMs, ids });
+      } else incidents.push({ writeIds, fromMs, toMs, ids, finding: log.publish(next) });
     },
     finish() {},
   };
@@ -79,25 +102,73 @@ export function noStaleTokenAccepted({ scenario, listener }: CheckerContext): In
   };
 }
 
-/** The external effect happens at most once; with `harmless`, extra effects are reported as redundant, not as a violation. */
+/**
+ * The external effect happens at most once per business key (effects.ts defines a performed
+ * effect and a duplicate); with `harmless`, duplicates are reported as redundant, not as a
+ * violation. One finding per business key, revised as its count grows; it cites every effect for
+ * that key. The message names the key when the job key depends on the worker (`{worker}`).
+ */
 export function effectOnce({ scenario, listener }: CheckerContext, harmless: boolean): InvariantChecker {
   const log = new FindingLog(listener);
-  const performed: string[] = [];
-  let finding: Finding | null = null;
+  const effects = new EffectTracker(scenario);
+  const byKey = new Map<string, { ids: string[]; finding: Finding | null }>();
   return {
     kind: 'effectOnce',
     findings: log.findings,
     onEvent(e) {
-      const w = performedWrite(e, scenario);
-      if (!w) return;
-      performed.push(e.id);
-      if (performed.length < 2) return;
-      const target = scenario.destination.target;
-      const message = harmless
-        ? `${target} was produced ${performed.length} times — redundant, not a violation (duplicates are harmless here)`
-        : `the effect ${target} was performed ${performed.length} times`;
-      if (!finding) finding = log.publish({ invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message, eventIds: [...performed] });
-      else finding = log.revise(finding, { ...finding, message, eventIds: [...finding.eventIds, e.id] });
+      const effect = effects.note(e);
+      if (!effect) return;
+      const entry = byKey.get(effect.businessKey) ?? { ids: [], finding: null };
+      byKey.set(effect.businessKey, entry);
+      if (!entry.ids.includes(e.id)) entry.ids.push(e.id);
+      if (effect.nth < 2) return;
+      const message = effectMessage(scenario, effect.businessKey, effect.nth, harmless);
+      const next: Finding = { invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message, eventIds: [...entry.ids] };
+      entry.finding = entry.finding ? log.revise(entry.finding, next) : log.publish(next);
+    },
+    finish() {},
+  };
+}
+
+/** Words for `n` effects for one business key. */
+export function effectMessage(scenario: Scenario, businessKey: string, n: number, harmless: boolean): string {
+  const target = scenario.destination.target;
+  const perWorker = scenario.job.kind === 'external' && scenario.job.jobKey.includes('{worker}');
+  const what = scenario.job.kind === 'insertOnce' ? `the row for ${businessKey}` : target;
+  const forKey = perWorker ? ` for job key ${businessKey}` : '';
+  return harmless
+    ? `${what} was produced ${n} times${forKey} — redundant, not a violation (duplicates are harmless here)`
+    : `the effect ${what} was performed ${n} times${forKey}`;
+}
+
+/**
+ * Not an invariant the scenario declares: when it declares no check on repeated effects
+ * (`effectOnce`, or `uniqueBusinessKey` for an insertOnce job), a duplicate effect (effects.ts)
+ * is still named in the verdict as a note, so a run never shows a duplicate its verdict is
+ * silent about. One note per business key, revised as its count grows.
+ */
+export function repeatedEffectsNote({ scenario, listener }: CheckerContext): InvariantChecker {
+  const log = new FindingLog(listener);
+  const effects = new EffectTracker(scenario);
+  const byKey = new Map<string, { ids: string[]; finding: Finding | null }>();
+  return {
+    kind: 'effectOnce',
+    findings: log.findings,
+    onEvent(e) {
+      const effect = effects.note(e);
+      if (!effect) return;
+      const entry = byKey.get(effect.businessKey) ?? { ids: [], finding: null };
+      byKey.set(effect.businessKey, entry);
+      if (!entry.ids.includes(e.id)) entry.ids.push(e.id);
+      if (effect.nth < 2) return;
+      const what = scenario.job.kind === 'insertOnce' ? `the row for ${effect.businessKey}` : `${scenario.destination.target} (job key ${effect.businessKey})`;
+      const next: Finding = {
+        invariant: 'effectOnce',
+        severity: 'unchecked',
+        message: `${what} was performed ${effect.nth} times — a duplicate this scenario's invariants do not check`,
+        eventIds: [...entry.ids],
+      };
+      entry.finding = entry.finding ? log.revise(entry.finding, next) : log.publish(next);
     },
     finish() {},
   };

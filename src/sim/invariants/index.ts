@@ -3,21 +3,25 @@ import type { Invariant, Scenario } from '../scenario/schema';
 import type { CheckedEvent } from '../engine/trace';
 import type { Finding, FindingListener, InvariantChecker } from './types';
 import { uniqueBusinessKey } from './uniqueBusinessKey';
-import { effectOnce, noOverlappingWrites, noStaleTokenAccepted } from './destinationWrites';
+import { effectOnce, noOverlappingWrites, noStaleTokenAccepted, repeatedEffectsNote } from './destinationWrites';
 import { noLostUpdate, noOversell } from './dataIntegrity';
 import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
 import { noWaitCycle } from './waitCycle';
 
 export type { Finding, FindingListener, InvariantChecker } from './types';
+export { performedEffects, duplicateEffects, EffectTracker, type PerformedEffect, type DuplicateEffect } from './effects';
+export { protectedSteps } from './coordination';
 
 /**
  * One checker per invariant the scenario declares, in declaration order, then `noWaitCycle` (a
- * liveness check every scenario gets) unless declared; `listener` hears each finding as it is published.
+ * liveness check every scenario gets) unless declared, then — when the scenario declares no check
+ * on repeated effects (`effectOnce`; `uniqueBusinessKey` for an insertOnce job) — the note on
+ * duplicate effects (`repeatedEffectsNote`). `listener` hears each finding as it is published.
  */
 export function checkersFor(scenario: Scenario, listener?: FindingListener): InvariantChecker[] {
   const ctx = { scenario, listener };
   const always: InvariantChecker[] = scenario.invariants.some((i) => i.kind === 'noWaitCycle') ? [] : [noWaitCycle(ctx)];
-  return [...scenario.invariants.map((inv) => {
+  const declared = scenario.invariants.map((inv) => {
     switch (inv.kind) {
       case 'uniqueBusinessKey': return uniqueBusinessKey(ctx);
       case 'noOverlappingWrites': return noOverlappingWrites(ctx);
@@ -30,19 +34,21 @@ export function checkersFor(scenario: Scenario, listener?: FindingListener): Inv
       case 'boundedWait': return boundedWait(ctx, inv.maxWaitMs);
       case 'noWaitCycle': return noWaitCycle(ctx);
     }
-  }), ...always];
+  });
+  const checksRepeats = scenario.invariants.some((i) => i.kind === 'effectOnce' || (i.kind === 'uniqueBusinessKey' && scenario.job.kind === 'insertOnce'));
+  return checksRepeats ? [...declared, ...always] : [...declared, ...always, repeatedEffectsNote(ctx)];
 }
 
 /**
  * Runs the scenario's checkers over a stored trace (no World needed: events carry their data)
- * and returns their findings, in checker order. `endMs` is when the run ended (the last event's
- * time if not given).
+ * and returns their findings, in checker order. `endMs` is the time up to which the run is
+ * judged (a run's `checkedToMs`); by default the scenario's horizon, as for a run that ran to it.
  */
 export function checkTrace(scenario: Scenario, events: readonly CheckedEvent[], endMs?: number): Finding[] {
   const checkers = checkersFor(scenario);
   for (const e of events) for (const c of checkers) c.onEvent(e);
   const last = events[events.length - 1];
-  for (const c of checkers) c.finish(endMs ?? last?.atMs ?? 0, last);
+  for (const c of checkers) c.finish(endMs ?? Math.max(scenario.horizonMs, last?.atMs ?? 0), last);
   return checkers.flatMap((c) => c.findings);
 }
 

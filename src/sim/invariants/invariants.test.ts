@@ -59,7 +59,8 @@ describe('invariant checkers', () => {
     const scenario: Scenario = { ...findPreset('unsafe-release')!.withoutFix, invariants: all };
     const checkers = checkersFor(scenario);
     expect(checkers.map((c) => c.kind)).toEqual([...all.map((i) => i.kind), 'noWaitCycle']); // the liveness check every scenario gets
-    expect(checkersFor({ ...scenario, invariants: [{ kind: 'noWaitCycle' }, { kind: 'noLostUpdate' }] }).map((c) => c.kind)).toEqual(['noWaitCycle', 'noLostUpdate']);
+    // No declared check on repeated effects: the note on duplicates (kind effectOnce) comes last.
+    expect(checkersFor({ ...scenario, invariants: [{ kind: 'noWaitCycle' }, { kind: 'noLostUpdate' }] }).map((c) => c.kind)).toEqual(['noWaitCycle', 'noLostUpdate', 'effectOnce']);
     expect(checkers.every((c) => c.findings.length === 0)).toBe(true);
     expect(checkersFor(scenario)[0]!.findings).not.toBe(checkers[0]!.findings);
   });

@@ -9,8 +9,12 @@ import type { InvariantKind, Scenario } from '../scenario/schema';
 /** A broken invariant (or, for a harmless duplicate, a redundancy note). Immutable once published. */
 export interface Finding {
   readonly invariant: InvariantKind;
-  /** `violation` breaks the verdict; `redundant` is a duplicate the scenario declared harmless. */
-  readonly severity: 'violation' | 'redundant';
+  /**
+   * `violation` breaks the verdict; `redundant` is a duplicate the scenario declared harmless;
+   * `unchecked` is a duplicate no declared invariant checks (named so the verdict is never silent
+   * about a duplicate the timeline marks). Only `violation` breaks the verdict.
+   */
+  readonly severity: 'violation' | 'redundant' | 'unchecked';
   /** In words, e.g. "2 rows exist for order_id = 42 in invoices". */
   readonly message: string;
   /** Ids of the events that broke it, in trace order. */

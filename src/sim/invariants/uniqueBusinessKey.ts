@@ -23,7 +23,7 @@ export function uniqueBusinessKey({ scenario, listener }: CheckerContext): Invar
       if (count < 2) return;
       const where = keyCols.map(([c, v]) => `${c} = ${typeof v === 'string' ? `'${v}'` : String(v)}`).join(' and ');
       const message = `${count} rows exist for ${where} in ${job.table}`;
-      if (!finding) finding = log.publish({ invariant: 'uniqueBusinessKey', severity: 'violation', message, eventIds: [...inserts, e.id] });
+      if (!finding) finding = log.publish({ invariant: 'uniqueBusinessKey', severity: 'violation', message, eventIds: [...new Set([...inserts, e.id])] });
       else if (finding.message !== message) finding = log.revise(finding, { ...finding, message });
     },
     finish() {},

@@ -185,7 +185,11 @@ export const invariantSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('noLostUpdate') }),
   /** reserve: never reserve more than the stock (committed stock never below 0). */
   z.strictObject({ kind: z.literal('noOversell') }),
-  /** No two workers inside the critical section (working or performing the effect while holding the lock) at once. */
+  /**
+   * No two workers inside the critical section at once, judged on what they do: running one of
+   * their job's protected steps (between `acquire` and `release`; see `protectedSteps` in
+   * src/sim/invariants/coordination.ts), whatever the mechanism — not on what they believe.
+   */
   z.strictObject({ kind: z.literal('mutualExclusion') }),
   /** No two live workers believe they own the lease at the same time. */
   z.strictObject({ kind: z.literal('singleLeaseOwner') }),

@@ -83,7 +83,12 @@ function heldCount(world: World, w: WorkerRuntime, key: number): number {
   return world.db.sessionState(session).advisoryLocks.filter((l) => l.key === String(key)).reduce((n, l) => n + l.sessionCount + l.xactCount, 0);
 }
 
-function stillHeld(world: World, w: WorkerRuntime): boolean {
+/**
+ * Whether the worker's session holds a session-level advisory lock now: the one lock a worker
+ * keeps across COMMIT/ROLLBACK (PostgreSQL "Advisory Locks": session-level locks survive the
+ * transaction; row locks and transaction-level locks end with it).
+ */
+export function stillHeld(world: World, w: WorkerRuntime): boolean {
   const session = world.beliefs(w).connection;
   if (session === null) return false;
   return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);

@@ -31,6 +31,7 @@ function startJob(world: World, w: WorkerRuntime): void {
   w.pc = 0;
   if (w.outcome !== 'completed') world.metrics.wastedWorkMs += w.workMs; // a restart throws the first attempt's work away
   w.workMs = 0;
+  w.workStep = null;
   w.cleanupOnly = false;
   w.outcome = 'completed';
   w.enqueued = false;
@@ -60,6 +61,7 @@ function done(world: World, w: WorkerRuntime, delayMs: number): void {
 }
 
 function afterStep(world: World, w: WorkerRuntime): void {
+  w.workStep = null;
   if (applyStepFaults(world, w, w.pc, 'after') === 'stop') return;
   w.pc += 1;
   runStep(world, w);

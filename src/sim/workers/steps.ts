@@ -12,7 +12,7 @@ import { jobKeyFor } from '../engine/tables';
 import type { Row, Stmt } from '../resources/sqlTypes';
 import type { WriteStatus } from '../resources/destination';
 import type { Step } from '../scenario/schema';
-import { acquireCoordination, releaseCoordination } from './coordination';
+import { acquireCoordination, releaseCoordination, stillHeld } from './coordination';
 import { runSql } from './replyClass';
 
 /** What one kind of step does: starts it, and eventually calls `world.jobs.done(w)` (or fails or skips the rest). */
@@ -48,6 +48,7 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     world.send(w, 'WORK');
     world.emit(w.id, 'step', `${w.id} works for ${fmtMs(step.ms)}${inCriticalSection(world, w) ? ' inside its critical section' : ''}.`, { worker: w, data: { t: 'step', step: w.pc, name: 'work' } });
     w.workMs += step.ms;
+    w.workStep = { startMs: world.nowMs, plannedMs: step.ms, pausedBeforeMs: w.pausedTotalMs };
     world.jobs.done(w, step.ms);
   },
   check: (world, w) => check(world, w),
@@ -90,7 +91,7 @@ function commit(world: World, w: WorkerRuntime): void {
   const released = xactKeys.length > 1 ? `; the transaction-scoped advisory locks ${xactKeys.join(' and ')} are released with it` : xactKeys.length === 1 ? '; the transaction-scoped advisory lock is released with it' : '';
   runSql(world, w, { op: 'commit' }, {
     believe: (_r, c) => {
-      world.send(w, 'BELIEVE', { inTransaction: false, ...(xactLock ? { holdsLock: false } : {}) });
+      world.send(w, 'BELIEVE', { inTransaction: false, holdsLock: lockAfterTransaction(world, w) });
       if (c === 'ok' && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     },
     ok: () => `${w.id} commits${released}.`,
@@ -101,6 +102,16 @@ function commit(world: World, w: WorkerRuntime): void {
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
     world.jobs.done(w);
   });
+}
+
+/**
+ * What the worker believes it holds once its transaction has ended (COMMIT or ROLLBACK): row
+ * locks (`FOR UPDATE`) and transaction-level advisory locks end with the transaction; only a
+ * session-level advisory lock its session still holds survives it (semantics.md, "PostgreSQL
+ * advisory locks" and "Row locks").
+ */
+function lockAfterTransaction(world: World, w: WorkerRuntime): boolean {
+  return world.beliefs(w).holdsLock && world.scenario.mechanism.lock === 'advisory-session' && stillHeld(world, w);
 }
 
 /** Where the finished result of the job would be, as a SELECT. */
@@ -235,7 +246,7 @@ export function rollbackThen(world: World, w: WorkerRuntime, k: () => void): voi
   const xact = world.scenario.mechanism.lock === 'advisory-xact';
   const rolls = `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`;
   runSql(world, w, { op: 'rollback' }, {
-    believe: () => world.send(w, 'BELIEVE', { inTransaction: false, ...(xact ? { holdsLock: false } : {}) }),
+    believe: () => world.send(w, 'BELIEVE', { inTransaction: false, holdsLock: lockAfterTransaction(world, w) }),
     ok: () => rolls,
     none: () => rolls,
     refused: (r) => `${w.id}'s ROLLBACK only warns (${r.warning ?? 'there is no transaction in progress'}): there was nothing to roll back.`,

@@ -100,7 +100,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     if (!root) return;
     try {
       const now = store.getState().composed;
-      const t = timelineSvg(root, `${now.title} — ${deriveRun(now).verdict.held ? 'held' : 'violated'}`);
+      const t = timelineSvg(root, `${now.title} — ${deriveRun(now).verdict.status}`);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
       else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);

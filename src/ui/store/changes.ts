@@ -25,8 +25,8 @@ function writeCounts(run: RunResult): { rejected: number; dedup: number; perform
 /** Lines describing how `after` differs from `before`; empty when nothing the user cares about changed. */
 export function describeChange(before: RunResult, after: RunResult): string[] {
   const out: string[] = [];
-  if (before.verdict.held !== after.verdict.held) {
-    out.push(`verdict: ${before.verdict.held ? 'held' : 'violated'} → ${after.verdict.held ? 'held' : 'violated'}`);
+  if (before.verdict.status !== after.verdict.status) {
+    out.push(`verdict: ${before.verdict.status} → ${after.verdict.status}`);
   }
   const effect = after.scenario.destination.kind === 'file' && after.scenario.job.kind === 'external' ? 'upload'
     : after.scenario.job.kind === 'external' ? 'effect'

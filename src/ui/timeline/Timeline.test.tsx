@@ -36,6 +36,7 @@ describe('Timeline drawing', () => {
     const store = createLockscopeStore();
     store.getState().setView('simulate');
     const r = renderIn(store, el(base));
+    // The overlap (a violation); the repeated upload's note is revealed by the same event (e42), so it has no mark of its own.
     expect(r.container.querySelectorAll('.violation-mark')).toHaveLength(1);
     expect(r.container.querySelector('.curtain')).toBeNull();
     act(() => store.getState().setMode('predict'));

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { findPreset } from '../../sim';
+import { findPreset, parseScenario, fmtSeconds } from '../../sim';
+import eventLimitCase from '../../sim/cases/event-limit-truncation.json';
 import { createLockscopeStore, deriveRun, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 import { VerdictPanel } from './VerdictPanel';
@@ -54,6 +55,31 @@ describe('VerdictPanel', () => {
       'A waits for B: B\'s lease lease:export (outside the database) — on the cycle',
       'B waits for A: row lock on accounts row id=1 held by A (session c1), in the database — on the cycle',
     ]);
+  });
+
+  it('says inconclusive, with where the run was cut short, for a run stopped by the event limit', () => {
+    const parsed = parseScenario(eventLimitCase);
+    if (!parsed.ok) throw new Error('event-limit-truncation.json does not parse');
+    const run = deriveRun(parsed.scenario);
+    renderIn(store, <VerdictPanel run={run} onEventId={() => {}} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent(`Inconclusive — cut short at 20000 events / ${fmtSeconds(run.endMs)}`);
+    expect(screen.getByTestId('verdict')).not.toHaveTextContent(/Held|Violated/);
+    expect(screen.getByRole('region', { name: 'Verdict' })).toHaveClass('inconclusive');
+    expect(screen.getByTestId('cut-short')).toHaveTextContent(/reached the event limit \(20000 events\).*Nothing was violated before then, which proves nothing\./);
+  });
+
+  it('says inconclusive when the horizon comes while a worker is still at its job and nothing was violated', () => {
+    const s = findPreset('session-lock-pool')!.withoutFix;
+    renderIn(store, <VerdictPanel run={deriveRun({ ...s, invariants: [{ kind: 'boundedWait', maxWaitMs: 9_800 }] })} onEventId={() => {}} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Inconclusive — cut short at');
+    expect(screen.getByTestId('cut-short')).toHaveTextContent('The 10 s horizon came while C was still at its job');
+  });
+
+  it('names a duplicate that no declared invariant checks, beside a held verdict', () => {
+    const s = findPreset('export-lease-expiry')!.withFix;
+    renderIn(store, <VerdictPanel run={deriveRun({ ...s, faults: [...s.faults, { kind: 'crash', worker: 'A', atMs: 10_000, restartAfterMs: 1_000 }] })} onEventId={() => {}} />);
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
+    expect(screen.getByText(/A duplicate, not checked here: exports\/2026-11-30\.csv \(job key export-2026-11-30\) was performed 2 times/)).toBeInTheDocument();
   });
 
   it('draws the metrics as labelled charts', () => {

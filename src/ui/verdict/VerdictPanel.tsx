@@ -1,7 +1,9 @@
 /**
- * The verdict: held or violated, in words, with buttons that move the cursor to the events each
- * finding cites. Harmless duplicates appear as "redundant, not a violation". While the view's mode
- * hides the verdict (predict-then-reveal), it says so and offers to reveal it.
+ * The verdict: held, violated, or inconclusive (the run was cut short — by the event limit, or by
+ * its horizon while a worker was still at its job — before any violation), in words, with buttons
+ * that move the cursor to the events each finding cites. Harmless duplicates appear as "redundant,
+ * not a violation"; a duplicate no declared invariant checks is named too ("not checked here").
+ * While the view's mode hides the verdict (predict-then-reveal), it says so and offers to reveal it.
  */
 import { useLockscopeStore, useVisibility } from '../store';
 import type { DerivedRun } from '../store/derive';
@@ -42,18 +44,30 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
       </section>
     );
   }
+  const cut = verdict.status === 'inconclusive' ? verdict.cutShort : undefined;
+  const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: 'every invariant held' }
+    : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken` }
+      : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${fmtSeconds(cut?.atMs ?? run.endMs)}` };
   return (
-    <section className={`panel verdict ${verdict.held ? 'held' : 'violated'}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
+    <section className={`panel verdict ${verdict.status}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
       {caption && <p className="caption">{caption}</p>}
       <div className="verdict-line">
         <p className="verdict-head" role="status" data-testid="verdict">
-          <span aria-hidden="true" className="verdict-icon">{verdict.held ? '✓' : '✗'}</span>
-          <strong>{verdict.held ? 'Held' : 'Violated'}</strong>
-          <span className="verdict-sub"> — {verdict.held ? 'every invariant held' : `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken`}</span>
+          <span aria-hidden="true" className="verdict-icon">{head.icon}</span>
+          <strong>{head.word}</strong>
+          <span className="verdict-sub"> — {head.sub}</span>
         </p>
         {tools}
       </div>
-      {run.error && <p className="error">The run stopped early: {run.error}</p>}
+      {cut && (
+        <p className="small" data-testid="cut-short">
+          {cut.reason === 'eventLimit'
+            ? `The run reached the event limit (${cut.events} events) at ${fmtSeconds(cut.atMs)}, before it was over (fewer retries — a longer retryEveryMs — make room).`
+            : `The ${fmtSeconds(run.scenario.horizonMs)} horizon came while ${cut.unfinished.join(', ')} ${cut.unfinished.length === 1 ? 'was' : 'were'} still at ${cut.unfinished.length === 1 ? 'its job' : 'their jobs'} (a longer horizon shows how it ends).`}
+          {' '}Nothing was violated before then, which proves nothing.
+        </p>
+      )}
+      {run.error && !cut && <p className="error">The run stopped early: {run.error}</p>}
       {verdict.violations.length > 0 && (
         <ul className="findings">
           {verdict.violations.map((v, i) => (
@@ -76,7 +90,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
         <ul className="findings notes">
           {verdict.notes.map((n, i) => (
             <li key={i}>
-              <span>ℹ Redundant, not a violation: {n.message}</span>
+              <span>ℹ {n.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: {n.message}</span>
               <span className="cites">
                 {n.eventIds.map((id) => <button type="button" className="link" key={id} onClick={() => onEventId(id)}>{id}</button>)}
               </span>
@@ -84,7 +98,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
           ))}
         </ul>
       )}
-      {verdict.violations.length === 0 && verdict.notes.length === 0 && (
+      {verdict.violations.length === 0 && verdict.notes.length === 0 && !cut && (
         <p className="small">Checked: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>
       )}
     </section>

@@ -16,7 +16,7 @@ export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly
       draw: (vg: G) => {
         vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
         const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
-          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : 'Redundant, not a violation'}: ${v.message}. Go to event ${v.eventId}.`)
+          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}. Go to event ${v.eventId}.`)
           .style('cursor', 'pointer')
           .on('click', () => onEventId(v.eventId))
           .on('keydown', (event: KeyboardEvent) => {

@@ -1,9 +1,12 @@
 /**
  * The destination lane (file store or external API): each write as a bar from its start to its
- * reply, with its status (accepted, rejected as stale, deduplicated, aborted, in flight) and the
- * duplicates (a write performed after another already performed the effect), from the final
- * snapshot.
+ * reply, with its status (accepted, rejected as stale, deduplicated, aborted, in flight), from the
+ * final snapshot, and the duplicates — `duplicateEffects` of src/sim (an effect for a business
+ * key that already had one), the same function the verdict and the `duplicateEffects` metric use.
+ * A duplicate the verdict counts as a violation is red; one it names as a note (declared harmless,
+ * or not checked by the scenario's invariants) is amber, and its label says so.
  */
+import { duplicateEffects } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds, type WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
@@ -18,8 +21,13 @@ export interface WriteBar {
   readonly token: number | null;
   readonly status: WriteStatus;
   readonly performed: boolean;
-  /** Performed after another write already performed the effect. */
-  readonly duplicate: boolean;
+  /**
+   * A duplicate effect (src/sim `duplicateEffects`): `violation` when the verdict counts it as one
+   * (effectOnce), `note` when the verdict names it as a note, null when it is no duplicate.
+   */
+  readonly duplicate: 'violation' | 'note' | null;
+  /** The business key (job key) the write's effect was for, when it is a duplicate. */
+  readonly businessKey: string | null;
   readonly row: number;
   readonly reply: string;
 }
@@ -36,18 +44,17 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
   lanes(run) {
     const endMs = runEndMs(run);
     const rawWrites = run.snapshots.at(-1)?.destination.writes ?? [];
-    let performedSoFar = 0;
-    const byPerformOrder = [...rawWrites].filter((w) => w.performed).sort((a, b) => (a.endMs ?? endMs) - (b.endMs ?? endMs) || a.id - b.id);
-    const dupIds = new Set<number>();
-    for (const w of byPerformOrder) {
-      performedSoFar += 1;
-      if (performedSoFar > 1) dupIds.add(w.id);
-    }
+    const dups = new Map(duplicateEffects(run.scenario, run.events).filter((d) => d.writeId !== null).map((d) => [d.writeId!, d]));
+    const violating = new Set(run.verdict.violations.filter((v) => v.invariant === 'effectOnce').flatMap((v) => v.eventIds));
+    const dupOf = (id: number): WriteBar['duplicate'] => {
+      const d = dups.get(id);
+      return d === undefined ? null : violating.has(d.eventId) ? 'violation' : 'note';
+    };
     const items = rawWrites.map((w) => ({ ...w, startMs: w.startMs, endMs: Math.max(w.endMs ?? endMs, w.startMs) }));
     const wStack = stack(items.map((w) => ({ startMs: w.startMs, endMs: w.endMs === w.startMs ? w.startMs + 1 : w.endMs })));
     const writes: WriteBar[] = items.map((w, i) => ({
       id: w.id, worker: w.worker, startMs: w.startMs, endMs: w.endMs, token: w.token, status: w.status, performed: w.performed,
-      duplicate: dupIds.has(w.id), row: wStack.rowOf[i]!, reply: w.reply,
+      duplicate: dupOf(w.id), businessKey: dups.get(w.id)?.businessKey ?? null, row: wStack.rowOf[i]!, reply: w.reply,
     }));
     return [{
       ref: { kind: 'destination' },
@@ -74,9 +81,10 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const y = top + 6 + w.row * ROW_H;
       const rx = X(w.startMs);
       const rw = W(w.startMs, w.endMs, 10);
-      const dup = w.duplicate && showFindings;
+      const dup = w.duplicate !== null && showFindings;
+      const noteDup = dup && w.duplicate === 'note';
       const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'conflict' ? '409: key in flight' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
-      const fill = dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
+      const fill = noteDup ? 'var(--warn)' : dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
       const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
@@ -85,14 +93,14 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       return {
         key: `${w.id}|${w.worker}|${w.startMs}`,
         sig: `${rx}|${rw}|${y}|${fill}|${place.text}|${place.x}|${place.inside}|${w.reply}`,
-        label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}`,
+        label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}${noteDup ? ` (a repeat for ${w.businessKey ?? 'the same key'}, not a violation the verdict counts)` : ''}`,
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
-            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
             .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' ? '4 2' : null);
           if (place.text) {
             const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);
-            if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
+            if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
           }
           sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: sent at ${fmtSeconds(w.startMs)}, ${w.endMs > w.startMs ? `pending until ${fmtSeconds(w.endMs)}, then ` : ''}${w.reply}`);
         },

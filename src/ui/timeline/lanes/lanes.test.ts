@@ -3,6 +3,7 @@ import { deriveRun } from '../../store/derive';
 import { laneOfFault } from '../../faults/faultCatalog';
 import { buildLanes, laneIdOf, lanesOf } from '.';
 import { layoutLanes, AXIS_H, MARKS_H } from '../layout';
+import { destinationLanes, type WriteBar } from './destination';
 
 const run = (id: string, v: 'withoutFix' | 'withFix' = 'withoutFix') => deriveRun(findPreset(id)![v]);
 
@@ -53,8 +54,37 @@ describe('lane kinds', () => {
     const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
     const ctx = (showFindings: boolean) => ({ y: 100, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', markerXs: [], showFindings });
     const labels = (show: boolean) => dest.items(ctx(show)).map((i) => i.label);
-    expect(labels(true).some((l) => l?.endsWith(': DUPLICATE'))).toBe(true);
+    // export-lease-expiry checks overlaps and stale tokens, not repeats: A's upload is a duplicate
+    // (a second upload for job key export-2026-11-30) that the verdict names as a note.
+    expect(labels(true).filter((l) => l?.includes('DUPLICATE'))).toEqual(['Write #2 by A: DUPLICATE (a repeat for export-2026-11-30, not a violation the verdict counts)']);
     expect(labels(false).some((l) => l?.includes('DUPLICATE'))).toBe(false);
+  });
+
+  it('marks as DUPLICATE exactly the writes src/sim counts as duplicates: one definition for the mark, the metric and the verdict', () => {
+    const dupLabels = (r: ReturnType<typeof run>) => {
+      const writes: readonly WriteBar[] = destinationLanes.lanes(r)[0]!.data;
+      return writes.filter((w) => w.duplicate !== null).map((w) => [w.id, w.duplicate]);
+    };
+    // remote-call-in-txn with the fix: four payments for four job keys — no duplicate anywhere.
+    const rc = run('remote-call-in-txn', 'withFix');
+    expect(rc.snapshots.at(-1)!.destination.writes.filter((w) => w.performed)).toHaveLength(4);
+    expect(dupLabels(rc)).toEqual([]);
+    expect(rc.metrics.duplicateEffects).toBe(0);
+    expect(rc.verdict.status).toBe('held');
+    expect(rc.verdict.notes).toEqual([]);
+    // fence-ignored: the second e-mail is a duplicate the verdict counts as a violation (red).
+    const fi = run('fence-ignored');
+    expect(dupLabels(fi)).toEqual([[2, 'violation']]);
+    expect(fi.metrics.duplicateEffects).toBe(1);
+    expect(fi.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
+    // export-lease-expiry with the fix, A crashed and restarted at 10 s: A's retry uploads after B;
+    // B's upload repeats job key export-2026-11-30 — a duplicate the Held verdict names as a note.
+    const s = findPreset('export-lease-expiry')!.withFix;
+    const crashed = deriveRun({ ...s, faults: [...s.faults, { kind: 'crash', worker: 'A', atMs: 10_000, restartAfterMs: 1_000 }] });
+    expect(dupLabels(crashed)).toEqual([[2, 'note']]);
+    expect(crashed.metrics.duplicateEffects).toBe(1);
+    expect(crashed.verdict.status).toBe('held');
+    expect(crashed.verdict.notes.map((n) => n.message)).toEqual(['exports/2026-11-30.csv (job key export-2026-11-30) was performed 2 times — a duplicate this scenario\'s invariants do not check']);
   });
 
   it('lays the lanes out top to bottom below the axis and the marks row', () => {
