@@ -147,3 +147,26 @@ describe('same inputs, same result', () => {
     expect(r.total).toBe(1 + r.candidates);
   });
 });
+
+describe('a search spread over ranges (Web Workers) finds what one search finds', () => {
+  it('ranges handed out in order, the lowest-ordinal counterexample kept: the same schedule, the same counts', () => {
+    for (const s of [findPreset('remote-call-in-txn')!.withFix, findPreset('unsafe-release')!.withoutFix, findPreset('thumbnail')!.withoutFix]) {
+      const whole = searchFaults(s, { maxFaults: 2, returnHashes: true });
+      let best: ReturnType<typeof searchFaults>['counterexample'] = null;
+      let tried = 0;
+      const hashes = new Set<string>();
+      for (let from = 0; from < whole.total && (best === null || from <= best.ordinal); from += 97) {
+        const part = searchFaults(s, { maxFaults: 2, range: { from, to: from + 97 }, returnHashes: true });
+        tried += part.tried;
+        part.traceHashes!.forEach((h) => hashes.add(h));
+        if (part.counterexample && (best === null || part.counterexample.ordinal < best.ordinal)) best = part.counterexample;
+      }
+      expect(best?.faults ?? null).toEqual(whole.counterexample?.faults ?? null);
+      expect(best?.ordinal ?? null).toEqual(whole.counterexample?.ordinal ?? null);
+      if (!whole.counterexample) {
+        expect(tried).toBe(whole.tried);
+        expect(hashes.size).toBe(whole.distinct);
+      }
+    }
+  });
+});

@@ -43,6 +43,15 @@ export interface SearchOptions {
   readonly seed?: number;
   /** Asked between simulations: true ends the search now (a time budget, a cancel button). */
   readonly shouldStop?: () => boolean;
+  /**
+   * Only the schedules whose ordinal (their place in the search order; 0 is the fault-free run) is
+   * in [from, to): a caller that spreads one search over several Web Workers hands out ranges in
+   * order and keeps the counterexample with the lowest ordinal (the same one a single search finds).
+   * No random part runs in a range search.
+   */
+  readonly range?: { readonly from: number; readonly to: number };
+  /** Return the distinct trace hashes seen (`SearchResult.traceHashes`), so ranges can be merged. */
+  readonly returnHashes?: boolean;
   /** Hears progress every `progressEvery` runs (default 200). */
   readonly onProgress?: (p: SearchProgress) => void;
   readonly progressEvery?: number;
@@ -67,6 +76,8 @@ export interface Counterexample {
   readonly violations: readonly Finding[];
   /** Found by the random part (else by the exhaustive one). */
   readonly random: boolean;
+  /** Its place in the search order (0: the fault-free run); -1 for a random one. */
+  readonly ordinal: number;
 }
 
 /** The result of a search. */
@@ -89,6 +100,8 @@ export interface SearchResult {
   readonly counterexample: Counterexample | null;
   /** Why it stopped before covering the bound: the run budget, or `shouldStop`. */
   readonly stoppedBy?: 'maxRuns' | 'shouldStop';
+  /** With `returnHashes`: the distinct trace hashes of the schedules run. */
+  readonly traceHashes?: readonly string[];
 }
 
 /** Base scenario of a search: the scenario without its own faults. */
@@ -234,30 +247,39 @@ export function searchFaults(scenario: Scenario, options: SearchOptions = {}): S
   const cands = candidatesFor(base, kinds, baseRun);
   const total = 1 + Array.from({ length: maxFaults }, (_v, k) => choose(cands.length, k + 1)).reduce((a, b) => a + b, 0);
 
-  const run = (faults: readonly Fault[], random: boolean): Counterexample | null => {
+  const from = options.range?.from ?? 0;
+  const to = options.range?.to ?? Infinity;
+  const run = (faults: readonly Fault[], random: boolean, ordinal: number): Counterexample | null => {
     const s: Scenario = { ...base, faults: [...faults] };
     const r = faults.length === 0 ? baseRun : runScenario(s, { text: false, stopAtFirstViolation: true });
     tried += 1;
     hashes.add(r.traceHash);
     if (options.onProgress && tried % every === 0) options.onProgress({ tried, distinct: hashes.size, total });
-    return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, violations: r.verdict.violations, random } : null;
+    return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, violations: r.verdict.violations, random, ordinal } : null;
   };
   const result = (counterexample: Counterexample | null, complete: boolean, randomTried: number, stoppedBy?: 'maxRuns' | 'shouldStop'): SearchResult => ({
     maxFaults, kinds, tried, distinct: hashes.size, candidates: cands.length, total, complete, randomTried, seed, counterexample, ...(stoppedBy ? { stoppedBy } : {}),
+    ...(options.returnHashes ? { traceHashes: [...hashes] } : {}),
   });
 
-  const none = run([], false);
-  if (none) return result(none, true, 0);
+  if (from === 0 && to > 0) {
+    const none = run([], false, 0);
+    if (none) return result(none, true, 0);
+  }
   let stoppedBy: 'maxRuns' | 'shouldStop' | undefined;
+  let ordinal = 0;
   exhaustive: for (let size = 1; size <= maxFaults; size++) {
     for (const tuple of schedulesOfSize(cands, size)) {
+      ordinal += 1;
+      if (ordinal < from) continue;
+      if (ordinal >= to) break exhaustive;
       if (tried >= maxRuns) { stoppedBy = 'maxRuns'; break exhaustive; }
       if (options.shouldStop?.()) { stoppedBy = 'shouldStop'; break exhaustive; }
-      const found = run(tuple.map((i) => cands[i]!.fault), false);
+      const found = run(tuple.map((i) => cands[i]!.fault), false, ordinal);
       if (found) return result(found, true, 0);
     }
   }
-  if (stoppedBy === undefined) return result(null, true, 0);
+  if (stoppedBy === undefined || options.range) return result(null, stoppedBy === undefined, 0, stoppedBy);
 
   // Beyond the budget of the exhaustive part: random schedules of up to maxFaults faults.
   const rng = new Rng(seed);
@@ -271,7 +293,7 @@ export function searchFaults(scenario: Scenario, options: SearchOptions = {}): S
       if (kinds.includes(pick.kind)) faults.push(pick);
     }
     if (faults.length === 0) continue;
-    const found = run(faults, true);
+    const found = run(faults, true, -1);
     if (found) return result(found, false, randomTried + 1, stoppedBy);
   }
   return result(null, false, randomTried, stoppedBy);
