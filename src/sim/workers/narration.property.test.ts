@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
-import type { Fault, Mechanism, Scenario } from '../scenario/schema';
+import type { Fault, Scenario } from '../scenario/schema';
+import { mechanismArb } from '../testing/scenarioArb';
 import { generateFault } from '../faults/registry';
 import { Rng } from '../engine/rng';
 import type { TraceEvent } from '../engine/trace';
@@ -96,22 +97,7 @@ export function narrationContradictions(r: RunResult): string[] {
   return out;
 }
 
-const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
-  lock: fc.constantFrom('none', 'advisory-xact', 'advisory-session', 'lease'),
-  rowLock: fc.constantFrom('none', 'forUpdate', 'forUpdateNowait', 'forUpdateSkipLocked'),
-  uniqueKey: fc.boolean(),
-  checkConstraint: fc.boolean(),
-  onConflict: fc.constantFrom('error', 'doNothing'),
-  release: fc.constantFrom('del', 'compare-and-delete'),
-  renewal: fc.constantFrom('none', 'compare-and-extend', 'set'),
-  stopOnRenewFailure: fc.boolean(),
-  fencing: fc.boolean(),
-  idempotencyKey: fc.boolean(),
-  jobRecord: fc.boolean(),
-  onError: fc.constantFrom('return', 'unlockInFinally', 'discardConnection'),
-  acquireTimeoutMs: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }),
-  releaseInFinally: fc.boolean(),
-}, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
+// The mechanism switches come from the shared arbitrary; the scenario adds what makes rare replies common.
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc
   .tuple(fc.constantFrom(...PRESETS), fc.boolean())
