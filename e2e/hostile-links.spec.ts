@@ -73,7 +73,9 @@ test('a run that hits the event limit is a message, and the app stays usable', a
     workers: [{ id: 'A', startMs: 0, steps: [{ do: 'acquire' }, { do: 'work', ms: 3_000_000 }, { do: 'release' }] }, { id: 'B', startMs: 10, steps: [{ do: 'acquire' }, { do: 'release' }] }],
   };
   await page.goto(`/${jsonLink({ s })}`);
-  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('The run stopped early: the run produced more than 20000 events');
+  // A run cut short proves nothing: inconclusive, with where and why (issue 8).
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('Inconclusive — cut short at 20000 events');
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('The run reached the event limit (20000 events)');
   await page.keyboard.press('End');
   await expect(page.getByTestId('cursor-readout')).toContainText('event 20000/20000');
   expect(errors).toEqual([]);
