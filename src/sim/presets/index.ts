@@ -10,17 +10,19 @@ import { exportLeaseExpiry } from './exportLeaseExpiry';
 import { unsafeRelease } from './unsafeRelease';
 import { fenceIgnored } from './fenceIgnored';
 import { renewPartition } from './renewPartition';
+import { watchdogStarved } from './watchdogStarved';
+import { pexpireRenewal } from './pexpireRenewal';
 import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
 
 export type { Preset } from './build';
 
-/** All 13 presets. */
+/** All 15 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
   adminBypass, sessionLockPool,
-  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition,
+  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
   crashAfterEffect, manualUnlock, remoteCallInTxn,
 ];
 
