@@ -12,10 +12,10 @@ function cli(...argv: string[]) {
 }
 
 describe('simulate CLI', () => {
-  it('--list prints the 13 preset ids', () => {
+  it('--list prints the 15 preset ids', () => {
     const r = cli('--list');
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')).toHaveLength(13);
+    expect(r.out.split('\n')).toHaveLength(15);
     expect(r.out).toContain('export-lease-expiry');
   });
 
