@@ -208,12 +208,13 @@ const renewalStall: FaultKindDef<Of<'renewalStall'>> = {
     if (stopped) return stopped;
     const { world } = ctx;
     const w = ctx.worker!;
-    const until = world.nowMs + f.durationMs;
-    w.renewStalledUntilMs = Math.max(until, w.renewStalledUntilMs ?? 0);
+    const until = Math.max(world.nowMs + f.durationMs, w.renewStall?.untilMs ?? 0);
+    const stall = { untilMs: until, say: (narration: string) => ctx.event(narration, { worker: w }) };
+    w.renewStall = stall;
     ctx.event(`${w.id}'s renewal timer stalls for ${fmtMs(f.durationMs)} (a starved watchdog thread, a blocked event loop): no renewal runs, while its job's own work carries on.`, { worker: w });
     world.at(until, () => {
-      if (!world.isAlive(w) || w.renewStalledUntilMs !== until) return;
-      w.renewStalledUntilMs = null;
+      if (!world.isAlive(w) || w.renewStall !== stall) return;
+      w.renewStall = null;
       ctx.event(`${w.id}'s renewal timer can run again.`, { worker: w });
     });
     return 'continue';

@@ -279,7 +279,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       "staleWritesRejected": 0,
       "duplicateEffects": 1,
       "wastedWorkMs": 20000,
-      "events": 29
+      "events": 30
     }
   },
   "withFix": {
@@ -310,7 +310,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       "staleWritesRejected": 1,
       "duplicateEffects": 0,
       "wastedWorkMs": 20000,
-      "events": 28
+      "events": 29
     }
   }
 },

@@ -141,6 +141,7 @@ describe('the renewalStall fault', () => {
     expect(of(r, 'A', 'EVAL').filter((e) => (e.command ?? '').includes('pexpire')).map((e) => e.atMs)).toEqual([5_000]);
     expect(r.events.filter((e) => e.kind === 'fault').map((e) => [e.atMs, e.narration])).toEqual([
       [1_000, 'A\'s renewal timer stalls for 4 s (a starved watchdog thread, a blocked event loop): no renewal runs, while its job\'s own work carries on.'],
+      [3_000, 'A\'s renewal of lease:j is due now, but its stalled timer cannot run it: the lease is not extended, and A does not know.'],
       [5_000, 'A\'s renewal timer can run again.'],
     ]);
     expect(of(r, 'A', 'EVAL').at(-1)!.atMs).toBe(8_000); // the release, after 8 s of work as without the fault

@@ -253,8 +253,11 @@ function scheduleRenewal(world: World, w: WorkerRuntime, fromMs: number = world.
   const due = (): void => {
     if (w.renewGen !== gen || !world.isAlive(w)) return;
     // A starved renewal timer (the renewalStall fault) runs only once its thread or event loop is free again.
-    const stalledUntil = w.renewStalledUntilMs;
-    if (stalledUntil !== null && world.nowMs < stalledUntil) return void world.at(stalledUntil, due, w);
+    const stall = w.renewStall;
+    if (stall !== null && world.nowMs < stall.untilMs) {
+      if (world.beliefs(w).ownsLease) stall.say(`${w.id}'s renewal of ${world.scenario.lease.key} is due now, but its stalled timer cannot run it: the lease is not extended, and ${w.id} does not know.`);
+      return void world.at(stall.untilMs, due, w);
+    }
     renew(world, w);
   };
   world.at(Math.max(world.nowMs, fromMs + periodMs), due, w);
