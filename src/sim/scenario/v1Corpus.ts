@@ -20,7 +20,8 @@ const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)]
 export function v1Scenario(i: number): Record<string, unknown> {
   const rng = new Rng(1_000 + i);
   const preset = PRESETS.find((p) => p.id === V1_PRESETS[i % V1_PRESETS.length])!;
-  const base = JSON.parse(JSON.stringify(rng.int(0, 1) === 0 ? preset.withoutFix : preset.withFix)) as Record<string, any>;
+  type V1 = Record<string, unknown> & { mechanism: Record<string, unknown>; lease: Record<string, unknown>; faults: { atMs?: number }[]; horizonMs: number };
+  const base = JSON.parse(JSON.stringify(rng.int(0, 1) === 0 ? preset.withoutFix : preset.withFix)) as V1;
   delete base.client;
   base.version = 1;
   base.seed = rng.int(0, 1_000_000);
@@ -35,9 +36,9 @@ export function v1Scenario(i: number): Record<string, unknown> {
   base.lease.renewEveryMs = pick(rng, [1_000, 3_000, 10_000]);
   base.lease.retryEveryMs = pick(rng, [250, 1_000]);
   const kinds = faultKinds().filter((k) => V1_FAULT_KINDS.includes(k.kind));
-  const faults: unknown[] = [];
+  const faults: { atMs?: number }[] = [];
   for (let n = rng.int(0, 3); n > 0; n--) faults.push(pick(rng, kinds).generate(rng, base as never));
-  base.faults = [...base.faults, ...faults].filter((f: any) => f.atMs === undefined || f.atMs <= base.horizonMs);
+  base.faults = [...base.faults, ...faults].filter((f) => f.atMs === undefined || f.atMs <= base.horizonMs);
   return base;
 }
 
