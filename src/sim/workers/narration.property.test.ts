@@ -22,7 +22,10 @@ import { generateFault } from '../faults/registry';
 import { Rng } from '../engine/rng';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
-import type { DbReply } from '../resources/sqlTypes';
+import type { DbReply, Stmt } from '../resources/sqlTypes';
+
+/** A `pg_try_advisory_lock` or `pg_try_advisory_xact_lock` statement. */
+const isTryLock = (stmt: Stmt): boolean => stmt.op === 'advisory' && stmt.fn.startsWith('pg_try_');
 import type { DestinationWrite } from '../resources/destination';
 import { PENDING_REPLY } from '../resources/destination';
 
@@ -79,7 +82,7 @@ export function narrationContradictions(r: RunResult): string[] {
         if (SQL_SUCCESS.test(text)) bad(e, `${reply.tag} narrated as a write`);
         if (!/\b(nothing|no row|no job record|matches no|conflicting)\b/.test(text)) bad(e, `${reply.tag} is not narrated as touching nothing`);
       } else if (reply.warning !== undefined && !/\bWARNING|warns\b/.test(text)) bad(e, 'a WARNING is not narrated');
-      else if (call.command.op === 'advisory' && call.command.fn.startsWith('pg_try_') && reply.rows[0]?.[call.command.fn] === 'f' && (SQL_SUCCESS.test(text) || !/returns false/.test(text))) bad(e, 'a try-lock that returned f is not narrated as not getting the lock');
+      else if (isTryLock(call.command as Stmt) && reply.rows[0]?.[(call.command as { fn: string }).fn] === 'f' && (SQL_SUCCESS.test(text) || !/returns false/.test(text))) bad(e, 'a try-lock that returned f is not narrated as not getting the lock');
     } else if (call.resource === 'destination') {
       const w = call.reply as DestinationWrite;
       const phase = e.data?.t === 'write' ? e.data.phase : undefined;
