@@ -147,3 +147,21 @@ describe('the renewalStall fault', () => {
     expect(of(r, 'A', 'EVAL').at(-1)!.atMs).toBe(8_000); // the release, after 8 s of work as without the fault
   });
 });
+
+describe('the version-2 example file (fixtures/scenario-v2-client.json, README "Scenario format, version 2")', () => {
+  it('host2 tries pg_try_advisory_lock once, gets f and skips; the cleanup runs once', async () => {
+    const { readFileSync } = await import('node:fs');
+    const json = JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-client.json', import.meta.url), 'utf8'));
+    const parsed = parseScenario(json);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const r = runScenario(parsed.scenario);
+    expect(r.events.filter((e) => e.kind === 'sql').map((e) => `${e.actor} ${e.command} → ${e.reply}`)).toEqual([
+      'host1 SELECT pg_try_advisory_lock(7) → t',
+      'host2 SELECT pg_try_advisory_lock(7) → f',
+      'host1 SELECT pg_advisory_unlock(7) → t',
+    ]);
+    expect(outcomes(r, 'host2')).toEqual(['host2 is done: the lock was taken, so it skipped the job without an error.']);
+    expect(r.verdict.held).toBe(true);
+  });
+});
