@@ -35,7 +35,8 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const since2 = 'exists only in scenario version 2: set "version": 2';
   if ('client' in value) errors.push({ path: 'client', message: since2 });
   const m = value.mechanism;
-  if (typeof m === 'object' && m !== null && (m as Record<string, unknown>).renewal === 'pexpire') errors.push({ path: 'mechanism.renewal', message: `"pexpire" ${since2}` });
+  const renewal = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).renewal : undefined;
+  if (renewal === 'pexpire' || renewal === 'set-px') errors.push({ path: 'mechanism.renewal', message: `"${renewal}" ${since2}` });
   if (Array.isArray(value.faults)) {
     value.faults.forEach((f: unknown, i) => {
       const kind = typeof f === 'object' && f !== null ? (f as Record<string, unknown>).kind : undefined;

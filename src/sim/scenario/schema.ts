@@ -1,7 +1,7 @@
 /**
  * The scenario format, version 2: a scenario is plain, versioned JSON data (seed + parameters +
  * workers' job steps + faults + invariants). Version 2 adds `client` (how the lock client library
- * behaves), the `pexpire` renewal and the `renewalStall` fault; version-1 files and links migrate
+ * behaves), the `set-px` and `pexpire` renewals and the `renewalStall` fault; version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -81,12 +81,14 @@ export const mechanismSchema = z.strictObject({
   /** How a lease is released: plain `DEL` or the compare-and-delete script. */
   release: z.enum(['del', 'compare-and-delete']),
   /**
-   * Lease renewal: none, the compare-and-extend script, a plain `SET` (which discards the TTL and
-   * re-acquires a key that expired or changed hands), or (version 2) a plain `PEXPIRE key ttl`,
-   * which checks no owner: it extends whoever holds the key, a successor included (Redis docs,
-   * PEXPIRE: 1 if the timeout was set, 0 if the key does not exist).
+   * Lease renewal: none, the compare-and-extend script, a plain `SET key token` (which discards
+   * the TTL: the lease never expires), or since version 2: `set-px`, `SET key token PX ttl` as
+   * clients that "extend" by setting again do (it re-acquires a key that expired — after a gap in
+   * which someone else may have worked — and overwrites a successor's); `pexpire`, a plain
+   * `PEXPIRE key ttl`, which checks no owner: it extends whoever holds the key, a successor
+   * included (Redis docs, SET and PEXPIRE: 1 if the timeout was set, 0 if the key does not exist).
    */
-  renewal: z.enum(['none', 'compare-and-extend', 'set', 'pexpire']),
+  renewal: z.enum(['none', 'compare-and-extend', 'set', 'set-px', 'pexpire']),
   /** Stop before the effect or the record once a renewal has failed. */
   stopOnRenewFailure: z.boolean(),
   /** Take an `INCR` fencing token with the lease and send it with the effect. */

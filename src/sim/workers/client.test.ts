@@ -48,6 +48,7 @@ describe('scenario version 2: the migration from version 1', () => {
   it.each([
     ['client', (s: Record<string, any>) => (s.client = { ...DEFAULT_CLIENT }), 'client: exists only in scenario version 2: set "version": 2'],
     ['the pexpire renewal', (s: Record<string, any>) => (s.mechanism.renewal = 'pexpire'), 'mechanism.renewal: "pexpire" exists only in scenario version 2: set "version": 2'],
+    ['the set-px renewal', (s: Record<string, any>) => (s.mechanism.renewal = 'set-px'), 'mechanism.renewal: "set-px" exists only in scenario version 2: set "version": 2'],
     ['the renewalStall fault', (s: Record<string, any>) => (s.faults = [{ kind: 'renewalStall', worker: 'A', atMs: 1, durationMs: 5 }]), 'faults[0].kind: "renewalStall" exists only in scenario version 2: set "version": 2'],
   ])('refuses a version-1 file that uses %s, naming the path', (_what, edit, message) => {
     const { client: _c, ...v1 } = JSON.parse(JSON.stringify(findPreset('export-lease-expiry')!.withoutFix)) as Scenario;
@@ -131,6 +132,30 @@ describe('renewal schedule', () => {
     expect(granted).toBe(8_000);
     expect(renewals(r, 'B')[0]).toBe(granted);
     expect(renewals(runScenario(longB({})), 'B')[0]).toBe(granted + 3_000);
+  });
+});
+
+describe('renewal by SET … PX (set-px)', () => {
+  const paused = (workers: 1 | 2): Scenario => {
+    const s = leaseBase({}, { renewal: 'set-px' });
+    return { ...s, workers: s.workers.slice(0, workers).map((w) => ({ ...w, steps: steps('acquire', ['work', 8_000], 'release') })), faults: [{ kind: 'pause', worker: 'A', atMs: 2_000, pauseMs: 12_000 }] };
+  };
+  const renewalsOf = (r: RunResult) => of(r, 'A', 'SET').filter((e) => !(e.command ?? '').includes(' NX'));
+  it('while the key is its own, it only resets the TTL', () => {
+    const s = leaseBase({}, { renewal: 'set-px' });
+    const first = renewalsOf(runScenario({ ...s, workers: [s.workers[0]!] }))[0]!;
+    expect([first.atMs, first.command, first.reply]).toEqual([3_000, expect.stringMatching(/^SET lease:j \w+ PX 10000$/), 'OK']);
+    expect(first.narration).toBe('A renews with SET … PX: the key still held its token, so this only resets the TTL to 10 s.');
+  });
+  it('after the key expired, it re-acquires after the gap', () => {
+    const first = renewalsOf(runScenario(paused(1)))[0]!;
+    expect(first.atMs).toBe(14_000);
+    expect(first.narration).toBe('A\'s SET re-creates lease:j, which had expired: A re-acquires after a gap in which another worker could have taken the lease and worked, and it cannot tell.');
+  });
+  it('when a successor holds the key, it overwrites the successor\'s lease', () => {
+    const r = runScenario(paused(2));
+    expect(of(r, 'B', 'SET').find((e) => e.reply === 'OK')!.atMs).toBe(10_000);
+    expect(renewalsOf(r)[0]!.narration).toBe('A\'s SET overwrites B\'s lease with its own token: B still believes it owns lease:j.');
   });
 });
 

@@ -291,6 +291,24 @@ function renew(world: World, w: WorkerRuntime): void {
     }, w);
     return scheduleRenewal(world, w);
   }
+  if (world.scenario.mechanism.renewal === 'set-px') {
+    // A client that "extends" by setting the key again with a TTL: SET without NX always succeeds
+    // (Redis SET), so it re-creates an expired key and overwrites a successor's.
+    const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;
+    runRedis(world, w.id, { op: 'SET', key: L.key, value: token, pxMs: L.ttlMs }, {
+      believe: (_r, c) => (c === 'ok' ? world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs }) : noAnswer()),
+      ok: () => {
+        const data = { t: 'lease', op: 'renewed', key: L.key, worker: w.id } as const;
+        if (holder === token) return { text: `${w.id} renews with SET … PX: the key still held its token, so this only resets the TTL to ${fmtMs(L.ttlMs)}.`, data };
+        if (holder === null) return { text: `${w.id}'s SET re-creates ${L.key}, which had expired: ${w.id} re-acquires after a gap in which another worker could have taken the lease and worked, and it cannot tell.`, data };
+        return { text: `${w.id}'s SET overwrites ${ownerOfValue(world, holder)}'s lease with its own token: ${ownerOfValue(world, holder)} still believes it owns ${L.key}.`, data };
+      },
+      none: () => ({ text: `${w.id}'s SET renewal is not applied.`, data: failed }),
+      error: (r) => ({ text: `${w.id}'s SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
+      timeout: () => ({ text: `${w.id}'s SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
+    }, w);
+    return scheduleRenewal(world, w);
+  }
   if (world.scenario.mechanism.renewal === 'pexpire') {
     // Redis PEXPIRE: 1 if the key exists (whoever's it is), 0 if not. No owner check.
     const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;

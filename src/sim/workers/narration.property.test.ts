@@ -108,7 +108,7 @@ const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   checkConstraint: fc.boolean(),
   onConflict: fc.constantFrom('error', 'doNothing'),
   release: fc.constantFrom('del', 'compare-and-delete'),
-  renewal: fc.constantFrom('none', 'compare-and-extend', 'set', 'pexpire'),
+  renewal: fc.constantFrom('none', 'compare-and-extend', 'set', 'set-px', 'pexpire'),
   stopOnRenewFailure: fc.boolean(),
   fencing: fc.boolean(),
   idempotencyKey: fc.boolean(),
