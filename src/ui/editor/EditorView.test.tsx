@@ -132,7 +132,7 @@ describe('Scenario editor', () => {
     fireEvent.change(screen.getByLabelText(/Retries after the first try/), { target: { value: '3' } });
     expect(store().composed.client.retries).toBe(3);
     expect(screen.getByLabelText(/Fail the job when the unlock says the lock was not ours/)).toBeChecked();
-    expect([...(screen.getByLabelText('Lease renewal') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('plain PEXPIRE (no owner check)');
+    expect([...(screen.getByLabelText('Lease renewal') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('plain PEXPIRE');
     expect(screen.getByText(/stall a worker's renewal timer/, { selector: 'legend' })).toBeTruthy();
     expect(screen.getByLabelText('Renewal timer stalled for (ms)')).toHaveValue(30000);
     fireEvent.change(screen.getByLabelText(/Renew this much early/), { target: { value: '3000' } });
