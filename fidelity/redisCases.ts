@@ -162,4 +162,33 @@ export const REDIS_CASES: readonly RedisCase[] = [
       at(400, { op: 'INCR', key: 'fence' }, '(integer) 1'),
     ],
   },
+  {
+    name: 'renewal by plain PEXPIRE after expiry extends the successor’s lease (no owner check); compare-and-extend refuses', primitive: 'Redis renewal commands (timed)',
+    ops: [
+      at(0, set('lease', 'A', { nx: true, pxMs: 150 }), 'OK'),
+      at(200, set('lease', 'B', { nx: true, pxMs: 200 }), 'OK'),
+      at(250, { op: 'PEXPIRE', key: 'lease', ms: 400 }, '(integer) 1'),
+      at(250, get('lease'), '"B"'),
+      at(450, get('lease'), '"B"'),
+      at(450, pttl('lease'), '(integer) 200'),
+      at(450, cae('lease', 'A', 400), '(integer) 0'),
+      at(700, get('lease'), '(nil)'),
+      at(700, { op: 'PEXPIRE', key: 'lease', ms: 400 }, '(integer) 0'),
+    ],
+  },
+  {
+    name: 'renewal by SET re-acquires after a gap and overwrites a successor’s key', primitive: 'Redis renewal commands (timed)',
+    ops: [
+      at(0, set('lease', 'A', { nx: true, pxMs: 150 }), 'OK'),
+      at(200, get('lease'), '(nil)'),
+      at(200, set('lease', 'A', { pxMs: 200 }), 'OK'),
+      at(250, pttl('lease'), '(integer) 150'),
+      at(250, set('lease', 'B', { nx: true, pxMs: 10_000 }), '(nil)'),
+      at(450, set('lease', 'B', { nx: true, pxMs: 10_000 }), 'OK'),
+      at(450, set('lease', 'A'), 'OK'),
+      at(450, get('lease'), '"A"'),
+      at(450, pttl('lease'), '(integer) -1'),
+      at(450, cad('lease', 'B'), '(integer) 0'),
+    ],
+  },
 ];

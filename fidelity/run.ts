@@ -210,7 +210,7 @@ try {
 // ---- summary ----
 const ORDER: Primitive[] = [
   'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
-  'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'preset replay (Redis)', 'generated Redis',
+  'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'preset replay (Redis)', 'generated Redis',
 ];
 const rows = ORDER.map((p) => {
   const rs = results.filter((r) => r.primitive === p);

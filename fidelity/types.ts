@@ -20,6 +20,8 @@ export type Primitive =
   | 'Redis strings/TTL'
   | 'Redis scripts'
   | 'Redis expiry (timed)'
+  /** Lease renewal as clients send it (scenario version 2): plain PEXPIRE on a successor's key, SET that re-acquires after a gap. */
+  | 'Redis renewal commands (timed)'
   | 'generated Redis';
 
 /**

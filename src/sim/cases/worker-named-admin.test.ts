@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import scenarioJson from './worker-named-admin.json';
 import { parseScenario } from '../scenario/migrate';
-import { reservedActorIds, validateScenario } from '../scenario/validate';
+import { reservedActorIds } from '../scenario/validate';
 import { faultKinds, registerFaultKind } from '../faults/registry';
 import { faultPlacement } from '../scenario/primitives';
 import { runScenario } from '../engine/run';
@@ -40,7 +40,7 @@ describe('worker-named-admin.json', () => {
     for (const def of faultKinds()) expect(reserved.has(def.actor ?? 'fault')).toBe(true);
     expect([...reserved.keys()]).toEqual(expect.arrayContaining(['admin', 'operator', 'fault', 'redis', 'db', 'pool', 'destination']));
     for (const [id, what] of reserved) {
-      const r = validateScenario({ ...renamed(id), faults: [] });
+      const r = parseScenario({ ...renamed(id), faults: [] });
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.errors).toContainEqual({ path: 'workers[0].id', message: `"${id}" is reserved for ${what}; give the worker another id` });
     }
@@ -53,13 +53,13 @@ describe('worker-named-admin.json', () => {
       describe: () => 'A robot pokes', appliesTo: () => true, generate: () => ({ kind: 'robotPoke', atMs: 0 }), apply: () => 'continue',
     });
     try {
-      const r = validateScenario({ ...renamed('robot'), faults: [] });
+      const r = parseScenario({ ...renamed('robot'), faults: [] });
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.errors[0]).toEqual({ path: 'workers[0].id', message: '"robot" is reserved for the robotPoke fault; give the worker another id' });
     } finally {
       remove();
     }
-    expect(validateScenario({ ...renamed('robot'), faults: [] }).ok).toBe(true);
+    expect(parseScenario({ ...renamed('robot'), faults: [] }).ok).toBe(true);
   });
 
   it('no preset uses a reserved id', () => {

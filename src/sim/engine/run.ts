@@ -9,7 +9,7 @@ import { checkersFor, duplicateEffects, INVARIANT_TEXT, type Finding, type Findi
 import { fmtMs } from './fmt';
 import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
-import type { Scenario } from '../scenario/schema';
+import { DEFAULT_CLIENT, type Scenario } from '../scenario/schema';
 import type { Beliefs, WorkerStateName } from '../workers/workerMachine';
 import type { LockRow, WaitEdge } from '../resources/database';
 import type { PgLockRow } from '../resources/pgLocks';
@@ -187,7 +187,9 @@ export function snapshotWorld(world: World): WorldSnapshot {
  * Runs a validated scenario (see validateScenario) to its horizon. Never throws for a valid
  * scenario: a run that exceeds the event limit stops and reports `error`.
  */
-export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+export function runScenario(input: Scenario, options: RunOptions = {}): RunResult {
+  // A scenario that skipped parseScenario (a raw version-1 object) runs with version 1's client.
+  const scenario: Scenario = (input as Partial<Scenario>).client === undefined ? { ...input, client: { ...DEFAULT_CLIENT } } : input;
   const world = new World(scenario, options.maxEvents, options.text ?? true);
   world.jobs = createJobLifecycle(world);
   let violated = false;

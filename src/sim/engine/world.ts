@@ -38,6 +38,11 @@ export interface WorkerRuntime {
   renewGen: number;
   /** Paused until this virtual ms (exclusive), or null. */
   pausedUntilMs: number | null;
+  /**
+   * The renewal timer (only it) is stalled until `untilMs` (the `renewalStall` fault), or null;
+   * `say` narrates, as that fault's event, a renewal that falls due meanwhile.
+   */
+  renewStall: { readonly untilMs: number; readonly say: (narration: string) => void } | null;
   pauseMs: number;
   /** Cut off from the lease store until this virtual ms, or null. */
   cutOffUntilMs: number | null;
@@ -78,7 +83,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   const actor = createActor(workerMachine);
   actor.start();
   return {
-    id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, pauseMs: 0, cutOffUntilMs: null,
+    id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
     waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
     workStep: null, pausedTotalMs: 0, pauseStartedMs: null,
   };

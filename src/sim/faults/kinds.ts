@@ -27,12 +27,13 @@ const manualDeleteSchema = z.strictObject({ kind: z.literal('manualDelete'), ...
 const jobErrorSchema = z.strictObject({ kind: z.literal('jobError'), worker: identifier, ...faultPlacement });
 const failoverSchema = z.strictObject({ kind: z.literal('failover'), ...faultPlacement, worker: identifier.optional() });
 const clockJumpSchema = z.strictObject({ kind: z.literal('clockJump'), jumpMs: positiveMs, ...faultPlacement, worker: identifier.optional() });
+const renewalStallSchema = z.strictObject({ kind: z.literal('renewalStall'), worker: identifier, durationMs: positiveMs, ...faultPlacement });
 
 /** A fault of one of the built-in kinds. */
 export type BuiltinFault =
   | z.infer<typeof pauseSchema> | z.infer<typeof expireLeaseSchema> | z.infer<typeof crashSchema> | z.infer<typeof partitionSchema>
   | z.infer<typeof adminBypassSchema> | z.infer<typeof manualDeleteSchema> | z.infer<typeof jobErrorSchema> | z.infer<typeof failoverSchema>
-  | z.infer<typeof clockJumpSchema>;
+  | z.infer<typeof clockJumpSchema> | z.infer<typeof renewalStallSchema>;
 
 type Of<K extends BuiltinFault['kind']> = Extract<BuiltinFault, { kind: K }>;
 
@@ -189,8 +190,39 @@ const clockJump: FaultKindDef<Of<'clockJump'>> = {
   },
 };
 
-/** The built-in kinds, in the order the scenario format has always listed them. */
-export const BUILTIN_FAULT_KINDS = [pause, expireLease, crash, partition, adminBypass, manualDelete, jobError, failover, clockJump] as const;
+/**
+ * Only the worker's renewal timer stalls (scenario version 2): a watchdog thread starved of CPU,
+ * or an event loop blocked by the job's own synchronous work, while the job itself carries on.
+ * A renewal due meanwhile runs when the stall ends. Source: the Redis distributed-locks page and
+ * Kleppmann (a renewal is just another timer in the holder's process); semantics.md, "Real
+ * failures": "A renewal timer starved by a busy CPU".
+ */
+const renewalStall: FaultKindDef<Of<'renewalStall'>> = {
+  kind: 'renewalStall', schema: renewalStallSchema, lane: 'worker', glyph: 'W',
+  duration: { label: 'stalled for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
+  describe: (f, _s, when) => `Stall ${f.worker}'s renewal timer for ${fmtSeconds(f.durationMs)} ${when}`,
+  appliesTo: (s) => s.mechanism.lock === 'lease' && s.mechanism.renewal !== 'none',
+  generate: (rng, s) => ({ kind: 'renewalStall', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), durationMs: rng.int(1, 30_000) }),
+  apply: (ctx, f) => {
+    const stopped = notRunning(ctx, 'Renewal stall', f.worker);
+    if (stopped) return stopped;
+    const { world } = ctx;
+    const w = ctx.worker!;
+    const until = Math.max(world.nowMs + f.durationMs, w.renewStall?.untilMs ?? 0);
+    const stall = { untilMs: until, say: (narration: string) => ctx.event(narration, { worker: w }) };
+    w.renewStall = stall;
+    ctx.event(`${w.id}'s renewal timer stalls for ${fmtMs(f.durationMs)} (a starved watchdog thread, a blocked event loop): no renewal runs, while its job's own work carries on.`, { worker: w });
+    world.at(until, () => {
+      if (!world.isAlive(w) || w.renewStall !== stall) return;
+      w.renewStall = null;
+      ctx.event(`${w.id}'s renewal timer can run again.`, { worker: w });
+    });
+    return 'continue';
+  },
+};
+
+/** The built-in kinds, in the order the scenario format has always listed them (version 2 added renewalStall). */
+export const BUILTIN_FAULT_KINDS = [pause, expireLease, crash, partition, adminBypass, manualDelete, jobError, failover, clockJump, renewalStall] as const;
 
 function pauseWorker(ctx: FaultContext, w: WorkerRuntime, pauseMs: number): FaultEffect {
   const { world } = ctx;

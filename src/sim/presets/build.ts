@@ -2,7 +2,7 @@
  * Helpers to write presets compactly: defaults for every mechanism switch and resource setting,
  * so a preset file states only what makes its situation.
  */
-import type { Scenario, Mechanism, Step } from '../scenario/schema';
+import { DEFAULT_CLIENT, type Scenario, type Mechanism, type Step, type ClientConfig } from '../scenario/schema';
 
 /** A catalogue entry: the situation, and the scenario without and with the fix. */
 export interface Preset {
@@ -37,15 +37,16 @@ export const NO_MECHANISM: Mechanism = {
   onError: 'return',
 };
 
-type Base = Omit<Scenario, 'version' | 'mechanism' | 'lease' | 'database' | 'destination' | 'faults' | 'seed'> & Partial<Pick<Scenario, 'lease' | 'database' | 'destination' | 'faults' | 'seed'>> & { mechanism?: Partial<Mechanism> };
+type Base = Omit<Scenario, 'version' | 'mechanism' | 'client' | 'lease' | 'database' | 'destination' | 'faults' | 'seed'> & Partial<Pick<Scenario, 'lease' | 'database' | 'destination' | 'faults' | 'seed'>> & { mechanism?: Partial<Mechanism>; client?: Partial<ClientConfig> };
 
 /** A full scenario from the parts a preset cares about. */
 export function scenario(base: Base): Scenario {
   return {
-    version: 1,
+    version: 2,
     seed: base.seed ?? 1,
     ...base,
     mechanism: { ...NO_MECHANISM, ...base.mechanism },
+    client: { ...DEFAULT_CLIENT, ...base.client },
     lease: base.lease ?? { key: 'lease:export', fenceKey: 'fence:export', fenceStart: 32, ttlMs: 30_000, retryEveryMs: 1_000, renewEveryMs: 10_000, replicationLagMs: 0 },
     database: base.database ?? { poolSize: 4 },
     destination: base.destination ?? { kind: 'file', target: 'exports/2026-11-30.csv', checksFencing: false, honoursIdempotencyKeys: false },

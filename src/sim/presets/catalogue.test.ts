@@ -21,12 +21,12 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 14 presets (product.md\'s 13 and lock-order-deadlock), each valid in both variants', () => {
+  it('has the 16 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved and pexpire-renewal), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
       'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'lock-order-deadlock',
-      'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
+      'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(14);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(16);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -229,6 +229,49 @@ describe('renew-partition', () => {
       'A is done: it stopped because it could not keep its lease.',
     ]);
     expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);
+  });
+});
+
+describe('watchdog-starved', () => {
+  it('without the fix: A renews nothing while stalled, B takes the expired lease, both upload, then A\'s release replies 0 and fails the job', () => {
+    const r = run('watchdog-starved', false);
+    expect(find(r, (e) => e.actor === 'A' && e.kind === 'redis' && (e.command ?? '').includes('pexpire'))).toHaveLength(0);
+    expect(find(r, (e) => e.actor === 'redis' && e.kind === 'expiry').map((e) => e.atMs)).toEqual([10_000]);
+    expect(cmd(r, 'B', 'SET').at(-1)).toMatchObject({ atMs: 10_000, reply: 'OK' });
+    expect(cmd(r, 'A', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);
+    const release = cmd(r, 'A', 'EVAL').at(-1)!;
+    expect(release).toMatchObject({ atMs: 25_000, reply: '(integer) 0' });
+    expect(release.narration).toContain('A\'s client checks the reply and fails the job');
+    expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)).toEqual([
+      'A\'s job fails (its release found lease:ledger no longer held with its token); its error path runs.',
+      'A is done: the job failed.',
+    ]);
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['noOverlappingWrites', 'noStaleTokenAccepted']);
+  });
+  it('with the fix: the file store rejects A\'s token 33', () => {
+    const r = run('watchdog-starved', true);
+    expect(cmd(r, 'A', 'PUT').map((e) => e.reply)).toEqual([expect.stringContaining('409')]);
+    expect(r.metrics.staleWritesRejected).toBe(1);
+  });
+});
+
+describe('pexpire-renewal', () => {
+  it('without the fix: A\'s PEXPIRE extends B\'s key and A works on beside B', () => {
+    const r = run('pexpire-renewal', false);
+    const renewal = cmd(r, 'A', 'PEXPIRE')[0]!;
+    expect(renewal).toMatchObject({ atMs: 14_000, command: 'PEXPIRE lease:reindex 10000', reply: '(integer) 1' });
+    expect(renewal.narration).toBe('A\'s plain PEXPIRE extends B\'s lease, not its own: PEXPIRE checks no owner, so A goes on believing it owns lease:reindex — two owners now.');
+    expect(renewal.beliefs?.ownsLease).toBe(true);
+    // Both upload: the duplicate is what the preset checks (A also works on beside B, in both variants:
+    // a paused holder cannot know its lease expired until its next renewal; the fix makes that renewal tell it).
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
+    expect(cmd(r, 'A', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);
+  });
+  it('with the fix: A\'s compare-and-extend replies 0 and A stops before uploading', () => {
+    const r = run('pexpire-renewal', true);
+    expect(cmd(r, 'A', 'EVAL').find((e) => e.atMs === 14_000)?.reply).toBe('(integer) 0');
+    expect(cmd(r, 'A', 'PUT')).toHaveLength(0);
+    expect(r.verdict.status).toBe('held');
   });
 });
 

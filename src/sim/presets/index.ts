@@ -11,17 +11,19 @@ import { exportLeaseExpiry } from './exportLeaseExpiry';
 import { unsafeRelease } from './unsafeRelease';
 import { fenceIgnored } from './fenceIgnored';
 import { renewPartition } from './renewPartition';
+import { watchdogStarved } from './watchdogStarved';
+import { pexpireRenewal } from './pexpireRenewal';
 import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
 
 export type { Preset } from './build';
 
-/** All 14 presets. */
+/** All 16 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
   adminBypass, sessionLockPool, lockOrderDeadlock,
-  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition,
+  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
   crashAfterEffect, manualUnlock, remoteCallInTxn,
 ];
 

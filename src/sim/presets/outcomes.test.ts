@@ -266,6 +266,164 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 1, meanMs: 28000, maxMs: 28000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 1, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 8000, events: 39 },
     },
   },
+  'watchdog-starved': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation noOverlappingWrites: B's and A's writes to ledger/2026-11.csv overlapped from 20 s to 22 s, and both were accepted",
+          "cites": [
+            "12000 B PUT ledger/2026-11.csv Fencing-Token: 34 → (pending: no reply yet)",
+            "20000 A PUT ledger/2026-11.csv Fencing-Token: 33 → (pending: no reply yet)",
+            "25000 A PUT ledger/2026-11.csv Fencing-Token: 33 → 200 OK (upload complete)"
+          ]
+        },
+        {
+          "finding": "violation noStaleTokenAccepted: the destination accepted A's stale token 33 after token 34",
+          "cites": [
+            "22000 B PUT ledger/2026-11.csv Fencing-Token: 34 → 200 OK (upload complete)",
+            "25000 A PUT ledger/2026-11.csv Fencing-Token: 33 → 200 OK (upload complete)"
+          ]
+        },
+        {
+          "finding": "unchecked effectOnce: ledger/2026-11.csv (job key ledger-close) was performed 2 times — a duplicate this scenario's invariants do not check",
+          "cites": [
+            "22000 B PUT ledger/2026-11.csv Fencing-Token: 34 → 200 OK (upload complete)",
+            "25000 A PUT ledger/2026-11.csv Fencing-Token: 33 → 200 OK (upload complete)"
+          ]
+        }
+      ],
+      "outcomes": [
+        "22000 B is done: it completed the job.",
+        "25000 A's job fails (its release found lease:ledger no longer held with its token); its error path runs.",
+        "25000 A is done: the job failed."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 4500,
+          "maxMs": 9000
+        },
+        "leaseAgeAtCommit": {
+          "count": 2,
+          "meanMs": 18500,
+          "maxMs": 25000
+        },
+        "connectionWait": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 1,
+        "wastedWorkMs": 20000,
+        "events": 30
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "20000 A's job fails (stale fencing token rejected); its error path runs.",
+        "20000 A is done: the job failed.",
+        "22000 B is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 4500,
+          "maxMs": 9000
+        },
+        "leaseAgeAtCommit": {
+          "count": 1,
+          "meanMs": 12000,
+          "maxMs": 12000
+        },
+        "connectionWait": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 1,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 20000,
+        "events": 29
+      }
+    }
+  },
+  'pexpire-renewal': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation effectOnce: the effect search/catalog.idx was performed 2 times",
+          "cites": [
+            "20000 B PUT search/catalog.idx → 200 OK (upload complete)",
+            "22000 A PUT search/catalog.idx → 200 OK (upload complete)"
+          ]
+        }
+      ],
+      "outcomes": [
+        "20000 B is done: it completed the job.",
+        "22000 A is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 4500,
+          "maxMs": 9000
+        },
+        "leaseAgeAtCommit": {
+          "count": 2,
+          "meanMs": 16000,
+          "maxMs": 22000
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 1,
+        "wastedWorkMs": 0,
+        "events": 38
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "20000 A saw a renewal fail, so it stops before writing anything.",
+        "20000 A is done: it stopped because it could not keep its lease.",
+        "20000 B is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 4500,
+          "maxMs": 9000
+        },
+        "leaseAgeAtCommit": {
+          "count": 1,
+          "meanMs": 10000,
+          "maxMs": 10000
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 1,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 8000,
+        "events": 33
+      }
+    }
+  },
   'crash-after-effect': {
     withoutFix: {
       held: false,

@@ -6,12 +6,45 @@
  */
 import type { ValidationError, ValidationResult } from './validate';
 import { validateScenario } from './validate';
+import { DEFAULT_CLIENT } from './schema';
 
 /** The version this build writes and reads natively. */
-export const CURRENT_SCENARIO_VERSION = 1;
+export const CURRENT_SCENARIO_VERSION = 2;
 
-/** Migration from version N (the key) to N + 1. Pure functions over parsed JSON. */
-export const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) => Record<string, unknown>>> = {};
+/**
+ * Migration from version N (the key) to N + 1. Pure functions over parsed JSON.
+ * 1 → 2: adds `client` with the defaults that reproduce version 1 (wait for the lock, ignore the
+ * release's reply, renew from the grant without a margin); nothing else changes, so a version-1
+ * scenario gives the same trace, byte for byte, and the same trace hash.
+ */
+export const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) => Record<string, unknown>>> = {
+  1: (old) => ({ ...old, version: 2, client: { ...DEFAULT_CLIENT } }),
+};
+
+/** Fault kinds that version 2 introduced (a version-1 scenario cannot name them). */
+const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
+
+/**
+ * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
+ * renewal, the `renewalStall` fault), each with its path: such a file says `"version": 1` but was
+ * not written for version 1, so it is refused rather than guessed at.
+ */
+export function laterVersionFields(value: Record<string, unknown>, version: number): ValidationError[] {
+  if (version >= 2) return [];
+  const errors: ValidationError[] = [];
+  const since2 = 'exists only in scenario version 2: set "version": 2';
+  if ('client' in value) errors.push({ path: 'client', message: since2 });
+  const m = value.mechanism;
+  const renewal = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).renewal : undefined;
+  if (renewal === 'pexpire' || renewal === 'set-px') errors.push({ path: 'mechanism.renewal', message: `"${renewal}" ${since2}` });
+  if (Array.isArray(value.faults)) {
+    value.faults.forEach((f: unknown, i) => {
+      const kind = typeof f === 'object' && f !== null ? (f as Record<string, unknown>).kind : undefined;
+      if (typeof kind === 'string' && FAULT_KINDS_SINCE_V2.has(kind)) errors.push({ path: `faults[${i}].kind`, message: `"${kind}" ${since2}` });
+    });
+  }
+  return errors;
+}
 
 /** Brings parsed JSON up to CURRENT_SCENARIO_VERSION, or says why it cannot. Never throws. */
 export function upgradeScenario(input: unknown): { ok: true; value: unknown } | { ok: false; errors: ValidationError[] } {
@@ -22,6 +55,8 @@ export function upgradeScenario(input: unknown): { ok: true; value: unknown } | 
   if (version > CURRENT_SCENARIO_VERSION) {
     return { ok: false, errors: [{ path: 'version', message: `is ${version}, but this Lockscope reads up to version ${CURRENT_SCENARIO_VERSION}: the scenario was made by a newer Lockscope` }] };
   }
+  const later = laterVersionFields(value, version);
+  if (later.length > 0) return { ok: false, errors: later };
   for (let v = version; v < CURRENT_SCENARIO_VERSION; v++) {
     const step = MIGRATIONS[v];
     if (!step) return { ok: false, errors: [{ path: 'version', message: `no migration from version ${v}` }] };

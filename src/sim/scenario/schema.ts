@@ -1,6 +1,8 @@
 /**
- * The scenario format, version 1: a scenario is plain, versioned JSON data (seed + parameters +
- * workers' job steps + faults + invariants). Validated with zod; every bound is a limit that keeps
+ * The scenario format, version 2: a scenario is plain, versioned JSON data (seed + parameters +
+ * workers' job steps + faults + invariants). Version 2 adds `client` (how the lock client library
+ * behaves), the `set-px` and `pexpire` renewals and the `renewalStall` fault; version-1 files and links migrate
+ * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
  * Units: every duration is an integer number of virtual milliseconds and its name ends in `Ms`.
@@ -83,8 +85,15 @@ export const mechanismSchema = z.strictObject({
   onConflict: z.enum(['error', 'doNothing']),
   /** How a lease is released: plain `DEL` or the compare-and-delete script. */
   release: z.enum(['del', 'compare-and-delete']),
-  /** Lease renewal: none, the compare-and-extend script, or a plain `SET` (which discards the TTL). */
-  renewal: z.enum(['none', 'compare-and-extend', 'set']),
+  /**
+   * Lease renewal: none, the compare-and-extend script, a plain `SET key token` (which discards
+   * the TTL: the lease never expires), or since version 2: `set-px`, `SET key token PX ttl` as
+   * clients that "extend" by setting again do (it re-acquires a key that expired — after a gap in
+   * which someone else may have worked — and overwrites a successor's); `pexpire`, a plain
+   * `PEXPIRE key ttl`, which checks no owner: it extends whoever holds the key, a successor
+   * included (Redis docs, SET and PEXPIRE: 1 if the timeout was set, 0 if the key does not exist).
+   */
+  renewal: z.enum(['none', 'compare-and-extend', 'set', 'set-px', 'pexpire']),
   /** Stop before the effect or the record once a renewal has failed. */
   stopOnRenewFailure: z.boolean(),
   /** Take an `INCR` fencing token with the lease and send it with the effect. */
@@ -120,6 +129,36 @@ export const leaseSchema = z.strictObject({
   /** How far the replica lags behind the primary (used by the failover fault). */
   replicationLagMs: durationMs,
 });
+
+/**
+ * How the lock client library behaves (version 2; every default reproduces version 1). Sources:
+ * PostgreSQL "Advisory Lock Functions" (`pg_try_advisory_lock` never waits: `t` or `f`;
+ * `pg_advisory_unlock` of a lock not held: `f` + WARNING); Redis "Distributed Locks with Redis"
+ * (a single `SET NX`, retries, the compare-and-delete that replies 0 when the key is not ours).
+ */
+export const clientSchema = z.strictObject({
+  /**
+   * When someone else holds the lock: `wait` (version 1: `pg_advisory_lock` waits; the lease is
+   * retried with `SET NX` every `lease.retryEveryMs` until `mechanism.acquireTimeoutMs`), `skip`
+   * (try once — `pg_try_advisory_lock` or one `SET NX` — and skip the job without failing it), or
+   * `retry` (try `1 + retries` times, `lease.retryEveryMs` apart, then fail the job).
+   */
+  onBusy: z.enum(['wait', 'skip', 'retry']),
+  /** With `onBusy: 'retry'`: how many more tries after the first (0 … 1,000). */
+  retries: z.int().min(0).max(1_000),
+  /**
+   * The client checks the release's reply and fails the job when it says the lock was not held:
+   * `pg_advisory_unlock` → `f`, the compare-and-delete (or `DEL`) → `(integer) 0`.
+   */
+  checkRelease: z.boolean(),
+  /** The renewal timer counts from the grant (version 1) or from the first acquire attempt. */
+  renewFrom: z.enum(['grant', 'firstAttempt']),
+  /** Each renewal runs this much before `lease.renewEveryMs` is up (a safety margin; must be < renewEveryMs). */
+  renewMarginMs: durationMs,
+});
+
+/** The client of version 1: wait for the lock, ignore the release's reply, renew from the grant, no margin. */
+export const DEFAULT_CLIENT: z.infer<typeof clientSchema> = Object.freeze({ onBusy: 'wait', retries: 0, checkRelease: false, renewFrom: 'grant', renewMarginMs: 0 });
 
 export const databaseSchema = z.strictObject({
   /** Connections in the application's pool. */
@@ -203,10 +242,10 @@ export const invariantSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('noWaitCycle') }),
 ]);
 
-/** The whole scenario, version 1. */
+/** The whole scenario, version 2. */
 function buildScenarioSchema() {
   return z.strictObject({
-    version: z.literal(1),
+    version: z.literal(2),
     /** Preset id this scenario came from (informational). */
     id: z.string().max(60).optional(),
     title: name,
@@ -217,6 +256,8 @@ function buildScenarioSchema() {
     horizonMs: z.int().min(1).max(LIMITS.maxHorizonMs),
     job: jobSchema,
     mechanism: mechanismSchema,
+    /** How the lock client library behaves (version 2). */
+    client: clientSchema,
     lease: leaseSchema,
     database: databaseSchema,
     destination: destinationSchema,
@@ -226,7 +267,7 @@ function buildScenarioSchema() {
   });
 }
 
-/** The whole scenario, version 1 (rebuilt with `faultSchema`; read it through the import). */
+/** The whole scenario, version 2 (rebuilt with `faultSchema`; read it through the import). */
 export let scenarioSchema = buildScenarioSchema();
 
 onFaultKindsChange(() => {
@@ -237,6 +278,7 @@ onFaultKindsChange(() => {
 export type Step = z.infer<typeof stepSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Mechanism = z.infer<typeof mechanismSchema>;
+export type ClientConfig = z.infer<typeof clientSchema>;
 export type LeaseConfig = z.infer<typeof leaseSchema>;
 export type DestinationConfig = z.infer<typeof destinationSchema>;
 export type WorkerSpec = z.infer<typeof workerSchema>;
@@ -245,5 +287,5 @@ export type Fault = BuiltinFault;
 export type FaultKind = Fault['kind'];
 export type Invariant = z.infer<typeof invariantSchema>;
 export type InvariantKind = Invariant['kind'];
-/** A validated version-1 scenario. */
+/** A validated scenario of the current version (2). */
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -78,7 +78,8 @@ export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): Validation
 }
 
 /**
- * Validates unknown input (parsed JSON) as a version-1 scenario. Never throws: bad input of any
+ * Validates unknown input (parsed JSON) as a scenario of the current version (files and links
+ * go through `parseScenario`, which migrates older versions first). Never throws: bad input of any
  * shape yields `{ ok: false, errors }`.
  */
 export function validateScenario(input: unknown): ValidationResult {
@@ -104,6 +105,9 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
       }
     });
   });
+  if (s.mechanism.renewal !== 'none' && s.client.renewMarginMs >= s.lease.renewEveryMs) {
+    errors.push({ path: 'client.renewMarginMs', message: `must be < lease.renewEveryMs (${s.lease.renewEveryMs}): the renewal would be due before the period starts` });
+  }
   s.faults.forEach((f, i) => {
     const where = `faults[${i}]`;
     const hasTime = f.atMs !== undefined;

@@ -42,6 +42,8 @@ const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: numb
   'unsafe-release': { broken: 'mutualExclusion', faults: 1, kind: 'pause', why: 'compare-and-delete fixes the release, but a holder paused beyond its TTL still overlaps its successor: only fencing stops the overlap' },
   'fence-ignored': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
   'renew-partition': { broken: null },
+  'watchdog-starved': { broken: null },
+  'pexpire-renewal': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script uploads without the lease or the job record' },
   'crash-after-effect': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script performs the effect without the idempotency key' },
   'manual-unlock': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
   'lock-order-deadlock': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'one lock order prevents the deadlock, but a holder paused with the locks makes the other wait past the bound' },

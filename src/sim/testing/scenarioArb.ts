@@ -19,7 +19,7 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   checkConstraint: fc.boolean(),
   onConflict: fc.constantFrom('error', 'doNothing'),
   release: fc.constantFrom('del', 'compare-and-delete'),
-  renewal: fc.constantFrom('none', 'compare-and-extend', 'set'),
+  renewal: fc.constantFrom('none', 'compare-and-extend', 'set', 'set-px', 'pexpire'),
   stopOnRenewFailure: fc.boolean(),
   fencing: fc.boolean(),
   idempotencyKey: fc.boolean(),

@@ -22,6 +22,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   if (m.lock === 'lease') return acquireLease(world, w, k);
   const fn: AdvisoryFn = m.lock === 'advisory-xact' ? 'pg_advisory_xact_lock' : 'pg_advisory_lock';
   const key = advisoryKey ?? m.advisoryKey;
+  if (world.scenario.client.onBusy !== 'wait') return tryAdvisory(world, w, k, key);
   const started = world.nowMs;
   world.send(w, 'REQUEST');
   const timeoutMs = m.acquireTimeoutMs ?? null;
@@ -58,11 +59,74 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   }
 }
 
+/**
+ * The client tries the advisory lock without waiting (`client.onBusy` is `skip` or `retry`):
+ * `pg_try_advisory_lock` (or `pg_try_advisory_xact_lock`) answers `t` or `f` at once (PostgreSQL
+ * "Advisory Lock Functions"). On `f`: `skip` ends the job as skipped (no error, cleanup steps
+ * still run); `retry` tries again `lease.retryEveryMs` later, `client.retries` more times, and then
+ * fails the job.
+ */
+function tryAdvisory(world: World, w: WorkerRuntime, k: () => void, key: number): void {
+  const m = world.scenario.mechanism;
+  const c = world.scenario.client;
+  const fn: AdvisoryFn = m.lock === 'advisory-xact' ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock';
+  const tries = c.onBusy === 'retry' ? 1 + c.retries : 1;
+  const retryIn = fmtMs(world.scenario.lease.retryEveryMs);
+  const started = world.nowMs;
+  let n = 0;
+  world.send(w, 'REQUEST');
+  const attempt = (): void => {
+    n += 1;
+    const last = n >= tries;
+    const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
+    const got = (): string => (heldCount(world, w, key) > 1
+      ? `${w.id}'s try-lock returns true at once: its connection's session already held advisory lock ${key} (now held ${heldCount(world, w, key)} times).`
+      : `${w.id}'s try-lock returns true: it holds advisory lock ${key} ${scope}.`);
+    runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key: key } }, {
+      believe: (_r, cl) => {
+        if (cl === 'ok') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
+        else if (cl === 'none' && !last && world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
+      },
+      ok: got,
+      none: () => {
+        if (!last) return `Advisory lock ${key} is held by another session: ${w.id}'s try ${n} of ${tries} returns false; it tries again in ${retryIn}.`;
+        if (c.onBusy === 'skip') return `Advisory lock ${key} is held by another session: ${w.id}'s try-lock returns false, so it skips the job without an error.`;
+        return `Advisory lock ${key} is still held by another session: ${w.id}'s last try (${n} of ${tries}) returns false, so it gives up and fails the job.`;
+      },
+      refused: got,
+      error: (r) => `${w.id}'s try-lock fails: ${r.error.message}.`,
+    }, (r) => {
+      if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
+      if (r.status === 'ok' && r.rows[0]?.[fn] === 't') {
+        world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
+        return k();
+      }
+      if (!last) return void world.at(world.nowMs + world.scenario.lease.retryEveryMs, attempt, w);
+      if (c.onBusy === 'skip') return world.jobs.skipRest(w, 'skipped');
+      world.jobs.fail(w, `advisory lock ${key} was still held after ${tries} tries`);
+    });
+  };
+  attempt();
+}
+
+/**
+ * The client checks the release's reply (`client.checkRelease`) and it says the lock was not
+ * held: the job fails (its error path runs) instead of going on. Only on the job's own release
+ * step (an error path that releases is already failing). Returns true if it failed the job.
+ */
+function failOnLostRelease(world: World, w: WorkerRuntime, what: string): boolean {
+  if (!world.scenario.client.checkRelease || w.outcome === 'failed') return false;
+  world.jobs.fail(w, what);
+  return true;
+}
+
 /** Releases what `acquireCoordination` took (a transaction-scoped lock goes with COMMIT instead). */
 export function releaseCoordination(world: World, w: WorkerRuntime, k: () => void): void {
   const m = world.scenario.mechanism;
-  if (m.lock === 'lease') return world.beliefs(w).ownsLease || w.outcome !== 'stopped' ? releaseLease(world, w, k) : k();
-  if (m.lock !== 'advisory-session') return k();
+  // A job skipped because the lock was taken never held it: its client has nothing to release.
+  const skipped = w.outcome === 'skipped' && !world.beliefs(w).ownsLease && !world.beliefs(w).holdsLock;
+  if (m.lock === 'lease') return !skipped && (world.beliefs(w).ownsLease || w.outcome !== 'stopped') ? releaseLease(world, w, k) : k();
+  if (m.lock !== 'advisory-session' || skipped) return k();
   world.send(w, 'RELEASE');
   const unlocked = (): string => (stillHeld(world, w)
     ? `${w.id} unlocks once, but the lock was taken more than once on this connection: it stays held.`
@@ -71,9 +135,12 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
     believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
     ok: unlocked,
     none: unlocked,
-    refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).`,
+    refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).${world.scenario.client.checkRelease && w.outcome !== 'failed' ? ` ${w.id}'s client checks the result and fails the job.` : ''}`,
     error: (r) => `${w.id}'s unlock fails: ${r.error.message}.`,
-  }, () => k());
+  }, (r) => {
+    if (r.status === 'ok' && r.warning !== undefined && failOnLostRelease(world, w, `its unlock of advisory lock ${m.advisoryKey} returned false: the session did not hold it`)) return;
+    k();
+  });
 }
 
 /** How many times the worker's session holds advisory lock `key` (both scopes). */
@@ -107,7 +174,18 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   world.send(w, 'REQUEST', { ownerToken: token });
   const setNx = { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs } as const;
   const retryIn = fmtMs(L.retryEveryMs);
+  const c = world.scenario.client;
+  // How many SET NX the client sends at most (`wait`: until acquireTimeoutMs, if any).
+  const tries = c.onBusy === 'retry' ? 1 + c.retries : c.onBusy === 'skip' ? 1 : Infinity;
+  let n = 0;
+  /** What the client does after a SET that did not take the lease (version 1's words for `wait`). */
+  const next = (failed: string): string => {
+    if (c.onBusy === 'wait') return `${failed}; it will try again in ${retryIn}.`;
+    if (n < tries) return `${failed}; try ${n} of ${tries}, it tries again in ${retryIn}.`;
+    return c.onBusy === 'skip' ? `${failed}; ${w.id} tried once and skips the job without an error.` : `${failed}; that was try ${n} of ${tries}, so ${w.id} gives up and fails the job.`;
+  };
   const attempt = (): void => {
+    n += 1;
     const reply = runRedis(world, w.id, setNx, {
       believe: (_r, c) => {
         if (c === 'ok') {
@@ -115,10 +193,16 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
         } else if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
       },
       ok: () => ({ text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } }),
-      none: () => `${L.key} is taken: ${w.id} will try again in ${retryIn}.`,
-      error: (r) => `${w.id}'s SET fails (${r.message}); it will try again in ${retryIn}.`,
-      timeout: () => `${w.id} cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease. It will try again in ${retryIn}.`,
+      none: () => (c.onBusy === 'wait' ? `${L.key} is taken: ${w.id} will try again in ${retryIn}.` : next(`${L.key} is taken`)),
+      error: (r) => next(`${w.id}'s SET fails (${r.message})`),
+      timeout: () => (c.onBusy === 'wait'
+        ? `${w.id} cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease. It will try again in ${retryIn}.`
+        : next(`${w.id} cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease`)),
     }, w);
+    if (reply.kind !== 'ok' && n >= tries) {
+      if (c.onBusy === 'skip') return world.jobs.skipRest(w, 'skipped');
+      return world.jobs.fail(w, `${L.key} was still taken after ${tries} tries`);
+    }
     if (reply.kind !== 'ok') {
       const giveUpAtMs = world.scenario.mechanism.acquireTimeoutMs == null ? null : started + world.scenario.mechanism.acquireTimeoutMs;
       if (giveUpAtMs !== null && world.nowMs + L.retryEveryMs > giveUpAtMs) {
@@ -144,7 +228,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       }, w);
     }
     world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
-    scheduleRenewal(world, w);
+    scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : world.nowMs);
     k();
   };
   attempt();
@@ -168,14 +252,34 @@ function compareToken(token: number, earlier: number | null): string {
   return `, lower than one granted before (${earlier}): the counter went back (a failover?), so a stale holder outranks it`;
 }
 
-/** Schedules the next renewal of the worker's lease (a background timer; a pause delays it too). */
-function scheduleRenewal(world: World, w: WorkerRuntime): void {
+/**
+ * Schedules the next renewal of the worker's lease (a background timer; a pause delays it too):
+ * `lease.renewEveryMs - client.renewMarginMs` after `fromMs` (the grant, the first acquire
+ * attempt, or the last renewal: now), and never before now.
+ */
+function scheduleRenewal(world: World, w: WorkerRuntime, fromMs: number = world.nowMs): void {
   const m = world.scenario.mechanism;
   if (m.renewal === 'none') return;
   const gen = w.renewGen;
-  world.at(world.nowMs + world.scenario.lease.renewEveryMs, () => {
-    if (w.renewGen === gen && world.isAlive(w)) renew(world, w);
-  }, w);
+  const periodMs = Math.max(1, world.scenario.lease.renewEveryMs - world.scenario.client.renewMarginMs);
+  const due = (): void => {
+    if (w.renewGen !== gen || !world.isAlive(w)) return;
+    // A starved renewal timer (the renewalStall fault) runs only once its thread or event loop is free again.
+    const stall = w.renewStall;
+    if (stall !== null && world.nowMs < stall.untilMs) {
+      if (world.beliefs(w).ownsLease) stall.say(`${w.id}'s renewal of ${world.scenario.lease.key} is due now, but its stalled timer cannot run it: the lease is not extended, and ${w.id} does not know.`);
+      return void world.at(stall.untilMs, due, w);
+    }
+    renew(world, w);
+  };
+  world.at(Math.max(world.nowMs, fromMs + periodMs), due, w);
+}
+
+/** Who holds a lease value: the worker whose owner token it is, `token …` otherwise, `nobody` for null. */
+function ownerOfValue(world: World, value: string | null): string {
+  if (value === null) return 'nobody';
+  for (const other of world.workers.values()) if (world.beliefs(other).ownerToken === value) return other.id;
+  return `token ${value}`;
 }
 
 function renew(world: World, w: WorkerRuntime): void {
@@ -197,6 +301,44 @@ function renew(world: World, w: WorkerRuntime): void {
       error: (r) => ({ text: `${w.id}'s plain-SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s plain-SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
     }, w);
+    return scheduleRenewal(world, w);
+  }
+  if (world.scenario.mechanism.renewal === 'set-px') {
+    // A client that "extends" by setting the key again with a TTL: SET without NX always succeeds
+    // (Redis SET), so it re-creates an expired key and overwrites a successor's.
+    const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;
+    runRedis(world, w.id, { op: 'SET', key: L.key, value: token, pxMs: L.ttlMs }, {
+      believe: (_r, c) => (c === 'ok' ? world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs }) : noAnswer()),
+      ok: () => {
+        const data = { t: 'lease', op: 'renewed', key: L.key, worker: w.id } as const;
+        if (holder === token) return { text: `${w.id} renews with SET … PX: the key still held its token, so this only resets the TTL to ${fmtMs(L.ttlMs)}.`, data };
+        if (holder === null) return { text: `${w.id}'s SET re-creates ${L.key}, which had expired: ${w.id} re-acquires after a gap in which another worker could have taken the lease and worked, and it cannot tell.`, data };
+        return { text: `${w.id}'s SET overwrites ${ownerOfValue(world, holder)}'s lease with its own token: ${ownerOfValue(world, holder)} still believes it owns ${L.key}.`, data };
+      },
+      none: () => ({ text: `${w.id}'s SET renewal is not applied.`, data: failed }),
+      error: (r) => ({ text: `${w.id}'s SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
+      timeout: () => ({ text: `${w.id}'s SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
+    }, w);
+    return scheduleRenewal(world, w);
+  }
+  if (world.scenario.mechanism.renewal === 'pexpire') {
+    // Redis PEXPIRE: 1 if the key exists (whoever's it is), 0 if not. No owner check.
+    const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;
+    const pexpired = runRedis(world, w.id, { op: 'PEXPIRE', key: L.key, ms: L.ttlMs }, {
+      believe: (_r, c) => {
+        if (c === 'ok') return world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs });
+        if (c !== 'none') return noAnswer();
+        world.metrics.renewFailures += 1;
+        world.send(w, 'BELIEVE', { renewFailed: true, ownsLease: false });
+      },
+      ok: () => (holder === token
+        ? { text: `${w.id} extends its lease by ${fmtMs(L.ttlMs)} with a plain PEXPIRE (the key still holds its token, but PEXPIRE did not check that).`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }
+        : { text: `${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease, not its own: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+      none: () => ({ text: `${w.id}'s PEXPIRE replies 0: ${L.key} no longer exists (it expired). Unless ${w.id} checks, it keeps working.`, data: failed }),
+      error: (r) => ({ text: `${w.id}'s PEXPIRE renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
+      timeout: () => ({ text: `${w.id}'s PEXPIRE renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
+    }, w);
+    if (pexpired.kind === 'int' && pexpired.value === 0) return;
     return scheduleRenewal(world, w);
   }
   const reply = runRedis(world, w.id, { op: 'COMPARE_AND_EXTEND', key: L.key, token, ms: L.ttlMs }, {
@@ -221,31 +363,32 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
   const b = world.beliefs(w);
   const token = b.ownerToken ?? '';
   const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;
-  const ownerOf = (value: string | null): string => {
-    if (value === null) return 'nobody';
-    for (const other of world.workers.values()) if (world.beliefs(other).ownerToken === value) return other.id;
-    return `token ${value}`;
-  };
+  const ownerOf = (value: string | null): string => ownerOfValue(world, value);
+  const checks = world.scenario.client.checkRelease && w.outcome !== 'failed';
+  const failsJob = checks ? ` ${w.id}'s client checks the reply and fails the job: it had lost the lease.` : '';
+  const lost = `its release found ${L.key} no longer held with its token`;
   w.renewGen += 1;
   world.send(w, 'RELEASE');
   if (world.scenario.mechanism.release === 'del') {
-    runRedis(world, w.id, { op: 'DEL', keys: [L.key] }, {
+    const deleted = runRedis(world, w.id, { op: 'DEL', keys: [L.key] }, {
       believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
       ok: () => (holder !== token
         ? { text: `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
         : { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
-      none: () => `${w.id} runs DEL but the key is already gone.`,
+      none: () => `${w.id} runs DEL but the key is already gone.${failsJob}`,
       error: (r) => `${w.id}'s DEL fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
       timeout: () => `${w.id}'s DEL gets no reply (timed out): it gives up its lease without knowing whether the key was deleted; if the DEL never arrived, the key stays until its TTL runs out.`,
     }, w);
+    if (deleted.kind === 'int' && deleted.value === 0 && failOnLostRelease(world, w, lost)) return;
     return k();
   }
-  runRedis(world, w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, {
+  const compared = runRedis(world, w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, {
     believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
     ok: () => ({ text: `${w.id} releases its own lease (compare-and-delete matched its token).`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
-    none: () => (holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.`),
+    none: () => (holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.${failsJob}` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.${failsJob}`),
     error: (r) => `${w.id}'s compare-and-delete fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
     timeout: () => `${w.id}'s compare-and-delete gets no reply (timed out): it gives up its lease without knowing whether the key was deleted; if its token is still there, the key stays until its TTL runs out.`,
   }, w);
+  if (compared.kind === 'int' && compared.value === 0 && failOnLostRelease(world, w, lost)) return;
   k();
 }

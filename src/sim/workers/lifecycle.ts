@@ -129,5 +129,6 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   failed: 'the job failed',
   stopped: 'it stopped because it could not keep its lease',
   gaveUp: 'it gave up',
+  skipped: 'the lock was taken, so it skipped the job without an error',
   crashed: 'it crashed',
 };

@@ -1,14 +1,15 @@
 /**
  * Narration never contradicts the reply it narrates (issue 8, "Narration and replies"). Checked
  * from the trace alone — each event's structured reply (`call`) against its sentence — over every
- * preset (both variants) and random valid scenarios (presets with random seeds, starts, switches
- * and faults of every registered kind):
+ * preset (both variants) and random valid scenarios (presets with random seeds, starts, switches,
+ * lock clients and faults of every registered kind):
  * - a command that got no reply (timeout) or an error is never narrated with a success verb;
  * - a write that touched no row (`INSERT 0 0`, `UPDATE 0`) is never narrated as a write;
  * - a request still in flight is narrated as pending, its reply arrives as a later event;
  * - an idempotency conflict (409) is not narrated as a replay, and a replay not as a conflict;
  * - "higher" for a fencing token only when it is strictly higher than every earlier grant;
- * - every renewal without a success reply is a failed renewal, and the metric counts exactly those.
+ * - every renewal without a success reply is a failed renewal, and the metric counts exactly those;
+ * - a try-lock that returned `f` is narrated as not getting the lock.
  */
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,7 +23,10 @@ import { generateFault } from '../faults/registry';
 import { Rng } from '../engine/rng';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
-import type { DbReply } from '../resources/sqlTypes';
+import type { DbReply, Stmt } from '../resources/sqlTypes';
+
+/** A `pg_try_advisory_lock` or `pg_try_advisory_xact_lock` statement. */
+const isTryLock = (stmt: Stmt): boolean => stmt.op === 'advisory' && stmt.fn.startsWith('pg_try_');
 import type { DestinationWrite } from '../resources/destination';
 import { PENDING_REPLY } from '../resources/destination';
 
@@ -66,7 +70,7 @@ export function narrationContradictions(r: RunResult): string[] {
       if ((cls === 'timeout' || cls === 'error') && REDIS_SUCCESS.test(text)) bad(e, `${cls} narrated as a success`);
       if (cls === 'error' && !FAILURE.test(text)) bad(e, 'an error is not narrated as a failure');
       if (cls === 'none' && /\b(takes the lease|extends its lease|releases its own lease|overwrites)/.test(text)) bad(e, 'a reply that did nothing narrated as a success');
-      const renewal = cmd.op === 'COMPARE_AND_EXTEND' || (cmd.op === 'SET' && cmd.nx !== true);
+      const renewal = cmd.op === 'COMPARE_AND_EXTEND' || cmd.op === 'PEXPIRE' || (cmd.op === 'SET' && cmd.nx !== true);
       if (renewal && cls !== 'ok' && !renewFailedEvents.has(e.id)) bad(e, 'a renewal without a success reply is not a failed renewal');
       if (renewal && cls === 'ok' && renewFailedEvents.has(e.id)) bad(e, 'a successful renewal marked failed');
     } else if (call.resource === 'db') {
@@ -79,6 +83,7 @@ export function narrationContradictions(r: RunResult): string[] {
         if (SQL_SUCCESS.test(text)) bad(e, `${reply.tag} narrated as a write`);
         if (!/\b(nothing|no row|no job record|matches no|conflicting)\b/.test(text)) bad(e, `${reply.tag} is not narrated as touching nothing`);
       } else if (reply.warning !== undefined && !/\bWARNING|warns\b/.test(text)) bad(e, 'a WARNING is not narrated');
+      else if (isTryLock(call.command as Stmt) && reply.rows[0]?.[(call.command as { fn: string }).fn] === 'f' && (SQL_SUCCESS.test(text) || !/returns false/.test(text))) bad(e, 'a try-lock that returned f is not narrated as not getting the lock');
     } else if (call.resource === 'destination') {
       const w = call.reply as DestinationWrite;
       const phase = e.data?.t === 'write' ? e.data.phase : undefined;
@@ -99,6 +104,14 @@ export function narrationContradictions(r: RunResult): string[] {
 
 // The mechanism switches come from the shared arbitrary; the scenario adds what makes rare replies common.
 
+const clientArb = fc.record({
+  onBusy: fc.constantFrom('wait', 'skip', 'retry'),
+  retries: fc.integer({ min: 0, max: 4 }),
+  checkRelease: fc.boolean(),
+  renewFrom: fc.constantFrom('grant', 'firstAttempt'),
+  renewMarginMs: fc.constantFrom(0, 500, 2_000),
+}) as fc.Arbitrary<Scenario['client']>;
+
 const scenarioArb: fc.Arbitrary<Scenario> = fc
   .tuple(fc.constantFrom(...PRESETS), fc.boolean())
   .chain(([p, fixed]) => {
@@ -106,6 +119,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     return fc.record({
       seed: fc.integer({ min: 0, max: 2_147_483_647 }),
       mechanism: mechanismArb,
+      client: clientArb,
       starts: fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: base.workers.length, maxLength: base.workers.length }),
       faults: fc.array(fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), base) as Fault), { maxLength: 4 }),
       honours: fc.boolean(),
@@ -119,6 +133,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       seed: r.seed,
       job: base.job.kind === 'external' && r.sharedKey ? { ...base.job, jobKey: base.job.jobKey.replace('{worker}', 'shared') } : base.job,
       mechanism: { ...base.mechanism, ...r.mechanism },
+      client: r.client,
       destination: { ...base.destination, honoursIdempotencyKeys: r.honours, checksFencing: r.checks },
       workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]!, steps: r.record && w.steps.length < 20 ? [...w.steps, { do: 'record' as const }] : w.steps })),
       faults: [...base.faults, ...r.faults],

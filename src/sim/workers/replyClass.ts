@@ -8,7 +8,7 @@
  * Classes:
  * - `ok`: the command did what was asked (`OK`, `(integer) 1`, `INSERT 0 1`, `UPDATE 1`, rows).
  * - `none`: it ran and changed or found nothing (`(nil)`, `(integer) 0`, `INSERT 0 0`, `UPDATE 0`,
- *   `SELECT 0`).
+ *   `SELECT 0`, a `pg_try_advisory_lock` / `pg_try_advisory_xact_lock` that returns `f`).
  * - `refused`: the server answered but declined (PostgreSQL's `pg_advisory_unlock` false with a
  *   WARNING; a COMMIT of a failed transaction answered `ROLLBACK`). SQL only.
  * - `error`: an error reply (SQLSTATE, Redis `-ERR`).
@@ -42,6 +42,8 @@ export function sqlClassOf(stmt: Stmt, r: SqlDone): SqlClass {
   if (r.warning !== undefined) return 'refused';
   if (stmt.op === 'commit' && r.tag === 'ROLLBACK') return 'refused';
   if (ZERO_ROWS.test(r.tag)) return 'none';
+  // A try-lock that did not get the lock answers `f` and changes nothing (never a WARNING).
+  if (stmt.op === 'advisory' && stmt.fn.startsWith('pg_try_') && r.rows[0]?.[stmt.fn] === 'f') return 'none';
   return 'ok';
 }
 

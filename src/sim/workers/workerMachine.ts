@@ -37,7 +37,8 @@ export interface Beliefs {
 }
 
 /** How a job ended. */
-export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'gaveUp' | 'crashed';
+/** `skipped`: the lock was taken and the client (`client.onBusy: 'skip'`) skipped the job without failing it. */
+export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'gaveUp' | 'skipped' | 'crashed';
 
 /** Teacher-named states (flattened from the machine's state value). */
 export type WorkerStateName = 'idle' | 'requesting' | 'waiting' | 'holding' | 'working' | 'performingEffect' | 'recordingCompletion' | 'releasing' | 'paused' | 'crashed' | 'done';

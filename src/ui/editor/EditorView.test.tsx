@@ -83,10 +83,10 @@ describe('Scenario editor', () => {
     vi.useFakeTimers();
     renderIn(view, <EditorView />);
     const before = store().composed;
-    const bad = { ...before, version: 2 };
+    const bad = { ...before, version: 3 };
     fireEvent.change(json(), { target: { value: JSON.stringify(bad) } });
     act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
-    expect(screen.getByTestId('json-problems')).toHaveTextContent('version: is 2');
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('version: is 3');
     fireEvent.change(json(), { target: { value: JSON.stringify(before).replace('{', '{"__proto__":{"x":1},') } });
     act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
     expect(screen.getByTestId('json-problems')).toHaveTextContent('unknown field "__proto__"');
@@ -117,6 +117,27 @@ describe('Scenario editor', () => {
     expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'C', 'B']);
     await user.click(screen.getByRole('button', { name: 'Remove worker C' }));
     expect(store().composed.workers.map((w) => w.id)).toEqual(['A', 'B']);
+  });
+
+  it('exposes the lock client in a user\'s words; retries appear with retry; a margin too large is refused at client.renewMarginMs', () => {
+    store().loadPreset('watchdog-starved', 'without');
+    renderIn(view, <EditorView />);
+    const onBusy = screen.getByLabelText('When someone else holds the lock') as HTMLSelectElement;
+    expect([...onBusy.options].map((o) => o.textContent)).toEqual([
+      'wait for it (pg_advisory_lock; SET NX again and again)', 'try once and skip the job (pg_try_advisory_lock; one SET NX)', 'retry a few times, then fail the job',
+    ]);
+    expect(screen.queryByLabelText(/Retries after the first try/)).toBeNull();
+    fireEvent.change(onBusy, { target: { value: 'retry' } });
+    expect(store().composed.client.onBusy).toBe('retry');
+    fireEvent.change(screen.getByLabelText(/Retries after the first try/), { target: { value: '3' } });
+    expect(store().composed.client.retries).toBe(3);
+    expect(screen.getByLabelText(/Fail the job when the unlock says the lock was not ours/)).toBeChecked();
+    expect([...(screen.getByLabelText('Lease renewal') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('plain PEXPIRE');
+    expect(screen.getByText(/stall a worker's renewal timer/, { selector: 'legend' })).toBeTruthy();
+    expect(screen.getByLabelText('Renewal timer stalled for (ms)')).toHaveValue(30000);
+    fireEvent.change(screen.getByLabelText(/Renew this much early/), { target: { value: '3000' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('client.renewMarginMs must be < lease.renewEveryMs (3000)');
+    expect(store().composed.client.renewMarginMs).toBe(0);
   });
 
   it('a step duration edit re-runs; the mechanism, lease and invariants are editable', async () => {

@@ -1,5 +1,5 @@
 /** The raw JSON view of the draft: same schema as the form, errors listed with their field paths. */
-import type { ValidationError } from '../../sim';
+import { CURRENT_SCENARIO_VERSION, type ValidationError } from '../../sim';
 
 /** Props: the text, the problems, and the (debounced by the caller) change handler. */
 export interface JsonViewProps {
@@ -35,7 +35,7 @@ export function JsonView({ text, errors, jsonError, onText }: JsonViewProps) {
             {errors.length > 30 && <li>… and {errors.length - 30} more</li>}
           </ul>
         )}
-        {!bad && <p className="small muted">Matches the schema (version 1). Edits apply after a short pause.</p>}
+        {!bad && <p className="small muted">Matches the schema (version {CURRENT_SCENARIO_VERSION}; older versions are upgraded). Edits apply after a short pause.</p>}
       </div>
     </section>
   );

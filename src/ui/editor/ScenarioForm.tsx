@@ -1,6 +1,6 @@
 /**
  * The scenario form: every field a scenario holds (title, description, seed, horizon, the job,
- * workers and their steps, mechanism, lease, pool, destination, invariants, faults). It edits a
+ * workers and their steps, mechanism, the lock client, lease, pool, destination, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
@@ -33,16 +33,30 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
   jobError: ['worker'],
   failover: ['worker'],
   clockJump: ['worker', 'jumpMs'],
+  renewalStall: ['worker', 'durationMs'],
 };
-const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError']);
+const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall']);
 
 /** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
 const FAULT_KIND_LABEL: Record<string, string> = {
   pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
   adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
+  renewalStall: "stall a worker's renewal timer (starved watchdog)",
 };
 /** A fault's duration fields in words. */
 const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
+/** Field labels that depend on the fault kind (the same field name means another thing). */
+const FAULT_FIELD_LABEL_BY_KIND: Record<string, Record<string, string>> = { renewalStall: { durationMs: 'Renewal timer stalled for (ms)' } };
+/** The lock client's choices (scenario version 2, `client`) in a user's words. */
+const ON_BUSY_OPTIONS = [
+  { value: 'wait', label: 'wait for it (pg_advisory_lock; SET NX again and again)' },
+  { value: 'skip', label: 'try once and skip the job (pg_try_advisory_lock; one SET NX)' },
+  { value: 'retry', label: 'retry a few times, then fail the job' },
+];
+const RENEW_FROM_OPTIONS = [
+  { value: 'grant', label: 'when the lock is granted' },
+  { value: 'firstAttempt', label: 'at the first acquire attempt' },
+];
 /** The job kinds in words. */
 const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)' };
 /** The mechanism selects with the labels the simulator's switches show (the value stays the scenario's). */
@@ -222,6 +236,19 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       </fieldset>
 
       <fieldset>
+        <legend>Lock client (how the library behaves)</legend>
+        <div className="row wrap">
+          <SelectField ctx={ctx} path="client.onBusy" label="When someone else holds the lock" options={ON_BUSY_OPTIONS} />
+          {getIn(d, ['client', 'onBusy']) === 'retry' && <NumField ctx={ctx} path="client.retries" label="Retries after the first try" hint="each after the lease's retry interval" />}
+          <SelectField ctx={ctx} path="client.renewFrom" label="Renewal timer starts" options={RENEW_FROM_OPTIONS} />
+          <NumField ctx={ctx} path="client.renewMarginMs" label="Renew this much early (ms)" hint="safety margin, less than Renew every" />
+        </div>
+        <div className="row wrap">
+          <CheckField ctx={ctx} path="client.checkRelease" label="Fail the job when the unlock says the lock was not ours" hint="pg_advisory_unlock → f; compare-and-delete → 0" />
+        </div>
+      </fieldset>
+
+      <fieldset>
         <legend>Lease (Redis)</legend>
         <div className="row wrap">
           <TextField ctx={ctx} path="lease.key" label="Key" />
@@ -287,7 +314,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                   onPick={(v) => ctx.edit(p, defaultFault(v, workerIds[0] ?? 'A', isObj(f) && typeof f.atMs === 'number' ? f.atMs : 1000))} />
                 {(FAULT_FIELDS[kind] ?? []).map((k) => k === 'worker'
                   ? <SelectField key={k} ctx={ctx} path={`${p}.worker`} label="Worker" options={workerIds} optional={!WORKER_REQUIRED.has(kind)} />
-                  : <NumField key={k} ctx={ctx} path={`${p}.${k}`} label={FAULT_FIELD_LABEL[k] ?? `${k.replace(/Ms$/, '')} (ms)`} nullable={k === 'restartAfterMs'} />)}
+                  : <NumField key={k} ctx={ctx} path={`${p}.${k}`} label={FAULT_FIELD_LABEL_BY_KIND[kind]?.[k] ?? FAULT_FIELD_LABEL[k] ?? `${k.replace(/Ms$/, '')} (ms)`} nullable={k === 'restartAfterMs'} />)}
                 <NumField ctx={ctx} path={`${p}.atMs`} label="At (ms)" optional />
                 <NumField ctx={ctx} path={`${p}.step`} label="Or before/after step" optional offset={1} hint="1 = the worker's first step" />
                 <SelectField ctx={ctx} path={`${p}.phase`} label="Phase" options={['before', 'after']} optional />
@@ -309,6 +336,7 @@ function defaultFault(kind: string, worker: string, atMs: number): unknown {
     case 'partition': return { kind, worker, atMs, durationMs: 10_000 };
     case 'jobError': return { kind, worker, atMs };
     case 'clockJump': return { kind, atMs, jumpMs: 10_000 };
+    case 'renewalStall': return { kind, worker, atMs, durationMs: 10_000 };
     default: return { kind, atMs };
   }
 }

@@ -48,6 +48,7 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
       opts.push(
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
         { id: 'jobError', label: `Job error in ${w} here`, hint: 'the job throws; the connection goes back to the pool (without unlock when onError is "return")', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
+        { id: 'renewalStall', label: `Stall ${w}'s renewal timer past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'a starved watchdog or blocked event loop: no renewal runs, the work carries on', make: () => ({ kind: 'renewalStall', worker: w, atMs: t, durationMs: Math.min(ttl + 10_000, 3_600_000) }) },
       );
       return opts;
     }

@@ -48,8 +48,8 @@ export const SWITCHES: readonly SwitchDef[] = [
   },
   {
     id: 'renewal', label: 'Lease renewal', short: 'Renewal', help: 'extend the lease while working',
-    hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'SET overwrites whoever holds it' },
-    options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET (unsafe)' }],
+    hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'SET overwrites whoever holds it', 'set-px': 'SET … PX re-acquires after a gap', pexpire: 'PEXPIRE extends whoever holds it' },
+    options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET (unsafe)' }, { value: 'set-px', label: 'SET PX again' }, { value: 'pexpire', label: 'plain PEXPIRE' }],
     relevant: (s) => s.mechanism.lock === 'lease',
     get: (s) => s.mechanism.renewal,
     set: (s, v) => m(s, { renewal: v as Scenario['mechanism']['renewal'] }),
