@@ -22,7 +22,7 @@ export { kindLabel, fmtDuration, type ExploreEnv } from './labels';
 type Status = { kind: 'idle' } | { kind: 'running'; progress: ExploreProgress | null } | { kind: 'done'; outcome: ExploreOutcome } | { kind: 'error'; message: string };
 
 /** The panel (reads the running scenario from the store). */
-export function ExplorePanel({ odds, env = defaultEnv }: { odds?: ReactNode; env?: ExploreEnv }) {
+export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?: ReactNode; env?: ExploreEnv; titled?: boolean }) {
   const store = useLockscopeStore();
   const composed = useLockscope((s) => s.composed);
   const presetId = useLockscope((s) => s.presetId);
@@ -60,8 +60,8 @@ export function ExplorePanel({ odds, env = defaultEnv }: { odds?: ReactNode; env
   const toggleKind = (k: string, on: boolean) => setChosen(on ? [...kinds, k] : kinds.filter((x) => x !== k));
 
   return (
-    <section className="explore" aria-labelledby="explore-title" data-testid="explore">
-      <h2 id="explore-title">Break my design</h2>
+    <section className="explore" aria-label="Break my design" data-testid="explore">
+      {titled && <h2>Break my design</h2>}
       <p className="small">Search every placement of up to N faults, at the moments where one can matter, for the shortest schedule that breaks an invariant.</p>
       <div className="explore-controls">
         <label>
@@ -141,7 +141,7 @@ export function ExploreAction({ odds }: { odds?: ReactNode }) {
   return (
     <details className="explore-wrap" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Break my design — explore every fault schedule</summary>
-      {open && <ExplorePanel odds={odds} />}
+      {open && <ExplorePanel odds={odds} titled={false} />}
     </details>
   );
 }

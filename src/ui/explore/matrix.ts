@@ -8,7 +8,7 @@
  */
 import type { Preset, Scenario } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
-import { SWITCHES, switchValueText } from '../mechanism/switches';
+import { SWITCHES } from '../mechanism/switches';
 import { canonicalJson } from '../url/urlState';
 import { exploreParallel, type ExploreOutcome, type RangeRunner } from './coordinator';
 
@@ -60,10 +60,12 @@ export function matrixRows(current: Scenario, preset: Preset | undefined, max = 
     const d = SWITCHES.find((x) => x.id === g.switchId);
     if (!d || !d.relevant(base) || d.get(base) === g.value) continue;
     const s = d.set(base, g.value);
-    add(`+${d.id}`, `${preset ? 'Without the fix, ' : ''}${switchValueText(s, d.id)}`, s);
+    const name = d.short ?? d.label;
+    const value = typeof g.value === 'boolean' ? '' : `: ${d.options?.find((o) => o.value === g.value)?.label ?? g.value}`;
+    add(`+${d.id}`, `${preset ? 'Without the fix' : 'This scenario'} + ${name}${value}`, s);
     if (d.relevant(all)) { all = d.set(all, g.value); turned.push(d.short ?? d.label); }
   }
-  if (turned.length > 1) add('+all', `All of: ${turned.join(', ')}`, all);
+  if (turned.length > 1) add('+all', `${preset ? 'Without the fix' : 'This scenario'} + all of: ${turned.join(', ')}`, all);
   return rows;
 }
 
