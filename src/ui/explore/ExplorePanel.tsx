@@ -15,7 +15,7 @@ import { useLockscope, useLockscopeStore } from '../store';
 import { exploreParallel, type ExploreHandle, type ExploreOutcome, type ExploreProgress, type RangeRunner } from './coordinator';
 import { openCounterexample, replayAgainstOther, scheduleInWords } from './actions';
 import { MatrixTable } from './MatrixTable';
-import { defaultEnv, fmtDuration, kindLabel, type ExploreEnv } from './labels';
+import { defaultEnv, fmtDuration, kindLabel, toTop, type ExploreEnv } from './labels';
 
 export { kindLabel, fmtDuration, type ExploreEnv } from './labels';
 
@@ -84,7 +84,7 @@ export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?:
       {status.kind === 'running' && <Progress p={status.progress} />}
       {status.kind === 'error' && <p className="error" role="alert">The search failed: {status.message}</p>}
       {status.kind === 'done' && (
-        <Report outcome={status.outcome} onOpen={(ce) => openCounterexample(store, ce)} onReplay={(ce) => replayAgainstOther(store, ce)} hasPreset={presetId !== null && findPreset(presetId) !== undefined} />
+        <Report outcome={status.outcome} onOpen={(ce) => { openCounterexample(store, ce); toTop(); }} onReplay={(ce) => { replayAgainstOther(store, ce); toTop(); }} hasPreset={presetId !== null && findPreset(presetId) !== undefined} />
       )}
       <MatrixTable scenario={base} maxFaults={maxFaults} kinds={kinds} env={env} disabled={running} />
       {odds}

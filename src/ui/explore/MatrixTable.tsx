@@ -9,7 +9,7 @@ import { useLockscope, useLockscopeStore } from '../store';
 import { exploreMatrix, matrixRows, type MatrixCell, type MatrixHandle } from './matrix';
 import type { RangeRunner } from './coordinator';
 import { openCounterexample, scheduleInWords } from './actions';
-import { kindLabel, type ExploreEnv } from './labels';
+import { kindLabel, toTop, type ExploreEnv } from './labels';
 
 /** The matrix for `scenario` (faults set aside), searched up to `maxFaults` of each of `kinds`. */
 export function MatrixTable({ scenario, maxFaults, kinds, env, disabled }: { scenario: Scenario; maxFaults: number; kinds: readonly string[]; env: ExploreEnv; disabled: boolean }) {
@@ -62,7 +62,7 @@ export function MatrixTable({ scenario, maxFaults, kinds, env, disabled }: { sce
                     return (
                       <td key={k} className={c ? (ce ? 'broken' : 'safe') : 'pending'} data-testid={`cell-${r.id}-${k}`}>
                         {!c ? (running ? '…' : '—')
-                          : ce ? <button type="button" className="link" title={scheduleInWords(ce)} onClick={() => openCounterexample(store, ce)}>breaks with {ce.faults.length} fault{ce.faults.length === 1 ? '' : 's'}</button>
+                          : ce ? <button type="button" className="link" title={scheduleInWords(ce)} onClick={() => { openCounterexample(store, ce); toTop(); }}>breaks with {ce.faults.length} fault{ce.faults.length === 1 ? '' : 's'}</button>
                             : <>safe up to {c.outcome.maxFaults} ({c.outcome.tried.toLocaleString('en')} schedules)</>}
                       </td>
                     );

@@ -23,3 +23,9 @@ export interface ExploreEnv {
 /** Web Workers, one per core, and `performance.now`. */
 export const defaultEnv: ExploreEnv = { runners: () => createRunners(), now: () => performance.now() };
 
+
+/** After opening a run: show the top of the page (the verdict, the timeline, the divergence) in the next frame. */
+export function toTop(): void {
+  if (typeof requestAnimationFrame === 'function' && !navigator.userAgent.includes('jsdom')) requestAnimationFrame(() => window.scrollTo(0, 0));
+}
+
