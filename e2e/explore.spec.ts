@@ -27,7 +27,7 @@ test('Break my design: explore a preset without the fix → counterexample → o
   await expect(page.getByRole('heading', { name: 'Compare under the same faults' })).toBeVisible();
   await expect(page.getByTestId('compare-right')).toContainText('Right: With the fix');
   await expect(page.getByTestId('divergence')).toHaveClass(/at-cursor/);
-  await expect(page.getByTestId('divergence')).toContainText(/The runs diverge at/);
+  await expect(page.getByTestId('divergence')).toContainText(/The runs first differ at/);
   expect(errors).toEqual([]);
 });
 

@@ -46,7 +46,7 @@ describe('CompareView divergence', () => {
     act(() => store.getState().setView('compare'));
     renderIn(store, <CompareView />);
     const note = screen.getByTestId('divergence');
-    expect(note).toHaveTextContent(/The runs diverge at [\d.]+ s \(event \d+\): left .*; right /);
+    expect(note).toHaveTextContent(/The runs first differ at [\d.]+ s \(left event \d+, right event \d+\): left .*; right /);
     await user.click(within(note).getByRole('button', { name: 'Go there' }));
     expect(screen.getByTestId('divergence')).toHaveClass('at-cursor');
     expect(within(screen.getByTestId('divergence')).queryByRole('button', { name: 'Go there' })).toBeNull();

@@ -73,7 +73,7 @@ export function CompareView() {
   const switches = relevantSwitches(composed);
   const diverge = same ? null : firstDivergence(left.events, right.events);
   const at = diverge ? (diverge.left ?? diverge.right)!.atMs : 0;
-  const atCursor = diverge !== null && (diverge.left ? cursorIndex === diverge.index : cursorMs === at);
+  const atCursor = diverge !== null && (diverge.left ? cursorIndex === diverge.leftIndex : cursorMs === at);
   return (
     <main className="compare" id="main" tabIndex={-1}>
       <div className="compare-bar">
@@ -98,9 +98,9 @@ export function CompareView() {
       )}
       {diverge && (
         <p className={`divergence${atCursor ? ' at-cursor' : ''}`} data-testid="divergence">
-          <strong>The runs diverge at {(at / 1000).toFixed(3).replace(/\.?0+$/, '')} s</strong> (event {diverge.index + 1}):{' '}
-          left {diverge.left ? <q>{diverge.left.narration}</q> : 'has ended'}; right {diverge.right ? <q>{diverge.right.narration}</q> : 'has ended'}.{' '}
-          {!atCursor && <button type="button" className="link" onClick={() => { st.setPlaying(false); if (diverge.left) st.setCursorIndex(diverge.index); else st.setCursorMs(at); }}>Go there</button>}
+          <strong>The runs first differ at {(at / 1000).toFixed(3).replace(/\.?0+$/, '')} s</strong> (left event {diverge.leftIndex + 1}, right event {diverge.rightIndex + 1}):{' '}
+          left {diverge.left ? <q>{diverge.left.narration}</q> : 'has nothing here'}; right {diverge.right ? <q>{diverge.right.narration}</q> : 'has nothing here'}.{' '}
+          {!atCursor && <button type="button" className="link" onClick={() => { st.setPlaying(false); if (diverge.left) st.setCursorIndex(diverge.leftIndex); else st.setCursorMs(at); }}>Go there</button>}
         </p>
       )}
       <Transport />

@@ -65,7 +65,7 @@ describe('ExplorePanel', () => {
     expect(right.faults).toEqual(s.faults);
     expect(right.mechanism).toEqual(findPreset('export-lease-expiry')!.withFix.mechanism);
     const d = firstDivergence(deriveRun(s.composed).events, deriveRun(right).events)!;
-    expect(s.cursorIndex).toBe(d.index);
+    expect(s.cursorIndex).toBe(d.leftIndex);
   });
 
   it('says how far it looked when nothing breaks', async () => {

@@ -46,7 +46,7 @@ export function replayAgainstOther(store: LockscopeStore, ce: Counterexample): v
   const d = firstDivergence(left.events, right.events);
   s.setView('compare');
   if (d) {
-    if (d.left) s.setCursorIndex(d.index);
+    if (d.left) s.setCursorIndex(d.leftIndex);
     else if (d.right) s.setCursorMs(d.right.atMs);
   }
 }
