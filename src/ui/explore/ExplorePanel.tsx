@@ -126,7 +126,7 @@ function Report({ outcome: o, onOpen, onReplay, hasPreset }: { outcome: ExploreO
       ) : o.cancelled ? (
         <p>Cancelled: no violation in the {o.tried.toLocaleString('en')} schedules tried so far (of ≤ {o.total.toLocaleString('en')}).</p>
       ) : (
-        <p className="explore-safe">No violation with ≤ {o.maxFaults} fault{o.maxFaults === 1 ? '' : 's'} of these kinds ({kinds}) — {o.tried.toLocaleString('en')} schedules.</p>
+        <p className="explore-safe">No violation with ≤ {o.maxFaults} fault{o.maxFaults === 1 ? '' : 's'} of these kinds ({o.tried.toLocaleString('en')} schedules): {kinds}.</p>
       )}
     </div>
   );

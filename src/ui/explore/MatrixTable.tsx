@@ -63,7 +63,7 @@ export function MatrixTable({ scenario, maxFaults, kinds, env, disabled }: { sce
                       <td key={k} className={c ? (ce ? 'broken' : 'safe') : 'pending'} data-testid={`cell-${r.id}-${k}`}>
                         {!c ? (running ? '…' : '—')
                           : ce ? <button type="button" className="link" title={scheduleInWords(ce)} onClick={() => { openCounterexample(store, ce); toTop(); }}>breaks with {ce.faults.length} fault{ce.faults.length === 1 ? '' : 's'}</button>
-                            : <>safe up to {c.outcome.maxFaults} ({c.outcome.tried.toLocaleString('en')} schedules)</>}
+                            : <>safe up to {c.outcome.maxFaults} fault{c.outcome.maxFaults === 1 ? '' : 's'} ({c.outcome.tried.toLocaleString('en')} schedules)</>}
                       </td>
                     );
                   })}

@@ -93,3 +93,23 @@ describe('exploreParallel (the Web Worker coordinator)', () => {
     expect(ok.stopped).toBe(true);
   });
 });
+
+describe('exploreMatrix', () => {
+  it('reports the cells in row order, one search per (mechanism, kind), and cancel ends it with every runner stopped', async () => {
+    const { exploreMatrix, matrixRows } = await import('./matrix');
+    const p = preset('export-lease-expiry');
+    const rows = matrixRows(p.withoutFix, p).slice(0, 2);
+    const cells: string[] = [];
+    const done = await exploreMatrix(rows, ['pause', 'expireLease'], 1, [inlineRunner(), inlineRunner()], now, (c) => cells.push(`${c.row}|${c.kind}|${c.outcome.counterexample ? 'broken' : 'safe'}`)).done;
+    expect(done.cancelled).toBe(false);
+    expect(cells).toEqual(['without|pause|broken', 'without|expireLease|broken', 'with|pause|safe', 'with|expireLease|safe']);
+
+    const log: RangeJob[] = [];
+    const stuck = [fakeRunner(log, { delayMs: () => 10_000 }), fakeRunner(log, { delayMs: () => 10_000 })];
+    const h = exploreMatrix(rows, ['pause'], 1, stuck, now, () => { throw new Error('no cell may end'); });
+    await new Promise((r) => setTimeout(r, 5));
+    h.cancel();
+    expect((await h.done).cancelled).toBe(true);
+    expect(stuck.every((r) => r.stopped)).toBe(true);
+  });
+});
