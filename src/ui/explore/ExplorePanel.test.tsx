@@ -103,6 +103,8 @@ describe('ExplorePanel', () => {
       if (!box.parentElement!.textContent!.includes('pause')) await user.click(box);
     }
     await user.click(screen.getByRole('button', { name: 'Compute the matrix' }));
+    // One search at a time.
+    expect(screen.getByRole('button', { name: 'Explore' })).toBeDisabled();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Compute again' })).toBeInTheDocument(), { timeout: 20_000 });
     expect(screen.getByTestId('cell-without-pause')).toHaveTextContent('breaks with 1 fault');
     expect(screen.getByTestId('cell-with-pause')).toHaveTextContent(/safe up to 1 fault \(\d+ schedules\)/);

@@ -57,6 +57,8 @@ export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?:
   };
   const cancel = () => handle.current?.cancel();
   const running = status.kind === 'running';
+  // One search at a time: the matrix's workers and the search's would share the cores.
+  const [matrixRunning, setMatrixRunning] = useState(false);
   const toggleKind = (k: string, on: boolean) => setChosen(on ? [...kinds, k] : kinds.filter((x) => x !== k));
 
   return (
@@ -79,14 +81,14 @@ export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?:
         </fieldset>
         {running
           ? <button type="button" onClick={cancel}>Cancel</button>
-          : <button type="button" className="primary" disabled={kinds.length === 0} onClick={start}>Explore</button>}
+          : <button type="button" className="primary" disabled={kinds.length === 0 || matrixRunning} onClick={start}>Explore</button>}
       </div>
       {status.kind === 'running' && <Progress p={status.progress} />}
       {status.kind === 'error' && <p className="error" role="alert">The search failed: {status.message}</p>}
       {status.kind === 'done' && (
         <Report outcome={status.outcome} onOpen={(ce) => { openCounterexample(store, ce); toTop(); }} onReplay={(ce) => { replayAgainstOther(store, ce); toTop(); }} hasPreset={presetId !== null && findPreset(presetId) !== undefined} />
       )}
-      <MatrixTable scenario={base} maxFaults={maxFaults} kinds={kinds} env={env} disabled={running} />
+      <MatrixTable scenario={base} maxFaults={maxFaults} kinds={kinds} env={env} disabled={running} onRunning={setMatrixRunning} />
       {odds}
     </section>
   );

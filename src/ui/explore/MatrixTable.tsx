@@ -12,7 +12,7 @@ import { openCounterexample, scheduleInWords } from './actions';
 import { kindLabel, toTop, type ExploreEnv } from './labels';
 
 /** The matrix for `scenario` (faults set aside), searched up to `maxFaults` of each of `kinds`. */
-export function MatrixTable({ scenario, maxFaults, kinds, env, disabled }: { scenario: Scenario; maxFaults: number; kinds: readonly string[]; env: ExploreEnv; disabled: boolean }) {
+export function MatrixTable({ scenario, maxFaults, kinds, env, disabled, onRunning }: { scenario: Scenario; maxFaults: number; kinds: readonly string[]; env: ExploreEnv; disabled: boolean; onRunning?: (running: boolean) => void }) {
   const store = useLockscopeStore();
   const presetId = useLockscope((s) => s.presetId);
   const rows = useMemo(() => matrixRows(scenario, presetId ? findPreset(presetId) : undefined), [scenario, presetId]);
@@ -36,6 +36,7 @@ export function MatrixTable({ scenario, maxFaults, kinds, env, disabled }: { sce
     }, () => { setState('cancelled'); });
   };
   const running = state === 'running';
+  useEffect(() => { onRunning?.(running); }, [running, onRunning]);
   return (
     <div className="explore-matrix" data-testid="explore-matrix">
       <h3>Which mechanism holds against which fault</h3>
