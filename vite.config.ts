@@ -17,6 +17,8 @@ export const CSP_BUILD = [
   "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'none'",
+  // The fault search's Web Workers (src/ui/explore/search.worker.ts), built as same-origin module files.
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -6,7 +6,9 @@
  *    ~2,000-event run, target p95 ≤ 20 ms;
  *  - the initial JS size, gzip, target ≤ 300 kB;
  *  - speed as a user feels it (./uiClicks.ts): real clicks in the page, click → repaint, long
- *    tasks after an edit, opening Edit, load → verdict, for every preset and a ~2,000-event run.
+ *    tasks after an edit, opening Edit, load → verdict, for every preset and a ~2,000-event run;
+ *  - the fault search in Chromium (./uiSearch.ts): schedules/s with one Web Worker and one per
+ *    core, and the time to the ≤ 2-fault report for every preset.
  * It prints figures; it is not a timed test. Uses Debian Chromium at /usr/bin/chromium.
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ import { chromium } from '@playwright/test';
 import { PRESETS } from '../src/sim';
 import { generatedScenario } from './uiScenario';
 import { benchClicks } from './uiClicks';
+import { benchSearch } from './uiSearch';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4175);
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -149,6 +152,8 @@ async function main(): Promise<void> {
     console.log(`  frame interval while scrubbing every frame: median ${f(pct(scrub.frames, 50))} ms, p95 ${f(pct(scrub.frames, 95))} ms, max ${f(Math.max(...scrub.frames))} ms (target p95 ≤ 20 ms)\n`);
 
     await benchClicks(browser, base, scenario);
+
+    await benchSearch(browser, base);
 
     const size = jsGzipKb();
     console.log(`Initial JS (gzip -9): ${size.kb.toFixed(1)} kB in ${size.files.join(', ')} (target ≤ 300 kB)`);

@@ -49,3 +49,22 @@ test('axe: no serious or critical violations with a refused-link message on scre
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });
+
+test('axe: no serious or critical violations in Break my design, with a counterexample and the matrix, light and dark', async ({ page }) => {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.addInitScript((t) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ theme: t, largeType: false })), theme);
+    await page.goto('about:blank');
+    await page.goto('/#/sim/export-lease-expiry');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await page.getByText('Break my design — explore every fault schedule').click();
+    const panel = page.getByTestId('explore');
+    await panel.getByLabel('Faults per schedule').selectOption('1');
+    await panel.getByRole('button', { name: 'Explore' }).click();
+    await expect(panel.getByTestId('explore-report')).toContainText('Broken with');
+    await panel.getByRole('button', { name: 'Compute the matrix' }).click();
+    await expect(panel.getByRole('button', { name: 'Compute again' })).toBeVisible({ timeout: 60_000 });
+    const results = await new AxeBuilder({ page }).include('[data-testid="explore"]').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${theme} ${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  }
+});

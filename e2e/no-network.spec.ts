@@ -49,6 +49,7 @@ test('the Content-Security-Policy forbids inline scripts and eval', async ({ pag
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
   expect(csp).toContain("connect-src 'none'");
+  expect(csp).toContain("worker-src 'self'");
   expect(csp).toContain("style-src 'self';");
   const ran = await page.evaluate(async () => {
     const s = document.createElement('script');

@@ -72,6 +72,16 @@ async function main(): Promise<void> {
   await page.evaluate(() => window.scrollBy(0, 120));
   await page.waitForTimeout(200);
   await page.screenshot({ path: 'docs/using-5-share.png' });
+  // 6. Break my design: the counterexample and the mechanism × fault-kind matrix (≤ 1 fault).
+  await open(page, '#/sim/export-lease-expiry', false);
+  await page.getByText('Break my design — explore every fault schedule').click();
+  const panel = page.getByTestId('explore');
+  await panel.getByLabel('Faults per schedule').selectOption('1');
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await panel.getByTestId('explore-report').waitFor();
+  await panel.getByRole('button', { name: 'Compute the matrix' }).click();
+  await panel.getByRole('button', { name: 'Compute again' }).waitFor({ timeout: 120_000 });
+  await panel.screenshot({ path: 'docs/using-6-explore.png' });
 
   // The editor with one invalid field (its message at the field and in the summary).
   await open(page, '#/sim/export-lease-expiry', false);

@@ -22,3 +22,17 @@ test('the app served by `npm run dev` is styled, draws the timeline and logs no 
   expect(await page.locator('.timeline-svg .content *').count()).toBeGreaterThan(10);
   expect(errors).toEqual([]);
 });
+
+test('under the dev server, Break my design runs its Web Workers (the dev CSP allows them) and finds the counterexample', async ({ page }) => {
+  const errors = watchErrors(page);
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toContainText('Violated');
+  await page.getByText('Break my design — explore every fault schedule').click();
+  const panel = page.getByTestId('explore');
+  await panel.getByRole('button', { name: 'Explore' }).click();
+  await expect(panel.getByTestId('explore-report')).toContainText(/Broken with 1 fault/, { timeout: 30_000 });
+  expect(workers.some((u) => /search\.worker/.test(u))).toBe(true);
+  expect(errors).toEqual([]);
+});

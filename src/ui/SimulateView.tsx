@@ -20,6 +20,7 @@ import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
+import { ExploreAction } from './explore/ExplorePanel';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -100,6 +101,7 @@ export function SimulateView() {
           {...editing}
         />
         </div>
+        <ExploreAction />
         <div className="main-bottom">
           <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
           <aside className="col-right" aria-label="Inspector and metrics">

@@ -38,3 +38,17 @@ describe('CompareView', () => {
     expect(screen.getByTestId('compare-right')).toHaveTextContent('Fencing token (checked by the destination): on');
   });
 });
+
+describe('CompareView divergence', () => {
+  it('names the first event where the two runs diverge and moves the cursor there', async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    act(() => store.getState().setView('compare'));
+    renderIn(store, <CompareView />);
+    const note = screen.getByTestId('divergence');
+    expect(note).toHaveTextContent(/The runs first differ at [\d.]+ s \(left event \d+, right event \d+\): left .*; right /);
+    await user.click(within(note).getByRole('button', { name: 'Go there' }));
+    expect(screen.getByTestId('divergence')).toHaveClass('at-cursor');
+    expect(within(screen.getByTestId('divergence')).queryByRole('button', { name: 'Go there' })).toBeNull();
+  });
+});

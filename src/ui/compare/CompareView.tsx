@@ -18,6 +18,7 @@ import { matchVariant, variantName } from '../mechanism/variant';
 import type { DerivedRun } from '../store/derive';
 import { CopyLink } from '../share/SharePanel';
 import { HideVerdictToggle } from '../verdict/HideVerdictToggle';
+import { firstDivergence } from './divergence';
 
 /** The compare view (reads and writes the store). */
 export function CompareView() {
@@ -70,6 +71,9 @@ export function CompareView() {
   };
 
   const switches = relevantSwitches(composed);
+  const diverge = same ? null : firstDivergence(left.events, right.events);
+  const at = diverge ? (diverge.left ?? diverge.right)!.atMs : 0;
+  const atCursor = diverge !== null && (diverge.left ? cursorIndex === diverge.leftIndex : cursorMs === at);
   return (
     <main className="compare" id="main" tabIndex={-1}>
       <div className="compare-bar">
@@ -90,6 +94,13 @@ export function CompareView() {
         <p className="same-note" role="status" data-testid="same-mechanism">
           Both sides run the same mechanism, so both runs are identical. Pick a different right-hand side above
           {switches[0] ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: switches.find((d) => d.id === 'fencing')?.id ?? switches[0]!.id })}>flip {(switches.find((d) => d.id === 'fencing') ?? switches[0]!).short ?? (switches.find((d) => d.id === 'fencing') ?? switches[0]!).label}</button></> : null}.
+        </p>
+      )}
+      {diverge && (
+        <p className={`divergence${atCursor ? ' at-cursor' : ''}`} data-testid="divergence">
+          <strong>The runs first differ at {(at / 1000).toFixed(3).replace(/\.?0+$/, '')} s</strong> (left event {diverge.leftIndex + 1}, right event {diverge.rightIndex + 1}):{' '}
+          left {diverge.left ? <q>{diverge.left.narration}</q> : 'has nothing here'}; right {diverge.right ? <q>{diverge.right.narration}</q> : 'has nothing here'}.{' '}
+          {!atCursor && <button type="button" className="link" onClick={() => { st.setPlaying(false); if (diverge.left) st.setCursorIndex(diverge.leftIndex); else st.setCursorMs(at); }}>Go there</button>}
         </p>
       )}
       <Transport />

@@ -4,6 +4,7 @@
  * an invalid one shows its errors with field paths and the last valid scenario keeps running.
  * JSON typing is parsed after a pause (debounced); text that is not JSON never replaces anything.
  */
+import { ExploreAction } from '../explore/ExplorePanel';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { parseScenario, type Scenario, type ValidationError } from '../../sim';
 import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from '../store';
@@ -138,6 +139,7 @@ export function EditorView() {
             s.setView('simulate');
             s.setCursorIndex(indexOfEvent(run, id));
           }} />
+          <ExploreAction />
           <JsonView text={draft.text} errors={draft.errors} jsonError={draft.jsonError} onText={editText} />
           <SharePanel timeline={false} />
         </div>
