@@ -20,6 +20,7 @@ import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
+import { OddsSection } from './odds/OddsPanel';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -107,6 +108,7 @@ export function SimulateView() {
             <Metrics run={lazy.run} />
           </aside>
         </div>
+        <OddsSection />
       </main>
     </div>
   );
