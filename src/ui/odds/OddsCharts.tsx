@@ -10,7 +10,6 @@
 import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
 import type { HeatCell, OddsPoint } from '../../sim/search/odds';
-import { fmtSeconds } from '../faults/faultCatalog';
 import { useLockscope } from '../store';
 import { typeScaleFor } from '../timeline/fit';
 
@@ -26,6 +25,11 @@ export function heatOpacity(p: number): number {
 }
 
 const FONT = 12;
+
+/** A duration for an axis or a title: ms below 1 s, else seconds with at most two decimals (1.5 s, not 1.50 s). */
+export function fmtSeconds(ms: number): string {
+  return Math.abs(ms) < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(2))} s`;
+}
 
 /** P(violation) against TTL with its confidence band. */
 export function OddsLineChart({ points, currentTtlMs, runs }: { points: readonly OddsPoint[]; currentTtlMs: number; runs: number }) {
@@ -81,7 +85,7 @@ export function OddsHeatMap({ cells, runs }: { cells: readonly HeatCell[]; runs:
   const k = typeScaleFor(useLockscope((s) => s.largeType));
   const ttls = [...new Set(cells.map((c) => c.ttlMs))];
   const pauses = [...new Set(cells.map((c) => c.pauseMs))];
-  const m = { top: 8, right: 12, bottom: 78, left: 70 };
+  const m = { top: 8, right: 12, bottom: 96, left: 70 };
   const cellW = Math.max(44, Math.min(64, 440 / Math.max(1, pauses.length)));
   const cellH = 26;
   const W = m.left + pauses.length * cellW + m.right;
@@ -114,12 +118,13 @@ export function OddsHeatMap({ cells, runs }: { cells: readonly HeatCell[]; runs:
     const legend = svg.append('g').attr('class', 'odds-legend').attr('transform', `translate(${m.left},${ly})`);
     legend.append('rect').attr('width', 18).attr('height', 12).attr('rx', 2).style('fill', 'var(--held-bg)').style('stroke', 'var(--held)').attr('stroke-width', 0.75);
     legend.append('text').attr('x', 22).attr('y', 10).attr('font-size', 11).style('fill', 'var(--ink)').text(`no violation in ${runs} runs`);
-    const sx = 160;
+    // Second row: the "bad" scale, from just above 0 % to 100 % in steps of 10 %.
+    const sx = 30;
     const steps = d3.range(1, 11).map((i) => i / 10);
-    legend.selectAll('rect.step').data(steps).join('rect').attr('class', 'step').attr('x', (_d, i) => sx + i * 14).attr('width', 14).attr('height', 12)
+    legend.selectAll('rect.step').data(steps).join('rect').attr('class', 'step').attr('x', (_d, i) => sx + i * 14).attr('y', 20).attr('width', 14).attr('height', 12)
       .style('fill', 'var(--bad)').style('fill-opacity', (p) => String(heatOpacity(p)));
-    legend.append('text').attr('x', sx - 4).attr('y', 10).attr('text-anchor', 'end').attr('font-size', 11).style('fill', 'var(--ink)').text('>0%');
-    legend.append('text').attr('x', sx + steps.length * 14 + 4).attr('y', 10).attr('font-size', 11).style('fill', 'var(--ink)').text('100% of runs violated');
+    legend.append('text').attr('x', sx - 4).attr('y', 30).attr('text-anchor', 'end').attr('font-size', 11).style('fill', 'var(--ink)').text('>0%');
+    legend.append('text').attr('x', sx + steps.length * 14 + 4).attr('y', 30).attr('font-size', 11).style('fill', 'var(--ink)').text('100% of runs violated');
   }, [content, cellW, H]);
   const safe = cells.filter((c) => c.violations === 0).length;
   const summary = `Heat map of P(violation) by lease TTL and pause length, ${runs} runs per cell: ${safe} of ${cells.length} cells without a violation. ${cells.map((c) => `TTL ${fmtSeconds(c.ttlMs)} pause ${fmtSeconds(c.pauseMs)}: ${fmtP(c.p)}`).join('; ')}`;

@@ -5,6 +5,7 @@ import { createLockscopeStore, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 import { OddsPanel, OddsSection, defaultForm, inputOf } from './OddsPanel';
 import { startOddsInline, type StartOdds } from './oddsClient';
+import { fmtP, fmtSeconds, heatOpacity } from './OddsCharts';
 import { computeOdds } from '../../sim/search/odds';
 import { findPreset } from '../../sim';
 
@@ -47,6 +48,18 @@ describe('OddsPanel', () => {
     expect(heat.querySelector('.odds-legend')!.textContent).toContain('no violation in 6 runs');
     expect(heat.getAttribute('aria-label')).toMatch(/TTL 120 s pause 1 s: 0%; TTL 120 s pause 10 s: 0%$/);
     expect(within(result).getByRole('status')).toHaveTextContent('From a TTL of 120 s up, no run of 12 violated');
+    // Every colour comes from the theme (light, dark, projector): CSS variables, or the axes' currentColor.
+    for (const el of container.querySelectorAll('svg *')) {
+      const e = el as SVGElement;
+      for (const prop of ['fill', 'stroke'] as const) {
+        const styled = e.style.getPropertyValue(prop);
+        if (styled) expect(styled, `${e.tagName} ${prop}`).toMatch(/^(var\(--[a-z-]+\)|none)$/);
+        const attr = e.getAttribute(prop);
+        if (attr) expect(attr, `${e.tagName} ${prop} attribute`).toMatch(/^(none|currentColor)$/);
+      }
+      const color = e.style.getPropertyValue('color');
+      if (color) expect(color).toMatch(/^var\(--[a-z-]+\)$/);
+    }
   });
 
   it('shows what the core computes for the same inputs (same seed, same numbers)', async () => {
@@ -97,6 +110,15 @@ describe('OddsPanel', () => {
     expect(screen.queryByLabelText('Pause p50 (s)')).toBeNull();
     await userEvent.click(screen.getByText('How often? (the odds)'));
     await waitFor(() => expect(screen.getByLabelText('Pause p50 (s)')).toBeInTheDocument());
+  });
+});
+
+describe('formats', () => {
+  it('writes durations without trailing zeros and probabilities as percents', () => {
+    expect([fmtSeconds(1_500), fmtSeconds(22_500), fmtSeconds(30_000), fmtSeconds(250)]).toEqual(['1.5 s', '22.5 s', '30 s', '250 ms']);
+    expect([fmtP(0), fmtP(0.004), fmtP(0.0456), fmtP(0.5), fmtP(1)]).toEqual(['0%', '0.4%', '4.6%', '50%', '100%']);
+    expect(heatOpacity(0.01)).toBeGreaterThan(0.15);
+    expect(heatOpacity(1)).toBe(1);
   });
 });
 

@@ -9,9 +9,8 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Scenario } from '../../sim';
 import { defaultHeatPausesMs, defaultTtlsMs, oddsNotApplicable, validateOddsInput, type OddsInput, type OddsProgress, type OddsResult } from '../../sim/search/odds';
-import { fmtSeconds } from '../faults/faultCatalog';
 import { useLockscope } from '../store';
-import { OddsHeatMap, OddsLineChart, fmtP } from './OddsCharts';
+import { OddsHeatMap, OddsLineChart, fmtP, fmtSeconds } from './OddsCharts';
 import { startOddsWorker, type OddsJob, type StartOdds } from './oddsClient';
 import './odds.css';
 
