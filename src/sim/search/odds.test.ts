@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeOdds, defaultHeatPausesMs, defaultTtlsMs, drawLogNormal, fitLogNormal, oddsNotApplicable, uniform01, validateOddsInput, wilson, Z99, type OddsInput } from './odds';
+import { computeOdds, oddsRunDraw, oddsRunScenario, defaultHeatPausesMs, defaultTtlsMs, drawLogNormal, fitLogNormal, oddsNotApplicable, uniform01, validateOddsInput, wilson, Z99, type OddsInput } from './odds';
 import { Rng } from '../engine/rng';
 import { findPreset } from '../presets';
+import { runScenario } from '../engine/run';
 
 const exportLease = findPreset('export-lease-expiry')!.withoutFix;
 
@@ -99,6 +100,23 @@ describe('computeOdds', () => {
     const both = computeOdds(exportLease, { ...base, heatPausesMs: [] });
     const one = computeOdds(exportLease, { ...base, ttlsMs: [30_000], heatPausesMs: [] });
     expect(one.points[0]).toEqual(both.points[1]);
+  });
+
+  it('counts exactly the runs whose own simulation violates (the remembered answers change nothing)', () => {
+    const input = { ...base, runsPerTtl: 60, ttlsMs: [15_000, 22_500], heatPausesMs: [] };
+    const r = computeOdds(exportLease, input);
+    const draws = Array.from({ length: 60 }, (_v, i) => oddsRunDraw(exportLease, input, i));
+    for (const [k, ttl] of input.ttlsMs.entries()) {
+      const violations = draws.filter((d) => runScenario(oddsRunScenario(exportLease, ttl, d), { text: false, stopAtFirstViolation: true }).verdict.violations.length > 0).length;
+      expect(r.points[k]!.violations).toBe(violations);
+      expect(violations).toBeGreaterThan(0);
+    }
+    expect(r.points[0]!.violations).toBeGreaterThan(r.points[1]!.violations);
+    expect(draws.every((d) => d.faults.every((f) => f.kind === 'pause' || f.kind === 'crash'))).toBe(true);
+    // Pause probability ½ and crash rate 5% for two workers: about (0.5 × 0.95)² ≈ 23% of runs draw nothing.
+    const withoutFaults = draws.filter((d) => d.faults.length === 0).length;
+    expect(withoutFaults).toBeGreaterThan(5);
+    expect(withoutFaults).toBeLessThan(25);
   });
 
   it('export-lease-expiry: a TTL far above every pause gives P = 0; one far below the job gives a high P', () => {

@@ -205,9 +205,12 @@ function runRng(seed: number, stream: number, i: number): Rng {
 }
 
 /** The faults of one run and how much longer its horizon needs to be. */
-interface Draw {
+export interface Draw {
   readonly faults: Fault[];
+  /** How much longer than the scenario's horizon the run goes (the pauses and restart delays drawn). */
   readonly extraMs: number;
+  /** No length was drawn from the log-normal: the draw comes from a small set, worth remembering. */
+  readonly discrete: boolean;
 }
 
 function clampMs(ms: number): number {
@@ -221,6 +224,7 @@ function clampMs(ms: number): number {
 function drawRun(scenario: Scenario, input: OddsInput, fit: LogNormal, rng: Rng, fixedPause?: number): Draw {
   const faults: Fault[] = [];
   let extraMs = 0;
+  let discrete = true;
   const pausing = fixedPause === undefined ? -1 : rng.int(0, scenario.workers.length - 1);
   scenario.workers.forEach((w, wi) => {
     const last = w.steps.length - 1;
@@ -230,6 +234,7 @@ function drawRun(scenario: Scenario, input: OddsInput, fit: LogNormal, rng: Rng,
         const pauseMs = clampMs(drawLogNormal(rng, fit));
         faults.push({ kind: 'pause', worker: w.id, step, phase: 'before', pauseMs } as Fault);
         extraMs += pauseMs;
+        discrete = false;
       }
     } else if (wi === pausing) {
       const step = rng.int(0, last);
@@ -242,19 +247,50 @@ function drawRun(scenario: Scenario, input: OddsInput, fit: LogNormal, rng: Rng,
       extraMs += input.restartAfterMs;
     }
   });
-  return { faults, extraMs };
+  return { faults, extraMs, discrete };
 }
 
-/** One run of the scenario with these faults at this TTL: did it violate an invariant? */
-function violates(scenario: Scenario, ttlMs: number, d: Draw): boolean {
-  const s: Scenario = {
+/** The faults drawn for run `i` of the line chart (the same at every TTL), as `computeOdds` runs them. */
+export function oddsRunDraw(scenario: Scenario, input: OddsInput, i: number): Draw {
+  return drawRun(scenario, input, fitLogNormal(input.pauseP50Ms, input.pauseP99Ms), runRng(input.seed, 0, i));
+}
+
+/** The scenario of one odds run: the draw's faults, the TTL, the horizon lengthened by the draw. */
+export function oddsRunScenario(scenario: Scenario, ttlMs: number, d: Draw): Scenario {
+  return {
     ...scenario,
     horizonMs: Math.min(LIMITS.maxHorizonMs, scenario.horizonMs + d.extraMs),
     lease: { ...scenario.lease, ttlMs },
     faults: d.faults,
   };
-  return runScenario(s, { text: false, stopAtFirstViolation: true }).verdict.violations.length > 0;
 }
+
+/** One run of the scenario with these faults at this TTL: did it violate an invariant? */
+function violates(scenario: Scenario, ttlMs: number, d: Draw): boolean {
+  return runScenario(oddsRunScenario(scenario, ttlMs, d), { text: false, stopAtFirstViolation: true }).verdict.violations.length > 0;
+}
+
+/**
+ * `violates`, remembered per TTL and draw for discrete draws (no log-normal length: those are
+ * almost never drawn twice): a run is a pure function of its scenario, so two runs that drew the
+ * same faults (often none: with a pause probability of 0.3 and two workers, half the runs; a
+ * heat-map cell has at most workers × steps distinct pauses) give the same answer and only the
+ * first is simulated. At most `MEMO_MAX` answers are kept. Changes no count, only the time.
+ */
+function memoViolates(scenario: Scenario): (ttlMs: number, d: Draw) => boolean {
+  const seen = new Map<string, boolean>();
+  return (ttlMs, d) => {
+    if (!d.discrete) return violates(scenario, ttlMs, d);
+    const key = `${ttlMs}|${d.extraMs}|${JSON.stringify(d.faults)}`;
+    let v = seen.get(key);
+    if (v === undefined) {
+      v = violates(scenario, ttlMs, d);
+      if (seen.size < MEMO_MAX) seen.set(key, v);
+    }
+    return v;
+  };
+}
+const MEMO_MAX = 20_000;
 
 /**
  * Runs the odds (see the module comment): `runsPerTtl` runs per TTL, then `heatRuns` runs per
@@ -278,6 +314,7 @@ export function computeOdds(scenario: Scenario, input: OddsInput, options: OddsO
     return stopped;
   };
 
+  const run = memoViolates(scenario);
   // The draws of run i do not depend on the TTL (common random numbers): draw once, reuse.
   const draws: Draw[] = [];
   const drawOf = (i: number): Draw => (draws[i] ??= drawRun(scenario, input, fit, runRng(input.seed, 0, i)));
@@ -287,7 +324,7 @@ export function computeOdds(scenario: Scenario, input: OddsInput, options: OddsO
     let runs = 0;
     let violations = 0;
     for (let i = 0; i < input.runsPerTtl && !stopped; i++) {
-      if (violates(scenario, ttlMs, drawOf(i))) violations += 1;
+      if (run(ttlMs, drawOf(i))) violations += 1;
       runs += 1;
       tick();
     }
@@ -302,7 +339,7 @@ export function computeOdds(scenario: Scenario, input: OddsInput, options: OddsO
       let violations = 0;
       for (let i = 0; i < heatRuns && !stopped; i++) {
         // Stream 1 + column: each column its own draws, the same at every TTL.
-        if (violates(scenario, ttlMs, drawRun(scenario, input, fit, runRng(input.seed, 1 + pi, i), pauseMs))) violations += 1;
+        if (run(ttlMs, drawRun(scenario, input, fit, runRng(input.seed, 1 + pi, i), pauseMs))) violations += 1;
         runs += 1;
         tick();
       }

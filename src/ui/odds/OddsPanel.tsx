@@ -183,7 +183,7 @@ export function OddsPanel({ start = startOddsWorker }: { start?: StartOdds }) {
             {safeTtl
               ? <>From a TTL of <strong>{fmtSeconds(safeTtl.ttlMs)}</strong> up, no run of {shown.input.runsPerTtl} violated (P below {fmtP(safeTtl.high)} at 95% confidence).</>
               : <>Every TTL tried violated in some runs: the longest, {fmtSeconds(shown.result.points[shown.result.points.length - 1]!.ttlMs)}, in {fmtP(shown.result.points[shown.result.points.length - 1]!.p)}.</>}
-            {' '}<span className="muted">Fitted pauses: median {fmtSeconds(Math.exp(shown.result.fit.mu))}, σ {shown.result.fit.sigma.toFixed(2)} (log-normal); seed {shown.input.seed}; {shown.result.totalRuns.toLocaleString('en')} runs.</span>
+            {' '}<span className="muted">Fitted pauses: median {fmtSeconds(Math.round(Math.exp(shown.result.fit.mu)))}, σ {shown.result.fit.sigma.toFixed(2)} (log-normal); seed {shown.input.seed}; {shown.result.totalRuns.toLocaleString('en')} runs.</span>
           </p>
           <div className="odds-charts">
             <OddsLineChart points={shown.result.points} currentTtlMs={scenario.lease.ttlMs} runs={shown.input.runsPerTtl} />
