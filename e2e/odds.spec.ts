@@ -1,5 +1,6 @@
 /** Journey: on export-lease-expiry, open "How often? (the odds)", run it with a small R in its Web Worker, see the chart and the heat map. */
 import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { watchErrors } from './support';
 
 const SHOTS = process.env.ODDS_SHOTS; // a folder: also save screenshots at 1280×800 and 1920×1080 in each theme
@@ -27,6 +28,13 @@ test('the odds of export-lease-expiry: a line chart with its band and a heat map
   await expect(heat.locator('g.odds-cell')).toHaveCount(49);
   await expect(heat.locator('.odds-legend')).toContainText('no violation in 4 runs');
   await expect(result.getByRole('status')).toContainText('no run of 20 violated');
+  // Readable in every theme: no serious or critical axe finding in the section (contrast included).
+  for (const theme of ['light', 'dark', 'projector']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page }).include('.odds-section').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${theme} ${v.id}: ${v.help} ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  }
   if (SHOTS) {
     for (const theme of ['light', 'dark', 'projector']) {
       await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
