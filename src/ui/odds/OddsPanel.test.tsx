@@ -98,6 +98,17 @@ describe('OddsPanel', () => {
     expect(screen.getByRole('button', { name: 'Run the odds' })).toBeDisabled();
   });
 
+  it('follows a new scenario\'s TTL in the lists left at their defaults, and keeps what was typed', async () => {
+    renderIn(store, <OddsPanel start={startOddsInline} />);
+    expect(screen.getByLabelText('Lease TTLs (s)')).toHaveValue('15, 22.5, 30, 37.5, 45, 60, 90');
+    await setField('Heat-map pause lengths (s)', '2, 4');
+    await setField('Pause p50 (s)', '0.3');
+    act(() => store.getState().loadPreset('renew-partition'));
+    expect(screen.getByLabelText('Lease TTLs (s)')).toHaveValue('5, 7.5, 10, 12.5, 15, 20, 30');
+    expect(screen.getByLabelText('Heat-map pause lengths (s)')).toHaveValue('2, 4');
+    expect(screen.getByLabelText('Pause p50 (s)')).toHaveValue('0.3');
+  });
+
   it('says why the odds do not apply to a scenario without a lease', () => {
     store.getState().loadPreset('invoice-race');
     renderIn(store, <OddsPanel start={startOddsInline} />);

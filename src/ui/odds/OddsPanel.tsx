@@ -87,6 +87,16 @@ export function OddsPanel({ start = startOddsWorker }: { start?: StartOdds }) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [result, setResult] = useState<{ key: string; input: OddsInput; result: OddsResult } | null>(null);
   const job = useRef<OddsJob | null>(null);
+  // Another scenario with another TTL (a preset change, a TTL edit): the TTL and pause lists the
+  // user left at their defaults follow the new TTL; what they typed stays.
+  const defaults = useRef(form);
+  const ttlNow = scenario.lease.ttlMs;
+  useEffect(() => {
+    const next = defaultForm(scenario);
+    const old = defaults.current;
+    defaults.current = next;
+    setForm((f) => ({ ...f, ttlsS: f.ttlsS === old.ttlsS ? next.ttlsS : f.ttlsS, pausesS: f.pausesS === old.pausesS ? next.pausesS : f.pausesS }));
+  }, [ttlNow]); // the lists depend on the TTL only
   const key = useMemo(() => oddsKey(scenario), [scenario]);
   const { input, errors } = useMemo(() => inputOf(form), [form]);
 
