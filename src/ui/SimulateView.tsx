@@ -21,6 +21,7 @@ import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 import { ExploreAction } from './explore/ExplorePanel';
+import { OddsSection } from './odds/OddsPanel';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -109,6 +110,7 @@ export function SimulateView() {
             <Metrics run={lazy.run} />
           </aside>
         </div>
+        <OddsSection />
       </main>
     </div>
   );

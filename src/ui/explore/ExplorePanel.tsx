@@ -6,9 +6,9 @@
  * simulator" and "Replay against another mechanism" — or how far it looked and found nothing.
  * Below it, the mechanism × fault-kind matrix (./MatrixTable.tsx). The page never blocks: the
  * search runs off the main thread and the panel only merges what the workers return.
- * `odds` is the place for the "odds" panel (P(violation) against the lease TTL), built apart.
+ * The odds (P(violation) against the lease TTL) are their own section (src/ui/odds/).
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { findPreset } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { useLockscope, useLockscopeStore } from '../store';
@@ -22,7 +22,7 @@ export { kindLabel, fmtDuration, type ExploreEnv } from './labels';
 type Status = { kind: 'idle' } | { kind: 'running'; progress: ExploreProgress | null } | { kind: 'done'; outcome: ExploreOutcome } | { kind: 'error'; message: string };
 
 /** The panel (reads the running scenario from the store). */
-export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?: ReactNode; env?: ExploreEnv; titled?: boolean }) {
+export function ExplorePanel({ env = defaultEnv, titled = true }: { env?: ExploreEnv; titled?: boolean }) {
   const store = useLockscopeStore();
   const composed = useLockscope((s) => s.composed);
   const presetId = useLockscope((s) => s.presetId);
@@ -89,7 +89,6 @@ export function ExplorePanel({ odds, env = defaultEnv, titled = true }: { odds?:
         <Report outcome={status.outcome} onOpen={(ce) => { openCounterexample(store, ce); toTop(); }} onReplay={(ce) => { replayAgainstOther(store, ce); toTop(); }} hasPreset={presetId !== null && findPreset(presetId) !== undefined} />
       )}
       <MatrixTable scenario={base} maxFaults={maxFaults} kinds={kinds} env={env} disabled={running} onRunning={setMatrixRunning} />
-      {odds}
     </section>
   );
 }
@@ -136,14 +135,14 @@ function Report({ outcome: o, onOpen, onReplay, hasPreset }: { outcome: ExploreO
 
 /**
  * The Explore action as the simulator and the editor show it: a disclosure that opens the panel
- * (collapsed, so the simulator's first screen keeps its layout). `odds`: see ExplorePanel.
+ * (collapsed, so the simulator's first screen keeps its layout).
  */
-export function ExploreAction({ odds }: { odds?: ReactNode }) {
+export function ExploreAction() {
   const [open, setOpen] = useState(false);
   return (
     <details className="explore-wrap" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Break my design — explore every fault schedule</summary>
-      {open && <ExplorePanel odds={odds} titled={false} />}
+      {open && <ExplorePanel titled={false} />}
     </details>
   );
 }
