@@ -21,3 +21,5 @@ export { Rng } from './engine/rng';
 export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
 export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
+export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
+export { switchStatus, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';

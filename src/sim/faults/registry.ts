@@ -59,6 +59,8 @@ export interface FaultKindDef<F extends FaultBase = FaultBase> {
   describe(f: F, scenario: Scenario, when: string): string;
   /** Whether it can be injected into this scenario (the fault menu offers only kinds that apply). */
   appliesTo(scenario: Scenario): boolean;
+  /** Why it does not apply when `appliesTo` is false, in words for the fault menu (e.g. "the scenario has no lease"). */
+  readonly inapplicableReason?: string;
   /** A random instance for this scenario, drawing only from `rng` (deterministic for a seed). */
   generate(rng: Rng, scenario: Scenario): F;
   /** Applies it now: 'stop' when it ended the worker's current flow. */

@@ -212,7 +212,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <CheckField ctx={ctx} path="mechanism.stopOnRenewFailure" label="Stop when a renewal fails" />
           <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token (INCR)" />
           <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
-          <CheckField ctx={ctx} path="mechanism.jobRecord" label="Durable job record" />
+          <CheckField ctx={ctx} path="mechanism.jobRecord" label="Check the durable job record first" />
           <CheckField ctx={ctx} path="mechanism.releaseInFinally" label="Cleanup releases the lease even if never acquired (a bug)" />
         </div>
       </fieldset>

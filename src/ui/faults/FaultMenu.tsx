@@ -1,7 +1,8 @@
 /** The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time. */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLockscope } from '../store';
-import { faultsForLane, fmtSeconds } from './faultCatalog';
+import { useMemo } from 'react';
+import { faultMenuOptions, fmtSeconds } from './faultCatalog';
 
 /** The fault menu (renders nothing when closed). Esc closes it; ↑/↓ move between items. */
 export function FaultMenu() {
@@ -38,8 +39,8 @@ export function FaultMenu() {
     el.style.left = `${Math.max(window.scrollX + margin, Math.min(menu.x, window.scrollX + window.innerWidth - margin - w))}px`;
   }, [menu]);
 
+  const options = useMemo(() => (menu ? faultMenuOptions(menu.lane, scenario, menu.atMs) : []), [menu, scenario]);
   if (!menu) return null;
-  const options = faultsForLane(menu.lane, scenario, menu.atMs);
   const laneName = menu.lane.kind === 'worker' ? `worker ${menu.lane.worker}` : menu.lane.kind === 'lease' ? menu.lane.key : menu.lane.kind;
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -62,9 +63,11 @@ export function FaultMenu() {
     <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onKeyDown}>
       <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {fmtSeconds(menu.atMs)}</p>
       {options.map((o) => (
-        <button key={o.id} type="button" role="menuitem" className="fault-option" data-fault-option={o.id} onClick={() => addFault(o.make())}>
+        <button key={o.id} type="button" role="menuitem" className={o.disabledReason ? 'fault-option inert' : 'fault-option'} data-fault-option={o.id}
+          aria-disabled={o.disabledReason ? true : undefined} title={o.disabledReason ? `No effect here: ${o.disabledReason}` : undefined}
+          onClick={() => { if (!o.disabledReason) addFault(o.make()); }}>
           <span className="opt-label">{o.label}</span>
-          <span className="opt-hint">{o.hint}</span>
+          <span className="opt-hint">{o.disabledReason ? `No effect here: ${o.disabledReason}` : o.hint}</span>
         </button>
       ))}
       <button type="button" role="menuitem" className="fault-option cancel" onClick={close}>Cancel (Esc)</button>

@@ -49,4 +49,21 @@ describe('MechanismPanel', () => {
     expect(screen.getByRole('radio', { name: 'without the fix' })).not.toBeChecked();
     expect(screen.getByTestId('variant-edited')).toHaveTextContent('matches neither');
   });
+
+  it('a switch that cannot change this run is disabled, with the reason as visible text', async () => {
+    store.getState().loadPreset('remote-call-in-txn', 'with');
+    renderIn(store, <MechanismPanel />);
+    const jobRecord = await screen.findByLabelText('Check the durable job record first');
+    await vi.waitFor(() => expect(jobRecord).toBeDisabled());
+    expect(jobRecord).toHaveAccessibleDescription(/^No effect here: the job already writes its record/);
+    expect(screen.getByText(/No effect here: the job already writes its record/)).toBeVisible();
+  });
+
+  it('in renew-partition, stop-on-renewal-failure can change the run and stays enabled', async () => {
+    store.getState().loadPreset('renew-partition', 'without');
+    renderIn(store, <MechanismPanel />);
+    const stop = screen.getByLabelText('Stop when a renewal fails');
+    expect(stop).toBeEnabled();
+    expect(stop).toHaveAccessibleDescription('a failed renewal is ignored');
+  });
 });

@@ -1,12 +1,16 @@
 /**
  * The mechanism switches for the current scenario, and the "without the fix / with the fix"
  * preset toggle (neither is checked once the setup matches neither variant). Each control shows
- * what its current value does, in a few words.
+ * what its current value does, in a few words. A switch that cannot change this run is disabled
+ * with the reason as visible text (`switchStatuses` of the simulation core: structural reasons
+ * first, then one run per other value, computed at low priority); a select's values that would
+ * change nothing say "(same run)".
  */
+import { useDeferredValue, useMemo } from 'react';
 import { findPreset } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchValueText } from './switches';
+import { relevantSwitches, switchHint, switchStatuses, switchValueText } from './switches';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
@@ -21,6 +25,9 @@ export function MechanismPanel() {
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
+  // The runs that decide it follow at low priority (a few ms per switch), never in an edit's frame.
+  const deferred = useDeferredValue(scenario);
+  const statuses = useMemo(() => switchStatuses(deferred), [deferred]);
   return (
     <section className="panel mechanism" aria-label="Mechanism">
       {preset && (
@@ -37,22 +44,25 @@ export function MechanismPanel() {
           const v = d.get(scenario);
           const id = `sw-${d.id}`;
           const hintId = `${id}-hint`;
+          const status = deferred === scenario ? statuses.get(d.id) : undefined;
+          const reason = status && !status.enabled ? status.reason : null;
+          const changing = status?.enabled ? status.changing : null;
           return (
-            <li key={d.id}>
+            <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
               {typeof v === 'boolean' ? (
-                <label htmlFor={id} className="switch" title={d.label}>
-                  <input id={id} type="checkbox" checked={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+                <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
+                  <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
                   <span>{d.short ?? d.label}</span>
                 </label>
               ) : (
-                <label htmlFor={id} className="select inline">
+                <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
                   <span>{d.short ?? d.label}</span>
-                  <select id={id} value={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
-                    {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                  <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+                    {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
                   </select>
                 </label>
               )}
-              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{switchHint(scenario, d)}</span>
+              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>
             </li>
           );
         })}
