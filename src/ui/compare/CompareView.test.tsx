@@ -37,4 +37,17 @@ describe('CompareView', () => {
     expect(screen.queryByTestId('same-mechanism')).toBeNull();
     expect(screen.getByTestId('compare-right')).toHaveTextContent('Fencing token (checked by the destination): on');
   });
+
+  it('at 0 ms both sides say "before the first event", and both follow a step to the same time', () => {
+    act(() => store.getState().loadPreset('invoice-race', 'without'));
+    act(() => store.getState().setView('compare'));
+    renderIn(store, <CompareView />);
+    for (const side of ['left', 'right']) expect(screen.getByTestId(`compare-${side}`)).toHaveTextContent('Before the first event');
+    act(() => store.getState().end());
+    const at = store.getState().cursorMs;
+    for (const side of ['left', 'right']) {
+      const h = within(screen.getByTestId(`compare-${side}`)).getByRole('heading', { name: /World at the cursor/ });
+      expect(h).toHaveTextContent(new RegExp(`${at} ms · after e\\d+`));
+    }
+  });
 });

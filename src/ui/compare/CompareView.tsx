@@ -7,8 +7,8 @@
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
 import { findPreset } from '../../sim';
-import { useLockscope, useLockscopeStore, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
-import { compareScenario, differences, otherVariantOf } from './compareScenario';
+import { useLockscope, useLockscopeStore, useRun, deriveRun, indexOfEvent, runEndMs } from '../store';
+import { alignedIndex, compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
 import { VerdictPanel } from '../verdict/VerdictPanel';
@@ -47,8 +47,9 @@ export function CompareView() {
   const editing = useFaultEditing();
 
   const side = (run: DerivedRun, caption: string, which: string) => {
-    // The left side is the store's run: its event is the cursor's; the right follows by time.
-    const idx = which === 'left' ? cursorIndex : indexAtMs(run.events, cursorMs);
+    // The left side is the store's run: its event is the cursor's; the right follows by time, and
+    // describes that time as the left does (before the first event on both at Home).
+    const idx = which === 'left' ? cursorIndex : alignedIndex(left.events, cursorIndex, cursorMs, run.events);
     const goto = (id: string) => {
       st.setPlaying(false);
       st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0);
