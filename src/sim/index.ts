@@ -23,3 +23,4 @@ export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
 export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
 export { switchStatus, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
+export { usesDestination, usesDatabase } from './controls/uses';

@@ -3,6 +3,7 @@
  * machine state and beliefs in words, lease keys with owner, token and remaining TTL, a
  * pg_locks-style lock table, table rows, destination writes and the connection pool.
  */
+import { usesDatabase, usesDestination } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
 import { STATE_TEXT } from '../timeline/lanes/worker';
@@ -105,7 +106,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             </div>
           ))}
 
-          {run.scenario.job.kind === 'external' && (
+          {usesDestination(run.scenario) && (
             <>
               <h3>Destination <code>{run.scenario.destination.target}</code></h3>
               <p className="small">
@@ -131,11 +132,15 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             </>
           )}
 
-          <h3>Connection pool</h3>
-          <p className="small">
-            {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
-            {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
-          </p>
+          {usesDatabase(run.scenario) && (
+            <>
+              <h3>Connection pool</h3>
+              <p className="small">
+                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
+                {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
+              </p>
+            </>
+          )}
         </>
       )}
     </section>

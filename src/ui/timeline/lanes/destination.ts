@@ -4,6 +4,7 @@
  * duplicates (a write performed after another already performed the effect), from the final
  * snapshot.
  */
+import { usesDestination } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import type { G } from '../draw/items';
 import { ROW_H, stack, type LaneKind } from './types';
@@ -33,6 +34,8 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
   idOf: () => 'destination',
 
   lanes(run) {
+    // Only a destination something can write to (a lease-only job, or a job whose effect is a database row, has none).
+    if (!usesDestination(run.scenario)) return [];
     const endMs = runEndMs(run);
     const rawWrites = run.snapshots.at(-1)?.destination.writes ?? [];
     let performedSoFar = 0;

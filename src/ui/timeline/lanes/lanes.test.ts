@@ -11,8 +11,11 @@ describe('lane kinds', () => {
     const t = buildLanes(run('export-lease-expiry'));
     expect(t.lanes.map((l) => l.id)).toEqual(['worker-A', 'worker-B', 'lease-lease:export', 'database', 'destination']);
     expect(t.lanes.map((l) => l.label)).toEqual(['Worker A', 'Worker B', 'lease:export', 'Database', 'File store']);
-    // A scenario without a lease (and no lease fault) has no lease lane.
-    expect(buildLanes(run('invoice-race')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'database', 'destination']);
+    // A scenario without a lease (and no lease fault) has no lease lane; one whose effect is a
+    // database row (nothing writes a file store or an API) has no destination lane.
+    expect(buildLanes(run('invoice-race')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'database']);
+    // Workers that only take and release a lease write no file: no "File store" lane.
+    expect(buildLanes(run('unsafe-release')).lanes.map((l) => l.ref.kind)).not.toContain('destination');
   });
 
   it('a fault finds its lane by the lane kind\'s id', () => {
