@@ -49,13 +49,13 @@ export function mutualExclusion({ listener }: CheckerContext): InvariantChecker 
   return overlapCheck('mutualExclusion', listener, (e) => {
     const b = e.beliefs;
     return b !== undefined && (b.holdsLock || b.ownsLease) && CRITICAL.has(e.state!);
-  }, (a, b, from) => `${a} and ${b} were inside the critical section at the same time (from ${from / 1000} s)`);
+  }, (a, b, from) => `${a} and ${b} were inside the critical section at the same time (from ${fmtMs(from)})`);
 }
 
 /** No two live workers believe they own the lease at once (a paused worker still believes). */
 export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker {
   return overlapCheck('singleLeaseOwner', listener, (e) => e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true,
-    (a, b, from) => `${a} and ${b} both believed they owned the lease (from ${from / 1000} s)`);
+    (a, b, from) => `${a} and ${b} both believed they owned the lease (from ${fmtMs(from)})`);
 }
 
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */

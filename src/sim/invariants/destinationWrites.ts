@@ -3,6 +3,7 @@ import { FindingLog } from './types';
 import type { DestinationWrite } from '../resources/destination';
 import { destinationCallOf, type CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
+import { fmtMs } from '../engine/fmt';
 
 /** The write an event reports (a copy, as it stood then), once it has performed the effect (API call received, upload completed). */
 function performedWrite(e: CheckedEvent, scenario: Scenario): DestinationWrite | null {
@@ -52,7 +53,7 @@ export function noOverlappingWrites({ scenario, listener }: CheckerContext): Inv
         log.publish({
           invariant: 'noOverlappingWrites',
           severity: 'violation',
-          message: `${other.worker}'s and ${mine.worker}'s writes to ${target} overlapped from ${overlapStart / 1000} s to ${overlapEnd / 1000} s, and both were accepted`,
+          message: `${other.worker}'s and ${mine.worker}'s writes to ${target} overlapped from ${fmtMs(overlapStart)} to ${fmtMs(overlapEnd)}, and both were accepted`,
           eventIds: [writes.beginOf(other.id), writes.beginOf(mine.id), e.id].filter((x) => x !== '').sort(byId),
         });
       }

@@ -7,6 +7,9 @@ import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES } from '../mechanism/switches';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
+import { editSteps, type StepOp } from './stepEdits';
+import { useLockscopeStore, useRun } from '../store';
+import { describeFault, faultTimeMs } from '../faults/faultCatalog';
 
 const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect'];
 const TIMED = new Set<string>(['work', 'effect']);
@@ -91,6 +94,16 @@ export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
 
 /** The whole form. */
 export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
+  const store = useLockscopeStore();
+  const run = useRun();
+  // Moving or removing a step keeps the faults placed at steps on their own step (see stepEdits.ts).
+  const stepEdit = (workerIndex: number, stepsPath: string, op: StepOp, fallback: unknown[]) => {
+    if (!ctx.replace) return ctx.edit(stepsPath, fallback);
+    const running = run.scenario;
+    const r = editSteps(ctx.draft, workerIndex, op, (i) => (running.faults[i] ? faultTimeMs(running.faults[i], i, run) : null), (i) => (running.faults[i] ? `Fault ${i + 1} (${describeFault(running.faults[i], running)})` : `Fault ${i + 1}`));
+    ctx.replace(r.value, stepsPath);
+    if (r.notices.length > 0) store.getState().showNotice('A fault was placed at the step you removed', r.notices);
+  };
   const d = ctx.draft;
   const job = getIn(d, ['job']);
   const jobKind = isObj(job) ? str(job.kind, '') : '';
@@ -165,9 +178,9 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                           onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
                         <span className="step-tools">
-                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
-                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
-                          <button type="button" className="danger" onClick={() => ctx.edit(`${p}.steps`, steps.filter((_, k) => k !== j))} aria-label={`Remove worker ${id} step ${j + 1}`}>✕</button>
+                          <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: -1 }, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
+                          <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: 1 }, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
+                          <button type="button" className="danger" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'remove', index: j }, steps.filter((_, k) => k !== j))} aria-label={`Remove worker ${id} step ${j + 1}`}>✕</button>
                         </span>
                       </li>
                     );

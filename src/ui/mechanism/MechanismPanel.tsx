@@ -7,7 +7,7 @@
  * change nothing say "(same run)".
  */
 import { useDeferredValue, useMemo } from 'react';
-import { findPreset } from '../../sim';
+import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchStatuses, switchValueText } from './switches';
@@ -77,7 +77,7 @@ export function MechanismPanel() {
           ms={scenario.lease.ttlMs}
           commitOnChange
           check={(ms) => problemAt({ ...composed, lease: { ...composed.lease, ttlMs: ms } }, 'lease.ttlMs')}
-          onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${ms / 1000} s`, 'lease-ttl')}
+          onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${fmtSeconds(ms)}`, 'lease-ttl')}
         />
       )}
     </section>
