@@ -85,5 +85,5 @@ export function faultInertReason(s: Scenario, fault: Fault): string | null {
   const renumbered = withoutFaultEvents(events, index);
   if (traceHash(renumbered) !== runHashOf(s)) return null;
   if (own.length === 0) return fault.step !== undefined ? `it never fires: ${fault.worker ?? 'the worker'} never gets past that step in this run` : 'it never fires in this run';
-  return `it changes nothing in this run: ${own[0]!.narration}`;
+  return `in this run it would only say: “${own[0]!.narration}”`;
 }

@@ -58,13 +58,13 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
       // Past the lease TTL only means something when the worker takes a lease.
       if (scenario.mechanism.lock === 'lease') opts.push({ id: 'pauseLong', label: `Pause ${w} past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'long enough for its lease to expire under it', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: Math.min(ttl + 10_000, 3_600_000) }) });
       opts.push(
-        { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: 'its connection closes; a lease stays until its TTL', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
+        { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: scenario.mechanism.lock === 'lease' ? 'its connection closes; its lease stays until its TTL' : 'its connection closes and its open transaction rolls back', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
       );
       const eff = effectStep(scenario, w);
       if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: 'before it records completion; restarts after 5 s', make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
       opts.push(
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
-        { id: 'jobError', label: `Job error in ${w} here`, hint: 'the job throws; the connection goes back to the pool (without unlock when onError is "return")', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
+        { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when onError is "return")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
       );
       return opts;
     }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MechanismPanel } from './MechanismPanel';
 import { createLockscopeStore, type LockscopeStore } from '../store';
@@ -56,6 +56,10 @@ describe('MechanismPanel', () => {
     const jobRecord = await screen.findByLabelText('Check the durable job record first');
     await vi.waitFor(() => expect(jobRecord).toBeDisabled());
     expect(jobRecord).toHaveAccessibleDescription(/^No effect here: the job already writes its record/);
+    // Such switches wait under one line, so the panel stays short; opened, each says why.
+    const more = screen.getByTestId('inert-switches');
+    expect(more).toHaveTextContent(/^\d+ more switch(es)?: no effect in this run/);
+    await userEvent.click(within(more).getByText(/no effect in this run/));
     expect(screen.getByText(/No effect here: the job already writes its record/)).toBeVisible();
   });
 

@@ -10,7 +10,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchStatuses, switchValueText } from './switches';
+import { relevantSwitches, switchHint, switchStatuses, switchValueText, type SwitchDef } from './switches';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
@@ -28,6 +28,35 @@ export function MechanismPanel() {
   // The runs that decide it follow at low priority (a few ms per switch), never in an edit's frame.
   const deferred = useDeferredValue(scenario);
   const statuses = useMemo(() => switchStatuses(deferred), [deferred]);
+  const statusOf = (d: SwitchDef) => (deferred === scenario ? statuses.get(d.id) : undefined);
+  const active = switches.filter((d) => statusOf(d)?.enabled !== false);
+  const inert = switches.filter((d) => statusOf(d)?.enabled === false);
+  const row = (d: SwitchDef) => {
+    const v = d.get(scenario);
+    const id = `sw-${d.id}`;
+    const hintId = `${id}-hint`;
+    const status = statusOf(d);
+    const reason = status && !status.enabled ? status.reason : null;
+    const changing = status?.enabled ? status.changing : null;
+    return (
+      <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
+        {typeof v === 'boolean' ? (
+          <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
+            <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+            <span>{d.short ?? d.label}</span>
+          </label>
+        ) : (
+          <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
+            <span>{d.short ?? d.label}</span>
+            <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+              {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
+            </select>
+          </label>
+        )}
+        <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>
+      </li>
+    );
+  };
   return (
     <section className="panel mechanism" aria-label="Mechanism">
       {preset && (
@@ -39,34 +68,7 @@ export function MechanismPanel() {
         </fieldset>
       )}
       <h2>Mechanism</h2>
-      <ul className="switches">
-        {switches.map((d) => {
-          const v = d.get(scenario);
-          const id = `sw-${d.id}`;
-          const hintId = `${id}-hint`;
-          const status = deferred === scenario ? statuses.get(d.id) : undefined;
-          const reason = status && !status.enabled ? status.reason : null;
-          const changing = status?.enabled ? status.changing : null;
-          return (
-            <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
-              {typeof v === 'boolean' ? (
-                <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
-                  <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
-                  <span>{d.short ?? d.label}</span>
-                </label>
-              ) : (
-                <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
-                  <span>{d.short ?? d.label}</span>
-                  <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
-                    {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
-                  </select>
-                </label>
-              )}
-              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>
-            </li>
-          );
-        })}
-      </ul>
+      <ul className="switches">{active.map(row)}</ul>
       {scenario.mechanism.lock === 'lease' && (
         <SecondsInput
           id="lease-ttl"
@@ -79,6 +81,12 @@ export function MechanismPanel() {
           check={(ms) => problemAt({ ...composed, lease: { ...composed.lease, ttlMs: ms } }, 'lease.ttlMs')}
           onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${fmtSeconds(ms)}`, 'lease-ttl')}
         />
+      )}
+      {inert.length > 0 && (
+        <details className="inert-switches" data-testid="inert-switches">
+          <summary>{inert.length} more switch{inert.length === 1 ? '' : 'es'}: no effect in this run</summary>
+          <ul className="switches">{inert.map(row)}</ul>
+        </details>
       )}
     </section>
   );
