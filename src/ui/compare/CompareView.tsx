@@ -6,7 +6,8 @@
  * switches that differ; two identical sides say so and suggest another right-hand side.
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
-import { findPreset } from '../../sim';
+import { useDeferredValue, useMemo } from 'react';
+import { findPreset, flipChangesRun } from '../../sim';
 import { useLockscope, useLockscopeStore, useRun, deriveRun, indexOfEvent, runEndMs } from '../store';
 import { alignedIndex, compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
@@ -71,6 +72,11 @@ export function CompareView() {
   };
 
   const switches = relevantSwitches(composed);
+  // A "left, but …" whose flip changes nothing would show two identical runs: offered disabled, with why.
+  const deferred = useDeferredValue(composed);
+  const changes = useMemo(() => new Map(relevantSwitches(deferred).map((d) => [d.id, flipChangesRun(deferred, d.id)])), [deferred]);
+  const flipIsIdle = (id: string) => deferred === composed && changes.get(id) === false;
+  const suggestion = switches.find((d) => d.id === 'fencing' && !flipIsIdle(d.id)) ?? switches.find((d) => !flipIsIdle(d.id));
   return (
     <main className="compare" id="main" tabIndex={-1}>
       <div className="compare-bar">
@@ -82,7 +88,10 @@ export function CompareView() {
           onChange={(e) => setCompareTarget(e.target.value === 'other' ? { kind: 'otherVariant' } : { kind: 'switch', switchId: e.target.value })}
         >
           <option value="other">{preset ? `The preset ${other === 'with' ? 'with' : 'without'} the fix` : 'The same scenario'}</option>
-          {switches.map((d) => <option key={d.id} value={d.id}>Left, but {switchValueText(flipSwitch(composed, d.id), d.id)}</option>)}
+          {switches.map((d) => {
+            const idle = flipIsIdle(d.id) && !(target.kind === 'switch' && target.switchId === d.id);
+            return <option key={d.id} value={d.id} disabled={idle}>Left, but {switchValueText(flipSwitch(composed, d.id), d.id)}{idle ? ' — no effect in this run' : ''}</option>;
+          })}
         </select>
         <HideVerdictToggle />
         <CopyLink compact />
@@ -90,7 +99,7 @@ export function CompareView() {
       {same && (
         <p className="same-note" role="status" data-testid="same-mechanism">
           Both sides run the same mechanism, so both runs are identical. Pick a different right-hand side above
-          {switches[0] ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: switches.find((d) => d.id === 'fencing')?.id ?? switches[0]!.id })}>flip {(switches.find((d) => d.id === 'fencing') ?? switches[0]!).short ?? (switches.find((d) => d.id === 'fencing') ?? switches[0]!).label}</button></> : null}.
+          {suggestion ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: suggestion.id })}>flip {suggestion.short ?? suggestion.label}</button></> : null}.
         </p>
       )}
       <Transport />
