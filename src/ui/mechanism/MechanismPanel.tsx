@@ -2,15 +2,15 @@
  * The mechanism switches for the current scenario, and the "without the fix / with the fix"
  * preset toggle (neither is checked once the setup matches neither variant). Each control shows
  * what its current value does, in a few words. A switch that cannot change this run is disabled
- * with the reason as visible text (`switchStatuses` of the simulation core: structural reasons
- * first, then one run per other value, computed at low priority); a select's values that would
- * change nothing say "(same run)".
+ * with the reason (`switchStatus` of the simulation core: structural reasons first, then one run
+ * per other value, computed after the edit's frame in short slices); such switches wait in a
+ * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
  */
-import { useDeferredValue, useMemo } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchStatuses, switchValueText, type SwitchDef } from './switches';
+import { relevantSwitches, switchHint, switchValueText, type SwitchDef } from './switches';
+import { useSwitchStatuses } from './useSwitchStatuses';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
@@ -25,10 +25,9 @@ export function MechanismPanel() {
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
-  // The runs that decide it follow at low priority (a few ms per switch), never in an edit's frame.
-  const deferred = useDeferredValue(scenario);
-  const statuses = useMemo(() => switchStatuses(deferred), [deferred]);
-  const statusOf = (d: SwitchDef) => (deferred === scenario ? statuses.get(d.id) : undefined);
+  // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
+  const statuses = useSwitchStatuses(scenario);
+  const statusOf = (d: SwitchDef) => statuses?.get(d.id);
   const active = switches.filter((d) => statusOf(d)?.enabled !== false);
   const inert = switches.filter((d) => statusOf(d)?.enabled === false);
   const row = (d: SwitchDef) => {
