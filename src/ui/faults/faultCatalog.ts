@@ -10,6 +10,8 @@ import type { LaneRef } from '../store/types';
 
 /** `1500` → `1.5 s`, `40` → `40 ms` (from the simulation core, which words fault descriptions the same way). */
 export { fmtSeconds };
+/** Why placing a fault would change nothing in the scenario's run (null: it would); see src/sim/controls/status.ts. */
+export { faultInertReason };
 
 /** One entry of the fault menu. */
 export interface FaultOption {
