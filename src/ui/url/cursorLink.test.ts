@@ -48,3 +48,24 @@ describe('End and the shared cursor', () => {
     expect(intent.kind === 'shared' && intent.state.a).toBeUndefined();
   });
 });
+
+describe('the cursor time in a link is checked like every other field', () => {
+  it('a time past the longest run, or not a whole number, is refused with its field named', async () => {
+    const { encodeShare, decodeShare } = await import('../../share/link');
+    for (const a of [3_600_001, -1, 1.5]) {
+      const r = decodeShare(encodeShare({ p: 'invoice-race', a } as never));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.errors.map((e) => e.path).join(' ')).toMatch(/\ba\b/);
+    }
+    expect(decodeShare(encodeShare({ p: 'invoice-race', a: 60 })).ok).toBe(true);
+  });
+
+  it('a time past this run\'s end opens at the run\'s end', () => {
+    const store = createLockscopeStore();
+    const s = PRESETS.find((p) => p.id === 'invoice-race')!.withoutFix;
+    store.getState().loadShared(s, { cursorMs: 999_999 });
+    const run = deriveRun(store.getState().composed);
+    expect(store.getState().cursorMs).toBe(runEndMs(run));
+    expect(store.getState().cursorIndex).toBe(run.events.length - 1);
+  });
+});
