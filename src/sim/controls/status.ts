@@ -11,7 +11,7 @@ import { traceHash, type TraceEvent } from '../engine/trace';
 import { validateScenario } from '../scenario/validate';
 import type { Fault, Scenario } from '../scenario/schema';
 import { faultKindOf } from '../faults/registry';
-import { SWITCHES, flipSwitch, type SwitchDef } from './switches';
+import { SWITCHES, type SwitchDef } from './switches';
 
 /** A shown switch's status: enabled (with the values that change the run), or disabled with the reason, in words. */
 export type SwitchStatus =
@@ -86,14 +86,4 @@ export function faultInertReason(s: Scenario, fault: Fault): string | null {
   if (traceHash(renumbered) !== runHashOf(s)) return null;
   if (own.length === 0) return fault.step !== undefined ? `it never fires: ${fault.worker ?? 'the worker'} never gets past that step in this run` : 'it never fires in this run';
   return `in this run it would only say: “${own[0]!.narration}”`;
-}
-
-/**
- * Whether flipping switch `id` (`flipSwitch`: a boolean toggled, a select's next option) changes
- * the run of `s` — what the compare view's "left, but …" entries need: one that would not is
- * offered disabled. False for a flip that does not validate.
- */
-export function flipChangesRun(s: Scenario, id: string): boolean {
-  const next = validateScenario(flipSwitch(s, id));
-  return next.ok && runHashOf(next.scenario) !== runHashOf(s);
 }

@@ -51,11 +51,11 @@ describe('CompareView', () => {
     }
   });
 
-  it('a "left, but …" side that would run the same as the left is offered disabled, with why', () => {
+  it('a "left, but …" side that would run the same as the left is offered disabled, with why', async () => {
     act(() => store.getState().loadPreset('remote-call-in-txn', 'with'));
     act(() => store.getState().setView('compare'));
     renderIn(store, <CompareView />);
-    const idle = screen.getByRole('option', { name: /Left, but Check the durable job record first: on — no effect in this run/ });
+    const idle = await screen.findByRole('option', { name: /Left, but Check the durable job record first: on — no effect in this run/ });
     expect(idle).toBeDisabled();
     const pool = screen.getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled);
     expect(pool.length).toBeGreaterThan(1);

@@ -6,8 +6,8 @@
  * switches that differ; two identical sides say so and suggest another right-hand side.
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
-import { useDeferredValue, useMemo } from 'react';
-import { findPreset, flipChangesRun } from '../../sim';
+import { findPreset } from '../../sim';
+import { useSwitchStatuses } from '../mechanism/useSwitchStatuses';
 import { useLockscope, useLockscopeStore, useRun, deriveRun, indexOfEvent, runEndMs } from '../store';
 import { alignedIndex, compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
@@ -72,10 +72,15 @@ export function CompareView() {
   };
 
   const switches = relevantSwitches(composed);
-  // A "left, but …" whose flip changes nothing would show two identical runs: offered disabled, with why.
-  const deferred = useDeferredValue(composed);
-  const changes = useMemo(() => new Map(relevantSwitches(deferred).map((d) => [d.id, flipChangesRun(deferred, d.id)])), [deferred]);
-  const flipIsIdle = (id: string) => deferred === composed && changes.get(id) === false;
+  // A "left, but …" whose flip changes nothing would show two identical runs: offered disabled, with
+  // why. The switch statuses (computed after the frame, shared with the mechanism panel) say it.
+  const statuses = useSwitchStatuses(composed);
+  const flipIsIdle = (id: string) => {
+    const st = statuses?.get(id);
+    if (!st) return false;
+    const d = switches.find((x) => x.id === id);
+    return !st.enabled || (d !== undefined && !st.changing.includes(String(d.get(flipSwitch(composed, id)))));
+  };
   const suggestion = switches.find((d) => d.id === 'fencing' && !flipIsIdle(d.id)) ?? switches.find((d) => !flipIsIdle(d.id));
   return (
     <main className="compare" id="main" tabIndex={-1}>

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react';
+import { act } from 'react';
 import userEvent from '@testing-library/user-event';
 import { MechanismPanel } from './MechanismPanel';
 import { createLockscopeStore, type LockscopeStore } from '../store';
@@ -70,5 +71,14 @@ describe('MechanismPanel', () => {
     const stop = screen.getByLabelText('Stop when a renewal fails');
     expect(stop).toBeEnabled();
     expect(stop).toHaveAccessibleDescription('a failed renewal is ignored');
+  });
+
+  it('judges the run on screen, faults included: a job error makes "On error" matter', async () => {
+    store.getState().loadPreset('admin-bypass', 'without');
+    renderIn(store, <MechanismPanel />);
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeDisabled());
+    act(() => store.getState().addFault({ kind: 'jobError', worker: 'A', atMs: 30 }));
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeEnabled());
+    expect(screen.getByLabelText('On a job error')).toHaveAccessibleDescription('returned with its session locks');
   });
 });

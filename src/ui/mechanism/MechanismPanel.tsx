@@ -26,7 +26,8 @@ export function MechanismPanel() {
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
-  const statuses = useSwitchStatuses(scenario);
+  // Judged on the run on screen: the scenario with the faults injected now (`composed`).
+  const statuses = useSwitchStatuses(composed);
   const statusOf = (d: SwitchDef) => statuses?.get(d.id);
   const active = switches.filter((d) => statusOf(d)?.enabled !== false);
   const inert = switches.filter((d) => statusOf(d)?.enabled === false);
