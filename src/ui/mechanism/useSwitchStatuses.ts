@@ -2,8 +2,9 @@
  * The status of every switch shown for a scenario (`switchStatus` of the simulation core: one run
  * per other value of each switch, ~1 ms a run), computed after the edit's frame in slices of at
  * most ~8 ms, so that neither the verdict's frame nor the second after it gets a long task.
- * Memoised per scenario object. Null until the slices are done (the panel then shows every
- * switch enabled, as before the edit).
+ * Memoised per scenario object. Until the slices are done it returns the statuses of the previous
+ * scenario of the same preset (an edit does not make disabled switches jump back into the list for
+ * a frame), or null for another scenario.
  */
 import { useEffect, useState } from 'react';
 import { relevantSwitches, switchStatus, type Scenario, type SwitchStatus } from '../../sim';
@@ -45,5 +46,5 @@ export function useSwitchStatuses(s: Scenario): ReadonlyMap<string, SwitchStatus
       if (timer !== null) clearTimeout(timer);
     };
   }, [s]);
-  return state && state.s === s ? state.m : null;
+  return state && (state.s === s || state.s.id === s.id) ? state.m : null;
 }
