@@ -22,5 +22,5 @@ export { registerResource, resourceDefs, type Resource, type ResourceDef, type R
 export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
 export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
-export { switchStatus, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
+export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
 export { usesDestination, usesDatabase } from './controls/uses';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PRESETS, runScenario, traceHash, validateScenario, generateFault, Rng, type Scenario } from '..';
 import { SWITCHES, relevantSwitches } from './switches';
-import { switchStatus, switchValues } from './status';
+import { switchStatus, switchStatusSteps, switchValues } from './status';
 
 const hashOf = (s: Scenario) => traceHash(runScenario(s).events);
 
@@ -56,6 +56,20 @@ describe('every switch the mechanism panel shows can change the run it is shown 
     expect(stopDisabled.length).toBeGreaterThanOrEqual(4);
     const renew = PRESETS.find((p) => p.id === 'renew-partition')!;
     expect(switchStatus(renew.withoutFix, stop).enabled).toBe(true);
+  });
+
+  it('switchStatusSteps (the idle-time form the panel uses) ends with the same status, one run per step', () => {
+    for (const p of PRESETS) for (const s of [p.withoutFix, p.withFix]) for (const d of relevantSwitches(s)) {
+      const it = switchStatusSteps(s, d);
+      let r = it.next();
+      let steps = 0;
+      while (!r.done) {
+        steps += 1;
+        r = it.next();
+      }
+      expect(r.value, `${p.id} ${d.id}`).toEqual(switchStatus(s, d));
+      expect(steps).toBeLessThanOrEqual(switchValues(d).length);
+    }
   });
 
   it('a structural reason comes before any run: no renewal means stop-on-failure cannot apply', () => {

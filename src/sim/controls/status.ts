@@ -87,3 +87,23 @@ export function faultInertReason(s: Scenario, fault: Fault): string | null {
   if (own.length === 0) return fault.step !== undefined ? `it never fires: ${fault.worker ?? 'the worker'} never gets past that step in this run` : 'it never fires in this run';
   return `in this run it would only say: “${own[0]!.narration}”`;
 }
+
+/**
+ * `switchStatus` in small steps, for a caller that spreads the work over idle time: each `next()`
+ * does at most one run (~1 ms); the generator's return value is the status.
+ */
+export function* switchStatusSteps(s: Scenario, d: SwitchDef): Generator<void, SwitchStatus, void> {
+  const structural = d.appliesTo?.(s) ?? null;
+  if (structural !== null) return { enabled: false, reason: structural };
+  const current = String(d.get(s));
+  const base = runHashOf(s);
+  yield;
+  const changing: string[] = [];
+  for (const v of switchValues(d)) {
+    if (v === current) continue;
+    const checked = validateScenario(withValue(s, d, v));
+    if (checked.ok && runHashOf(checked.scenario) !== base) changing.push(v);
+    yield;
+  }
+  return changing.length > 0 ? { enabled: true, changing } : { enabled: false, reason: d.idleReason };
+}

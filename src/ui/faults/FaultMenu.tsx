@@ -1,11 +1,12 @@
 /**
  * The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time.
  * An entry that would change nothing in this run is shown disabled with the reason; the runs that
- * decide it (~1 ms each) follow the menu's first frame, one entry per task.
+ * decide it (~1 ms each) run in idle time after the menu is painted.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Scenario } from '../../sim';
 import { useLockscope } from '../store';
+import { runWhenIdle } from '../idle';
 import { faultInertReason, faultsForLane, fmtSeconds, type FaultOption } from './faultCatalog';
 
 /** Why each option would change nothing (null: it would change the run), by option id; filled in one task per option. */
@@ -14,18 +15,13 @@ function useInertReasons(scenario: Scenario, options: readonly FaultOption[]): R
   useEffect(() => {
     const m = new Map<string, string | null>();
     let i = 0;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const next = () => {
+    return runWhenIdle(() => {
       const o = options[i++];
-      if (!o) return void (timer = null);
+      if (!o) return false;
       m.set(o.id, faultInertReason(scenario, o.make()));
       setState({ options, m: new Map(m) });
-      timer = setTimeout(next, 0);
-    };
-    timer = setTimeout(next, 0);
-    return () => {
-      if (timer !== null) clearTimeout(timer);
-    };
+      return i < options.length;
+    });
   }, [scenario, options]);
   return state && state.options === options ? state.m : new Map();
 }
