@@ -59,8 +59,8 @@ async function measure(browser: Browser, url: string, clicks: number): Promise<{
   for (let k = 0; k < clicks; k++) {
     const r = await page.evaluate(async () => {
       const w = window as unknown as { __clickToPaint: (el: Element, watch: Element) => Promise<number>; __longestAfter: (t: number) => number };
-      // A mechanism switch (a checkbox) when the preset has one, else the "with / without the fix" radio not checked.
-      const box = document.querySelector<HTMLInputElement>('.mechanism .switches input[type=checkbox]') ?? document.querySelector<HTMLInputElement>('.variant-toggle input[type=radio]:not(:checked)')!;
+      // An enabled mechanism switch (a checkbox) when the preset has one (a switch that cannot change the run is disabled), else the "with / without the fix" radio not checked.
+      const box = document.querySelector<HTMLInputElement>('.mechanism .switches input[type=checkbox]:not(:disabled)') ?? document.querySelector<HTMLInputElement>('.variant-toggle input[type=radio]:not(:checked)')!;
       const t = performance.now();
       const ms = await w.__clickToPaint(box, document.querySelector('.main-top')!);
       await new Promise((res) => setTimeout(res, 1050));

@@ -9,7 +9,7 @@
  */
 import * as lzModule from 'lz-string';
 import { z } from 'zod';
-import { findPreset, parseScenario, validateScenario, faultSchema, mechanismSchema, formatZodIssues, type Scenario, type ValidationError } from '../sim';
+import { LIMITS, findPreset, parseScenario, validateScenario, faultSchema, mechanismSchema, formatZodIssues, type Scenario, type ValidationError } from '../sim';
 
 // lz-string is CommonJS without detectable named exports: Node's ESM loader exposes it as `default`, bundlers as the namespace.
 type Lz = typeof lzModule;
@@ -39,6 +39,8 @@ export const shareStateSchema = z.strictObject({
   s: z.unknown().optional(),
   /** Cursor: index of the current event. */
   c: z.int().min(0).max(1_000_000).optional(),
+  /** Cursor time in virtual ms, when it is not the time of event `c` (a cursor scrubbed between events). */
+  a: z.int().min(0).max(LIMITS.maxHorizonMs).optional(),
   /** View mode: the simulator (default), the compare view, or the scenario editor. */
   w: z.enum(['single', 'compare', 'edit']).optional(),
   /** Compare view: mechanism switches of the right-hand side. */

@@ -20,8 +20,11 @@ export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resou
 export type { PoolSnapshot } from './resources/connectionPool';
 export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
 export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
-export { fmtMs, fmtSeconds } from './engine/fmt';
+export { fmtTime, fmtMs, fmtSeconds } from './engine/fmt';
 export { Rng } from './engine/rng';
 export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
 export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
+export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
+export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
+export { usesDestination, usesDatabase } from './controls/uses';

@@ -10,6 +10,7 @@ import { parseScenario } from '../scenario/migrate';
 import { runScenario } from '../engine/run';
 import { LIMITS, type Scenario } from '../scenario/schema';
 import { main, EXIT } from '../../cli/simulate';
+import { fmtTime } from '../engine/fmt';
 
 function load(): Scenario {
   const parsed = parseScenario(caseFile);
@@ -28,7 +29,7 @@ describe('event-limit-truncation.json', () => {
     expect(r.verdict.violations).toEqual([]);
     expect(r.verdict.cutShort).toEqual({ reason: 'eventLimit', events: LIMITS.maxEvents, atMs: r.endMs, unfinished: ['w1', 'w2', 'w3'] });
     expect(r.endMs).toBeLessThan(300_000);
-    expect(r.verdict.summary).toBe(`Inconclusive — cut short at 20000 events / ${(r.endMs / 1000).toFixed(3)} s: the run reached the event limit before it was over; nothing was violated before then, which proves nothing.`);
+    expect(r.verdict.summary).toBe(`Inconclusive — cut short at 20000 events / ${fmtTime(r.endMs)}: the run reached the event limit before it was over; nothing was violated before then, which proves nothing.`);
   });
 
   it('the CLI exits 3 (inconclusive), and says so', () => {

@@ -1,13 +1,23 @@
-/** Formatting shared by narration, faults and invariant messages. Pure. */
+/**
+ * The one way Lockscope words a virtual time or duration — narration, fault descriptions,
+ * invariant messages, the CLI and every panel of the app use it, so one instant reads the same
+ * everywhere. Pure.
+ */
 
-/** `1500` → `1.5 s`, `40` → `40 ms` (virtual milliseconds in words). */
-export function fmtMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : ms % 100 === 0 ? 1 : 3)} s` : `${ms} ms`;
+/**
+ * `40` → `40 ms`, `1000` → `1 s`, `1500` → `1.5 s`, `1250` → `1.25 s`, `12345` → `12.345 s`:
+ * under a second in whole milliseconds, from a second on in seconds with as many decimals as
+ * the millisecond value needs (none lost, no trailing zeros). Fractions of a millisecond (a
+ * cursor during playback) are rounded to the nearest millisecond first.
+ */
+export function fmtTime(ms: number): string {
+  const r = Math.round(ms);
+  if (Math.abs(r) < 1000) return `${r} ms`;
+  return `${String(Number((r / 1000).toFixed(3)))} s`;
 }
 
-/** `1500` → `1.5 s`, `40` → `40 ms`, `1250` → `1.25 s` (the wording of times in fault descriptions and the UI). */
-export function fmtSeconds(ms: number): string {
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(Math.abs(s) < 10 ? 2 : 1)} s`;
-}
+/** The same as `fmtTime` (the name narration has always used). */
+export const fmtMs = fmtTime;
+
+/** The same as `fmtTime` (the name the UI and fault descriptions have always used). */
+export const fmtSeconds = fmtTime;

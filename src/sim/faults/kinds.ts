@@ -51,6 +51,7 @@ function involvesLeaseStore(s: Scenario): boolean {
   return s.mechanism.lock === 'lease' || s.faults.some((f) => LEASE_KINDS.has(f.kind));
 }
 const LEASE_KINDS = new Set<string>(['expireLease', 'manualDelete', 'failover', 'clockJump']);
+const NO_LEASE = 'the scenario has no lease: its lock is not a Redis lease';
 
 const always = (): boolean => true;
 
@@ -104,7 +105,7 @@ const partition: FaultKindDef<Of<'partition'>> = {
   kind: 'partition', schema: partitionSchema, lane: 'worker', glyph: 'N',
   duration: { label: 'cut off for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
   describe: (f, _s, when) => `Cut ${f.worker} off from the lease store for ${fmtSeconds(f.durationMs)} ${when}`,
-  appliesTo: always,
+  appliesTo: involvesLeaseStore, inapplicableReason: `${NO_LEASE}, so there is no lease store to cut a worker off from`,
   generate: (rng, s) => ({ kind: 'partition', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), durationMs: rng.int(1, 30_000) }),
   apply: (ctx, f) => {
     const { world } = ctx;
@@ -120,7 +121,7 @@ const partition: FaultKindDef<Of<'partition'>> = {
 const expireLease: FaultKindDef<Of<'expireLease'>> = {
   kind: 'expireLease', schema: expireLeaseSchema, lane: 'lease', glyph: 'X',
   describe: (_f, s, when) => `Expire ${s.lease.key} ${when}`,
-  appliesTo: involvesLeaseStore,
+  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'expireLease', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const { world } = ctx;
@@ -134,7 +135,7 @@ const expireLease: FaultKindDef<Of<'expireLease'>> = {
 const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
   kind: 'manualDelete', schema: manualDeleteSchema, lane: 'lease', actor: 'operator', glyph: 'D',
   describe: (_f, s, when) => `Operator deletes ${s.lease.key} ${when}`,
-  appliesTo: involvesLeaseStore,
+  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'manualDelete', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const L = ctx.world.scenario.lease;
@@ -162,7 +163,7 @@ const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
 const failover: FaultKindDef<Of<'failover'>> = {
   kind: 'failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
   describe: (_f, _s, when) => `Redis failover ${when}`,
-  appliesTo: involvesLeaseStore,
+  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'failover', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const { world } = ctx;
@@ -179,7 +180,7 @@ const clockJump: FaultKindDef<Of<'clockJump'>> = {
   kind: 'clockJump', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
   duration: { label: 'jump', get: (f) => f.jumpMs, set: (f, ms) => ({ ...f, jumpMs: ms ?? f.jumpMs }) },
   describe: (f, _s, when) => `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`,
-  appliesTo: involvesLeaseStore,
+  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'clockJump', atMs: randomAtMs(rng, s), jumpMs: rng.int(1, 60_000) }),
   apply: (ctx, f) => {
     const { world } = ctx;

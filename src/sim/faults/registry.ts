@@ -59,6 +59,8 @@ export interface FaultKindDef<F extends FaultBase = FaultBase> {
   describe(f: F, scenario: Scenario, when: string): string;
   /** Whether it can be injected into this scenario (the fault menu offers only kinds that apply). */
   appliesTo(scenario: Scenario): boolean;
+  /** Why it does not apply when `appliesTo` is false, in words for the fault menu (e.g. "the scenario has no lease"). */
+  readonly inapplicableReason?: string;
   /** A random instance for this scenario, drawing only from `rng` (deterministic for a seed). */
   generate(rng: Rng, scenario: Scenario): F;
   /** Applies it now: 'stop' when it ended the worker's current flow. */
@@ -122,9 +124,16 @@ export function onFaultKindsChange(fn: () => void): void {
   listeners.push(fn);
 }
 
-/** The fault in words, e.g. "Pause A for 40 s at 3 s". */
+/** The step a fault is placed at, read from the scenario's current job ("release"), or why there is none. */
+function stepWords(f: FaultBase, step: number, scenario: Scenario): string {
+  const w = scenario.workers.find((x) => x.id === f.worker);
+  if (!w) return `no worker ${f.worker ?? '?'}`;
+  return w.steps[step]?.do ?? `no such step: ${w.id} has ${w.steps.length} step${w.steps.length === 1 ? '' : 's'}`;
+}
+
+/** The fault in words, e.g. "Pause A for 40 s at 3 s", "Crash A before step 3 (release)": always against the scenario's current steps. */
 export function describeFault(f: FaultBase, scenario: Scenario): string {
-  const when = f.atMs !== undefined ? `at ${fmtSeconds(f.atMs)}` : f.step !== undefined ? `${f.phase ?? 'before'} step ${f.step + 1} (${scenario.workers.find((w) => w.id === f.worker)?.steps[f.step]?.do ?? '?'})` : '';
+  const when = f.atMs !== undefined ? `at ${fmtSeconds(f.atMs)}` : f.step !== undefined ? `${f.phase ?? 'before'} step ${f.step + 1} (${stepWords(f, f.step, scenario)})` : '';
   return faultKindOf(f).describe(f, scenario, when);
 }
 

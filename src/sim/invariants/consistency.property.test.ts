@@ -200,7 +200,12 @@ function checkOne(s: Scenario, r: RunResult): void {
       return acc;
     }, []);
     expect(found.length).toBeLessThanOrEqual(stretches.length);
-    for (const f of found) expect(stretches.map((x) => x.fromMs)).toContain(Math.round(Number(/from ([\d.]+) s\)$/.exec(f.message)![1]) * 1000));
+    // The message words the start with fmtTime: `from 200 ms)` or `from 14.5 s)`.
+    const fromMs = (message: string): number => {
+      const m = /from ([\d.]+) (ms|s)\)$/.exec(message)!;
+      return Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
+    };
+    for (const f of found) expect(stretches.map((x) => x.fromMs)).toContain(fromMs(f.message));
   }
 
   // The verdict's standing: violated iff a violation; else inconclusive iff the run was cut short.

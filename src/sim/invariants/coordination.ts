@@ -98,13 +98,13 @@ export function mutualExclusion({ scenario, listener }: CheckerContext): Invaria
     const section = sections.get(e.actor);
     if (!section || e.state === undefined) return undefined;
     return DOING_STATES.has(e.state) && e.step !== undefined && section.has(e.step);
-  }, (workers, from) => `${names(workers)} were inside the critical section at the same time (from ${from / 1000} s)`);
+  }, (workers, from) => `${names(workers)} were inside the critical section at the same time (from ${fmtMs(from)})`);
 }
 
 /** No two live workers believe they own the lease at once (a paused worker still believes). */
 export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker {
   return overlapCheck('singleLeaseOwner', listener, (e) => (e.state === undefined ? undefined : e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true),
-    (workers, from) => `${names(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${from / 1000} s)`);
+    (workers, from) => `${names(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${fmtMs(from)})`);
 }
 
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */

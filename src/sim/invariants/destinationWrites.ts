@@ -4,6 +4,7 @@ import type { DestinationWrite } from '../resources/destination';
 import { destinationCallOf, type CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
 import { EffectTracker } from './effects';
+import { fmtMs } from '../engine/fmt';
 
 /** The write an event reports (a copy, as it stood then), once it has performed the effect (API call received, upload completed). */
 function performedWrite(e: CheckedEvent, scenario: Scenario): DestinationWrite | null {
@@ -72,7 +73,7 @@ export function noOverlappingWrites({ scenario, listener }: CheckerContext): Inv
       const next: Finding = {
         invariant: 'noOverlappingWrites',
         severity: 'violation',
-        message: `${who} writes to ${target} overlapped from ${fromMs / 1000} s to ${toMs / 1000} s, and ${workers.length === 2 ? 'both' : 'all'} were accepted`,
+        message: `${who} writes to ${target} overlapped from ${fmtMs(fromMs)} to ${fmtMs(toMs)}, and ${workers.length === 2 ? 'both' : 'all'} were accepted`,
         eventIds: ids,
       };
       if (joined) {

@@ -41,7 +41,7 @@ describe('mutualExclusion judges overlapping protected steps, not beliefs', () =
   it('session-lock-pool with Lock "none": B and C work at once (A\'s job fails first) — violated', () => {
     const r = runScenario(lockNone(preset('session-lock-pool')));
     expect(r.events.some((e) => (e.command ?? '').includes('pg_advisory'))).toBe(false);
-    expect(r.verdict.violations.map((v) => `${v.invariant}: ${v.message}`)).toEqual(['mutualExclusion: B and C were inside the critical section at the same time (from 0.2 s)']);
+    expect(r.verdict.violations.map((v) => `${v.invariant}: ${v.message}`)).toEqual(['mutualExclusion: B and C were inside the critical section at the same time (from 200 ms)']);
   });
 
   it('export-lease-expiry with Lock "none": A and B work at once; the verdict says so when it checks mutual exclusion, and names the repeated upload either way', () => {

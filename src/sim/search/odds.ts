@@ -27,6 +27,7 @@
  * Pure and deterministic (no clock, no Math.random): the same scenario, inputs and seed give the
  * same result, in Node and in a Web Worker. Cancelling is the caller's (`shouldStop`).
  */
+import { fmtTime } from '../engine/fmt';
 import { runScenario } from '../engine/run';
 import { Rng } from '../engine/rng';
 import type { Fault, Scenario } from '../scenario/schema';
@@ -50,7 +51,7 @@ export interface LogNormal {
  */
 export function fitLogNormal(p50Ms: number, p99Ms: number): LogNormal {
   if (!(Number.isFinite(p50Ms) && Number.isFinite(p99Ms) && p50Ms > 0 && p99Ms >= p50Ms)) {
-    throw new RangeError(`need 0 < p50 ≤ p99, got p50 ${p50Ms} ms, p99 ${p99Ms} ms`);
+    throw new RangeError(`need 0 < p50 ≤ p99, got p50 ${fmtTime(p50Ms)}, p99 ${fmtTime(p99Ms)}`);
   }
   return { mu: Math.log(p50Ms), sigma: (Math.log(p99Ms) - Math.log(p50Ms)) / Z99 };
 }

@@ -37,6 +37,29 @@ describe('CompareView', () => {
     expect(screen.queryByTestId('same-mechanism')).toBeNull();
     expect(screen.getByTestId('compare-right')).toHaveTextContent('Fencing token (checked by the destination): on');
   });
+
+  it('at 0 ms both sides say "before the first event", and both follow a step to the same time', () => {
+    act(() => store.getState().loadPreset('invoice-race', 'without'));
+    act(() => store.getState().setView('compare'));
+    renderIn(store, <CompareView />);
+    for (const side of ['left', 'right']) expect(screen.getByTestId(`compare-${side}`)).toHaveTextContent('Before the first event');
+    act(() => store.getState().end());
+    const at = store.getState().cursorMs;
+    for (const side of ['left', 'right']) {
+      const h = within(screen.getByTestId(`compare-${side}`)).getByRole('heading', { name: /World at the cursor/ });
+      expect(h).toHaveTextContent(new RegExp(`${at} ms · after e\\d+`));
+    }
+  });
+
+  it('a "left, but …" side that would run the same as the left is offered disabled, with why', async () => {
+    act(() => store.getState().loadPreset('remote-call-in-txn', 'with'));
+    act(() => store.getState().setView('compare'));
+    renderIn(store, <CompareView />);
+    const idle = await screen.findByRole('option', { name: /Left, but Check the durable job record first: on — no effect in this run/ });
+    expect(idle).toBeDisabled();
+    const pool = screen.getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled);
+    expect(pool.length).toBeGreaterThan(1);
+  });
 });
 
 describe('CompareView divergence', () => {

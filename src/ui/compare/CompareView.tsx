@@ -6,9 +6,10 @@
  * switches that differ; two identical sides say so and suggest another right-hand side.
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
-import { findPreset } from '../../sim';
-import { useLockscope, useLockscopeStore, useRun, deriveRun, indexAtMs, indexOfEvent, runEndMs } from '../store';
-import { compareScenario, differences, otherVariantOf } from './compareScenario';
+import { findPreset, fmtTime } from '../../sim';
+import { useSwitchStatuses } from '../mechanism/useSwitchStatuses';
+import { useLockscope, useLockscopeStore, useRun, deriveRun, indexOfEvent, runEndMs } from '../store';
+import { alignedIndex, compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
 import { VerdictPanel } from '../verdict/VerdictPanel';
@@ -48,8 +49,9 @@ export function CompareView() {
   const editing = useFaultEditing();
 
   const side = (run: DerivedRun, caption: string, which: string) => {
-    // The left side is the store's run: its event is the cursor's; the right follows by time.
-    const idx = which === 'left' ? cursorIndex : indexAtMs(run.events, cursorMs);
+    // The left side is the store's run: its event is the cursor's; the right follows by time, and
+    // describes that time as the left does (before the first event on both at Home).
+    const idx = which === 'left' ? cursorIndex : alignedIndex(left.events, cursorIndex, cursorMs, run.events);
     const goto = (id: string) => {
       st.setPlaying(false);
       st.setCursorMs(run.events[indexOfEvent(run, id)]?.atMs ?? 0);
@@ -74,6 +76,16 @@ export function CompareView() {
   const diverge = same ? null : firstDivergence(left.events, right.events);
   const at = diverge ? (diverge.left ?? diverge.right)!.atMs : 0;
   const atCursor = diverge !== null && (diverge.left ? cursorIndex === diverge.leftIndex : cursorMs === at);
+  // A "left, but …" whose flip changes nothing would show two identical runs: offered disabled, with
+  // why. The switch statuses (computed after the frame, shared with the mechanism panel) say it.
+  const statuses = useSwitchStatuses(composed);
+  const flipIsIdle = (id: string) => {
+    const st = statuses?.get(id);
+    if (!st) return false;
+    const d = switches.find((x) => x.id === id);
+    return !st.enabled || (d !== undefined && !st.changing.includes(String(d.get(flipSwitch(composed, id)))));
+  };
+  const suggestion = switches.find((d) => d.id === 'fencing' && !flipIsIdle(d.id)) ?? switches.find((d) => !flipIsIdle(d.id));
   return (
     <main className="compare" id="main" tabIndex={-1}>
       <div className="compare-bar">
@@ -85,7 +97,10 @@ export function CompareView() {
           onChange={(e) => setCompareTarget(e.target.value === 'other' ? { kind: 'otherVariant' } : { kind: 'switch', switchId: e.target.value })}
         >
           <option value="other">{preset ? `The preset ${other === 'with' ? 'with' : 'without'} the fix` : 'The same scenario'}</option>
-          {switches.map((d) => <option key={d.id} value={d.id}>Left, but {switchValueText(flipSwitch(composed, d.id), d.id)}</option>)}
+          {switches.map((d) => {
+            const idle = flipIsIdle(d.id) && !(target.kind === 'switch' && target.switchId === d.id);
+            return <option key={d.id} value={d.id} disabled={idle}>Left, but {switchValueText(flipSwitch(composed, d.id), d.id)}{idle ? ' — no effect in this run' : ''}</option>;
+          })}
         </select>
         <HideVerdictToggle />
         <CopyLink compact />
@@ -93,12 +108,12 @@ export function CompareView() {
       {same && (
         <p className="same-note" role="status" data-testid="same-mechanism">
           Both sides run the same mechanism, so both runs are identical. Pick a different right-hand side above
-          {switches[0] ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: switches.find((d) => d.id === 'fencing')?.id ?? switches[0]!.id })}>flip {(switches.find((d) => d.id === 'fencing') ?? switches[0]!).short ?? (switches.find((d) => d.id === 'fencing') ?? switches[0]!).label}</button></> : null}.
+          {suggestion ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: suggestion.id })}>flip {suggestion.short ?? suggestion.label}</button></> : null}.
         </p>
       )}
       {diverge && (
         <p className={`divergence${atCursor ? ' at-cursor' : ''}`} data-testid="divergence">
-          <strong>The runs first differ at {(at / 1000).toFixed(3).replace(/\.?0+$/, '')} s</strong> (left event {diverge.leftIndex + 1}, right event {diverge.rightIndex + 1}):{' '}
+          <strong>The runs first differ at {fmtTime(at)}</strong> (left event {diverge.leftIndex + 1}, right event {diverge.rightIndex + 1}):{' '}
           left {diverge.left ? <q>{diverge.left.narration}</q> : 'has nothing here'}; right {diverge.right ? <q>{diverge.right.narration}</q> : 'has nothing here'}.{' '}
           {!atCursor && <button type="button" className="link" onClick={() => { st.setPlaying(false); if (diverge.left) st.setCursorIndex(diverge.leftIndex); else st.setCursorMs(at); }}>Go there</button>}
         </p>

@@ -39,3 +39,21 @@ export function compareScenario(left: Scenario, presetId: string | null, variant
 export function differences(a: Scenario, b: Scenario): string[] {
   return SWITCHES.filter((d) => d.relevant(a) || d.relevant(b)).filter((d) => d.get(a) !== d.get(b)).map((d) => switchValueText(a, d.id));
 }
+
+/**
+ * The right-hand side's event index for the left's cursor, so that both sides describe one
+ * virtual time the same way: before the first event on both, or after the same share of the
+ * events at the cursor's millisecond. The left cursor at `leftIndex` (-1: before the first event)
+ * and `cursorMs` has passed every left event before `cursorMs` and the first k of those at
+ * `cursorMs`; the right side then has passed every right event before `cursorMs` and its first k
+ * at `cursorMs` — all of them when the left has passed all of its own.
+ */
+export function alignedIndex(left: readonly { atMs: number }[], leftIndex: number, cursorMs: number, right: readonly { atMs: number }[]): number {
+  const leftAt = left.filter((e) => e.atMs === cursorMs).length;
+  const leftBefore = left.filter((e) => e.atMs < cursorMs).length;
+  const k = Math.max(0, Math.min(leftAt, leftIndex + 1 - leftBefore));
+  const rightBefore = right.filter((e) => e.atMs < cursorMs).length;
+  const rightAt = right.filter((e) => e.atMs === cursorMs).length;
+  const passed = rightBefore + (k >= leftAt ? rightAt : Math.min(k, rightAt));
+  return passed - 1;
+}

@@ -99,6 +99,19 @@ describe('Scenario editor', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
+  it('removing the step a fault is placed at keeps the run valid, re-places the fault and says so', async () => {
+    const user = userEvent.setup();
+    store().loadPreset('unsafe-release', 'without');
+    store().setView('edit');
+    renderIn(view, <EditorView />);
+    await user.click(screen.getByRole('button', { name: 'Remove worker A step 3' }));
+    expect(store().composed.workers[0]!.steps.map((s) => s.do)).toEqual(['acquire', 'work']);
+    expect(store().composed.faults[0]).toMatchObject({ kind: 'pause', worker: 'A' });
+    expect(store().composed.faults[0]!.step).toBeUndefined();
+    expect(store().notice?.errors[0]?.message).toMatch(/before step 3 \(release\)\): that step was removed/);
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('Valid');
+  });
+
   it('adds, reorders and removes steps and workers', async () => {
     const user = userEvent.setup();
     renderIn(view, <EditorView />);

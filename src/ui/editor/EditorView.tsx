@@ -110,16 +110,20 @@ export function useScenarioDraft() {
   }, [parseText]);
 
   const revert = useCallback(() => setDraft(fresh(store.getState().composed)), [store]);
-  return { draft, edit, editText, revert };
+  const replace = useCallback((value: unknown, key: string) => {
+    current.current = { ...current.current, value };
+    apply(value, key, toText(value));
+  }, [apply]);
+  return { draft, edit, replace, editText, revert };
 }
 
 /** The editor screen. */
 export function EditorView() {
   const store = useLockscopeStore();
   const run = useRun();
-  const { draft, edit, editText, revert } = useScenarioDraft();
+  const { draft, edit, replace, editText, revert } = useScenarioDraft();
   const problems = draft.errors.length + (draft.jsonError ? 1 : 0);
-  const ctx = { draft: draft.value, errors: draft.errors, edit };
+  const ctx = { draft: draft.value, errors: draft.errors, edit, replace };
   return (
     <main className="editor" id="main" tabIndex={-1}>
       <div className="editor-bar">

@@ -7,6 +7,9 @@ import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES } from '../mechanism/switches';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
+import { editSteps, type StepOp } from './stepEdits';
+import { useLockscopeStore, useRun } from '../store';
+import { describeFault, faultTimeMs } from '../faults/faultCatalog';
 
 const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect'];
 const TIMED = new Set<string>(['work', 'effect']);
@@ -106,6 +109,16 @@ export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
 
 /** The whole form. */
 export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
+  const store = useLockscopeStore();
+  const run = useRun();
+  // Moving or removing a step keeps the faults placed at steps on their own step (see stepEdits.ts).
+  const stepEdit = (workerIndex: number, stepsPath: string, op: StepOp, fallback: unknown[]) => {
+    if (!ctx.replace) return ctx.edit(stepsPath, fallback);
+    const running = run.scenario;
+    const r = editSteps(ctx.draft, workerIndex, op, (i) => (running.faults[i] ? faultTimeMs(running.faults[i], i, run) : null), (i) => (running.faults[i] ? `Fault ${i + 1} (${describeFault(running.faults[i], running)})` : `Fault ${i + 1}`));
+    ctx.replace(r.value, stepsPath);
+    if (r.notices.length > 0) store.getState().showNotice('A fault was placed at the step you removed', r.notices);
+  };
   const d = ctx.draft;
   const job = getIn(d, ['job']);
   const jobKind = isObj(job) ? str(job.kind, '') : '';
@@ -183,9 +196,9 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
                         {kind === 'acquire' && (xactLocks || (isObj(st) && st.advisoryKey !== undefined)) && <NumField ctx={ctx} path={`${sp}.advisoryKey`} label={<span className="sr-only">Worker {id} step {j + 1} advisory lock key</span>} hint="key (empty: the mechanism's)" optional />}
                         <span className="step-tools">
-                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
-                          <button type="button" onClick={() => ctx.edit(`${p}.steps`, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
-                          <button type="button" className="danger" onClick={() => ctx.edit(`${p}.steps`, steps.filter((_, k) => k !== j))} aria-label={`Remove worker ${id} step ${j + 1}`}>✕</button>
+                          <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: -1 }, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
+                          <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: 1 }, move(steps, j, 1))} disabled={j === steps.length - 1} aria-label={`Move worker ${id} step ${j + 1} down`}>↓</button>
+                          <button type="button" className="danger" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'remove', index: j }, steps.filter((_, k) => k !== j))} aria-label={`Remove worker ${id} step ${j + 1}`}>✕</button>
                         </span>
                       </li>
                     );
@@ -230,7 +243,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <CheckField ctx={ctx} path="mechanism.stopOnRenewFailure" label="Stop when a renewal fails" />
           <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token (INCR)" />
           <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
-          <CheckField ctx={ctx} path="mechanism.jobRecord" label="Durable job record" />
+          <CheckField ctx={ctx} path="mechanism.jobRecord" label="Check the durable job record first" />
           <CheckField ctx={ctx} path="mechanism.releaseInFinally" label="Cleanup releases the lease even if never acquired (a bug)" />
         </div>
       </fieldset>

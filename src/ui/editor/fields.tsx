@@ -8,6 +8,8 @@ export interface FormCtx {
   readonly draft: unknown;
   readonly errors: readonly ValidationError[];
   edit(path: string, value: unknown): void;
+  /** Replaces the whole draft at once (an edit of several fields, e.g. steps and the faults placed at them). */
+  replace?(value: unknown, key: string): void;
 }
 
 /** Errors at exactly this path. */

@@ -1,7 +1,30 @@
-/** The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time. */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+/**
+ * The small menu of faults that fit a lane, opened by clicking a lane (or its label) at a time.
+ * An entry that would change nothing in this run is shown disabled with the reason; the runs that
+ * decide it (~1 ms each) run in idle time after the menu is painted.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { Scenario } from '../../sim';
 import { useLockscope } from '../store';
-import { faultsForLane, fmtSeconds } from './faultCatalog';
+import { runWhenIdle } from '../idle';
+import { faultInertReason, faultsForLane, fmtSeconds, type FaultOption } from './faultCatalog';
+
+/** Why each option would change nothing (null: it would change the run), by option id; filled in one task per option. */
+function useInertReasons(scenario: Scenario, options: readonly FaultOption[]): ReadonlyMap<string, string | null> {
+  const [state, setState] = useState<{ readonly options: readonly FaultOption[]; readonly m: ReadonlyMap<string, string | null> } | null>(null);
+  useEffect(() => {
+    const m = new Map<string, string | null>();
+    let i = 0;
+    return runWhenIdle(() => {
+      const o = options[i++];
+      if (!o) return false;
+      m.set(o.id, faultInertReason(scenario, o.make()));
+      setState({ options, m: new Map(m) });
+      return i < options.length;
+    });
+  }, [scenario, options]);
+  return state && state.options === options ? state.m : new Map();
+}
 
 /** The fault menu (renders nothing when closed). Esc closes it; ↑/↓ move between items. */
 export function FaultMenu() {
@@ -38,8 +61,9 @@ export function FaultMenu() {
     el.style.left = `${Math.max(window.scrollX + margin, Math.min(menu.x, window.scrollX + window.innerWidth - margin - w))}px`;
   }, [menu]);
 
+  const options = useMemo(() => (menu ? faultsForLane(menu.lane, scenario, menu.atMs) : []), [menu, scenario]);
+  const reasons = useInertReasons(scenario, options);
   if (!menu) return null;
-  const options = faultsForLane(menu.lane, scenario, menu.atMs);
   const laneName = menu.lane.kind === 'worker' ? `worker ${menu.lane.worker}` : menu.lane.kind === 'lease' ? menu.lane.key : menu.lane.kind;
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -61,10 +85,12 @@ export function FaultMenu() {
   return (
     <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onKeyDown}>
       <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {fmtSeconds(menu.atMs)}</p>
-      {options.map((o) => (
-        <button key={o.id} type="button" role="menuitem" className="fault-option" data-fault-option={o.id} onClick={() => addFault(o.make())}>
+      {options.map((o) => ({ ...o, disabledReason: reasons.get(o.id) ?? null })).map((o) => (
+        <button key={o.id} type="button" role="menuitem" className={o.disabledReason ? 'fault-option inert' : 'fault-option'} data-fault-option={o.id}
+          aria-disabled={o.disabledReason ? true : undefined} title={o.disabledReason ? `No effect here: ${o.disabledReason}` : undefined}
+          onClick={() => { if (!o.disabledReason) addFault(o.make()); }}>
           <span className="opt-label">{o.label}</span>
-          <span className="opt-hint">{o.hint}</span>
+          <span className="opt-hint">{o.disabledReason ? `No effect here: ${o.disabledReason}` : o.hint}</span>
         </button>
       ))}
       <button type="button" role="menuitem" className="fault-option cancel" onClick={close}>Cancel (Esc)</button>

@@ -4,12 +4,14 @@
  * what each kind means (description, lane, glyph, duration, whether it applies to a scenario) is
  * its entry in the simulation core's fault registry; this module builds the menu and reads them.
  */
-import { describeFault as describeFaultInSim, faultKindOf, faultLane, fmtSeconds, type Fault, type Scenario } from '../../sim';
+import { describeFault as describeFaultInSim, faultInertReason, faultKindOf, faultLane, fmtSeconds, type Fault, type Scenario } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 
 /** `1500` → `1.5 s`, `40` → `40 ms` (from the simulation core, which words fault descriptions the same way). */
 export { fmtSeconds };
+/** Why placing a fault would change nothing in the scenario's run (null: it would); see src/sim/controls/status.ts. */
+export { faultInertReason };
 
 /** One entry of the fault menu. */
 export interface FaultOption {
@@ -27,9 +29,23 @@ function effectStep(scenario: Scenario, worker: string): number {
   return scenario.workers.find((w) => w.id === worker)?.steps.findIndex((s) => s.do === 'effect') ?? -1;
 }
 
-/** The faults that fit a lane, placed at `atMs`. */
+/** The faults that fit a lane, placed at `atMs`: only kinds that apply to the scenario (the registry's `appliesTo`). */
 export function faultsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultOption[] {
   return optionsForLane(lane, scenario, atMs).filter((o) => faultKindOf(o.make()).appliesTo(scenario));
+}
+
+/** A menu entry with whether it would change the run: `disabledReason` is null when it would, else why not (in words). */
+export interface FaultMenuOption extends FaultOption {
+  readonly disabledReason: string | null;
+}
+
+/**
+ * The fault menu of a lane at `atMs`: `faultsForLane`, each entry run once (~1 ms) to say whether
+ * placing it would change the run (`faultInertReason` of the simulation core); one that would not
+ * is shown disabled with the reason.
+ */
+export function faultMenuOptions(lane: LaneRef, scenario: Scenario, atMs: number): FaultMenuOption[] {
+  return faultsForLane(lane, scenario, atMs).map((o) => ({ ...o, disabledReason: faultInertReason(scenario, o.make()) }));
 }
 
 function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultOption[] {
@@ -40,16 +56,20 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
       const w = lane.worker;
       const opts: FaultOption[] = [
         { id: 'pause', label: `Pause ${w} for 10 s`, hint: 'a GC pause or VM stall; it resumes believing what it believed', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: 10_000 }) },
-        { id: 'pauseLong', label: `Pause ${w} past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'long enough for its lease to expire under it', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: Math.min(ttl + 10_000, 3_600_000) }) },
-        { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: 'its connection closes; a lease stays until its TTL', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
       ];
+      // Past the lease TTL only means something when the worker takes a lease.
+      if (scenario.mechanism.lock === 'lease') opts.push({ id: 'pauseLong', label: `Pause ${w} past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'long enough for its lease to expire under it', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: Math.min(ttl + 10_000, 3_600_000) }) });
+      opts.push(
+        { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: scenario.mechanism.lock === 'lease' ? 'its connection closes; its lease stays until its TTL' : 'its connection closes and its open transaction rolls back', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
+      );
       const eff = effectStep(scenario, w);
       if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: 'before it records completion; restarts after 5 s', make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
       opts.push(
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
-        { id: 'jobError', label: `Job error in ${w} here`, hint: 'the job throws; the connection goes back to the pool (without unlock when onError is "return")', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
-        { id: 'renewalStall', label: `Stall ${w}'s renewal timer past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'a starved watchdog or blocked event loop: no renewal runs, the work carries on', make: () => ({ kind: 'renewalStall', worker: w, atMs: t, durationMs: Math.min(ttl + 10_000, 3_600_000) }) },
+        { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when onError is "return")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
       );
+      // A renewal timer exists only for a lease that is renewed.
+      if (scenario.mechanism.lock === 'lease') opts.push({ id: 'renewalStall', label: `Stall ${w}'s renewal timer past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'a starved watchdog or blocked event loop: no renewal runs, the work carries on', make: () => ({ kind: 'renewalStall', worker: w, atMs: t, durationMs: Math.min(ttl + 10_000, 3_600_000) }) });
       return opts;
     }
     case 'lease':

@@ -35,8 +35,13 @@ export function secondsProblem(text: string, allowEmpty: boolean, check: (ms: nu
 }
 
 /** A seconds field with its message. */
+/** The text a seconds field shows for a value in ms (`1500` → `1.5`): a number to edit, not words. */
+export function secondsFieldValue(ms: number): string {
+  return String(ms / 1000);
+}
+
 export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowEmpty = false, placeholder, commitOnChange = false, className = 'sec-input', step = 0.5 }: SecondsInputProps) {
-  const shown = ms === null ? '' : String(ms / 1000);
+  const shown = ms === null ? '' : secondsFieldValue(ms);
   const [text, setText] = useState(shown);
   const [problem, setProblem] = useState<string | null>(null);
   const msgId = useId();

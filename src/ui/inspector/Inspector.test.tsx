@@ -7,6 +7,16 @@ import { Inspector } from './Inspector';
 const preset = findPreset('export-lease-expiry')!;
 
 describe('Inspector', () => {
+  it('shows only the resources the scenario has: unsafe-release writes no file and opens no connection', () => {
+    const run = deriveRun(findPreset('unsafe-release')!.withoutFix);
+    const last = run.events.length - 1;
+    render(<Inspector run={run} index={last} cursorMs={run.events[last]!.atMs} />);
+    expect(screen.queryByRole('heading', { name: /Destination/ })).toBeNull();
+    expect(screen.queryByText(/exports\/2026-11-30\.csv/)).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Connection pool' })).toBeNull();
+    expect(screen.getByTestId('worker-A')).toBeInTheDocument();
+  });
+
   it('shows the lease owner, token and remaining TTL of the snapshot at the cursor', () => {
     const run = deriveRun(preset.withFix);
     const i = run.events.findIndex((e) => e.narration.startsWith('B gets fencing token'));

@@ -4,7 +4,7 @@
  * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), the wait-for
  * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
-import type { PgLockRow, WorldSnapshot } from '../../sim';
+import { usesDatabase, usesDestination, type PgLockRow, type WorldSnapshot } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
 import { STATE_TEXT } from '../timeline/lanes/worker';
@@ -152,7 +152,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             </div>
           ))}
 
-          {run.scenario.job.kind === 'external' && (
+          {usesDestination(run.scenario) && (
             <>
               <h3>Destination <code>{run.scenario.destination.target}</code></h3>
               <p className="small">
@@ -178,11 +178,15 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             </>
           )}
 
-          <h3>Connection pool</h3>
-          <p className="small">
-            {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
-            {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
-          </p>
+          {usesDatabase(run.scenario) && (
+            <>
+              <h3>Connection pool</h3>
+              <p className="small">
+                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
+                {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
+              </p>
+            </>
+          )}
         </>
       )}
     </section>

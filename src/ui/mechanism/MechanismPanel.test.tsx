@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import { act } from 'react';
 import userEvent from '@testing-library/user-event';
 import { MechanismPanel } from './MechanismPanel';
 import { createLockscopeStore, type LockscopeStore } from '../store';
@@ -48,5 +49,36 @@ describe('MechanismPanel', () => {
     expect(screen.getByRole('radio', { name: 'with the fix' })).not.toBeChecked();
     expect(screen.getByRole('radio', { name: 'without the fix' })).not.toBeChecked();
     expect(screen.getByTestId('variant-edited')).toHaveTextContent('matches neither');
+  });
+
+  it('a switch that cannot change this run is disabled, with the reason as visible text', async () => {
+    store.getState().loadPreset('remote-call-in-txn', 'with');
+    renderIn(store, <MechanismPanel />);
+    // Decided after the first frame (one run per value, in short slices); it then moves below the others.
+    await vi.waitFor(() => expect(screen.getByLabelText('Check the durable job record first')).toBeDisabled());
+    const jobRecord = screen.getByLabelText('Check the durable job record first');
+    expect(jobRecord).toHaveAccessibleDescription(/^No effect here: the job already writes its record/);
+    // Such switches wait under one line, so the panel stays short; opened, each says why.
+    const more = screen.getByTestId('inert-switches');
+    expect(more).toHaveTextContent(/^\d+ more switch(es)?: no effect in this run/);
+    await userEvent.click(within(more).getByText(/no effect in this run/));
+    expect(screen.getByText(/No effect here: the job already writes its record/)).toBeVisible();
+  });
+
+  it('in renew-partition, stop-on-renewal-failure can change the run and stays enabled', async () => {
+    store.getState().loadPreset('renew-partition', 'without');
+    renderIn(store, <MechanismPanel />);
+    const stop = screen.getByLabelText('Stop when a renewal fails');
+    expect(stop).toBeEnabled();
+    expect(stop).toHaveAccessibleDescription('a failed renewal is ignored');
+  });
+
+  it('judges the run on screen, faults included: a job error makes "On error" matter', async () => {
+    store.getState().loadPreset('admin-bypass', 'without');
+    renderIn(store, <MechanismPanel />);
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeDisabled());
+    act(() => store.getState().addFault({ kind: 'jobError', worker: 'A', atMs: 30 }));
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeEnabled());
+    expect(screen.getByLabelText('On a job error')).toHaveAccessibleDescription('returned with its session locks');
   });
 });

@@ -1,12 +1,16 @@
 /**
  * The mechanism switches for the current scenario, and the "without the fix / with the fix"
  * preset toggle (neither is checked once the setup matches neither variant). Each control shows
- * what its current value does, in a few words.
+ * what its current value does, in a few words. A switch that cannot change this run is disabled
+ * with the reason (`switchStatus` of the simulation core: structural reasons first, then one run
+ * per other value, computed after the edit's frame in short slices); such switches wait in a
+ * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
  */
-import { findPreset } from '../../sim';
+import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchValueText } from './switches';
+import { relevantSwitches, switchHint, switchValueText, type SwitchDef } from './switches';
+import { useSwitchStatuses } from './useSwitchStatuses';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
@@ -21,6 +25,38 @@ export function MechanismPanel() {
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
+  // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
+  // Judged on the run on screen: the scenario with the faults injected now (`composed`).
+  const statuses = useSwitchStatuses(composed);
+  const statusOf = (d: SwitchDef) => statuses?.get(d.id);
+  const active = switches.filter((d) => statusOf(d)?.enabled !== false);
+  const inert = switches.filter((d) => statusOf(d)?.enabled === false);
+  const row = (d: SwitchDef) => {
+    const v = d.get(scenario);
+    const id = `sw-${d.id}`;
+    const hintId = `${id}-hint`;
+    const status = statusOf(d);
+    const reason = status && !status.enabled ? status.reason : null;
+    const changing = status?.enabled ? status.changing : null;
+    return (
+      <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
+        {typeof v === 'boolean' ? (
+          <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
+            <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+            <span>{d.short ?? d.label}</span>
+          </label>
+        ) : (
+          <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
+            <span>{d.short ?? d.label}</span>
+            <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+              {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
+            </select>
+          </label>
+        )}
+        <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>
+      </li>
+    );
+  };
   return (
     <section className="panel mechanism" aria-label="Mechanism">
       {preset && (
@@ -32,31 +68,7 @@ export function MechanismPanel() {
         </fieldset>
       )}
       <h2>Mechanism</h2>
-      <ul className="switches">
-        {switches.map((d) => {
-          const v = d.get(scenario);
-          const id = `sw-${d.id}`;
-          const hintId = `${id}-hint`;
-          return (
-            <li key={d.id}>
-              {typeof v === 'boolean' ? (
-                <label htmlFor={id} className="switch" title={d.label}>
-                  <input id={id} type="checkbox" checked={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
-                  <span>{d.short ?? d.label}</span>
-                </label>
-              ) : (
-                <label htmlFor={id} className="select inline">
-                  <span>{d.short ?? d.label}</span>
-                  <select id={id} value={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
-                    {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-                  </select>
-                </label>
-              )}
-              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{switchHint(scenario, d)}</span>
-            </li>
-          );
-        })}
-      </ul>
+      <ul className="switches">{active.map(row)}</ul>
       {scenario.mechanism.lock === 'lease' && (
         <SecondsInput
           id="lease-ttl"
@@ -67,8 +79,14 @@ export function MechanismPanel() {
           ms={scenario.lease.ttlMs}
           commitOnChange
           check={(ms) => problemAt({ ...composed, lease: { ...composed.lease, ttlMs: ms } }, 'lease.ttlMs')}
-          onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${ms / 1000} s`, 'lease-ttl')}
+          onCommit={(ms) => ms !== null && setScenario({ ...scenario, lease: { ...scenario.lease, ttlMs: ms } }, `Lease TTL set to ${fmtSeconds(ms)}`, 'lease-ttl')}
         />
+      )}
+      {inert.length > 0 && (
+        <details className="inert-switches" data-testid="inert-switches">
+          <summary>{inert.length} more switch{inert.length === 1 ? '' : 'es'}: no effect in this run</summary>
+          <ul className="switches">{inert.map(row)}</ul>
+        </details>
       )}
     </section>
   );

@@ -12,11 +12,12 @@ import * as d3 from 'd3';
 import type { HeatCell, OddsPoint } from '../../sim/search/odds';
 import { useLockscope } from '../store';
 import { typeScaleFor } from '../timeline/fit';
+import { fmtTime } from '../../sim';
 
 /** Percent with one decimal below 10 %, whole above. */
 export function fmtP(p: number): string {
   const v = p * 100;
-  return `${v > 0 && v < 10 ? v.toFixed(1) : Math.round(v)}%`;
+  return `${v > 0 && v < 10 ? Math.round(v * 10) / 10 : Math.round(v)}%`;
 }
 
 /** Opacity of a heat-map cell's "bad" fill for a probability (> 0). */
@@ -26,10 +27,8 @@ export function heatOpacity(p: number): number {
 
 const FONT = 12;
 
-/** A duration for an axis or a title: ms below 1 s, else seconds with at most two decimals (1.5 s, not 1.50 s). */
-export function fmtSeconds(ms: number): string {
-  return Math.abs(ms) < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(2))} s`;
-}
+/** A duration for an axis or a title: the app's one time formatter (`fmtTime`). */
+export const fmtSeconds = fmtTime;
 
 /** P(violation) against TTL with its confidence band. */
 export function OddsLineChart({ points, currentTtlMs, runs }: { points: readonly OddsPoint[]; currentTtlMs: number; runs: number }) {

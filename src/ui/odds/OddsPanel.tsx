@@ -11,6 +11,7 @@ import type { Scenario } from '../../sim';
 import { defaultHeatPausesMs, defaultTtlsMs, oddsNotApplicable, validateOddsInput, type OddsInput, type OddsProgress, type OddsResult } from '../../sim/search/odds';
 import { useLockscope } from '../store';
 import { OddsHeatMap, OddsLineChart, fmtP, fmtSeconds } from './OddsCharts';
+import { secondsFieldValue } from '../fields/SecondsInput';
 import { startOddsWorker, type OddsJob, type StartOdds } from './oddsClient';
 import './odds.css';
 
@@ -28,7 +29,8 @@ export interface OddsForm {
   seed: string;
 }
 
-const secondsList = (ms: readonly number[]): string => ms.map((v) => String(v / 1000)).join(', ');
+/** A list of durations as the seconds the TTL and pause fields take (`SecondsInput`'s rule: ms ÷ 1000, as typed). */
+const secondsList = (ms: readonly number[]): string => ms.map(secondsFieldValue).join(', ');
 
 /** The form's starting values for a scenario: pauses p50 1 s, p99 20 s; TTLs and heat-map pauses around its TTL. */
 export function defaultForm(scenario: Scenario): OddsForm {
@@ -193,7 +195,7 @@ export function OddsPanel({ start = startOddsWorker }: { start?: StartOdds }) {
             {safeTtl
               ? <>From a TTL of <strong>{fmtSeconds(safeTtl.ttlMs)}</strong> up, no run of {shown.input.runsPerTtl} violated (P below {fmtP(safeTtl.high)} at 95% confidence).</>
               : <>Every TTL tried violated in some runs: the longest, {fmtSeconds(shown.result.points[shown.result.points.length - 1]!.ttlMs)}, in {fmtP(shown.result.points[shown.result.points.length - 1]!.p)}.</>}
-            {' '}<span className="muted">Fitted pauses: median {fmtSeconds(Math.round(Math.exp(shown.result.fit.mu)))}, σ {shown.result.fit.sigma.toFixed(2)} (log-normal); seed {shown.input.seed}; {shown.result.totalRuns.toLocaleString('en')} runs.</span>
+            {' '}<span className="muted">Fitted pauses: median {fmtSeconds(Math.round(Math.exp(shown.result.fit.mu)))}, σ {Math.round(shown.result.fit.sigma * 100) / 100} (log-normal); seed {shown.input.seed}; {shown.result.totalRuns.toLocaleString('en')} runs.</span>
           </p>
           <div className="odds-charts">
             <OddsLineChart points={shown.result.points} currentTtlMs={scenario.lease.ttlMs} runs={shown.input.runsPerTtl} />

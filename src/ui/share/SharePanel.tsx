@@ -10,8 +10,8 @@ import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { svgToPng, timelineSvg } from './exportTimeline';
 
-function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget' | 'mode'>): string {
-  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, compareTarget: s.compareTarget, mode: s.mode });
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode });
   return `${window.location.origin}${window.location.pathname}${h}`;
 }
 
@@ -29,9 +29,10 @@ export function useShareLink(): string {
   const variant = useDeferredValue(useLockscope((s) => s.variant));
   const view = useDeferredValue(useLockscope((s) => s.view));
   const cursorIndex = useDeferredValue(useLockscope((s) => s.cursorIndex));
+  const cursorMs = useDeferredValue(useLockscope((s) => s.cursorMs));
   const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
   const mode = useLockscope((s) => s.mode);
-  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, compareTarget, mode }), [composed, variant, view, cursorIndex, compareTarget, mode]);
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */

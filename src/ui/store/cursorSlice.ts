@@ -27,9 +27,10 @@ export const createCursorSlice: Slice<CursorSlice> = (set, get) => {
     home() {
       set({ cursorIndex: -1, cursorMs: 0, playing: false });
     },
+    /** The last event (End): a time after it (a TTL running out, the horizon) is reached by scrubbing, never by End. */
     end() {
-      const r = run();
-      set({ cursorIndex: r.events.length - 1, cursorMs: runEndMs(r), playing: false, revealed: true });
+      const events = run().events;
+      set({ cursorIndex: events.length - 1, cursorMs: events.at(-1)?.atMs ?? 0, playing: false, revealed: true });
     },
     setPlaying(playing) {
       set({ playing });

@@ -66,3 +66,26 @@ export function runEndMs(run: DerivedRun): number {
   if (run.snapshots.at(-1)?.workers.some((w) => w.state === 'waiting')) return Math.max(1, run.scenario.horizonMs);
   return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs)));
 }
+
+const metricsCache = new WeakMap<Scenario, Map<number, RunResult['metrics']>>();
+
+/**
+ * The run's metrics counted up to `atMs` (virtual ms, inclusive): the same scenario run with its
+ * horizon at the cursor (text off), so the figures use the simulation core's one definition of
+ * each metric. Same seed, same events up to there: the prefix of the whole run. Memoised per
+ * scenario object and time; at or past the run's end it is the whole run's metrics.
+ */
+export function metricsAt(run: DerivedRun, atMs: number): RunResult['metrics'] {
+  const s = run.scenario;
+  if (atMs >= runEndMs(run)) return run.metrics;
+  let byMs = metricsCache.get(s);
+  if (!byMs) metricsCache.set(s, (byMs = new Map()));
+  const t = Math.max(0, Math.round(atMs));
+  let m = byMs.get(t);
+  if (!m) {
+    m = runScenario({ ...s, horizonMs: t }, { text: false }).metrics;
+    if (byMs.size > 256) byMs.clear();
+    byMs.set(t, m);
+  }
+  return m;
+}

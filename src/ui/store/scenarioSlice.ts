@@ -1,7 +1,7 @@
 /** Scenario slice: which preset and variant is loaded, and its setup (mechanism switches, parameters). */
 import { findPreset, PRESETS } from '../../sim';
 import { compose, commitScenario } from './commit';
-import { deriveRun } from './derive';
+import { deriveRun, indexAtMs, runEndMs } from './derive';
 import type { ScenarioSlice, Slice } from './types';
 
 const first = PRESETS.find((p) => p.id === 'export-lease-expiry') ?? PRESETS[0]!;
@@ -45,11 +45,14 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
     const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
     const variant = opts.variant ?? (preset && JSON.stringify(preset.withFix.mechanism) === JSON.stringify(scenario.mechanism) ? 'with' : 'without');
     const composed = compose(scenario, scenario.faults);
-    const events = deriveRun(composed).events;
-    const cursorIndex = Math.max(-1, Math.min(events.length - 1, opts.cursorIndex ?? -1));
+    const run = deriveRun(composed);
+    const events = run.events;
+    // An exact time (clamped to the run) places the cursor where the link was copied; else the event index.
+    const atMs = opts.cursorMs === undefined ? null : Math.max(0, Math.min(runEndMs(run), opts.cursorMs));
+    const cursorIndex = atMs !== null ? indexAtMs(events, atMs) : Math.max(-1, Math.min(events.length - 1, opts.cursorIndex ?? -1));
     set({
       presetId: preset?.id ?? null, variant, scenario, faults: [...scenario.faults], composed, error: null,
-      cursorIndex, cursorMs: cursorIndex < 0 ? 0 : events[cursorIndex]!.atMs, playing: false,
+      cursorIndex, cursorMs: atMs ?? (cursorIndex < 0 ? 0 : events[cursorIndex]!.atMs), playing: false,
       badge: null, selectedFault: null, faultMenu: null,
       ...(opts.view ? { view: opts.view } : {}),
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },

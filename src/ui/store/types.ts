@@ -39,6 +39,8 @@ export interface SharedOpts {
   readonly view?: View;
   /** Index of the current event (-1: before the first). */
   readonly cursorIndex?: number;
+  /** The cursor's exact time in virtual ms, when the link has one (a cursor between events); wins over `cursorIndex`. */
+  readonly cursorMs?: number;
   readonly compareTarget?: CompareTarget;
   /** The view mode the link asks for (explore when absent). */
   readonly mode?: ViewMode;

@@ -8,10 +8,11 @@ import { decodeShare, encodeShare, shareFromScenario, type ShareState } from '..
 import type { Mechanism, Scenario, ValidationError } from '../../sim';
 import { flipSwitch, relevantSwitches } from '../mechanism/switches';
 import { parseHash } from '../routing';
+import { deriveRun } from '../store/derive';
 import type { CompareTarget, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -23,10 +24,13 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't'> = {};
+  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't'> = {};
   if (s.mode === 'predict') extra.h = 1;
   if (s.largeType) extra.t = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
+  // A cursor between events keeps its exact time (the link reopens where it was, not at the event before).
+  const atEventMs = s.cursorIndex >= 0 ? (deriveRun(s.composed).events[s.cursorIndex]?.atMs ?? 0) : 0;
+  if (s.cursorMs !== undefined && Math.round(s.cursorMs) !== atEventMs) extra.a = Math.max(0, Math.round(s.cursorMs));
   if (s.view === 'compare') extra.w = 'compare';
   if (s.view === 'edit') extra.w = 'edit';
   if (s.compareTarget.kind === 'switch') extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
@@ -79,6 +83,7 @@ export function readHash(hash: string): UrlIntent {
       ...(st.p !== undefined ? { variant: st.f === 1 ? 'with' : 'without' } : {}),
       view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
       cursorIndex: st.c ?? -1,
+      ...(st.a !== undefined ? { cursorMs: st.a } : {}),
       compareTarget: compareTargetOf(r.scenario, st.k),
       mode: st.h === 1 ? 'predict' : 'explore',
       ...(st.t === 1 ? { largeType: true } : {}),

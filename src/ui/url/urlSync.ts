@@ -164,7 +164,7 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     } else if (s.largeType !== prev.largeType && s.view !== 'catalogue') {
       // A display setting: the link keeps it, without a history entry of its own.
       write('replace', prev);
-    } else if (s.cursorIndex !== prev.cursorIndex && s.view !== 'catalogue' && cursorTimer === null) {
+    } else if ((s.cursorIndex !== prev.cursorIndex || s.cursorMs !== prev.cursorMs) && s.view !== 'catalogue' && cursorTimer === null) {
       cursorTimer = setTimeout(() => {
         cursorTimer = null;
         flush();

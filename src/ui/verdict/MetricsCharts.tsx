@@ -1,9 +1,13 @@
-/** The run's metrics as small d3 bar charts (acquisition latency, lease age at commit, counts). */
-import { useEffect, useRef } from 'react';
+/**
+ * The run's metrics as small d3 bar charts (acquisition latency, lease age at commit, counts),
+ * counted either up to the cursor or over the whole run — the reader picks, and the heading says
+ * which, so a figure is never read as "now" when it is the run's total.
+ */
+import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import * as d3 from 'd3';
 import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
-import { useLockscope, useVisibility } from '../store';
+import { metricsAt, useLockscope, useVisibility } from '../store';
 import { typeScaleFor } from '../timeline/fit';
 
 /** One bar. */
@@ -48,7 +52,11 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
 /** The metrics panel for a run (hidden while the view's mode hides the outcome). */
 export function MetricsCharts({ run }: { run: DerivedRun }) {
   const { showMetrics } = useVisibility();
-  const m = run.metrics;
+  const [scope, setScope] = useState<'cursor' | 'run'>('cursor');
+  const group = useId();
+  // Counted at low priority: a cursor move repaints the timeline first.
+  const cursorMs = useDeferredValue(useLockscope((s) => s.cursorMs));
+  const m = scope === 'run' ? run.metrics : metricsAt(run, cursorMs);
   const lease = run.scenario.mechanism.lock === 'lease';
   if (!showMetrics) {
     return (
@@ -60,7 +68,12 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
   }
   return (
     <section className="panel metrics" aria-label="Metrics">
-      <h2>Metrics</h2>
+      <h2>Metrics <span className="muted" data-testid="metrics-scope">{scope === 'run' ? '· whole run' : `· up to the cursor (${fmtSeconds(cursorMs)})`}</span></h2>
+      <fieldset className="metrics-scope">
+        <legend className="sr-only">Count the metrics</legend>
+        <label><input type="radio" name={group} checked={scope === 'cursor'} onChange={() => setScope('cursor')} /> at the cursor</label>
+        <label><input type="radio" name={group} checked={scope === 'run'} onChange={() => setScope('run')} /> whole run</label>
+      </fieldset>
       <BarChart
         title="Acquisition latency"
         bars={[

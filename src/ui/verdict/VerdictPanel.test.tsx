@@ -82,10 +82,25 @@ describe('VerdictPanel', () => {
     expect(screen.getByText(/A duplicate, not checked here: exports\/2026-11-30\.csv \(job key export-2026-11-30\) was performed 2 times/)).toBeInTheDocument();
   });
 
-  it('draws the metrics as labelled charts', () => {
+  it('draws the metrics as labelled charts', async () => {
     renderIn(store, <MetricsCharts run={deriveRun(findPreset('export-lease-expiry')!.withFix)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    expect(screen.getByTestId('metrics-scope')).toHaveTextContent('whole run');
     expect(screen.getByRole('img', { name: /Counts: .*1 stale write rejected/ })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /Lease age at commit/ })).toBeInTheDocument();
+  });
+
+  it('counts the metrics up to the cursor, or over the whole run, and says which', async () => {
+    store.getState().loadPreset('export-lease-expiry', 'without');
+    const run = deriveRun(store.getState().composed);
+    renderIn(store, <MetricsCharts run={run} />);
+    // At 0 s nothing has been uploaded yet: no duplicate, whatever the whole run says.
+    expect(screen.getByTestId('metrics-scope')).toHaveTextContent('up to the cursor (0 ms)');
+    expect(screen.getByRole('img', { name: /Counts: .*0 duplicates/ })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    expect(screen.getByTestId('metrics-scope')).toHaveTextContent('whole run');
+    expect(screen.getByRole('img', { name: new RegExp(`Counts: .*${run.metrics.duplicateEffects} duplicate`) })).toBeInTheDocument();
+    expect(run.metrics.duplicateEffects).toBeGreaterThan(0);
   });
 
   it('hides the outcome in predict mode and offers to reveal it', async () => {

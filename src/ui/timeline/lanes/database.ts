@@ -2,6 +2,7 @@
  * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
  * pg_locks view, stacked in rows; rows written and errors as marks, from the SQL replies.
  */
+import { usesDatabase } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
@@ -38,6 +39,8 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   idOf: () => 'database',
 
   lanes(run) {
+    // Only when something talks to PostgreSQL (a lease-only job has no database to show).
+    if (!usesDatabase(run.scenario)) return [];
     const { events, snapshots } = run;
     const endMs = runEndMs(run);
     // Locks: open segments keyed by lock object + session + granted.

@@ -6,7 +6,7 @@
  * A duplicate the verdict counts as a violation is red; one it names as a note (declared harmless,
  * or not checked by the scenario's invariants) is amber, and its label says so.
  */
-import { duplicateEffects } from '../../../sim';
+import { duplicateEffects, usesDestination } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds, type WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
@@ -42,6 +42,8 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
   idOf: () => 'destination',
 
   lanes(run) {
+    // Only a destination something can write to (a lease-only job, or a job whose effect is a database row, has none).
+    if (!usesDestination(run.scenario)) return [];
     const endMs = runEndMs(run);
     const rawWrites = run.snapshots.at(-1)?.destination.writes ?? [];
     const dups = new Map(duplicateEffects(run.scenario, run.events).filter((d) => d.writeId !== null).map((d) => [d.writeId!, d]));

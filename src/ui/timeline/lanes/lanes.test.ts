@@ -10,17 +10,23 @@ const run = (id: string, v: 'withoutFix' | 'withFix' = 'withoutFix') => deriveRu
 describe('lane kinds', () => {
   it('each registered kind contributes its lanes, in registration order', () => {
     const t = buildLanes(run('export-lease-expiry'));
-    expect(t.lanes.map((l) => l.id)).toEqual(['worker-A', 'worker-B', 'lease-lease:export', 'database', 'destination']);
-    expect(t.lanes.map((l) => l.label)).toEqual(['Worker A', 'Worker B', 'lease:export', 'Database', 'File store']);
-    // A scenario without a lease (and no lease fault) has no lease lane.
-    expect(buildLanes(run('invoice-race')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'database', 'destination']);
+    // Its workers take a lease and upload a file: no database lane (nothing talks to PostgreSQL).
+    expect(t.lanes.map((l) => l.id)).toEqual(['worker-A', 'worker-B', 'lease-lease:export', 'destination']);
+    expect(t.lanes.map((l) => l.label)).toEqual(['Worker A', 'Worker B', 'lease:export', 'File store']);
+    expect(buildLanes(run('remote-call-in-txn')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'worker', 'worker', 'database', 'destination']);
+    // A scenario without a lease (and no lease fault) has no lease lane; one whose effect is a
+    // database row (nothing writes a file store or an API) has no destination lane.
+    expect(buildLanes(run('invoice-race')).lanes.map((l) => l.ref.kind)).toEqual(['worker', 'worker', 'database']);
+    // Workers that only take and release a lease write no file: no "File store" lane.
+    expect(buildLanes(run('unsafe-release')).lanes.map((l) => l.ref.kind)).not.toContain('destination');
   });
 
   it('a fault finds its lane by the lane kind\'s id', () => {
-    const r = run('export-lease-expiry');
-    const ids = lanesOf(r).lanes.map((l) => l.id);
+    const base = findPreset('export-lease-expiry')!.withoutFix;
     for (const f of [{ kind: 'pause', worker: 'B', atMs: 1, pauseMs: 1 }, { kind: 'expireLease', atMs: 1 }, { kind: 'adminBypass', atMs: 1 }] as const) {
-      expect(ids).toContain(laneIdOf(laneOfFault(f, r.scenario)));
+      // The scenario with the fault in it shows the fault's lane (an admin script brings the database).
+      const r = deriveRun({ ...base, faults: [...base.faults, f] });
+      expect(lanesOf(r).lanes.map((l) => l.id)).toContain(laneIdOf(laneOfFault(f, r.scenario)));
     }
   });
 

@@ -21,6 +21,19 @@ export interface LeaseSegment {
   readonly expiresAtMs: number | null;
 }
 
+/**
+ * The remaining-TTL ramp of a segment: from its start (full) towards its expiry (empty), cut where
+ * the key stopped holding this value — a `DEL`, a compare-and-delete, an operator, a new owner —
+ * so it never runs past the segment. `endFraction` is the ramp's height left at `toMs` (0 when
+ * the key expired). Null when the key had no TTL.
+ */
+export function ttlWedge(s: LeaseSegment): { readonly fromMs: number; readonly toMs: number; readonly endFraction: number } | null {
+  if (s.expiresAtMs === null) return null;
+  const toMs = Math.max(s.startMs, Math.min(s.expiresAtMs, s.endMs));
+  const span = s.expiresAtMs - s.startMs;
+  return { fromMs: s.startMs, toMs, endFraction: span <= 0 ? 0 : Math.max(0, Math.min(1, (s.expiresAtMs - toMs) / span)) };
+}
+
 /** Names a lease key's lane. */
 export interface LeaseLaneRef { readonly kind: 'lease'; readonly key: string }
 
@@ -75,7 +88,9 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     return segments.map((s) => {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
-      const ex = s.expiresAtMs !== null ? X(s.expiresAtMs) : null;
+      const wedge = ttlWedge(s);
+      const ex = wedge ? X(wedge.toMs) : null;
+      const cutShort = wedge !== null && wedge.endFraction > 0;
       const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, `${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`, s.owner);
       return {
         key: `${s.startMs}|${s.value}`,
@@ -84,8 +99,9 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', '#b45309');
           // TTL: the remaining-time ramp under the owner bar.
-          if (ex !== null) sg.append('path').attr('d', `M${rx},${y + h - 15} L${ex},${y + h - 4} L${rx},${y + h - 4} Z`).attr('fill', '#f59e0b').attr('opacity', 0.6);
-          sg.append('title').text(`${key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs !== null ? `, expires at ${fmtSeconds(s.expiresAtMs)}` : ''}`);
+          // It ends where the key stopped holding this value: a deleted key has no TTL left.
+          if (ex !== null && wedge) sg.append('path').attr('d', `M${rx},${y + h - 15} L${ex},${y + h - 4 - 11 * wedge.endFraction} L${ex},${y + h - 4} L${rx},${y + h - 4} Z`).attr('fill', '#f59e0b').attr('opacity', 0.6);
+          sg.append('title').text(`${key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs === null ? '' : cutShort ? `, gone at ${fmtSeconds(s.endMs)} before its TTL ran out` : `, expires at ${fmtSeconds(s.expiresAtMs)}`}`);
           if (text) sg.append('text').attr('x', rx + 5).attr('y', y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
         },
       };
