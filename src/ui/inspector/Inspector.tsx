@@ -97,6 +97,8 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             </>
           )}
 
+          {usesDatabase(run.scenario) && (
+            <>
           <h3>Locks <span className="muted">(pg_locks)</span></h3>
           {snap.pgLocks.length === 0 ? <p className="small muted">pg_locks is empty for these sessions: no transaction open, no lock held or awaited.</p> : (
             <table className="grid" aria-label="Database locks (pg_locks)">
@@ -108,7 +110,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                     <td>{pgLockObject(l)}</td>
                     <td>{l.sessionId}{borrowerText(snap, l.sessionId)}</td>
                     <td>{l.mode}</td>
-                    <td>{l.granted ? 't' : 'f — waiting'}</td>
+                    <td>{l.granted ? 't' : <>f <span className="muted">(waits)</span></>}</td>
                   </tr>
                 ))}
               </tbody>
@@ -125,6 +127,8 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                   ))}
                 </tbody>
               </table>
+            </>
+          )}
             </>
           )}
 
