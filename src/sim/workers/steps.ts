@@ -294,7 +294,8 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   world.at(world.nowMs + ms, () => {
     const { write: end, call: endCall } = world.destinationCall(w.id, { op: 'finish', writeId: write.id, token, idempotencyKey: idem });
     w.writeId = null;
-    if (b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+    // Lease age at commit: only a write the destination kept commits anything (a rejected upload does not).
+    if (end.status === 'accepted' && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     const ended: { readonly [S in WriteStatus]: string } = {
       inFlight: `${w.id}'s ${file ? 'upload' : 'call'} has no reply yet.`,
       accepted: `${w.id}'s ${file ? 'upload completes' : 'call returns'}: ${end.reply}.`,

@@ -1,8 +1,7 @@
 /**
  * Where two runs of the same schedule under two mechanisms first differ in what happens.
  *
- * The traces are aligned (longest common subsequence of the events' time, actor, kind and
- * narration), so an event only one mechanism has — the fencing token's INCR, an extra record
+ * The traces are aligned (longest common subsequence of what each event did: see `sig`), so an event only one mechanism has — the fencing token's INCR, an extra record
  * lookup — does not count as a divergence while both runs go on the same way around it. The first
  * divergence is the first place where both runs have an event the other has not (e.g. A's write
  * accepted on the left, rejected as stale on the right); when the runs differ only by such extra
@@ -20,7 +19,16 @@ export interface Divergence {
   readonly right: TraceEvent | undefined;
 }
 
-const sig = (e: TraceEvent) => `${e.atMs}|${e.actor}|${e.kind}|${e.narration}`;
+/**
+ * What happened, not how it is worded: time, actor, kind, the reply and the
+ * event's data kind. The narration and the command are left out, so a sentence that only adds
+ * "(token 33)" or a request that only carries a Fencing-Token header is not a divergence; a reply
+ * that differs (200 OK against 409 stale token) is.
+ */
+const sig = (e: TraceEvent) => {
+  const d = e.data as { t?: string; op?: string; phase?: string } | undefined;
+  return `${e.atMs}|${e.actor}|${e.kind}|${e.reply ?? ''}|${d?.t ?? ''}:${d?.op ?? ''}:${d?.phase ?? ''}`;
+};
 const MAX_CELLS = 4_000_000;
 
 /** See the module comment; null when the traces are the same. */
