@@ -4,7 +4,7 @@
  * what its current value does, in a few words.
  */
 import { findPreset } from '../../sim';
-import { useLockscope } from '../store';
+import { useLockscope, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchValueText } from './switches';
 import { matchVariant } from './variant';
@@ -21,9 +21,10 @@ export function MechanismPanel() {
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
+  const { showAnswer, showHints } = useVisibility();
   return (
     <section className="panel mechanism" aria-label="Mechanism">
-      {preset && (
+      {preset && showAnswer && (
         <fieldset className="variant-toggle">
           <legend>Load the preset</legend>
           <label><input type="radio" name="variant" checked={matches === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>
@@ -41,18 +42,18 @@ export function MechanismPanel() {
             <li key={d.id}>
               {typeof v === 'boolean' ? (
                 <label htmlFor={id} className="switch" title={d.label}>
-                  <input id={id} type="checkbox" checked={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+                  <input id={id} type="checkbox" checked={v} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
                   <span>{d.short ?? d.label}</span>
                 </label>
               ) : (
                 <label htmlFor={id} className="select inline">
                   <span>{d.short ?? d.label}</span>
-                  <select id={id} value={v} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+                  <select id={id} value={v} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
                     {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
                   </select>
                 </label>
               )}
-              <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{switchHint(scenario, d)}</span>
+              {showHints && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{switchHint(scenario, d)}</span>}
             </li>
           );
         })}

@@ -3,6 +3,23 @@ import type { StateCreator } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { LaneRef } from '../timeline/lanes';
 import type { Fault, Scenario, ValidationError } from '../../sim';
+import type { ShareState } from '../../share/link';
+
+/** The interviewer's notes, as the interviewer's link holds them (src/share/link.ts). */
+export type InterviewerNotes = NonNullable<ShareState['z']>;
+
+/**
+ * An interview open in this view. The candidate's side (mode `interview`) holds only what grading
+ * needs; the interviewer's side (mode `explore`) holds the notes too.
+ */
+export interface InterviewSetup {
+  readonly role: 'candidate' | 'interviewer';
+  /** The faults "Check my design" grades against: kinds (empty = every kind that applies) and at most `maxFaults` per schedule. */
+  readonly kinds: readonly string[];
+  readonly maxFaults: number;
+  /** Only on the interviewer's side. */
+  readonly notes: InterviewerNotes | null;
+}
 
 /** Which preset variant is loaded. */
 export type Variant = 'without' | 'with';
@@ -44,6 +61,8 @@ export interface SharedOpts {
   readonly mode?: ViewMode;
   /** The link asks for large type (absent: the reader's own setting stays). */
   readonly largeType?: boolean;
+  /** The interview the link opens (absent: none). */
+  readonly interview?: InterviewSetup;
 }
 
 /** What the last edit changed, for the badge. */
@@ -92,9 +111,11 @@ export interface CursorSlice {
  * How a view presents the run. `explore`: everything shown. `predict` (predict-then-reveal, for
  * workshops): the verdict, the badges' outcome, the violation marks, the metrics and the events
  * after the cursor stay hidden until the cursor reaches the last event or the user reveals them.
- * The link keeps it (`h=1`).
+ * The link keeps it (`h=1`). `interview` (the candidate's side of an interview link, `i=1`): every
+ * hint of the answer hidden for good — the verdict, findings, metrics, the preset's fix, the
+ * mechanism hints, the search panels — with no reveal.
  */
-export type ViewMode = 'explore' | 'predict';
+export type ViewMode = 'explore' | 'predict' | 'interview';
 
 /** Colour theme: `auto` follows the system's `prefers-color-scheme`; `projector` is high-contrast light. */
 export type Theme = 'auto' | 'light' | 'dark' | 'projector';
@@ -146,6 +167,10 @@ export interface ViewSlice {
   revealed: boolean;
   /** Changes the mode (and hides again what a reveal had shown). */
   setMode(mode: ViewMode): void;
+  /** The interview open in this view (kept in the link), or null. */
+  interview: InterviewSetup | null;
+  /** Opens an interview (the candidate's side switches to interview mode) or closes it (null: back to explore). */
+  setInterview(interview: InterviewSetup | null): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;

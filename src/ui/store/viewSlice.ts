@@ -8,6 +8,7 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   theme: 'auto',
   mode: 'explore',
   revealed: false,
+  interview: null,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
   notice: null,
@@ -17,6 +18,9 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   },
   setMode(mode) {
     set({ mode, revealed: false });
+  },
+  setInterview(interview) {
+    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false });
   },
   reveal() {
     set({ revealed: true });

@@ -8,10 +8,10 @@ import { decodeShare, encodeShare, shareFromScenario, type ShareState } from '..
 import type { Mechanism, Scenario, ValidationError } from '../../sim';
 import { flipSwitch, relevantSwitches } from '../mechanism/switches';
 import { parseHash } from '../routing';
-import type { CompareTarget, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
+import type { CompareTarget, InterviewSetup, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly interview?: InterviewSetup | null };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -23,14 +23,29 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't'> = {};
+  const extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z'> = {};
   if (s.mode === 'predict') extra.h = 1;
+  if (s.interview) Object.assign(extra, interviewShare(s.interview));
   if (s.largeType) extra.t = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   if (s.view === 'compare') extra.w = 'compare';
   if (s.view === 'edit') extra.w = 'edit';
   if (s.compareTarget.kind === 'switch') extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
   return shareFromScenario(s.composed, extra, s.variant === 'with' ? 1 : 0);
+}
+
+/** The link fields of an interview: `i`, `g`, and the notes (`z`) on the interviewer's side only. */
+export function interviewShare(iv: InterviewSetup): Pick<ShareState, 'i' | 'g' | 'z'> {
+  const g = { k: [...iv.kinds], n: iv.maxFaults };
+  return iv.role === 'candidate' || iv.notes === null ? { i: 1, g } : { i: 2, g, z: iv.notes };
+}
+
+/** The interview a link state opens, or undefined. */
+export function interviewOf(st: ShareState): InterviewSetup | undefined {
+  if (st.i === undefined) return undefined;
+  const kinds = st.g?.k ?? [];
+  const maxFaults = st.g?.n ?? 2;
+  return st.i === 2 && st.z ? { role: 'interviewer', kinds, maxFaults, notes: st.z } : { role: 'candidate', kinds, maxFaults, notes: null };
 }
 
 /** The fragment (with `#`) for the current store. */
@@ -80,7 +95,8 @@ export function readHash(hash: string): UrlIntent {
       view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
       cursorIndex: st.c ?? -1,
       compareTarget: compareTargetOf(r.scenario, st.k),
-      mode: st.h === 1 ? 'predict' : 'explore',
+      mode: st.i === 1 ? 'interview' : st.h === 1 ? 'predict' : 'explore',
+      ...(st.i !== undefined ? { interview: interviewOf(st)! } : {}),
       ...(st.t === 1 ? { largeType: true } : {}),
     },
   };

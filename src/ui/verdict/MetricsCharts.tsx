@@ -47,14 +47,14 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
 
 /** The metrics panel for a run (hidden while the view's mode hides the outcome). */
 export function MetricsCharts({ run }: { run: DerivedRun }) {
-  const { showMetrics } = useVisibility();
+  const { showMetrics, offerReveal } = useVisibility();
   const m = run.metrics;
   const lease = run.scenario.mechanism.lock === 'lease';
   if (!showMetrics) {
     return (
       <section className="panel metrics" aria-label="Metrics">
         <h2>Metrics</h2>
-        <p className="small muted">Hidden with the verdict until the last event.</p>
+        <p className="small muted">{offerReveal ? 'Hidden with the verdict until the last event.' : 'Hidden with the verdict.'}</p>
       </section>
     );
   }
