@@ -103,7 +103,7 @@ export function SimulateView() {
           {...editing}
         />
         </div>
-        {showAnswer && <ExploreAction />}
+        <ExploreAction />
         <div className="main-bottom">
           <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
           <aside className="col-right" aria-label="Inspector and metrics">
@@ -111,7 +111,7 @@ export function SimulateView() {
             <Metrics run={lazy.run} />
           </aside>
         </div>
-        {showAnswer && <OddsSection />}
+        <OddsSection />
       </main>
     </div>
   );

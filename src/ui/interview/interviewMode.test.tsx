@@ -61,6 +61,7 @@ describe("the candidate's page", () => {
     for (const view of ['edit', 'compare'] as const) {
       const text = await pageText(p.withoutFix, view, candidate);
       for (const w of answerWords(p.withoutFix, p.fix)) expect(text).not.toContain(w);
+      expect(text).not.toContain('Break my design');
     }
   });
 

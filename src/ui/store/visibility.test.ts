@@ -5,7 +5,7 @@ describe('visibility from the mode', () => {
     const store = createLockscopeStore();
     store.getState().setView('simulate');
     const v = visibilityOf(store.getState());
-    expect(v).toMatchObject({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false });
+    expect(v).toMatchObject({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, offerModeToggle: true });
   });
 
   it('predict hides the outcome until the last event, and a reveal shows it until the mode changes', () => {

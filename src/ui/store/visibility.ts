@@ -41,7 +41,7 @@ export interface Visibility {
   readonly offerModeToggle: boolean;
 }
 
-const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: true });
+const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, offerModeToggle: true });
 const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, offerModeToggle: true });
 const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: false });
 
