@@ -22,6 +22,7 @@ import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 import { ExploreAction } from './explore/ExplorePanel';
 import { OddsSection } from './odds/OddsPanel';
+import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './interview/InterviewPanel';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -103,6 +104,8 @@ export function SimulateView() {
           {...editing}
         />
         </div>
+        <CheckDesign />
+        <InterviewerNotesPanel />
         <ExploreAction />
         <div className="main-bottom">
           <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
@@ -112,6 +115,7 @@ export function SimulateView() {
           </aside>
         </div>
         <OddsSection />
+        <InterviewSetup />
       </main>
     </div>
   );

@@ -17,6 +17,8 @@ import { MAX_NOTE_CHARS, shareFromScenario, type ShareState } from '../../share/
 import { relevantSwitches, switchValueText } from '../mechanism/switches';
 import type { InterviewerNotes, InterviewSetup } from '../store/types';
 
+export type { TranscriptEntry } from '../store/types';
+
 /** A fault search: the shortest schedule of ≤ `maxFaults` faults of `kinds` that breaks `scenario`'s invariants, or null. */
 export type FindCounterexample = (scenario: Scenario, maxFaults: number, kinds: readonly string[]) => Promise<Counterexample | null>;
 
@@ -125,14 +127,6 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
   const ce = await find(base, maxFaults, use);
   if (!ce) return { safe: true, maxFaults, kinds: use };
   return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, invariant: broke(ce), counterexample: ce };
-}
-
-/** One line of the transcript: what the candidate checked and what the search answered. */
-export interface TranscriptEntry {
-  /** Milliseconds since the interview's clock started. */
-  readonly atMs: number;
-  readonly design: string;
-  readonly result: string;
 }
 
 /** The grade in one line (the transcript and the result panel). */

@@ -50,6 +50,15 @@ export interface ScenarioSlice {
   lastEdit: { readonly key: string; readonly serial: number } | null;
 }
 
+/** One line of an interview's transcript: what the candidate checked and what the search answered. */
+export interface TranscriptEntry {
+  /** Milliseconds since the interview's clock started (wall clock: this is the UI, not the simulation). */
+  readonly atMs: number;
+  /** The mechanism checked, in words. */
+  readonly design: string;
+  readonly result: string;
+}
+
 /** What a link says besides the scenario. */
 export interface SharedOpts {
   readonly variant?: Variant;
@@ -169,8 +178,14 @@ export interface ViewSlice {
   setMode(mode: ViewMode): void;
   /** The interview open in this view (kept in the link), or null. */
   interview: InterviewSetup | null;
-  /** Opens an interview (the candidate's side switches to interview mode) or closes it (null: back to explore). */
+  /** Opens an interview (the candidate's side switches to interview mode) or closes it (null: back to explore); the transcript and clock start afresh. */
   setInterview(interview: InterviewSetup | null): void;
+  /** What the candidate checked, in order (kept on this page only, for the debrief). */
+  transcript: readonly TranscriptEntry[];
+  addTranscript(entry: TranscriptEntry): void;
+  /** When the interview's clock started (`performance.now()`-like ms), null until the first look. */
+  interviewClockMs: number | null;
+  startInterviewClock(nowMs: number): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;

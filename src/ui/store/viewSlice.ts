@@ -9,6 +9,8 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   mode: 'explore',
   revealed: false,
   interview: null,
+  transcript: [],
+  interviewClockMs: null,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
   notice: null,
@@ -20,7 +22,13 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
     set({ mode, revealed: false });
   },
   setInterview(interview) {
-    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false });
+    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null });
+  },
+  addTranscript(entry) {
+    set((s) => ({ transcript: [...s.transcript, entry] }));
+  },
+  startInterviewClock(nowMs) {
+    set((s) => (s.interviewClockMs === null ? { interviewClockMs: nowMs } : {}));
   },
   reveal() {
     set({ revealed: true });
