@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { watchErrors } from './support';
+import { lz, watchErrors } from './support';
 
 const FIX = "fencing token (INCR) checked by the file store rejects A's stale upload";
 /** Words that would give the answer away on the candidate's page. */
@@ -27,8 +27,15 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   const errors = watchErrors(page);
   const { candidate, interviewer } = await makeLinks(page);
   expect(candidate).not.toBe(interviewer);
-  const token = new URL(interviewer).hash;
-  expect(candidate.length).toBeLessThan(interviewer.length);
+  const stateOf = (url: string) => JSON.parse(lz.decompressFromEncodedURIComponent(new URLSearchParams(new URL(url).hash.slice(1)).get('s')!)) as Record<string, unknown>;
+  const candState = stateOf(candidate);
+  const intvState = stateOf(interviewer);
+  expect(candState).toMatchObject({ i: 1, g: { k: ['pause'], n: 1 } });
+  expect(candState.z).toBeUndefined();
+  expect(candState.p).toBeUndefined();
+  const token = (intvState.z as { t: string }).t;
+  expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  expect(JSON.stringify(candState)).not.toContain(token);
 
   const cand = await context.newPage();
   const candErrors = watchErrors(cand);
@@ -53,16 +60,18 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   expect(svg).toContain('Nightly export');
   for (const w of ['violated', 'held', 'DUPLICATE', 'Violation']) expect(svg).not.toContain(w);
   // The candidate's address bar never gains the interviewer's notes.
-  expect(cand.url()).not.toBe(token);
+  expect(JSON.stringify(stateOf(cand.url()))).not.toContain(token);
 
   // Check my design: the starting design breaks; with the fencing token on, safe against one pause.
   await cand.getByTestId('check-my-design').click();
   await expect(cand.getByTestId('check-result')).toContainText(/Broken with 1 fault: Pause .* Invariant broken: /, { timeout: 30_000 });
   await cand.getByRole('checkbox', { name: /fencing/i }).check();
+  await expect(cand.locator('.badge-slot')).toContainText('outcome hidden');
+  await expect(cand.locator('.badge-slot')).not.toContainText('until the end');
   await cand.getByTestId('check-my-design').click();
   await expect(cand.getByTestId('transcript').getByRole('listitem')).toHaveCount(2, { timeout: 30_000 });
   await expect(cand.getByTestId('transcript').getByRole('listitem').nth(0)).toContainText('Broken with 1 fault');
-  await expect(cand.getByTestId('interview-timer')).toContainText(/⏱ \d+:\d\d/);
+  await expect(cand.getByTestId('interview-timer')).toContainText(/Time \d+:\d\d/);
   await cand.screenshot({ path: 'test-results/interview-candidate-1280x800.png' });
 
   // Axe: interview mode has no serious or critical violations.

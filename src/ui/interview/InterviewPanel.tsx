@@ -203,7 +203,7 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
     <section className="panel check-design" aria-label="Check my design" data-testid="check-design">
       <div className="check-head">
         <h2>Check my design</h2>
-        <span className="timer" aria-label={`Time since the interview opened: ${mmss(elapsed)}`} data-testid="interview-timer">⏱ {mmss(elapsed)}</span>
+        <span className="timer" aria-label={`Time since the interview opened: ${mmss(elapsed)}`} data-testid="interview-timer">Time {mmss(elapsed)}</span>
       </div>
       <p className="small">Choose a mechanism on the left, then check it: the fault search tries every placement of up to {interview.maxFaults} fault{interview.maxFaults === 1 ? '' : 's'} ({allowed}) and answers with the shortest schedule that breaks an invariant, or that there is none.</p>
       <p><button type="button" className="primary" disabled={status.kind === 'busy'} onClick={() => void check()} data-testid="check-my-design">Check my design</button></p>

@@ -54,10 +54,11 @@ export function designInWords(s: Scenario): string {
   return relevantSwitches(s).map((d) => switchValueText(s, d.id)).join(' · ');
 }
 
-/** The model answer a preset suggests: its fix and the fixed variant's mechanism. */
+/** The model answer a preset suggests: its fix and the switches the fixed variant changes. */
 export function defaultAnswer(preset: Preset | undefined): string {
   if (!preset) return '';
-  return clip(`${preset.fix[0]!.toUpperCase()}${preset.fix.slice(1)}. Mechanism: ${designInWords(preset.withFix)}.`);
+  const changed = relevantSwitches(preset.withFix).filter((d) => switchValueText(preset.withFix, d.id) !== switchValueText(preset.withoutFix, d.id)).map((d) => switchValueText(preset.withFix, d.id));
+  return clip(`${preset.fix[0]!.toUpperCase()}${preset.fix.slice(1)}.${changed.length > 0 ? ` Switches: ${changed.join(' · ')}.` : ''}`);
 }
 
 /** A rubric to start from. */
