@@ -72,6 +72,7 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   await expect(cand.getByTestId('transcript').getByRole('listitem')).toHaveCount(2, { timeout: 30_000 });
   await expect(cand.getByTestId('transcript').getByRole('listitem').nth(0)).toContainText('Broken with 1 fault');
   await expect(cand.getByTestId('interview-timer')).toContainText(/Time \d+:\d\d/);
+  await cand.getByTestId('check-design').scrollIntoViewIfNeeded();
   await cand.screenshot({ path: 'test-results/interview-candidate-1280x800.png' });
 
   // Axe: interview mode has no serious or critical violations.

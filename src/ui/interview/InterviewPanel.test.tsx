@@ -25,8 +25,9 @@ describe('interview panels', () => {
     await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent('Safe against ≤ 1 fault of these kinds: pause.'), { timeout: 10_000 });
     const items = within(screen.getByTestId('transcript')).getAllByRole('listitem');
     expect(items).toHaveLength(2);
-    expect(items[0]).toHaveTextContent(/Broken with 1 fault/);
-    expect(items[1]).toHaveTextContent(/Safe against/);
+    expect(items[0]).toHaveTextContent(/the starting design — Broken with 1 fault/);
+    expect(items[1]).toHaveTextContent(/Fencing token.*: on.* — Safe against/);
+    expect(items[1]).not.toHaveTextContent('Lock:');
     expect(screen.getByTestId('interview-timer')).toHaveTextContent(/Time \d+:\d\d/);
   });
 

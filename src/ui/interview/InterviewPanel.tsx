@@ -97,7 +97,7 @@ export function InterviewSetup({ env = defaultEnv }: { env?: ExploreEnv }) {
             <fieldset className="explore-kinds">
               <legend>Fault kinds the grading allows</legend>
               {applicable.map((k) => (
-                <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => setChosen(e.target.checked ? [...kinds, k] : kinds.filter((x) => x !== k))} /> {kindLabel(k)}</label>
+                <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setChosen((prev) => { const was = (prev ?? applicable).filter((x) => x !== k); return on ? [...was, k] : was; }); }} /> {kindLabel(k)}</label>
               ))}
             </fieldset>
           </div>
@@ -176,7 +176,7 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
   const serial = useRef(0);
   useEffect(() => {
     if (!interview) return;
-    store.getState().startInterviewClock(env.now());
+    store.getState().startInterviewClock(env.now(), store.getState().composed);
     const t = setInterval(() => setNow(env.now()), 1000);
     return () => clearInterval(t);
   }, [interview, store, env]);
@@ -192,7 +192,7 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
       if (mine !== serial.current) return;
       setStatus({ kind: 'done', grade });
       const s = store.getState();
-      s.addTranscript({ atMs: Math.max(0, env.now() - (s.interviewClockMs ?? env.now())), design: designInWords(design), result: gradeInWords(grade, kindLabel) });
+      s.addTranscript({ atMs: Math.max(0, env.now() - (s.interviewClockMs ?? env.now())), design: designInWords(design, s.interviewBase ?? undefined), result: gradeInWords(grade, kindLabel) });
     } catch (e) {
       setStatus({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }

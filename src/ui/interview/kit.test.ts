@@ -1,13 +1,22 @@
 import { decodeShare, encodeShare } from '../../share/link';
 import { findPreset, runScenario } from '../../sim';
 import { searchFaults } from '../../sim/search/search';
-import { deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, type FindCounterexample } from './kit';
+import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, type FindCounterexample } from './kit';
 
 /** The search in this thread (the app spreads the same search over Web Workers). */
 const find: FindCounterexample = async (s, maxFaults, kinds) => searchFaults(s, { maxFaults, kinds }).counterexample;
 const preset = findPreset('export-lease-expiry')!;
 
 describe('interview kit', () => {
+  it('says a design by what it changed from the starting one', () => {
+    expect(designInWords(preset.withoutFix, preset.withoutFix)).toBe('the starting design');
+    const fenced = designInWords(preset.withFix, preset.withoutFix);
+    expect(fenced).toMatch(/Fencing token.*: on/);
+    expect(fenced).not.toContain('Lock:');
+    expect(designInWords({ ...preset.withoutFix, lease: { ...preset.withoutFix.lease, ttlMs: 45_000 } }, preset.withoutFix)).toBe('Lease TTL: 45 s');
+    expect(designInWords(preset.withoutFix)).toContain('Lock:');
+  });
+
   it('random tokens are URL-safe, 22 characters, and differ', () => {
     const a = randomToken();
     expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);

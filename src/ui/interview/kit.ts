@@ -49,9 +49,18 @@ export function randomToken(crypto: Pick<Crypto, 'getRandomValues'> = globalThis
   return out;
 }
 
-/** The mechanism in words ("Release: compare-and-delete, Fencing token: on, …"): the transcript's "design". */
-export function designInWords(s: Scenario): string {
-  return relevantSwitches(s).map((d) => switchValueText(s, d.id)).join(' · ');
+/**
+ * The mechanism in words ("Lease release: compare-and-delete · Fencing token …: on"): with `base`,
+ * only the switches that differ from it ("the starting design" when none does) — the transcript's
+ * "design".
+ */
+export function designInWords(s: Scenario, base?: Scenario): string {
+  const all = relevantSwitches(s).map((d) => switchValueText(s, d.id));
+  if (!base) return all.join(' · ');
+  const before = new Set(relevantSwitches(base).map((d) => switchValueText(base, d.id)));
+  const changed = all.filter((t) => !before.has(t));
+  const ttl = s.mechanism.lock === 'lease' && s.lease.ttlMs !== base.lease.ttlMs ? [`Lease TTL: ${s.lease.ttlMs / 1000} s`] : [];
+  return changed.length + ttl.length === 0 ? 'the starting design' : [...changed, ...ttl].join(' · ');
 }
 
 /** The model answer a preset suggests: its fix and the switches the fixed variant changes. */

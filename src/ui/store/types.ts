@@ -185,7 +185,10 @@ export interface ViewSlice {
   addTranscript(entry: TranscriptEntry): void;
   /** When the interview's clock started (`performance.now()`-like ms), null until the first look. */
   interviewClockMs: number | null;
-  startInterviewClock(nowMs: number): void;
+  /** The design on screen when the clock started (the transcript says what each check changed from it). */
+  interviewBase: Scenario | null;
+  /** Starts the clock (once per interview) and notes the starting design. */
+  startInterviewClock(nowMs: number, base: Scenario): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;

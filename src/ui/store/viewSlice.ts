@@ -11,6 +11,7 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   interview: null,
   transcript: [],
   interviewClockMs: null,
+  interviewBase: null,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
   notice: null,
@@ -22,13 +23,13 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
     set({ mode, revealed: false });
   },
   setInterview(interview) {
-    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null });
+    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
   },
   addTranscript(entry) {
     set((s) => ({ transcript: [...s.transcript, entry] }));
   },
-  startInterviewClock(nowMs) {
-    set((s) => (s.interviewClockMs === null ? { interviewClockMs: nowMs } : {}));
+  startInterviewClock(nowMs, base) {
+    set((s) => (s.interviewClockMs === null ? { interviewClockMs: nowMs, interviewBase: base } : {}));
   },
   reveal() {
     set({ revealed: true });
