@@ -89,5 +89,10 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   await expect(notes).toContainText('States the invariant');
   await expect(intv.getByText('with the fix')).toBeVisible();
   await intv.screenshot({ path: 'test-results/interview-interviewer-1280x800.png', fullPage: true });
+  const intvAxe = await new AxeBuilder({ page: intv }).analyze();
+  expect(intvAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  // The setup panel (links made, textareas) on the first page.
+  const setupAxe = await new AxeBuilder({ page }).include('.interview-setup').analyze();
+  expect(setupAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   expect([...errors, ...candErrors]).toEqual([]);
 });
