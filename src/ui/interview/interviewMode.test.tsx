@@ -5,7 +5,9 @@
  * mechanism hints, the verdict words).
  */
 import { act } from 'react';
-import { render, cleanup } from '@testing-library/react';
+import { render, cleanup, fireEvent, screen } from '@testing-library/react';
+import { Catalogue } from '../catalogue/Catalogue';
+import { HelpButton } from '../help/HelpDialog';
 import { App } from '../App';
 import { createLockscopeStore, LockscopeProvider } from '../store';
 import { hashOf } from '../url/urlState';
@@ -63,6 +65,18 @@ describe("the candidate's page", () => {
       for (const w of answerWords(p.withoutFix, p.fix)) expect(text).not.toContain(w);
       expect(text).not.toContain('Break my design');
     }
+  });
+
+  it('the catalogue rendered in interview mode shows no verdict and no fix; Help names neither the fix nor the compare view', async () => {
+    const store = createLockscopeStore();
+    store.getState().setInterview(candidate);
+    const r = render(<LockscopeProvider store={store}><Catalogue onOpen={() => {}} /><HelpButton /></LockscopeProvider>);
+    fireEvent.click(screen.getByRole('button', { name: 'Help' }));
+    const text = document.body.textContent ?? '';
+    r.unmount();
+    expect(text).toContain(PRESETS[0]!.title);
+    expect(text).toContain('Check my design');
+    for (const p of PRESETS) for (const w of ['Violated', 'Held', 'The fix', 'with the fix', 'With the fix', p.fix]) expect(text).not.toContain(w);
   });
 
   it("the interviewer's page shows the verdict, the fix and the hints", async () => {
