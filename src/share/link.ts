@@ -25,6 +25,29 @@ export const MAX_DECOMPRESSED_CHARS = 200_000;
 /** Which screen layout the link opens. */
 export type ViewMode = 'single' | 'compare' | 'edit';
 
+/** Longest interviewer's text (model answer, one question, one rubric line), in characters. */
+export const MAX_NOTE_CHARS = 600;
+
+/** The faults an interview lets the search use when it grades a design: fault kinds and at most `n` per schedule. */
+export const gradingSchema = z.strictObject({
+  /** Fault kinds (registry ids, e.g. "pause", "crash"); empty = every kind that applies. */
+  k: z.array(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/)).max(16),
+  /** At most this many faults per schedule (1–3). */
+  n: z.int().min(1).max(3),
+});
+
+/** The interviewer's side of an interview (only in the interviewer's link: never looked up by preset id). */
+export const interviewerNotesSchema = z.strictObject({
+  /** Random secret (URL-safe, 16–64 characters): the candidate's link lacks it, so the interviewer's link cannot be derived from it. */
+  t: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+  /** The model answer. */
+  a: z.string().max(MAX_NOTE_CHARS),
+  /** Follow-up questions, each with the fault schedule that makes it bite. */
+  q: z.array(z.strictObject({ q: z.string().max(MAX_NOTE_CHARS), x: z.array(faultSchema).max(3) })).max(8),
+  /** Rubric lines. */
+  r: z.array(z.string().max(MAX_NOTE_CHARS)).max(8),
+});
+
 /** What a link holds (short keys keep links short). */
 export const shareStateSchema = z.strictObject({
   /** Preset id the scenario starts from. */
@@ -49,6 +72,16 @@ export const shareStateSchema = z.strictObject({
   h: z.literal(1).optional(),
   /** 1 = large type (for a projector): the page and the timeline scaled up. */
   t: z.literal(1).optional(),
+  /** Interview: 1 = the candidate's link (every hint of the answer hidden), 2 = the interviewer's (with `z`). */
+  i: z.union([z.literal(1), z.literal(2)]).optional(),
+  /** Interview: the faults "Check my design" grades against. */
+  g: gradingSchema.optional(),
+  /** Interview: the interviewer's notes (only with `i` = 2). */
+  z: interviewerNotesSchema.optional(),
+}).superRefine((st, ctx) => {
+  if (st.z !== undefined && st.i !== 2) ctx.addIssue({ code: 'custom', path: ['z'], message: "interviewer's notes belong only in an interviewer's link (i=2)" });
+  if (st.i === 2 && st.z === undefined) ctx.addIssue({ code: 'custom', path: ['z'], message: "is missing: an interviewer's link carries the notes" });
+  if (st.i === 1 && st.p !== undefined) ctx.addIssue({ code: 'custom', path: ['p'], message: "a candidate's link carries the scenario in full, never a preset id" });
 });
 
 /** Decoded link state. */
@@ -120,7 +153,12 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
  * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't'> = {}, prefer: 0 | 1 = 0): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z'> = {}, prefer: 0 | 1 = 0): ShareState {
+  // A candidate's link names no preset (its id would lead to the preset's fix): the scenario in full, without its id.
+  if (extra.i === 1) {
+    const { id: _id, ...rest } = scenario;
+    return { s: rest, ...extra };
+  }
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   if (preset) {
     const variants = [[0, preset.withoutFix], [1, preset.withFix]] as const;

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { LESSONS, PRESETS } from '../sim';
-import { useLockscope, useLockscopeStore } from './store';
+import { useLockscope, useLockscopeStore, useVisibility } from './store';
 import { Catalogue } from './catalogue/Catalogue';
 import { SimulateView } from './SimulateView';
 import { CompareView } from './compare/CompareView';
@@ -55,7 +55,10 @@ export function App() {
     return () => mq?.removeEventListener('change', apply);
   }, [largeType, theme]);
 
-  useCursorKeys(view === 'simulate' || view === 'compare');
+  const { showAnswer } = useVisibility();
+  // Interview mode has no compare view (its other side is the preset's fix) and no catalogue (its verdicts): the simulator instead.
+  const shown = (view === 'compare' || view === 'catalogue') && !showAnswer ? 'simulate' : view;
+  useCursorKeys(shown === 'simulate' || shown === 'compare');
   usePlayback();
 
   const open = (id: string, v: 'without' | 'with') => {
@@ -69,15 +72,15 @@ export function App() {
     <div className="app">
       <a className="skip-link" href="#main" onClick={skipToContent}>Skip to content</a>
       <header className="app-header">
-        <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a>
+        {showAnswer ? <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a> : <span className="brand">Lockscope · interview</span>}
         <nav aria-label="Views" className="tabs">
-          {TABS.map(([v, label]) => (
-            <button key={v} type="button" aria-current={view === v ? 'page' : undefined} className={view === v ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
+          {TABS.filter(([v]) => showAnswer || (v !== 'compare' && v !== 'catalogue')).map(([v, label]) => (
+            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
               {label}
             </button>
           ))}
         </nav>
-        {view !== 'catalogue' && (
+        {view !== 'catalogue' && showAnswer && (
           <label className="preset-picker">
             <span>Scenario</span>
             <select value={presetId ?? ''} onChange={(e) => e.target.value && store.getState().loadPreset(e.target.value, 'without')}>
@@ -109,10 +112,10 @@ export function App() {
       </header>
       <DraftOfferBanner offer={draftOffer} onRestore={() => restoreDraft(store)} onDiscard={() => discardDraft(store)} />
       <NoticeBanner notice={notice} onDismiss={() => store.getState().dismissNotice()} />
-      {view === 'catalogue' && <Catalogue onOpen={open} />}
-      {view === 'simulate' && <SimulateView />}
-      {view === 'compare' && <CompareView />}
-      {view === 'edit' && <EditorView />}
+      {shown === 'catalogue' && <Catalogue onOpen={open} />}
+      {shown === 'simulate' && <SimulateView />}
+      {shown === 'compare' && <CompareView />}
+      {shown === 'edit' && <EditorView />}
       <FaultMenu />
     </div>
   );

@@ -7,7 +7,7 @@
 import { useFaultEditing } from './timeline/useFaultEditing';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
-import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from './store';
+import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
@@ -22,6 +22,7 @@ import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 import { ExploreAction } from './explore/ExplorePanel';
 import { OddsSection } from './odds/OddsPanel';
+import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './interview/InterviewPanel';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -61,6 +62,7 @@ export function SimulateView() {
   const error = useLockscope((s) => s.error);
   const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
+  const { showAnswer } = useVisibility();
 
   const gotoEvent = useCallback((id: string) => {
     const s = store.getState();
@@ -89,7 +91,7 @@ export function SimulateView() {
       </aside>
       <main className="col-main" id="main" tabIndex={-1}>
         <div className="main-top">
-        <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={preset?.fix} />
+        <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={showAnswer ? preset?.fix : undefined} />
         {error && <p className="error" role="alert">{error}</p>}
         <VerdictPanel run={run} onEventId={gotoEvent} tools={<HideVerdictToggle />} />
         <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
@@ -102,6 +104,8 @@ export function SimulateView() {
           {...editing}
         />
         </div>
+        <CheckDesign />
+        <InterviewerNotesPanel />
         <ExploreAction />
         <div className="main-bottom">
           <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
@@ -111,6 +115,7 @@ export function SimulateView() {
           </aside>
         </div>
         <OddsSection />
+        <InterviewSetup />
       </main>
     </div>
   );

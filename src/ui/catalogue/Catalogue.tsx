@@ -1,6 +1,6 @@
 /** The catalogue: every preset grouped by lesson, its one-paragraph setup, and both verdicts at once. */
 import { LESSONS, PRESETS, type Preset } from '../../sim';
-import { deriveRun } from '../store';
+import { deriveRun, useVisibility } from '../store';
 import { ModelNotes } from '../help/ModelNotes';
 
 function Verdict({ held, summary }: { held: boolean; summary: string }) {
@@ -15,6 +15,20 @@ function onSpace(open: () => void) {
       open();
     }
   };
+}
+
+/** A card without the answer (interview mode): the setup and one way in. */
+function BareCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, variant: 'without' | 'with') => void }) {
+  return (
+    <li className="preset">
+      <h3 id={`p-${preset.id}`}>{preset.title}</h3>
+      <p className="small muted"><code>{preset.id}</code></p>
+      <p>{preset.situation}</p>
+      <div className="preset-actions">
+        <a className="button primary" href={`#/sim/${preset.id}`} onClick={(e) => { e.preventDefault(); onOpen(preset.id, 'without'); }} onKeyDown={onSpace(() => onOpen(preset.id, 'without'))} aria-describedby={`p-${preset.id}`}>Open</a>
+      </div>
+    </li>
+  );
 }
 
 function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, variant: 'without' | 'with') => void }) {
@@ -41,6 +55,8 @@ function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, v
 
 /** The catalogue page. */
 export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' | 'with') => void }) {
+  const { showAnswer } = useVisibility();
+  const Card = showAnswer ? PresetCard : BareCard;
   return (
     <main className="catalogue" id="main" tabIndex={-1}>
       <h1>Two workers attempt the same job. What keeps the invariant true?</h1>
@@ -49,7 +65,7 @@ export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' 
         <section key={lesson.id} aria-labelledby={`lesson-${lesson.id}`}>
           <h2 id={`lesson-${lesson.id}`}>{lesson.title}</h2>
           <ul className="preset-grid">
-            {PRESETS.filter((p) => p.lesson === lesson.id).map((p) => <PresetCard key={p.id} preset={p} onOpen={onOpen} />)}
+            {PRESETS.filter((p) => p.lesson === lesson.id).map((p) => <Card key={p.id} preset={p} onOpen={onOpen} />)}
           </ul>
         </section>
       ))}

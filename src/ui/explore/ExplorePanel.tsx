@@ -11,7 +11,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findPreset } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
-import { useLockscope, useLockscopeStore } from '../store';
+import { useLockscope, useLockscopeStore, useVisibility } from '../store';
 import { exploreParallel, type ExploreHandle, type ExploreOutcome, type ExploreProgress, type RangeRunner } from './coordinator';
 import { openCounterexample, replayAgainstOther, scheduleInWords } from './actions';
 import { MatrixTable } from './MatrixTable';
@@ -139,6 +139,8 @@ function Report({ outcome: o, onOpen, onReplay, hasPreset }: { outcome: ExploreO
  */
 export function ExploreAction() {
   const [open, setOpen] = useState(false);
+  // The search grades the design: interview mode hides it (the candidate has "Check my design" instead).
+  if (!useVisibility().showAnswer) return null;
   return (
     <details className="explore-wrap" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Break my design — explore every fault schedule</summary>

@@ -21,7 +21,9 @@ function actionText(action: string): string {
 
 /** Shows the last edit and its effect on the outcome (unless the view's mode hides the outcome); polite live region. */
 export function ChangeBadge({ badge, onDismiss }: { badge: Badge | null; onDismiss: () => void }) {
-  const concealed = !useVisibility().showEditOutcome;
+  const { showEditOutcome, offerReveal } = useVisibility();
+  // What the hidden half says: predict mode shows it at the last event; interview mode never.
+  const concealed = showEditOutcome ? null : offerReveal ? 'outcome hidden until the end' : 'outcome hidden';
   return (
     <div className="badge-slot" role="status" aria-live="polite">
       {badge && <BadgeLine key={badge.serial} badge={badge} concealed={concealed} onDismiss={onDismiss} />}
@@ -29,10 +31,10 @@ export function ChangeBadge({ badge, onDismiss }: { badge: Badge | null; onDismi
   );
 }
 
-function BadgeLine({ badge, concealed, onDismiss }: { badge: Badge; concealed: boolean; onDismiss: () => void }) {
+function BadgeLine({ badge, concealed, onDismiss }: { badge: Badge; concealed: string | null; onDismiss: () => void }) {
   const [open, setOpen] = useState(false);
-  const tone = concealed ? '' : badge.changes.some((c) => c.includes('→ violated') || c.startsWith('+1 dup') || /^\+\d+ duplicate/.test(c)) ? 'worse' : badge.changes.some((c) => c.includes('→ held')) ? 'better' : '';
-  const { shown, rest } = concealed ? { shown: ['outcome hidden until the end'], rest: [] } : badge.changes.length === 0 ? { shown: ['no change in the outcome'], rest: [] } : splitChanges(badge.changes);
+  const tone = concealed !== null ? '' : badge.changes.some((c) => c.includes('→ violated') || c.startsWith('+1 dup') || /^\+\d+ duplicate/.test(c)) ? 'worse' : badge.changes.some((c) => c.includes('→ held')) ? 'better' : '';
+  const { shown, rest } = concealed !== null ? { shown: [concealed], rest: [] } : badge.changes.length === 0 ? { shown: ['no change in the outcome'], rest: [] } : splitChanges(badge.changes);
   return (
     <div className={`change-badge ${tone}`} data-testid="change-badge">
       <span className="badge-action">{actionText(badge.action)}</span>

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { SQLSTATES } from '../glossary/replies';
 import { ModelNotes } from './ModelNotes';
+import { useVisibility } from '../store';
 
 const REPLIES: readonly (readonly [string, string])[] = [
   ['INSERT 0 1', 'one row inserted (the 0 is a legacy object id); INSERT 0 0: ON CONFLICT DO NOTHING skipped it'],
@@ -29,6 +30,8 @@ export function HelpButton() {
   useEffect(() => {
     if (open && ref.current && !ref.current.open) ref.current.showModal?.();
   }, [open]);
+  // Interview mode: no word of the fix or the compare view (./store/visibility.ts).
+  const { showAnswer } = useVisibility();
   return (
     <>
       <button type="button" className="tab help-button" onClick={() => setOpen(true)} aria-haspopup="dialog">Help</button>
@@ -41,10 +44,12 @@ export function HelpButton() {
         <section aria-labelledby="help-use">
           <h3 id="help-use">Using Lockscope</h3>
           <ol>
-            <li><strong>Pick a scenario</strong> in the header (or on the catalogue); "with the fix" loads its fixed variant.</li>
+            {showAnswer
+              ? <li><strong>Pick a scenario</strong> in the header (or on the catalogue); "with the fix" loads its fixed variant.</li>
+              : <li><strong>Choose a mechanism</strong> on the left, then <strong>Check my design</strong>: the fault search answers with the shortest schedule that breaks it, or that there is none.</li>}
             <li><strong>Scrub</strong>: drag the time axis, press ← / → to step event by event, or Play. The event log and "World at the cursor" follow.</li>
             <li><strong>Inject a fault</strong>: click a lane (or its name) and choose; drag a fault's marker to move it, or type its time in the Faults panel.</li>
-            <li><strong>Compare</strong>: the same faults without and with the fix, or with one switch flipped, side by side.</li>
+            {showAnswer && <li><strong>Compare</strong>: the same faults without and with the fix, or with one switch flipped, side by side.</li>}
             <li><strong>Share</strong>: the address is the whole state; Copy link, or export JSON / the timeline as SVG or PNG.</li>
           </ol>
           <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the dark and projector themes.</p>

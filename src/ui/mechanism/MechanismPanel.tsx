@@ -7,7 +7,7 @@
  * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
  */
 import { findPreset, fmtSeconds } from '../../sim';
-import { useLockscope } from '../store';
+import { useLockscope, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchValueText, type SwitchDef } from './switches';
 import { useSwitchStatuses } from './useSwitchStatuses';
@@ -25,6 +25,7 @@ export function MechanismPanel() {
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
   const switches = relevantSwitches(scenario);
+  const { showAnswer, showHints } = useVisibility();
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
   // Judged on the run on screen: the scenario with the faults injected now (`composed`).
   const statuses = useSwitchStatuses(composed);
@@ -42,24 +43,24 @@ export function MechanismPanel() {
       <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
         {typeof v === 'boolean' ? (
           <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
-            <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
+            <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
             <span>{d.short ?? d.label}</span>
           </label>
         ) : (
           <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
             <span>{d.short ?? d.label}</span>
-            <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={hintId} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
+            <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
               {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
             </select>
           </label>
         )}
-        <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>
+        {(showHints || reason) && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>}
       </li>
     );
   };
   return (
     <section className="panel mechanism" aria-label="Mechanism">
-      {preset && (
+      {preset && showAnswer && (
         <fieldset className="variant-toggle">
           <legend>Load the preset</legend>
           <label><input type="radio" name="variant" checked={matches === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>

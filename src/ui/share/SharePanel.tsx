@@ -5,13 +5,13 @@
  * link length.
  */
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { deriveRun, useLockscope, useLockscopeStore, useRun, type LockscopeState, type LockscopeStore } from '../store';
+import { deriveRun, useLockscope, useLockscopeStore, useRun, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
-import { svgToPng, timelineSvg } from './exportTimeline';
+import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
 
-function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode'>): string {
-  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode });
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
   return `${window.location.origin}${window.location.pathname}${h}`;
 }
 
@@ -32,7 +32,8 @@ export function useShareLink(): string {
   const cursorMs = useDeferredValue(useLockscope((s) => s.cursorMs));
   const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
   const mode = useLockscope((s) => s.mode);
-  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode]);
+  const interview = useLockscope((s) => s.interview);
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
@@ -100,8 +101,9 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     const root = document.querySelector('.timeline');
     if (!root) return;
     try {
-      const now = store.getState().composed;
-      const t = timelineSvg(root, `${now.title} — ${deriveRun(now).verdict.status}`);
+      const st = store.getState();
+      const now = st.composed;
+      const t = timelineSvg(root, imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict));
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
       else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { timelineSvg } from './exportTimeline';
+import { imageTitle, timelineSvg } from './exportTimeline';
 
 function fakeTimeline(label: string): HTMLElement {
   const root = document.createElement('div');
@@ -25,5 +25,12 @@ describe('timeline SVG export', () => {
     expect(doc.querySelectorAll('script, img, foreignObject')).toHaveLength(0);
     expect(doc.querySelector('rect[fill="#123456"]')).not.toBeNull();
     expect(svg).not.toMatch(/role=|class=/);
+  });
+});
+
+describe('the exported image title', () => {
+  it('names the verdict only while the view shows it (predict before the reveal and interview mode hide it)', () => {
+    expect(imageTitle('Unsafe release', 'violated', true)).toBe('Unsafe release — violated');
+    expect(imageTitle('Unsafe release', 'violated', false)).toBe('Unsafe release');
   });
 });

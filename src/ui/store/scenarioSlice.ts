@@ -57,6 +57,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       ...(opts.view ? { view: opts.view } : {}),
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
       mode: opts.mode ?? 'explore',
+      interview: opts.interview ?? null,
       ...(opts.largeType ? { largeType: true } : {}),
       revealed: events.length > 0 && cursorIndex === events.length - 1,
     });

@@ -3,6 +3,23 @@ import type { StateCreator } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { LaneRef } from '../timeline/lanes';
 import type { Fault, Scenario, ValidationError } from '../../sim';
+import type { ShareState } from '../../share/link';
+
+/** The interviewer's notes, as the interviewer's link holds them (src/share/link.ts). */
+export type InterviewerNotes = NonNullable<ShareState['z']>;
+
+/**
+ * An interview open in this view. The candidate's side (mode `interview`) holds only what grading
+ * needs; the interviewer's side (mode `explore`) holds the notes too.
+ */
+export interface InterviewSetup {
+  readonly role: 'candidate' | 'interviewer';
+  /** The faults "Check my design" grades against: kinds (empty = every kind that applies) and at most `maxFaults` per schedule. */
+  readonly kinds: readonly string[];
+  readonly maxFaults: number;
+  /** Only on the interviewer's side. */
+  readonly notes: InterviewerNotes | null;
+}
 
 /** Which preset variant is loaded. */
 export type Variant = 'without' | 'with';
@@ -33,6 +50,15 @@ export interface ScenarioSlice {
   lastEdit: { readonly key: string; readonly serial: number } | null;
 }
 
+/** One line of an interview's transcript: what the candidate checked and what the search answered. */
+export interface TranscriptEntry {
+  /** Milliseconds since the interview's clock started (wall clock: this is the UI, not the simulation). */
+  readonly atMs: number;
+  /** The mechanism checked, in words. */
+  readonly design: string;
+  readonly result: string;
+}
+
 /** What a link says besides the scenario. */
 export interface SharedOpts {
   readonly variant?: Variant;
@@ -46,6 +72,8 @@ export interface SharedOpts {
   readonly mode?: ViewMode;
   /** The link asks for large type (absent: the reader's own setting stays). */
   readonly largeType?: boolean;
+  /** The interview the link opens (absent: none). */
+  readonly interview?: InterviewSetup;
 }
 
 /** What the last edit changed, for the badge. */
@@ -94,9 +122,11 @@ export interface CursorSlice {
  * How a view presents the run. `explore`: everything shown. `predict` (predict-then-reveal, for
  * workshops): the verdict, the badges' outcome, the violation marks, the metrics and the events
  * after the cursor stay hidden until the cursor reaches the last event or the user reveals them.
- * The link keeps it (`h=1`).
+ * The link keeps it (`h=1`). `interview` (the candidate's side of an interview link, `i=1`): every
+ * hint of the answer hidden for good — the verdict, findings, metrics, the preset's fix, the
+ * mechanism hints, the search panels — with no reveal.
  */
-export type ViewMode = 'explore' | 'predict';
+export type ViewMode = 'explore' | 'predict' | 'interview';
 
 /** Colour theme: `auto` follows the system's `prefers-color-scheme`; `projector` is high-contrast light. */
 export type Theme = 'auto' | 'light' | 'dark' | 'projector';
@@ -148,6 +178,19 @@ export interface ViewSlice {
   revealed: boolean;
   /** Changes the mode (and hides again what a reveal had shown). */
   setMode(mode: ViewMode): void;
+  /** The interview open in this view (kept in the link), or null. */
+  interview: InterviewSetup | null;
+  /** Opens an interview (the candidate's side switches to interview mode) or closes it (null: back to explore); the transcript and clock start afresh. */
+  setInterview(interview: InterviewSetup | null): void;
+  /** What the candidate checked, in order (kept on this page only, for the debrief). */
+  transcript: readonly TranscriptEntry[];
+  addTranscript(entry: TranscriptEntry): void;
+  /** When the interview's clock started (`performance.now()`-like ms), null until the first look. */
+  interviewClockMs: number | null;
+  /** The design on screen when the clock started (the transcript says what each check changed from it). */
+  interviewBase: Scenario | null;
+  /** Starts the clock (once per interview) and notes the starting design. */
+  startInterviewClock(nowMs: number, base: Scenario): void;
   reveal(): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;

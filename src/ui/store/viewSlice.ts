@@ -8,6 +8,10 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   theme: 'auto',
   mode: 'explore',
   revealed: false,
+  interview: null,
+  transcript: [],
+  interviewClockMs: null,
+  interviewBase: null,
   compareTarget: { kind: 'otherVariant' },
   faultMenu: null,
   notice: null,
@@ -17,6 +21,15 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   },
   setMode(mode) {
     set({ mode, revealed: false });
+  },
+  setInterview(interview) {
+    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
+  },
+  addTranscript(entry) {
+    set((s) => ({ transcript: [...s.transcript, entry] }));
+  },
+  startInterviewClock(nowMs, base) {
+    set((s) => (s.interviewClockMs === null ? { interviewClockMs: nowMs, interviewBase: base } : {}));
   },
   reveal() {
     set({ revealed: true });

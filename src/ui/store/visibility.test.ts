@@ -5,7 +5,7 @@ describe('visibility from the mode', () => {
     const store = createLockscopeStore();
     store.getState().setView('simulate');
     const v = visibilityOf(store.getState());
-    expect(v).toMatchObject({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false });
+    expect(v).toMatchObject({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, offerModeToggle: true });
   });
 
   it('predict hides the outcome until the last event, and a reveal shows it until the mode changes', () => {
@@ -36,5 +36,34 @@ describe('visibility from the mode', () => {
     expect(visibilityOf(store.getState()).showVerdict).toBe(true);
     store.getState().setView('compare');
     expect(visibilityOf(store.getState()).showVerdict).toBe(false);
+  });
+
+  it('interview hides every hint of the answer in every view and wherever the cursor is, and offers no reveal or mode toggle', () => {
+    const store = createLockscopeStore();
+    const st = store.getState();
+    st.setView('simulate');
+    st.setInterview({ role: 'candidate', kinds: [], maxFaults: 2, notes: null });
+    expect(store.getState().mode).toBe('interview');
+    const hidden = visibilityOf(store.getState());
+    expect(hidden).toMatchObject({ showVerdict: false, showFindings: false, showEditOutcome: false, showMetrics: false, showAnswer: false, showHints: false, offerReveal: false, offerModeToggle: false });
+    const n = deriveRun(store.getState().composed).events.length;
+    st.setCursorIndex(n - 1);
+    st.reveal();
+    for (const view of ['simulate', 'compare', 'edit', 'catalogue'] as const) {
+      st.setView(view);
+      expect(visibilityOf(store.getState())).toBe(hidden);
+    }
+  });
+
+  it("the interviewer's side, and explore and predict, show the answer", () => {
+    const store = createLockscopeStore();
+    store.getState().setView('simulate');
+    store.getState().setInterview({ role: 'interviewer', kinds: [], maxFaults: 2, notes: { t: 'x'.repeat(16), a: '', q: [], r: [] } });
+    expect(store.getState().mode).toBe('explore');
+    expect(visibilityOf(store.getState())).toMatchObject({ showAnswer: true, showHints: true, showVerdict: true });
+    store.getState().setMode('predict');
+    expect(visibilityOf(store.getState())).toMatchObject({ showAnswer: true, showHints: true, showVerdict: false });
+    store.getState().setInterview(null);
+    expect(store.getState().mode).toBe('explore');
   });
 });

@@ -7,6 +7,10 @@
  * - `predict` (predict-then-reveal, for workshops): in the views with a cursor (simulate,
  *   compare) the outcome stays hidden until the cursor reaches the last event or the user
  *   reveals it; the editor, which has no cursor to step to the end, shows it.
+ * - `interview` (the candidate's link): every hint of the answer, for good and in every view —
+ *   the verdict, findings, metrics, the preset's fix and the "with the fix" variant, the mechanism
+ *   hints, the catalogue's verdicts, the search and odds panels, the compare view, the verdict in
+ *   an exported image's title — and no way to reveal or to leave the mode from the page.
  */
 import { deriveRun } from './derive';
 import { useLockscope } from './context';
@@ -25,10 +29,21 @@ export interface Visibility {
   readonly showMetrics: boolean;
   /** Offer "Reveal now" (something is hidden that the user may ask to see). */
   readonly offerReveal: boolean;
+  /**
+   * The answer itself: the preset's fix ("The fix: …" after the description, the "with the fix"
+   * variant, the catalogue's fix line and verdicts), the compare view, the fault search and odds
+   * panels (their results grade the design), and the verdict in an exported image's title.
+   */
+  readonly showAnswer: boolean;
+  /** What each mechanism switch's value does ("DEL removes the key, whoever holds it"). */
+  readonly showHints: boolean;
+  /** Offer the predict-then-reveal toggle (a mode the user may switch). */
+  readonly offerModeToggle: boolean;
 }
 
-const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false });
-const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true });
+const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, offerModeToggle: true });
+const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, offerModeToggle: true });
+const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: false });
 
 /** Predict mode's condition: not revealed yet, and the cursor before the run's last event. */
 function outcomeStillAhead(s: LockscopeState): boolean {
@@ -44,6 +59,8 @@ export function visibilityOf(s: LockscopeState): Visibility {
       return EVERYTHING;
     case 'predict':
       return outcomeStillAhead(s) ? PREDICTING : EVERYTHING;
+    case 'interview':
+      return INTERVIEWING;
   }
 }
 

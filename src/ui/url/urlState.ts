@@ -9,10 +9,10 @@ import type { Mechanism, Scenario, ValidationError } from '../../sim';
 import { flipSwitch, relevantSwitches } from '../mechanism/switches';
 import { parseHash } from '../routing';
 import { deriveRun } from '../store/derive';
-import type { CompareTarget, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
+import type { CompareTarget, InterviewSetup, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number; readonly interview?: InterviewSetup | null };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -24,8 +24,9 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't'> = {};
+  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z'> = {};
   if (s.mode === 'predict') extra.h = 1;
+  if (s.interview) Object.assign(extra, interviewShare(s.interview));
   if (s.largeType) extra.t = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   // A cursor between events keeps its exact time (the link reopens where it was, not at the event before).
@@ -35,6 +36,20 @@ export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'edit') extra.w = 'edit';
   if (s.compareTarget.kind === 'switch') extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
   return shareFromScenario(s.composed, extra, s.variant === 'with' ? 1 : 0);
+}
+
+/** The link fields of an interview: `i`, `g`, and the notes (`z`) on the interviewer's side only. */
+export function interviewShare(iv: InterviewSetup): Pick<ShareState, 'i' | 'g' | 'z'> {
+  const g = { k: [...iv.kinds], n: iv.maxFaults };
+  return iv.role === 'candidate' || iv.notes === null ? { i: 1, g } : { i: 2, g, z: iv.notes };
+}
+
+/** The interview a link state opens, or undefined. */
+export function interviewOf(st: ShareState): InterviewSetup | undefined {
+  if (st.i === undefined) return undefined;
+  const kinds = st.g?.k ?? [];
+  const maxFaults = st.g?.n ?? 2;
+  return st.i === 2 && st.z ? { role: 'interviewer', kinds, maxFaults, notes: st.z } : { role: 'candidate', kinds, maxFaults, notes: null };
 }
 
 /** The fragment (with `#`) for the current store. */
@@ -85,7 +100,8 @@ export function readHash(hash: string): UrlIntent {
       cursorIndex: st.c ?? -1,
       ...(st.a !== undefined ? { cursorMs: st.a } : {}),
       compareTarget: compareTargetOf(r.scenario, st.k),
-      mode: st.h === 1 ? 'predict' : 'explore',
+      mode: st.i === 1 ? 'interview' : st.h === 1 ? 'predict' : 'explore',
+      ...(st.i !== undefined ? { interview: interviewOf(st)! } : {}),
       ...(st.t === 1 ? { largeType: true } : {}),
     },
   };

@@ -51,7 +51,7 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
 
 /** The metrics panel for a run (hidden while the view's mode hides the outcome). */
 export function MetricsCharts({ run }: { run: DerivedRun }) {
-  const { showMetrics } = useVisibility();
+  const { showMetrics, offerReveal } = useVisibility();
   const [scope, setScope] = useState<'cursor' | 'run'>('cursor');
   const group = useId();
   // Counted at low priority: a cursor move repaints the timeline first.
@@ -62,7 +62,7 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
     return (
       <section className="panel metrics" aria-label="Metrics">
         <h2>Metrics</h2>
-        <p className="small muted">Hidden with the verdict until the last event.</p>
+        <p className="small muted">{offerReveal ? 'Hidden with the verdict until the last event.' : 'Hidden with the verdict.'}</p>
       </section>
     );
   }

@@ -24,7 +24,7 @@ export interface VerdictPanelProps {
 /** The verdict panel. */
 export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelProps) {
   const store = useLockscopeStore();
-  const { showVerdict, offerReveal } = useVisibility();
+  const { showVerdict, offerReveal, showAnswer } = useVisibility();
   const { verdict } = run;
   const timeOf = (id: string) => run.events.find((e) => e.id === id)?.atMs ?? 0;
   if (!showVerdict) {
@@ -35,7 +35,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
           <p className="verdict-head" role="status" data-testid="verdict">
             <span aria-hidden="true" className="verdict-icon">?</span>
             <strong>Verdict hidden</strong>
-            <span className="verdict-sub"> — predict: will every invariant hold? It shows at the last event.</span>
+            <span className="verdict-sub">{showAnswer ? ' — predict: will every invariant hold? It shows at the last event.' : ' — will every invariant hold, whatever the faults? Check your design to find out.'}</span>
           </p>
           {offerReveal && <button type="button" onClick={() => store.getState().reveal()} data-testid="reveal">Reveal now</button>}
           {tools}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { lz, watchErrors } from './support';
+
+const FIX = "fencing token (INCR) checked by the file store rejects A's stale upload";
+/** Words that would give the answer away on the candidate's page. */
+const ANSWER = ['Violated', 'Held', 'The fix', 'with the fix', 'With the fix', FIX, 'DUPLICATE', 'Break my design', 'How often?'];
+
+async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: string }> {
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toContainText('Violated');
+  await page.getByText('Interview: two links from this scenario').click();
+  // Grade against pauses only (a short search).
+  const kinds = page.getByRole('group', { name: 'Fault kinds the grading allows' }).getByRole('checkbox');
+  for (const box of await kinds.all()) {
+    const label = (await box.evaluate((el) => el.parentElement?.textContent ?? '')).trim();
+    if (label !== 'pause') await box.uncheck();
+  }
+  await page.getByRole('button', { name: 'Make the links' }).click();
+  const candidate = await page.getByTestId('candidate-link').inputValue({ timeout: 30_000 });
+  const interviewer = await page.getByTestId('interviewer-link').inputValue();
+  return { candidate, interviewer };
+}
+
+test("interview: the candidate's link shows no answer anywhere (page, HTML, exported SVG); Check my design answers; the interviewer's link shows the answer", async ({ page, context }) => {
+  const errors = watchErrors(page);
+  const { candidate, interviewer } = await makeLinks(page);
+  expect(candidate).not.toBe(interviewer);
+  const stateOf = (url: string) => JSON.parse(lz.decompressFromEncodedURIComponent(new URLSearchParams(new URL(url).hash.slice(1)).get('s')!)) as Record<string, unknown>;
+  const candState = stateOf(candidate);
+  const intvState = stateOf(interviewer);
+  expect(candState).toMatchObject({ i: 1, g: { k: ['pause'], n: 1 } });
+  expect(candState.z).toBeUndefined();
+  expect(candState.p).toBeUndefined();
+  const token = (intvState.z as { t: string }).t;
+  expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  expect(JSON.stringify(candState)).not.toContain(token);
+
+  const cand = await context.newPage();
+  const candErrors = watchErrors(cand);
+  await cand.goto(candidate);
+  await expect(cand.getByTestId('verdict')).toContainText('Verdict hidden');
+  await expect(cand.getByRole('heading', { name: 'Check my design' })).toBeVisible();
+  const text = (await cand.evaluate(() => document.body.textContent)) ?? '';
+  const html = await cand.content();
+  for (const w of ANSWER) {
+    expect(text, `page text shows "${w}"`).not.toContain(w);
+    expect(html, `page HTML holds "${w}"`).not.toContain(w);
+  }
+  // No mechanism hints, no tab to the catalogue or the compare view.
+  await expect(cand.locator('.mechanism .help')).toHaveCount(0);
+  const tabs = cand.getByRole('navigation', { name: 'Views' });
+  await expect(tabs.getByRole('button', { name: 'Compare', exact: true })).toHaveCount(0);
+  await expect(tabs.getByRole('button', { name: 'Catalogue', exact: true })).toHaveCount(0);
+  await expect(tabs.getByRole('button', { name: 'Simulate', exact: true })).toHaveCount(1);
+  // The exported image: no verdict in its title, no findings drawn.
+  const [svgDl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: 'Timeline SVG' }).click()]);
+  const svg = readFileSync(await svgDl.path(), 'utf8');
+  expect(svg).toContain('Nightly export');
+  for (const w of ['violated', 'held', 'DUPLICATE', 'Violation']) expect(svg).not.toContain(w);
+  // The candidate's address bar never gains the interviewer's notes.
+  expect(JSON.stringify(stateOf(cand.url()))).not.toContain(token);
+
+  // Check my design: the starting design breaks; with the fencing token on, safe against one pause.
+  await cand.getByTestId('check-my-design').click();
+  await expect(cand.getByTestId('check-result')).toContainText(/Broken with 1 fault: Pause .* Invariant broken: /, { timeout: 30_000 });
+  await cand.getByRole('checkbox', { name: /fencing/i }).check();
+  await expect(cand.locator('.badge-slot')).toContainText('outcome hidden');
+  await expect(cand.locator('.badge-slot')).not.toContainText('until the end');
+  await cand.getByTestId('check-my-design').click();
+  await expect(cand.getByTestId('transcript').getByRole('listitem')).toHaveCount(2, { timeout: 30_000 });
+  await expect(cand.getByTestId('transcript').getByRole('listitem').nth(0)).toContainText('Broken with 1 fault');
+  await expect(cand.getByTestId('interview-timer')).toContainText(/Time \d+:\d\d/);
+  await cand.getByTestId('check-design').scrollIntoViewIfNeeded();
+  await cand.screenshot({ path: 'test-results/interview-candidate-1280x800.png' });
+
+  // Axe: interview mode has no serious or critical violations.
+  const results = await new AxeBuilder({ page: cand }).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+  // The interviewer's link: the verdict, the fix, the model answer, follow-ups and the rubric.
+  const intv = await context.newPage();
+  await intv.goto(interviewer);
+  await expect(intv.getByTestId('verdict')).toContainText('Violated');
+  const notes = intv.getByTestId('interviewer-notes');
+  await expect(notes.getByTestId('model-answer')).toContainText(FIX);
+  await expect(notes).toContainText('Starting design, with ');
+  await expect(notes).toContainText('States the invariant');
+  await expect(intv.getByText('with the fix')).toBeVisible();
+  await intv.screenshot({ path: 'test-results/interview-interviewer-1280x800.png', fullPage: true });
+  const intvAxe = await new AxeBuilder({ page: intv }).analyze();
+  expect(intvAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  // The setup panel (links made, textareas) on the first page.
+  const setupAxe = await new AxeBuilder({ page }).include('.interview-setup').analyze();
+  expect(setupAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect([...errors, ...candErrors]).toEqual([]);
+});

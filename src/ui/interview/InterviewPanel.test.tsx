@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createLockscopeStore } from '../store';
+import { renderIn } from '../store/testing';
+import { inlineRunner } from '../explore/coordinator';
+import type { ExploreEnv } from '../explore/labels';
+import { findPreset } from '../../sim';
+import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './InterviewPanel';
+
+let t = 0;
+const env: ExploreEnv = { runners: () => [inlineRunner()], now: () => (t += 1000) };
+const preset = findPreset('export-lease-expiry')!;
+
+describe('interview panels', () => {
+  it('Check my design: the starting design breaks (schedule + invariant), the fixed one is safe; the transcript keeps both, in order', async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    store.getState().loadShared(preset.withoutFix, { view: 'simulate', interview: { role: 'candidate', kinds: ['pause'], maxFaults: 1, notes: null }, mode: 'interview' });
+    renderIn(store, <CheckDesign env={env} />);
+    await user.click(screen.getByTestId('check-my-design'));
+    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/Broken with 1 fault: Pause .* Invariant broken: /));
+    store.getState().setScenario(preset.withFix);
+    await user.click(screen.getByTestId('check-my-design'));
+    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent('Safe against ≤ 1 fault of these kinds: pause.'), { timeout: 10_000 });
+    const items = within(screen.getByTestId('transcript')).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent(/the starting design — Broken with 1 fault/);
+    expect(items[1]).toHaveTextContent(/Fencing token.*: on.* — Safe against/);
+    expect(items[1]).not.toHaveTextContent('Lock:');
+    expect(screen.getByTestId('interview-timer')).toHaveTextContent(/Time \d+:\d\d/);
+  });
+
+  it('is absent outside an interview; the setup is absent on the candidate side', () => {
+    const store = createLockscopeStore();
+    store.getState().loadPreset(preset.id, 'without');
+    store.getState().setView('simulate');
+    const r = renderIn(store, <><CheckDesign env={env} /><InterviewerNotesPanel /><InterviewSetup env={env} /></>);
+    expect(screen.queryByTestId('check-design')).toBeNull();
+    expect(screen.getByText('Interview: two links from this scenario')).toBeInTheDocument();
+    r.unmount();
+    store.getState().setInterview({ role: 'candidate', kinds: [], maxFaults: 1, notes: null });
+    renderIn(store, <><CheckDesign env={env} /><InterviewerNotesPanel /><InterviewSetup env={env} /></>);
+    expect(screen.getByTestId('check-design')).toBeInTheDocument();
+    expect(screen.queryByTestId('interviewer-notes')).toBeNull();
+    expect(screen.queryByText('Interview: two links from this scenario')).toBeNull();
+  });
+
+  it("makes two links; the interviewer's view shows the model answer, follow-ups and rubric", async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    store.getState().loadPreset(preset.id, 'without');
+    store.getState().setView('simulate');
+    renderIn(store, <><InterviewerNotesPanel /><InterviewSetup env={env} /></>);
+    await user.click(screen.getByText('Interview: two links from this scenario'));
+    await user.click(screen.getByRole('button', { name: 'Make the links' }));
+    const cand = await screen.findByTestId('candidate-link', {}, { timeout: 15_000 });
+    const intv = screen.getByTestId('interviewer-link');
+    expect((cand as HTMLInputElement).value).not.toBe((intv as HTMLInputElement).value);
+    await user.click(screen.getByRole('button', { name: "Open the interviewer's view here" }));
+    const notes = await screen.findByTestId('interviewer-notes');
+    expect(within(notes).getByTestId('model-answer')).toHaveTextContent(preset.fix.slice(1));
+    expect(notes).toHaveTextContent(/Starting design, with /);
+    expect(notes).toHaveTextContent('States the invariant');
+    expect(store.getState().mode).toBe('explore');
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * Interview mode's panels in the simulator (./kit.ts has the logic):
+ * - `InterviewSetup` (outside an interview): choose the faults the grading allows, the model
+ *   answer and a rubric, and make the two links (follow-ups found by the fault search).
+ * - `InterviewerNotesPanel` (the interviewer's link): the model answer, each follow-up with
+ *   "Show this schedule", the rubric, and the candidate's link again.
+ * - `CheckDesign` (both sides of an interview): "Check my design" grades the mechanism on screen
+ *   against the allowed faults (the search over Web Workers, ../explore/coordinator.ts), a timer,
+ *   and the transcript of what was tried, in order.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { findPreset, type Scenario } from '../../sim';
+import { applicableKinds, withoutFaults } from '../../sim/search/search';
+import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
+import { useLockscope, useLockscopeStore, useVisibility } from '../store';
+import { uniqueEditKey } from '../store/scenarioSlice';
+import { exploreParallel } from '../explore/coordinator';
+import { openCounterexample } from '../explore/actions';
+import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
+import { interviewShare } from '../url/urlState';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, randomToken, setupOf, type FindCounterexample, type Grade, type InterviewLinks } from './kit';
+
+/** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
+export function findWith(env: ExploreEnv): FindCounterexample {
+  return async (scenario, maxFaults, kinds) => {
+    const runners = env.runners();
+    try {
+      return (await exploreParallel(scenario, { maxFaults, kinds, runners, now: env.now }).outcome).counterexample;
+    } finally {
+      for (const r of runners) r.stop();
+    }
+  };
+}
+
+const urlOf = (st: ShareState) => `${window.location.origin}${window.location.pathname}#${encodeShare(st)}`;
+const mmss = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
+
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="interview-link">
+      <label>
+        <span>{label}</span>
+        <input type="text" readOnly value={value} data-testid={testId} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <button type="button" onClick={() => { void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false)); }}>{copied ? 'Copied' : 'Copy'}</button>
+    </div>
+  );
+}
+
+/** Make two interview links from the scenario on screen (shown outside an interview, never to a candidate). */
+export function InterviewSetup({ env = defaultEnv }: { env?: ExploreEnv }) {
+  const store = useLockscopeStore();
+  const { showAnswer } = useVisibility();
+  const interview = useLockscope((s) => s.interview);
+  const composed = useLockscope((s) => s.composed);
+  const presetId = useLockscope((s) => s.presetId);
+  const preset = presetId ? findPreset(presetId) : undefined;
+  const applicable = useMemo(() => applicableKinds(withoutFaults(composed)), [composed]);
+  const [open, setOpen] = useState(false);
+  const [maxFaults, setMaxFaults] = useState(1);
+  const [chosen, setChosen] = useState<readonly string[] | null>(null);
+  const [answer, setAnswer] = useState<string | null>(null);
+  const [rubric, setRubric] = useState(DEFAULT_RUBRIC.join('\n'));
+  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; links: InterviewLinks; kinds: readonly string[]; maxFaults: number } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  if (!showAnswer || interview !== null) return null;
+  const kinds = (chosen ?? applicable).filter((k) => applicable.includes(k));
+  const answerText = answer ?? defaultAnswer(preset);
+
+  const make = async () => {
+    setStatus({ kind: 'busy' });
+    try {
+      const scenario: Scenario = store.getState().composed;
+      const model = preset && store.getState().variant === 'without' ? preset.withFix : undefined;
+      const followUps = await deriveFollowUps(scenario, model, kinds, maxFaults, findWith(env));
+      const links = interviewLinks(scenario, { kinds, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken() }, followUps);
+      setStatus({ kind: 'done', links, kinds, maxFaults });
+    } catch (e) {
+      setStatus({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <details className="panel interview-setup" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Interview: two links from this scenario</summary>
+      {open && (
+        <div className="interview-body">
+          <p className="small">The candidate's link hides every hint of the answer; the interviewer's adds the model answer, follow-up questions (each with the faults that make it bite, found by the fault search) and a rubric. It carries a random token the candidate's lacks.</p>
+          <div className="explore-controls">
+            <label>
+              Grade against up to
+              <select value={maxFaults} onChange={(e) => setMaxFaults(Number(e.target.value))} aria-label="Faults per schedule the grading allows">
+                {[1, 2, 3].map((n) => <option key={n} value={n}>{n}</option>)}
+              </select>
+              fault{maxFaults === 1 ? '' : 's'}
+            </label>
+            <fieldset className="explore-kinds">
+              <legend>Fault kinds the grading allows</legend>
+              {applicable.map((k) => (
+                <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setChosen((prev) => { const was = (prev ?? applicable).filter((x) => x !== k); return on ? [...was, k] : was; }); }} /> {kindLabel(k)}</label>
+              ))}
+            </fieldset>
+          </div>
+          <label className="interview-text">
+            <span>Model answer</span>
+            <textarea rows={2} maxLength={600} value={answerText} onChange={(e) => setAnswer(e.target.value)} />
+          </label>
+          <label className="interview-text">
+            <span>Rubric (one line each)</span>
+            <textarea rows={4} value={rubric} onChange={(e) => setRubric(e.target.value)} />
+          </label>
+          <p><button type="button" className="primary" disabled={kinds.length === 0 || status.kind === 'busy'} onClick={() => void make()}>Make the links</button></p>
+          <div role="status">
+            {status.kind === 'busy' && <p className="small">Searching for the follow-ups' counterexamples…</p>}
+            {status.kind === 'error' && <p className="error">The search failed: {status.message}</p>}
+            {status.kind === 'done' && (
+              <>
+                <CopyField label="Candidate's link" value={urlOf(status.links.candidate)} testId="candidate-link" />
+                <CopyField label="Interviewer's link (keep it private)" value={urlOf(status.links.interviewer)} testId="interviewer-link" />
+                <p><button type="button" onClick={() => store.getState().setInterview(setupOf(status.links, 'interviewer', status))}>Open the interviewer's view here</button></p>
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </details>
+  );
+}
+
+/** The interviewer's notes (only on the interviewer's link). */
+export function InterviewerNotesPanel() {
+  const store = useLockscopeStore();
+  const interview = useLockscope((s) => s.interview);
+  const composed = useLockscope((s) => s.composed);
+  if (interview?.role !== 'interviewer' || !interview.notes) return null;
+  const n = interview.notes;
+  const candidate = shareFromScenario(composed, interviewShare({ ...interview, role: 'candidate' }));
+  const showSchedule = (faults: Scenario['faults']) => {
+    const s = store.getState();
+    s.replaceScenario({ ...s.composed, faults: [...faults] }, 'Follow-up: its fault schedule', uniqueEditKey('interview'));
+  };
+  return (
+    <section className="panel interview-notes" aria-label="Interviewer's notes" data-testid="interviewer-notes">
+      <h2>Interviewer's notes</h2>
+      <h3>Model answer</h3>
+      <p data-testid="model-answer">{n.a || '(none written)'}</p>
+      {n.q.length > 0 && (
+        <>
+          <h3>Follow-up questions</h3>
+          <ol className="follow-ups">
+            {n.q.map((f, i) => (
+              <li key={i}>{f.q}{f.x.length > 0 && <> <button type="button" className="link" onClick={() => showSchedule(f.x)}>Show this schedule</button></>}</li>
+            ))}
+          </ol>
+        </>
+      )}
+      {n.r.length > 0 && (
+        <>
+          <h3>Rubric</h3>
+          <ul>{n.r.map((r, i) => <li key={i}>{r}</li>)}</ul>
+        </>
+      )}
+      <CopyField label="Candidate's link" value={urlOf(candidate)} testId="candidate-link" />
+    </section>
+  );
+}
+
+/** "Check my design": grade the mechanism on screen against the faults the interviewer allowed; the timer and the transcript. */
+export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
+  const store = useLockscopeStore();
+  const interview = useLockscope((s) => s.interview);
+  const transcript = useLockscope((s) => s.transcript);
+  const clock = useLockscope((s) => s.interviewClockMs);
+  const [now, setNow] = useState(() => env.now());
+  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const serial = useRef(0);
+  useEffect(() => {
+    if (!interview) return;
+    store.getState().startInterviewClock(env.now(), store.getState().composed);
+    const t = setInterval(() => setNow(env.now()), 1000);
+    return () => clearInterval(t);
+  }, [interview, store, env]);
+  if (!interview) return null;
+  const elapsed = clock === null ? 0 : Math.max(0, now - clock);
+
+  const check = async () => {
+    const mine = ++serial.current;
+    const design = store.getState().composed;
+    setStatus({ kind: 'busy' });
+    try {
+      const grade = await gradeDesign(design, interview.kinds, interview.maxFaults, findWith(env));
+      if (mine !== serial.current) return;
+      setStatus({ kind: 'done', grade });
+      const s = store.getState();
+      s.addTranscript({ atMs: Math.max(0, env.now() - (s.interviewClockMs ?? env.now())), design: designInWords(design, s.interviewBase ?? undefined), result: gradeInWords(grade, kindLabel) });
+    } catch (e) {
+      setStatus({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  const allowed = interview.kinds.length > 0 ? interview.kinds.map(kindLabel).join(', ') : 'every kind that applies';
+
+  return (
+    <section className="panel check-design" aria-label="Check my design" data-testid="check-design">
+      <div className="check-head">
+        <h2>Check my design</h2>
+        <span className="timer" aria-label={`Time since the interview opened: ${mmss(elapsed)}`} data-testid="interview-timer">Time {mmss(elapsed)}</span>
+      </div>
+      <p className="small">Choose a mechanism on the left, then check it: the fault search tries every placement of up to {interview.maxFaults} fault{interview.maxFaults === 1 ? '' : 's'} ({allowed}) and answers with the shortest schedule that breaks an invariant, or that there is none.</p>
+      <p><button type="button" className="primary" disabled={status.kind === 'busy'} onClick={() => void check()} data-testid="check-my-design">Check my design</button></p>
+      <div role="status" aria-live="polite" data-testid="check-result">
+        {status.kind === 'busy' && <p className="small">Searching…</p>}
+        {status.kind === 'error' && <p className="error">The search failed: {status.message}</p>}
+        {status.kind === 'done' && (status.grade.safe
+          ? <p className="explore-safe">{gradeInWords(status.grade, kindLabel)}</p>
+          : (
+            <>
+              <p className="explore-found">{gradeInWords(status.grade, kindLabel)}</p>
+              <p><button type="button" onClick={() => { if (!status.grade.safe) openCounterexample(store, status.grade.counterexample); }}>Replay this schedule</button></p>
+            </>
+          ))}
+      </div>
+      {transcript.length > 0 && (
+        <>
+          <h3>What you tried</h3>
+          <ol className="transcript" data-testid="transcript">
+            {transcript.map((t, i) => <li key={i}><span className="mono">{mmss(t.atMs)}</span> {t.design} — {t.result}</li>)}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { decodeShare, encodeShare } from '../../share/link';
+import { findPreset, runScenario } from '../../sim';
+import { searchFaults } from '../../sim/search/search';
+import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, type FindCounterexample } from './kit';
+
+/** The search in this thread (the app spreads the same search over Web Workers). */
+const find: FindCounterexample = async (s, maxFaults, kinds) => searchFaults(s, { maxFaults, kinds }).counterexample;
+const preset = findPreset('export-lease-expiry')!;
+
+describe('interview kit', () => {
+  it('says a design by what it changed from the starting one', () => {
+    expect(designInWords(preset.withoutFix, preset.withoutFix)).toBe('the starting design');
+    const fenced = designInWords(preset.withFix, preset.withoutFix);
+    expect(fenced).toMatch(/Fencing token.*: on/);
+    expect(fenced).not.toContain('Lock:');
+    expect(designInWords({ ...preset.withoutFix, lease: { ...preset.withoutFix.lease, ttlMs: 45_000 } }, preset.withoutFix)).toBe('Lease TTL: 45 s');
+    expect(designInWords(preset.withoutFix)).toContain('Lock:');
+  });
+
+  it('random tokens are URL-safe, 22 characters, and differ', () => {
+    const a = randomToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(randomToken()).not.toBe(a);
+  });
+
+  it("two links from one scenario: the candidate's holds no answer, no token, no preset id; the interviewer's holds them", async () => {
+    const followUps = await deriveFollowUps(preset.withoutFix, preset.withFix, ['pause'], 1, find);
+    const token = randomToken();
+    const links = interviewLinks(preset.withoutFix, { kinds: ['pause'], maxFaults: 1, answer: defaultAnswer(preset), rubric: DEFAULT_RUBRIC, token }, followUps);
+    const cand = decodeShare(encodeShare(links.candidate));
+    const intv = decodeShare(encodeShare(links.interviewer));
+    expect(cand.ok && intv.ok).toBe(true);
+    if (!cand.ok || !intv.ok) return;
+    expect(cand.state).toMatchObject({ i: 1, g: { k: ['pause'], n: 1 } });
+    expect(cand.state.z).toBeUndefined();
+    expect(cand.state.p).toBeUndefined();
+    const candText = JSON.stringify(cand.state);
+    expect(candText).not.toContain(token);
+    expect(candText).not.toContain(preset.fix.slice(1));
+    expect(candText).not.toContain(preset.id);
+    expect(intv.state.z?.t).toBe(token);
+    expect(intv.state.z?.a).toContain(preset.fix.slice(1));
+    expect(intv.state.z?.r).toEqual([...DEFAULT_RUBRIC]);
+    // Both describe the same run.
+    expect(runScenario(cand.scenario).traceHash).toBe(runScenario(intv.scenario).traceHash);
+  });
+
+  it('each follow-up carries a schedule that makes it bite: the starting design breaks under the first', async () => {
+    const followUps = await deriveFollowUps(preset.withoutFix, preset.withFix, ['pause'], 1, find);
+    expect(followUps.length).toBeGreaterThanOrEqual(2);
+    const first = followUps[0]!;
+    expect(first.q).toMatch(/^Starting design, with /);
+    const broken = runScenario({ ...preset.withoutFix, faults: first.x });
+    expect(broken.verdict.held).toBe(false);
+  });
+
+  it('grades a design: the starting design breaks (shortest counterexample and the invariant), the fix is safe against one pause', async () => {
+    const bad = await gradeDesign(preset.withoutFix, ['pause'], 1, find);
+    expect(bad.safe).toBe(false);
+    if (!bad.safe) {
+      expect(bad.faults.length).toBeLessThanOrEqual(1);
+      expect(gradeInWords(bad)).toMatch(/^Broken with \d faults?: .+ Invariant broken: .+\.$/);
+    }
+    const good = await gradeDesign(preset.withFix, ['pause'], 1, find);
+    expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'] });
+    expect(gradeInWords(good)).toBe('Safe against ≤ 1 fault of these kinds: pause.');
+  });
+});
