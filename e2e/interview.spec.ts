@@ -12,11 +12,15 @@ async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: 
   await expect(page.getByTestId('verdict')).toContainText('Violated');
   await page.getByText('Interview: two links from this scenario').click();
   // Grade against pauses only (a short search).
-  const kinds = page.getByRole('group', { name: 'Fault kinds the grading allows' }).getByRole('checkbox');
-  for (const box of await kinds.all()) {
-    const label = (await box.evaluate((el) => el.parentElement?.textContent ?? '')).trim();
-    if (label !== 'pause') await box.uncheck();
-  }
+  const group = page.getByRole('group', { name: 'Fault kinds the grading allows' });
+  // Until only "pause" stays ticked (a re-render under load may land between two clicks).
+  await expect(async () => {
+    for (const box of await group.getByRole('checkbox').all()) {
+      const label = (await box.evaluate((el) => el.parentElement?.textContent ?? '')).trim();
+      if (label !== 'pause' && await box.isChecked()) await box.uncheck();
+    }
+    await expect(group.getByRole('checkbox', { checked: true })).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Make the links' }).click();
   const candidate = await page.getByTestId('candidate-link').inputValue({ timeout: 30_000 });
   const interviewer = await page.getByTestId('interviewer-link').inputValue();

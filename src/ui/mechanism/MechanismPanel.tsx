@@ -54,7 +54,8 @@ export function MechanismPanel() {
             </select>
           </label>
         )}
-        {(showHints || reason) && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>}
+        {/* In interview mode no hint shows, not even why a switch changes nothing here (that is a hint too; the tooltip keeps it). */}
+        {showHints && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>}
       </li>
     );
   };
