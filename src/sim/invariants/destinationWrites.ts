@@ -110,6 +110,17 @@ export function noStaleTokenAccepted({ scenario, listener }: CheckerContext): In
  * that key. The message names the key when the job key depends on the worker (`{worker}`).
  */
 export function effectOnce({ scenario, listener }: CheckerContext, harmless: boolean): InvariantChecker {
+  return perBusinessKey(scenario, listener, (effect, ids) => ({
+    invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message: effectMessage(scenario, effect.businessKey, effect.nth, harmless), eventIds: ids,
+  }));
+}
+
+/**
+ * The shared bookkeeping of `effectOnce` and `repeatedEffectsNote`: every effect (effects.ts) is
+ * counted per business key; from the second one on, `finding` words the key's finding, published
+ * once and revised as its count grows, citing every effect for the key.
+ */
+function perBusinessKey(scenario: Scenario, listener: CheckerContext['listener'], finding: (effect: { businessKey: string; nth: number }, eventIds: string[]) => Finding): InvariantChecker {
   const log = new FindingLog(listener);
   const effects = new EffectTracker(scenario);
   const byKey = new Map<string, { ids: string[]; finding: Finding | null }>();
@@ -123,8 +134,7 @@ export function effectOnce({ scenario, listener }: CheckerContext, harmless: boo
       byKey.set(effect.businessKey, entry);
       if (!entry.ids.includes(e.id)) entry.ids.push(e.id);
       if (effect.nth < 2) return;
-      const message = effectMessage(scenario, effect.businessKey, effect.nth, harmless);
-      const next: Finding = { invariant: 'effectOnce', severity: harmless ? 'redundant' : 'violation', message, eventIds: [...entry.ids] };
+      const next = finding(effect, [...entry.ids]);
       entry.finding = entry.finding ? log.revise(entry.finding, next) : log.publish(next);
     },
     finish() {},
@@ -149,30 +159,10 @@ export function effectMessage(scenario: Scenario, businessKey: string, n: number
  * silent about. One note per business key, revised as its count grows.
  */
 export function repeatedEffectsNote({ scenario, listener }: CheckerContext): InvariantChecker {
-  const log = new FindingLog(listener);
-  const effects = new EffectTracker(scenario);
-  const byKey = new Map<string, { ids: string[]; finding: Finding | null }>();
-  return {
-    kind: 'effectOnce',
-    findings: log.findings,
-    onEvent(e) {
-      const effect = effects.note(e);
-      if (!effect) return;
-      const entry = byKey.get(effect.businessKey) ?? { ids: [], finding: null };
-      byKey.set(effect.businessKey, entry);
-      if (!entry.ids.includes(e.id)) entry.ids.push(e.id);
-      if (effect.nth < 2) return;
-      const what = scenario.job.kind === 'insertOnce' ? `the row for ${effect.businessKey}` : `${scenario.destination.target} (job key ${effect.businessKey})`;
-      const next: Finding = {
-        invariant: 'effectOnce',
-        severity: 'unchecked',
-        message: `${what} was performed ${effect.nth} times — a duplicate this scenario's invariants do not check`,
-        eventIds: [...entry.ids],
-      };
-      entry.finding = entry.finding ? log.revise(entry.finding, next) : log.publish(next);
-    },
-    finish() {},
-  };
+  return perBusinessKey(scenario, listener, (effect, ids) => {
+    const what = scenario.job.kind === 'insertOnce' ? `the row for ${effect.businessKey}` : `${scenario.destination.target} (job key ${effect.businessKey})`;
+    return { invariant: 'effectOnce', severity: 'unchecked', message: `${what} was performed ${effect.nth} times — a duplicate this scenario's invariants do not check`, eventIds: ids };
+  });
 }
 
 function byId(a: string, b: string): number {

@@ -30,7 +30,7 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
 
 /** A random fault of a random registered kind, from each kind's own generator (src/sim/faults/registry.ts). */
-function faultArb(s: Scenario): fc.Arbitrary<Fault> {
+export function faultArb(s: Scenario): fc.Arbitrary<Fault> {
   return fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), s) as Fault);
 }
 

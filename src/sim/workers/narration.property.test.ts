@@ -17,10 +17,8 @@ import { join } from 'node:path';
 import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
-import type { Fault, Scenario } from '../scenario/schema';
-import { mechanismArb } from '../testing/scenarioArb';
-import { generateFault } from '../faults/registry';
-import { Rng } from '../engine/rng';
+import type { Scenario } from '../scenario/schema';
+import { faultArb, mechanismArb } from '../testing/scenarioArb';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
@@ -121,7 +119,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       mechanism: mechanismArb,
       client: clientArb,
       starts: fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: base.workers.length, maxLength: base.workers.length }),
-      faults: fc.array(fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), base) as Fault), { maxLength: 4 }),
+      faults: fc.array(faultArb(base), { maxLength: 4 }),
       honours: fc.boolean(),
       checks: fc.boolean(),
       // Replies that touch nothing are rare in the presets: a shared job key and a completion
