@@ -13,7 +13,7 @@ describe('npm run explore', () => {
   it('exits 1 with the shortest counterexample, as a link that opens the same faults and as a scenario file', () => {
     const r = runCli(['unsafe-release', '--max-faults', '1']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/Broken by 1 fault:\n {2}- Pause A for 11 s before step 2 \(work\)/);
+    expect(r.out).toMatch(/Broken with 1 fault:\n {2}- Pause A for 11 s before step 2 \(work\)/);
     expect(r.out).toMatch(/✗ mutualExclusion/);
     const link = /Open it: (\S+)/.exec(r.out)![1]!;
     const decoded = decodeShare(link.slice(link.indexOf('#')));

@@ -87,7 +87,7 @@ export function main(argv: readonly string[], out: (s: string) => void = console
     const head = `${scenario.title}${scenario.id ? ` (${scenario.id}${args.fixed ? ', with the fix' : ''})` : ''}: ${r.tried} schedules tried (${r.distinct} distinct traces) of ≤ ${r.maxFaults} faults of ${r.kinds.join(', ')} in ${elapsedMs} ms`;
     out(head);
     if (ce) {
-      out(ce.faults.length === 0 ? '\nBroken with no fault at all:' : `\nBroken by ${ce.faults.length} fault${ce.faults.length === 1 ? '' : 's'}${ce.random ? ` (random search, seed ${r.seed})` : ''}:`);
+      out(ce.faults.length === 0 ? '\nBroken with no fault at all:' : `\nBroken with ${ce.faults.length} fault${ce.faults.length === 1 ? '' : 's'}${ce.random ? ` (random search, seed ${r.seed})` : ''}:`);
       for (const f of ce.faults) out(`  - ${describeFault(f, ce.scenario)}`);
       for (const v of ce.violations) out(`  ✗ ${v.invariant}: ${v.message} [${v.eventIds.join(', ')}]`);
       out(`\nOpen it: ${link ?? ''}`);

@@ -50,9 +50,11 @@ export function HelpButton() {
             <li><strong>Scrub</strong>: drag the time axis, press ← / → to step event by event, or Play. The event log and "World at the cursor" follow.</li>
             <li><strong>Inject a fault</strong>: click a lane (or its name) and choose; drag a fault's marker to move it, or type its time in the Faults panel.</li>
             {showAnswer && <li><strong>Compare</strong>: the same faults without and with the fix, or with one switch flipped, side by side.</li>}
+            {showAnswer && <li><strong>Break my design</strong> (under the timeline, and in Edit): the search tries every schedule of up to N faults and shows the shortest one that breaks the scenario, or says none does; open it in the simulator or replay it against another mechanism. A matrix shows which mechanism holds against which fault.</li>}
+            {showAnswer && <li><strong>How often? (the odds)</strong> (below the log, lease scenarios): from the p50 and p99 of the pauses you see, the chance of a violation for each lease TTL.</li>}
             <li><strong>Share</strong>: the address is the whole state; Copy link, or export JSON / the timeline as SVG or PNG.</li>
           </ol>
-          <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the dark and projector themes.</p>
+          <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the themes: Auto (follows the system), Light, Dark and Projector (high contrast, for the back of a room).</p>
         </section>
         <section aria-labelledby="help-replies">
           <h3 id="help-replies">Replies and codes</h3>
