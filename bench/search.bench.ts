@@ -15,10 +15,17 @@ import { PRESETS, findPreset } from '../src/sim';
 import { searchFaults } from '../src/sim/search/search';
 import { exploreParallel, type RangeJob, type RangeResult, type RangeRunner } from '../src/ui/explore/coordinator';
 
-/** A range runner over a Node worker thread (loaded through tsx, as this script is). */
+/**
+ * A range runner over a Node worker thread. `npm run bench` runs this script bundled by esbuild
+ * (as the browser build is: no `keepNames` helpers in the hot paths, which cost tsx ~20 %), beside
+ * the bundled worker `searchWorker.node.mjs`; run from source with tsx, it loads the worker through tsx.
+ */
 function threadRunner(): RangeRunner {
-  const file = new URL('./searchWorker.node.ts', import.meta.url).href;
-  const w = new Worker(`import('tsx/esm/api').then((t) => t.tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
+  const bundled = import.meta.url.endsWith('.mjs');
+  const file = new URL(bundled ? './searchWorker.node.mjs' : './searchWorker.node.ts', import.meta.url).href;
+  const w = bundled
+    ? new Worker(new URL(file))
+    : new Worker(`import('tsx/esm/api').then((t) => t.tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
   let serial = 0;
   const pending = new Map<number, (r: RangeResult) => void>();
   w.on('message', (m: { id: number; result: RangeResult }) => { pending.get(m.id)?.(m.result); pending.delete(m.id); });
