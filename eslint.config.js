@@ -15,7 +15,7 @@ const forbiddenInSim = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'reports', '.stryker-tmp'] },
+  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'reports', '.stryker-tmp', '.bench'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
