@@ -39,8 +39,13 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
     if (!b.note) continue;
     const note = el.querySelector<HTMLElement>(`[data-note="${b.id}"]`);
     if (!note) continue;
-    note.textContent = b.note.text(cursorMs);
-    note.classList.toggle('flip', (plotW - cx) * k < b.note.flipWithinPx * k);
+    const text = b.note.text(cursorMs);
+    note.textContent = text;
+    // Flip to the cursor's left when the note would not fit on its right (estimated width, no
+    // layout read) and there is more room on the left.
+    const need = Math.max(b.note.flipWithinPx, text.length * 7 + 12) * k;
+    const right = (plotW - cx) * k;
+    note.classList.toggle('flip', right < need && cx * k > right);
   }
 }
 

@@ -120,7 +120,9 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
 
 /** The requests sent and not yet answered at `cursorMs`, e.g. `A: pending (no reply yet)`; empty when none. */
 export function pendingAt(writes: readonly WriteBar[], cursorMs: number): string {
-  return writes.filter((w) => w.startMs <= cursorMs && cursorMs < w.endMs).map((w) => `${w.worker}: pending (no reply yet)`).join(' · ');
+  const who = [...new Set(writes.filter((w) => w.startMs <= cursorMs && cursorMs < w.endMs).map((w) => w.worker))];
+  // One phrase for every pending request, so the note stays short with many workers.
+  return who.length === 0 ? '' : `${who.join(', ')}: pending (no reply yet)`;
 }
 
 /** Height kept below the bars for the cursor note, in drawing units. */
