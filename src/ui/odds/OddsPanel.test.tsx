@@ -48,6 +48,8 @@ describe('OddsPanel', () => {
     expect(heat.querySelector('.odds-legend')!.textContent).toContain('no violation in 6 runs');
     expect(heat.getAttribute('aria-label')).toMatch(/TTL 120 s pause 1 s: 0%; TTL 120 s pause 10 s: 0%$/);
     expect(within(result).getByRole('status')).toHaveTextContent('From a TTL of 120 s up, no run of 12 violated');
+    // The summary (pauses drawn from p50/p99) and the heat map (one exact pause) say which question each answers.
+    expect(screen.getByTestId('odds-two-questions')).toHaveTextContent(/The line: .*p50 and p99.*The heat map: how often it breaks if one worker pauses exactly that long/);
     // Every colour comes from the theme (light, dark, projector): CSS variables, or the axes' currentColor.
     for (const el of container.querySelectorAll('svg *')) {
       const e = el as SVGElement;

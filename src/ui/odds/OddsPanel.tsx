@@ -201,6 +201,12 @@ export function OddsPanel({ start = startOddsWorker }: { start?: StartOdds }) {
             <OddsLineChart points={shown.result.points} currentTtlMs={scenario.lease.ttlMs} runs={shown.input.runsPerTtl} />
             {shown.result.heat.length > 0 && <OddsHeatMap cells={shown.result.heat} runs={shown.input.heatRuns ?? shown.input.runsPerTtl} />}
           </div>
+          {shown.result.heat.length > 0 && (
+            <p className="small muted" data-testid="odds-two-questions">
+              The two charts answer different questions. The line: how often it breaks with pauses drawn from your p50 and p99 (most runs pause briefly or not at all).
+              The heat map: how often it breaks <em>if</em> one worker pauses exactly that long, before a random step. A long pause is rare in the first and certain in the second.
+            </p>
+          )}
         </div>
       )}
     </div>

@@ -74,13 +74,31 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
         <label><input type="radio" name={group} checked={scope === 'cursor'} onChange={() => setScope('cursor')} /> at the cursor</label>
         <label><input type="radio" name={group} checked={scope === 'run'} onChange={() => setScope('run')} /> whole run</label>
       </fieldset>
-      <BarChart
-        title="Acquisition latency"
-        bars={[
-          { label: 'mean', value: m.acquisitionLatency.meanMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.meanMs) : '—' },
-          { label: 'max', value: m.acquisitionLatency.maxMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.maxMs) : '—' },
-        ]}
-      />
+      {/* Each chart only where the scenario has what it measures (a lock, a pool wait, lost work). */}
+      {run.scenario.mechanism.lock !== 'none' && (
+        <BarChart
+          title="Acquisition latency"
+          bars={[
+            { label: 'mean', value: m.acquisitionLatency.meanMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.meanMs) : '—' },
+            { label: 'max', value: m.acquisitionLatency.maxMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.maxMs) : '—' },
+          ]}
+        />
+      )}
+      {m.connectionWait.count > 0 && m.connectionWait.maxMs > 0 && (
+        <BarChart
+          title="Waiting for a pooled connection"
+          bars={[
+            { label: 'mean', value: m.connectionWait.meanMs, text: fmtSeconds(m.connectionWait.meanMs) },
+            { label: 'max', value: m.connectionWait.maxMs, text: fmtSeconds(m.connectionWait.maxMs), bad: true },
+          ]}
+        />
+      )}
+      {m.wastedWorkMs > 0 && (
+        <BarChart
+          title="Wasted work (work a failed or crashed attempt threw away)"
+          bars={[{ label: 'lost', value: m.wastedWorkMs, text: fmtSeconds(m.wastedWorkMs), bad: true }]}
+        />
+      )}
       {lease && (
         <BarChart
           title="Lease age at commit"

@@ -90,6 +90,13 @@ describe('VerdictPanel', () => {
     expect(screen.getByRole('img', { name: /Lease age at commit/ })).toBeInTheDocument();
   });
 
+  it('draws what the run measures: the pool wait a verdict speaks of, work thrown away; no lock latency without a lock', async () => {
+    renderIn(store, <MetricsCharts run={deriveRun(findPreset('remote-call-in-txn')!.withoutFix)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    expect(screen.getByRole('img', { name: /Waiting for a pooled connection: mean .*, max 2\.8 s/ })).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Acquisition latency/ })).toBeNull();
+  });
+
   it('counts the metrics up to the cursor, or over the whole run, and says which', async () => {
     store.getState().loadPreset('export-lease-expiry', 'without');
     const run = deriveRun(store.getState().composed);
