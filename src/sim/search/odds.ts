@@ -24,7 +24,7 @@
  * break?": in each of a cell's runs one worker, drawn uniformly, pauses for exactly the cell's
  * length before a step drawn uniformly (the other workers do not pause); crashes are drawn as above.
  *
- * Pure and deterministic (no clock, no Math.random): the same scenario, inputs and seed give the
+ * Pure and deterministic (no clock; every draw from the seeded Rng): the same scenario, inputs and seed give the
  * same result, in Node and in a Web Worker. Cancelling is the caller's (`shouldStop`).
  */
 import { fmtTime } from '../engine/fmt';
