@@ -123,3 +123,14 @@ describe('VerdictPanel', () => {
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');
   });
 });
+
+describe('brokenInWords', () => {
+  it('counts invariants once, and says how often one broke', async () => {
+    const { brokenInWords } = await import('./VerdictPanel');
+    expect(brokenInWords([{ invariant: 'effectOnce' }])).toBe('1 invariant broken');
+    expect(brokenInWords([{ invariant: 'boundedWait' }, { invariant: 'boundedWait' }])).toBe('1 invariant broken twice');
+    expect(brokenInWords([{ invariant: 'boundedWait' }, { invariant: 'boundedWait' }, { invariant: 'boundedWait' }])).toBe('1 invariant broken 3 times');
+    expect(brokenInWords([{ invariant: 'a' }, { invariant: 'b' }])).toBe('2 invariants broken');
+    expect(brokenInWords([{ invariant: 'a' }, { invariant: 'b' }, { invariant: 'b' }])).toBe('2 invariants broken (3 findings)');
+  });
+});

@@ -21,6 +21,19 @@ export interface VerdictPanelProps {
   readonly tools?: React.ReactNode;
 }
 
+/**
+ * "1 invariant broken", "2 invariants broken", or "1 invariant broken twice": invariants are
+ * counted once however many findings each has (lock-order-deadlock: two workers each wait past one
+ * bound is one invariant broken twice, not two invariants).
+ */
+export function brokenInWords(violations: readonly { readonly invariant: string }[]): string {
+  const kinds = new Set(violations.map((v) => v.invariant)).size;
+  const times = violations.length;
+  const head = `${kinds} invariant${kinds === 1 ? '' : 's'} broken`;
+  if (times === kinds) return head;
+  return `${head}${kinds === 1 ? (times === 2 ? ' twice' : ` ${times} times`) : ` (${times} findings)`}`;
+}
+
 /** The verdict panel. */
 export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelProps) {
   const store = useLockscopeStore();
@@ -46,7 +59,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
   }
   const cut = verdict.status === 'inconclusive' ? verdict.cutShort : undefined;
   const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: 'every invariant held' }
-    : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: `${verdict.violations.length} invariant${verdict.violations.length === 1 ? '' : 's'} broken` }
+    : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: brokenInWords(verdict.violations) }
       : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${fmtSeconds(cut?.atMs ?? run.endMs)}` };
   return (
     <section className={`panel verdict ${verdict.status}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
