@@ -113,24 +113,32 @@ const blockArb: fc.Arbitrary<ScriptItem[]> = fc.oneof(
 
 const scriptArb = fc.array(blockArb, { minLength: 1, maxLength: 4 }).map((blocks) => blocks.flat());
 
+/**
+ * Session scripts run in a random interleaving: `order` says which session moves next; then every
+ * session finishes its script (waiters must see their blockers finish). Shared by the SQL and the
+ * deadlock generators (the same fast-check steps, so a seed draws what it always drew).
+ */
+export function interleaved(scriptsArb: fc.Arbitrary<ScriptItem[][]>): fc.Arbitrary<SqlSequence> {
+  return scriptsArb.chain((scripts) => {
+    const total = scripts.reduce((sum, x) => sum + x.length, 0);
+    return fc.record({ scripts: fc.constant(scripts), order: fc.array(fc.integer({ min: 0, max: scripts.length - 1 }), { minLength: total, maxLength: total }) });
+  }).map(({ scripts, order }) => {
+    const pc = scripts.map(() => 0);
+    const ops: GenOp[] = [];
+    const take = (s: number): void => {
+      const item = scripts[s]?.[pc[s] ?? 0];
+      if (!item) return;
+      pc[s] = (pc[s] ?? 0) + 1;
+      ops.push('special' in item ? { s, special: item.special } : { s, g: item });
+    };
+    for (const s of order) take(s);
+    for (let s = 0; s < scripts.length; s++) while ((pc[s] ?? 0) < (scripts[s]?.length ?? 0)) take(s);
+    return { sessions: scripts.length, ops };
+  });
+}
+
 /** 2–4 session scripts and an interleaving (which session moves next). */
-export const sqlSequenceArb = fc.integer({ min: 2, max: 4 }).chain((n) => fc.array(scriptArb, { minLength: n, maxLength: n })).chain((scripts) => {
-  const total = scripts.reduce((sum, x) => sum + x.length, 0);
-  return fc.record({ scripts: fc.constant(scripts), order: fc.array(fc.integer({ min: 0, max: scripts.length - 1 }), { minLength: total, maxLength: total }) });
-}).map(({ scripts, order }) => {
-  const pc = scripts.map(() => 0);
-  const ops: GenOp[] = [];
-  const take = (s: number): void => {
-    const item = scripts[s]?.[pc[s] ?? 0];
-    if (!item) return;
-    pc[s] = (pc[s] ?? 0) + 1;
-    ops.push('special' in item ? { s, special: item.special } : { s, g: item });
-  };
-  for (const s of order) take(s);
-  // Let every session finish its script (waiters must see their blockers finish).
-  for (let s = 0; s < scripts.length; s++) while ((pc[s] ?? 0) < (scripts[s]?.length ?? 0)) take(s);
-  return { sessions: scripts.length, ops };
-});
+export const sqlSequenceArb = interleaved(fc.integer({ min: 2, max: 4 }).chain((n) => fc.array(scriptArb, { minLength: n, maxLength: n })));
 export type SqlSequence = { sessions: number; ops: GenOp[] };
 
 /**

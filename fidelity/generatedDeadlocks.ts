@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import type { AdvisoryFn, Stmt } from '../src/sim/resources/sqlTypes';
 // Types only: generated.ts imports this module's arbitrary.
-import type { GenOp, GenStmt, ScriptItem, SqlSequence } from './generated';
+import { interleaved, type GenStmt, type ScriptItem, type SqlSequence } from './generated';
 
 /** The resources a sequence fights over. Advisory keys are indices into the lane's keys (`laneKeys` in generated.ts). */
 type Resource = { readonly advisory: number } | { readonly item: number } | { readonly order: number };
@@ -52,23 +52,6 @@ function txnArb(pool: readonly Resource[]): fc.Arbitrary<ScriptItem[]> {
 }
 
 /** 2–3 scripts over a pool of 2–3 resources, and an interleaving, as `sqlSequenceArb` builds them. */
-export const deadlockSequenceArb: fc.Arbitrary<SqlSequence> = fc
+export const deadlockSequenceArb: fc.Arbitrary<SqlSequence> = interleaved(fc
   .record({ n: fc.integer({ min: 2, max: 3 }), pool: fc.uniqueArray(fc.constantFrom(...RESOURCES), { minLength: 2, maxLength: 3 }) })
-  .chain(({ n, pool }) => fc.array(fc.array(txnArb(pool), { minLength: 1, maxLength: 2 }).map((blocks) => blocks.flat()), { minLength: n, maxLength: n }))
-  .chain((scripts) => {
-    const total = scripts.reduce((sum, x) => sum + x.length, 0);
-    return fc.record({ scripts: fc.constant(scripts), order: fc.array(fc.integer({ min: 0, max: scripts.length - 1 }), { minLength: total, maxLength: total }) });
-  })
-  .map(({ scripts, order }) => {
-    const pc = scripts.map(() => 0);
-    const ops: GenOp[] = [];
-    const take = (s: number): void => {
-      const item = scripts[s]?.[pc[s] ?? 0];
-      if (!item) return;
-      pc[s] = (pc[s] ?? 0) + 1;
-      ops.push('special' in item ? { s, special: item.special } : { s, g: item });
-    };
-    for (const s of order) take(s);
-    for (let s = 0; s < scripts.length; s++) while ((pc[s] ?? 0) < (scripts[s]?.length ?? 0)) take(s);
-    return { sessions: scripts.length, ops };
-  });
+  .chain(({ n, pool }) => fc.array(fc.array(txnArb(pool), { minLength: 1, maxLength: 2 }).map((blocks) => blocks.flat()), { minLength: n, maxLength: n })));
