@@ -46,3 +46,26 @@ describe('finally { DEL } after failing to acquire', () => {
     expect(by(r, 'B', 'EVAL')[0]!.reply).toBe('(integer) 0');
   });
 });
+
+describe('beliefs after an error aborts the transaction', () => {
+  const beliefsAt = (r: ReturnType<typeof runScenario>, id: string) => r.events.find((e) => e.id === id)!.beliefs!;
+
+  it('after 40P01 the victim no longer believes it holds its transaction-scoped advisory lock (PostgreSQL released it at the error)', () => {
+    const r = runScenario(findPreset('lock-order-deadlock')!.withoutFix);
+    const deadlock = r.events.find((e) => e.actor === 'A' && (e.reply ?? '').includes('40P01'))!;
+    expect(beliefsAt(r, deadlock.id).holdsLock).toBe(false);
+    // It is still in its (aborted) transaction block until its ROLLBACK.
+    expect(beliefsAt(r, deadlock.id).inTransaction).toBe(true);
+    // What it no longer believes it holds, the server handed to B at the same instant.
+    const granted = r.events.find((e) => e.actor === 'B' && e.atMs === deadlock.atMs && e.reply === '(void)')!;
+    expect(beliefsAt(r, granted.id).holdsLock).toBe(true);
+  });
+
+  it('after 55P03 a session-level advisory lock the session still holds is still believed held', () => {
+    const base = findPreset('lock-order-deadlock')!.withoutFix;
+    const r = runScenario({ ...base, mechanism: { ...base.mechanism, lock: 'advisory-session', acquireTimeoutMs: 300 } });
+    const cancelled = r.events.find((e) => (e.reply ?? '').includes('55P03'))!;
+    expect(cancelled).toBeDefined();
+    expect(beliefsAt(r, cancelled.id).holdsLock).toBe(true);
+  });
+});

@@ -107,7 +107,26 @@ export function redisHandler(cases: RedisCases): ReplyHandler<RedisReply> {
 
 /** Runs `stmt` for the worker, worded by the reply's class; `k` continues with the reply. */
 export function runSql(world: World, w: WorkerRuntime, stmt: Stmt, cases: SqlCases, k: (r: DbReply) => void): void {
-  world.sql(w, stmt, sqlHandler(stmt, cases), k);
+  world.sql(w, stmt, sqlHandler(stmt, { ...cases, believe: (r, c) => {
+    if (c === 'error') forgetAbortedLocks(world, w);
+    cases.believe?.(r, c);
+  } }), k);
+}
+
+/**
+ * Any ERROR inside a transaction aborts it, and PostgreSQL releases the transaction's locks at the
+ * error, not at the later ROLLBACK (row locks and transaction-level advisory locks; the block stays
+ * open, "current transaction is aborted"): the client saw the error, so it no longer believes it
+ * holds them. Only a session-level advisory lock its session still holds survives (PostgreSQL
+ * "Advisory Locks"; ../shared/semantics.md, "PostgreSQL advisory locks" and "Row locks").
+ */
+function forgetAbortedLocks(world: World, w: WorkerRuntime): void {
+  const b = world.beliefs(w);
+  if (!b.holdsLock) return;
+  const session = b.connection;
+  const sessionLockLeft = world.scenario.mechanism.lock === 'advisory-session' && session !== null
+    && world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);
+  if (!sessionLockLeft) world.send(w, 'BELIEVE', { holdsLock: false });
 }
 
 /** Sends a Redis command for the worker (or an actor), worded by the reply's class. Returns the reply. */
