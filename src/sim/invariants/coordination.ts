@@ -1,6 +1,7 @@
 import type { CheckerContext, InvariantChecker, Finding } from './types';
 import { FindingLog } from './types';
 import type { CheckedEvent } from '../engine/trace';
+import { sqlCallOf } from '../engine/trace';
 import type { InvariantKind, Job, Step } from '../scenario/schema';
 import { fmtMs } from '../engine/fmt';
 
@@ -107,19 +108,29 @@ export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker
     (workers, from) => `${names(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${fmtMs(from)})`);
 }
 
+/**
+ * How a wait ended when the server ended it: the waiting statement's error (40P01 from the deadlock
+ * check, 55P03 from lock_timeout, 57014 from statement_timeout), read from the event's reply data,
+ * so a finding about a long wait also says what the database did about it. Empty otherwise.
+ */
+function waitEndedBy(e: CheckedEvent): string {
+  const answer = sqlCallOf(e)?.reply;
+  return answer?.status === 'error' ? `, until its statement failed with ERROR ${answer.error.code} ${answer.error.message}` : '';
+}
+
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */
 export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: number): InvariantChecker {
   const log = new FindingLog(listener);
   const since = new Map<string, { atMs: number; eventId: string; on: string }>();
   /** Each worker's state at its latest event. */
   const lastState = new Map<string, string>();
-  const report = (actor: string, waitedMs: number, start: { eventId: string; on: string }, endId: string | null) => {
+  const report = (actor: string, waitedMs: number, start: { eventId: string; on: string }, endId: string | null, endedBy = '') => {
     log.publish({
       invariant: 'boundedWait',
       severity: 'violation',
       message: endId === null
         ? `${actor} was still waiting for ${start.on} when the run ended, ${fmtMs(waitedMs)} after it started (the limit is ${fmtMs(maxWaitMs)})`
-        : `${actor} waited ${fmtMs(waitedMs)} for ${start.on} (the limit is ${fmtMs(maxWaitMs)})`,
+        : `${actor} waited ${fmtMs(waitedMs)} for ${start.on}${endedBy} (the limit is ${fmtMs(maxWaitMs)})`,
       eventIds: endId === null ? [start.eventId] : [start.eventId, endId],
     } satisfies Finding);
   };
@@ -136,7 +147,7 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
       }
       if (e.state === 'paused' || !start) return;
       since.delete(e.actor);
-      if (e.atMs - start.atMs > maxWaitMs) report(e.actor, e.atMs - start.atMs, start, e.id);
+      if (e.atMs - start.atMs > maxWaitMs) report(e.actor, e.atMs - start.atMs, start, e.id, waitEndedBy(e));
     },
     finish() {
       for (const [actor, start] of since) {

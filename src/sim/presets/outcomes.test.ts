@@ -161,7 +161,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
     withoutFix: {
       held: false,
       findings: [
-        { finding: 'violation boundedWait: A waited 1 s for a lock (the limit is 500 ms)', cites: [
+        { finding: 'violation boundedWait: A waited 1 s for a lock, until its statement failed with ERROR 40P01 deadlock detected (the limit is 500 ms)', cites: [
           '100 A SELECT pg_advisory_xact_lock(2) → waits (advisory lock 2 held by session c2)',
           '1100 A SELECT pg_advisory_xact_lock(2) → ERROR 40P01 deadlock detected (Process c1 waits for ExclusiveLock on advisory lock [lockscope,0,2,1]; blocked by process c2.\nProcess c2 waits for ExclusiveLock on advisory lock [lockscope,0,1,1]; blocked by process c1.)',
         ] },
