@@ -114,8 +114,10 @@ export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker
  * so a finding about a long wait also says what the database did about it. Empty otherwise.
  */
 function waitEndedBy(e: CheckedEvent): string {
-  const answer = sqlCallOf(e)?.reply;
-  return answer?.status === 'error' ? `, until its statement failed with ERROR ${answer.error.code} ${answer.error.message}` : '';
+  const call = sqlCallOf(e);
+  if (call === undefined) return '';
+  const { reply: answer } = call;
+  return answer.status === 'error' ? `, until its statement failed with ERROR ${answer.error.code} ${answer.error.message}` : '';
 }
 
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */
