@@ -1,5 +1,5 @@
 /** Form controls bound to a path of the draft scenario, each showing its own validation errors inline. */
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { ValidationError } from '../../sim';
 import { fieldId, getIn, parsePath } from './paths';
 
@@ -29,9 +29,9 @@ interface FieldProps {
   readonly hint?: string;
 }
 
-function Wrap({ id, label, hint, errors, children, inline }: { id: string; label: ReactNode; hint?: string; errors: readonly ValidationError[]; children: ReactNode; inline?: boolean }) {
+function Wrap({ id, label, hint, errors, children, inline, minCh }: { id: string; label: ReactNode; hint?: string; errors: readonly ValidationError[]; children: ReactNode; inline?: boolean; minCh?: number }) {
   return (
-    <div className={`field${inline ? ' inline' : ''}${errors.length ? ' invalid' : ''}`}>
+    <div className={`field${inline ? ' inline' : ''}${errors.length ? ' invalid' : ''}`} style={minCh === undefined ? undefined : ({ '--option-ch': minCh } as CSSProperties)}>
       <label htmlFor={id}>{label}</label>
       {children}
       {hint && <span className="field-hint">{hint}</span>}
@@ -108,7 +108,7 @@ export function SelectField({ ctx, path, label, hint, options, optional, onPick 
   const opts = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
   const known = typeof v === 'string' && opts.some((o) => o.value === v);
   return (
-    <Wrap id={id} label={label} hint={hint} errors={errs}>
+    <Wrap id={id} label={label} hint={hint} errors={errs} minCh={Math.max(...opts.map((o) => o.label.length))}>
       <select
         id={id}
         value={known ? (v as string) : ''}

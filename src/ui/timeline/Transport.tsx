@@ -111,7 +111,7 @@ export function Transport() {
           {SPEEDS.map((v) => <option key={v} value={v}>{v}×</option>)}
         </select>
       </label>
-      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout">
+      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout" title={event?.narration} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
         <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}/{run.events.length}
         {event ? <span className="narration"> — {event.narration}</span> : <span className="narration"> — before the first event</span>}
       </span>
