@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { readReport, simSourceHash } from './fidelity/report';
+import { readReport, simSourceHash } from './scripts/fidelityReport.mjs';
 
 /**
  * The Content-Security-Policy, as a <meta> tag. The build forbids inline scripts, eval and every

@@ -42,8 +42,9 @@ export interface FidelityBuildInfo {
 
 /** A preset's (or the whole build's) status, with the sentence to show. */
 export type FidelityStatus =
-  | { readonly kind: 'checked'; readonly text: string; readonly differences: number }
-  | { readonly kind: 'unchecked'; readonly text: string };
+  /** `short`: the catalogue card's line, e.g. `Checked against PostgreSQL 15.20 / Redis 7.0.15: 0 differences`. */
+  | { readonly kind: 'checked'; readonly text: string; readonly short: string; readonly differences: number }
+  | { readonly kind: 'unchecked'; readonly text: string; readonly short: string };
 
 /** The sentence for a build without a current report. */
 export const NOT_CHECKED = 'Not checked in this build: no fidelity report for these sources (run npm run test:fidelity).';
@@ -65,17 +66,21 @@ function count(n: number, one: string, many: string): string {
  */
 export function fidelityStatus(info: FidelityBuildInfo, presetId?: string): FidelityStatus {
   const r = info.report;
-  if (!r || r.simSourceHash !== info.buildSimHash) return { kind: 'unchecked', text: NOT_CHECKED };
+  if (!r || r.simSourceHash !== info.buildSimHash) return { kind: 'unchecked', text: NOT_CHECKED, short: 'Not checked in this build' };
   const entries = presetId === undefined ? Object.values(r.presets) : r.presets[presetId] ? [r.presets[presetId]] : [];
   const results = entries.flatMap((p) => [p?.withoutFix, p?.withFix]).filter((x): x is FidelityVariantResult => x !== undefined);
-  if (results.length === 0) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.' };
+  if (results.length === 0) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
   const replays = results.flatMap((x) => [x.sql, x.redis]).filter((x): x is FidelityReplay => x !== undefined);
   const steps = replays.reduce((s, x) => s + x.steps, 0);
   const differences = replays.reduce((s, x) => s + x.differences, 0);
   const what = presetId === undefined ? `${count(Object.keys(r.presets).length, 'preset', 'presets')} (both variants)` : 'both variants';
   const servers = serversText(r.servers, results.some((x) => x.viaPgBouncer === true));
   const verdict = differences === 0 ? '0 differences' : `${count(differences, 'difference', 'differences')} — the model and the servers disagree here`;
-  return { kind: 'checked', differences, text: `Checked against ${servers} on ${r.date}: the transcripts of ${what} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.` };
+  return {
+    kind: 'checked', differences,
+    text: `Checked against ${servers} on ${r.date}: the transcripts of ${what} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.`,
+    short: `Checked against ${servers}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
+  };
 }
 
 declare const __LOCKSCOPE_FIDELITY__: FidelityBuildInfo | undefined;
