@@ -27,6 +27,12 @@ describe('TranscriptExport ("Run it yourself")', () => {
     expect(screen.getByRole('status')).toHaveTextContent(/Copied the transcript/);
   });
 
+  it('keeps the transcript back while the rest of the run is hidden (predict mode)', () => {
+    render(<TranscriptExport run={runScenario(preset.withoutFix)} hidden />);
+    expect(screen.queryByRole('button', { name: 'Copy transcript' })).toBeNull();
+    expect(screen.getByText(/offered once the run is revealed/)).toBeInTheDocument();
+  });
+
   it('names redis-cli files .txt', () => {
     expect(sessionFileName('x', { id: 'redis', client: 'redis-cli' })).toBe('x-redis.txt');
   });

@@ -23,13 +23,14 @@ export function sessionFileName(base: string, session: { id: string; client: 'ps
   return `${base}-${session.id}.${session.client === 'psql' ? 'sql' : 'txt'}`;
 }
 
-/** Props: the run on screen. */
+/** Props: the run on screen; `hidden` while the view keeps the rest of the run back (predict mode): the transcript tells it all. */
 export interface TranscriptExportProps {
   readonly run: RunResult;
+  readonly hidden?: boolean;
 }
 
 /** The "Run it yourself" section. */
-export function TranscriptExport({ run }: TranscriptExportProps) {
+export function TranscriptExport({ run, hidden = false }: TranscriptExportProps) {
   const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
   const transcript = useMemo(() => buildTranscript(run), [run]);
   const text = useMemo(() => renderTranscript(transcript, preset?.variant), [transcript, preset]);
@@ -44,6 +45,14 @@ export function TranscriptExport({ run }: TranscriptExportProps) {
       setCopy('manual');
     }
   };
+  if (hidden) {
+    return (
+      <div className="transcript-export" data-testid="transcript-export">
+        <h3>Run it yourself</h3>
+        <p className="small muted">The transcript tells the whole run: it is offered once the run is revealed.</p>
+      </div>
+    );
+  }
   if (transcript.sessions.length === 0) {
     return (
       <div className="transcript-export" data-testid="transcript-export">
