@@ -83,7 +83,7 @@ describe('what cannot be typed becomes a comment', () => {
     expect(t.entries[i + 1]).toMatchObject({ kind: 'redis', actor: 'B', expect: 'OK' });
     // The pause and the destination are notes, never steps.
     const notes = t.entries.filter((e) => e.kind === 'note').map((e) => (e.kind === 'note' ? e.text : ''));
-    expect(notes.some((n) => n.startsWith('fault (pause), not replayable'))).toBe(true);
+    expect(notes.some((n) => n.startsWith('fault (pause): A pauses for 40 s') && n.endsWith('Not replayable: it happens outside the servers; the steps that follow show what they see of it.'))).toBe(true);
     expect(notes.some((n) => n.includes('the destination') && n.includes('PUT exports/'))).toBe(true);
     expect(t.redisSetup.map((x) => x.line)).toEqual(['DEL fence:export lease:export', 'SET fence:export 32']);
   });

@@ -235,7 +235,9 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const kind = e.data.kind;
       const session = connectionOf.get(e.actor);
       const waiting = session !== undefined ? blocked.get(session) : undefined;
-      note(e, `fault (${kind}), not replayable on a server: ${e.narration}`, REDIS_TIMING_FAULTS.has(kind));
+      // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
+      const tail = kind === 'adminBypass' ? ' Its statements are the admin session\'s steps.' : ' Not replayable: it happens outside the servers; the steps that follow show what they see of it.';
+      note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind));
       if (kind === 'crash' && session !== undefined && waiting !== undefined) {
         blocked.delete(session);
         n += 1;
