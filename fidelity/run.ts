@@ -249,10 +249,10 @@ const pgLocksRow = [
   withLocks.filter((r) => r.pgLocks?.disagree && r.outcome === 'disagree').length,
   withLocks.filter((r) => r.pgLocks?.disagree && r.outcome !== 'disagree').length,
 ] as const;
-console.log(line(pgLocksRow));
+if (!transcriptsOnly) console.log(line(pgLocksRow));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 console.log(line(total));
-console.log(`(pg_locks: ${withLocks.reduce((n, r) => n + (r.pgLocks?.steps ?? 0), 0)} lock-table snapshots compared in the SQL sequences above; not added to the total)`);
+if (!transcriptsOnly) console.log(`(pg_locks: ${withLocks.reduce((n, r) => n + (r.pgLocks?.steps ?? 0), 0)} lock-table snapshots compared in the SQL sequences above; not added to the total)`);
 
 const excludedCounts = new Map<string, number>();
 for (const r of results) {
@@ -287,7 +287,7 @@ for (const n of notes) console.log(`  note: ${n}`);
 const generated = results.filter((r) => r.primitive === 'generated SQL' || r.primitive === 'generated deadlocks');
 const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(deadlock_timeout fires')));
 const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
-console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
+if (!transcriptsOnly) console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
 
 for (const f of flakes) console.log(`\n${f}`);
 
