@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { readReport, simSourceHash } from './scripts/fidelityReport.mjs';
 
 /**
  * The Content-Security-Policy, as a <meta> tag. The build forbids inline scripts, eval and every
@@ -43,8 +44,15 @@ function csp(): Plugin {
 
 // Vite serves and builds the app; Vitest runs unit (src/sim, node), component (src/ui, jsdom) and the
 // fidelity harness's pure helpers (fidelity/*.test.ts: no servers needed) tests.
+// The last fidelity run's report and the hash of the model's sources this build is made from: the
+// app shows "checked against PostgreSQL … / Redis …" only when they match (src/ui/fidelity/).
+// Read when the config loads: a dev server started before an edit of src/sim keeps the old hash
+// until it restarts.
+const FIDELITY = { report: readReport(), buildSimHash: simSourceHash() };
+
 export default defineConfig({
   plugins: [csp(), react()],
+  define: { __LOCKSCOPE_FIDELITY__: JSON.stringify(FIDELITY) },
   test: {
     globals: true,
     include: ['src/**/*.test.{ts,tsx}', 'fidelity/**/*.test.ts'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deadlockVictims, prefixRedisKeys, splitCliArgs } from './presetReplay';
-import { findPreset, runScenario } from '../src/sim/index';
+import { prefixRedisKeys, splitCliArgs } from './presetReplay';
+import { PRESETS, buildTranscript, runScenario } from '../src/sim/index';
 import { redisArgv } from '../src/sim/resources/redisTypes';
 
 describe('prefixRedisKeys: the preset replay isolates its keys by prefix, not by flushing a database', () => {
@@ -24,11 +24,18 @@ describe('prefixRedisKeys: the preset replay isolates its keys by prefix, not by
   });
 });
 
-describe('deadlockVictims: which replayed statements get the scenario\'s deadlock_timeout', () => {
-  it('names the wait the trace ends with 40P01, and only that one', () => {
-    const without = runScenario(findPreset('lock-order-deadlock')!.withoutFix).events;
-    const victims = [...deadlockVictims(without)].map((id) => without.find((e) => e.id === id)!);
-    expect(victims.map((e) => `${e.atMs} ${e.actor} ${e.command}`)).toEqual(['100 A SELECT pg_advisory_xact_lock(2)']);
-    expect(deadlockVictims(runScenario(findPreset('lock-order-deadlock')!.withFix).events).size).toBe(0);
+describe('the preset replay replays the transcript a reader gets', () => {
+  it('every redis-cli line of every preset\'s transcript splits, as redis-cli splits it, into the argv a client sends', () => {
+    let lines = 0;
+    for (const p of PRESETS) {
+      for (const v of ['withoutFix', 'withFix'] as const) {
+        for (const e of buildTranscript(runScenario(p[v])).entries) {
+          if (e.kind !== 'redis') continue;
+          lines += 1;
+          expect(splitCliArgs(e.line)).toEqual(e.argv);
+        }
+      }
+    }
+    expect(lines).toBeGreaterThan(100);
   });
 });

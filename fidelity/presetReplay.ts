@@ -1,34 +1,31 @@
 /**
- * Replays the traces of every preset (both variants) against the real servers.
+ * Replays the transcript of every preset (both variants) against the real servers: the text a
+ * reader gets from the share panel or `npm run simulate -- <id> --transcript`
+ * (`src/sim/transcript/transcript.ts`), step by step, so an exported transcript is known to be true.
  *
- * SQL: every `sql` event's literal command runs, in trace order, on the real connection of the
- * model session that ran it (pooled connections `c1`, `c2`, … as named by the `pool` events, and
- * the admin script's own session `admin`); one real connection per model session. Each reply is
- * checked against the trace's reply text, including `waits (…)`; a statement the trace shows
- * finishing later ("After waiting …", a `wait` end event) must be among the statements the real
- * server released at the step just before, in the same order. A `connection.destroy()` ends the
- * real backend (`pg_terminate_backend`); a crash of a worker waiting in the database first cancels
- * its statement, as the engine does.
- * Deadlocks: every statement runs with a long `deadlock_timeout`, except one whose wait the trace
- * ends with 40P01 — it is sent after `SET deadlock_timeout` to the scenario's value
- * (`database.deadlockTimeoutMs`), so the server's check fails the same waiter (the other waits of
- * the cycle start later, their timers fire later). At its 40P01 the replay waits for the server's
- * reply; the DETAIL is compared with pids and the database OID normalised (`normalizeDeadlockDetail`).
+ * psql: each session of the transcript (`c1`, `c2`, … `admin`) is one real connection, opened at
+ * its first step with the transcript's preamble. Every statement step is sent and its reply
+ * compared with the step's `expect`, including "(blocks)"; a `sqlReturns` step (a statement that
+ * blocked returns) must be among the statements the real server released at the step just before,
+ * in the same order. A `sqlEnd` step ends the real backend (`pg_terminate_backend`); a `sqlCancel`
+ * (a worker crashed while its statement waited) cancels the statement, as the engine does.
+ * Deadlocks: the transcript gives every session a long `deadlock_timeout` and the session whose
+ * wait the run's check failed the scenario's value just before that statement (a `sqlSetting`
+ * step), so the server's check fails the same waiter. At its 40P01 the replay waits for the
+ * server's reply; the DETAIL is compared with pids and the database OID normalised
+ * (`normalizeDeadlockDetail`).
  *
- * Redis: the commands run in trace order under a fresh key prefix (`prefixRedisKeys`), as fast as possible.
- * The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the replay
- * compares every command up to the first event that needs time to pass or an unrepeatable fault
- * (a TTL running out, forced expiry, clock jump, failover) and counts the rest as not replayed.
- * Commands of a worker cut off from Redis (`no reply`) never reached the server and are skipped.
+ * redis-cli: the steps run in order under a fresh key prefix (`prefixRedisKeys`), as fast as
+ * possible, each line split as redis-cli splits it (`splitCliArgs`, which must give the step's
+ * argv). The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the
+ * replay compares every step up to the first note that needs real time to pass (a TTL running
+ * out, forced expiry, clock jump, failover) and counts the rest as not replayed. Commands of a
+ * worker cut off from Redis are notes in the transcript: they never reach the server.
  */
-import { PRESETS, runScenario, type Scenario, type TraceEvent } from '../src/sim/index';
-import { tablesFor } from '../src/sim/engine/tables';
-import { renderTableSetup } from '../src/sim/resources/database';
+import { PRESETS, buildTranscript, runScenario, type Scenario, type Transcript, type TranscriptStep } from '../src/sim/index';
 import { renderReply } from '../src/sim/resources/renderSql';
-import { redisArgv } from '../src/sim/resources/redisTypes';
-import { CASE_DEADLOCK_TIMEOUT, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, type RealDone } from './pgReal';
+import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, type RealDone } from './pgReal';
 import { normalizeDeadlockDetail } from './sqlHarness';
-import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../src/sim/scenario/schema';
 import { callRaw, newRedis, replyText, type RealRedisReply } from './redisHarness';
 import { formatFlake, runConfirmed } from './confirm';
 import type { CaseResult } from './types';
@@ -42,39 +39,24 @@ function canonicalText(text: string): string {
 
 let schemaCounter = 0;
 
-/**
- * Ids of the `wait begin` events whose statement the trace later fails with 40P01 (the waits the
- * model's deadlock check chose): the worker's next `wait end` event has that reply.
- */
-export function deadlockVictims(events: readonly TraceEvent[]): Set<string> {
-  const victims = new Set<string>();
-  events.forEach((e, i) => {
-    if (e.kind !== 'sql' || e.data?.t !== 'wait' || e.data.phase !== 'begin') return;
-    const end = events.slice(i + 1).find((x) => x.actor === e.actor && x.data?.t === 'wait' && x.data.phase === 'end');
-    if (end?.reply?.startsWith('ERROR 40P01')) victims.add(e.id);
-  });
-  return victims;
-}
-
-/** Replays the SQL part of one trace. */
-async function replaySql(name: string, scenario: Scenario, events: readonly TraceEvent[]): Promise<CaseResult> {
-  const victims = deadlockVictims(events);
-  const victimTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
+/** Replays the psql steps of one transcript (see the file's comment). */
+async function replaySql(name: string, scenario: Scenario, t: Transcript): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
   const monitor = new Monitor();
   await monitor.open();
   const schema = `fid_preset_${process.pid}_${++schemaCounter}`;
   const sessions = new Map<string, RealSession>();
-  const actorSession = new Map<string, string>();
-  /** Statements the server released at the last step, oldest first, not yet matched to trace events. */
+  const preambles = new Map(t.sessions.map((s) => [s.id, s.preamble] as const));
+  /** Statements the server released at the last step, oldest first, not yet matched to transcript steps. */
   let released: { id: string; done: RealDone }[] = [];
   let compared = 0;
   const session = async (id: string): Promise<RealSession> => {
     let s = sessions.get(id);
     if (!s) {
       s = new RealSession(id);
-      await s.open([`SET search_path TO ${schema}`, `SET deadlock_timeout = '${CASE_DEADLOCK_TIMEOUT}'`]);
+      // The transcript's own preamble (a long deadlock_timeout when the run has a deadlock) after the harness's setup.
+      await s.open([`SET search_path TO ${schema}`, `SET deadlock_timeout = '${CASE_DEADLOCK_TIMEOUT}'`, ...(preambles.get(id) ?? [])]);
       sessions.set(id, s);
     }
     return s;
@@ -88,7 +70,7 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
   /** Settles, then collects statements of sessions other than `except` that finished. */
   const collect = async (except: string | null): Promise<Set<string>> => {
     const waiting = (await monitor.settle(open())).waiting;
-    if (released.length > 0) problems.push(`the server released ${released.map((r) => `${r.id} (${renderReply(r.done.reply)})`).join(', ')} but the trace shows no such completion`);
+    if (released.length > 0) problems.push(`the server released ${released.map((r) => `${r.id} (${renderReply(r.done.reply)})`).join(', ')} but the transcript shows no such step`);
     const done = open().filter((s) => s.id !== except && s.peekDone());
     const stamps = await monitor.stateChanges(done.map((s) => s.pid));
     released = done.map((s) => {
@@ -99,35 +81,27 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
     released.sort((a, b) => (a.done.stateChange ?? '').localeCompare(b.done.stateChange ?? '') || a.done.seq - b.done.seq);
     return waiting;
   };
+  const steps = t.entries.filter((e): e is TranscriptStep => e.kind !== 'note' && e.kind !== 'redis');
   try {
     await monitor.client.query(`CREATE SCHEMA ${schema}`);
     await monitor.client.query(`SET search_path TO ${schema}`);
-    for (const t of tablesFor(scenario)) for (const sql of renderTableSetup(t)) await monitor.client.query(sql);
-    for (const e of events) {
+    for (const sql of t.sqlSetup) await monitor.client.query(sql);
+    for (const [i, step] of steps.entries()) {
       if (problems.length > 0) break;
-      if (e.kind === 'pool') {
-        if (e.command === 'pool.connect()' && e.reply && /^c\d+$/.test(e.reply)) {
-          actorSession.set(e.actor, e.reply);
-          await session(e.reply);
-        } else if (e.command === 'client.release()') {
-          actorSession.delete(e.actor);
-        } else if (e.command === 'connection.destroy()') {
-          const id = actorSession.get(e.actor);
-          const s = id ? sessions.get(id) : undefined;
-          actorSession.delete(e.actor);
-          if (s && !s.closed) {
-            await monitor.terminate(s.pid);
-            s.closed = true;
-            void s.client.end().catch(() => undefined);
-            transcript.push(`${e.id} ${id}> (connection destroyed)`);
-            await collect(null);
-          }
+      const id = step.session;
+      if (step.kind === 'sqlEnd') {
+        const s = sessions.get(id);
+        if (s && !s.closed) {
+          await monitor.terminate(s.pid);
+          s.closed = true;
+          void s.client.end().catch(() => undefined);
+          transcript.push(`${step.n} ${id}> \\q (connection destroyed)`);
+          await collect(null);
         }
         continue;
       }
-      if (e.kind === 'fault' && e.data?.t === 'fault' && e.data.kind === 'crash') {
-        const id = actorSession.get(e.actor);
-        const s = id ? sessions.get(id) : undefined;
+      if (step.kind === 'sqlCancel') {
+        const s = sessions.get(id);
         if (s && s.inFlight) {
           await monitor.cancel(s.pid);
           await monitor.awaitReply(s);
@@ -137,26 +111,20 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
         }
         continue;
       }
-      if (e.kind !== 'sql' || e.command === undefined || e.reply === undefined) continue;
-      const id = e.actor === 'admin' ? 'admin' : actorSession.get(e.actor);
-      if (!id) {
-        problems.push(`${e.id}: no connection known for ${e.actor}`);
-        break;
-      }
+      if (step.kind === 'redis') continue;
       compared += 1;
-      if (e.data?.t === 'wait' && e.data.phase === 'end') {
+      if (step.kind === 'sqlReturns') {
         // A statement that had been waiting: the server must have released it at the step before.
         // Statements released together by one step run concurrently on the server, so they are
         // matched as a set, not in order. A 40P01 comes from the server's deadlock timer: wait for it.
         const waiter = sessions.get(id);
-        if (e.reply.startsWith('ERROR 40P01') && !released.some((r) => r.id === id) && waiter?.inFlight) {
+        if (step.expect.startsWith('ERROR 40P01') && !released.some((r) => r.id === id) && waiter?.inFlight) {
           // PostgreSQL sends the 40P01 before its abort releases the locks: also wait for the
-          // statements the trace shows proceeding at the same moment (bounded by the settle timeout).
+          // statements the transcript shows returning at the same moment (bounded by the settle timeout).
           await monitor.awaitReply(waiter);
-          const at = events.indexOf(e);
-          const alsoReleased = events.slice(at + 1).filter((x) => x.atMs === e.atMs && x.kind === 'sql' && x.data?.t === 'wait' && x.data.phase === 'end');
+          const alsoReleased = steps.slice(i + 1).filter((x) => x.atMs === step.atMs && x.kind === 'sqlReturns');
           for (const x of alsoReleased) {
-            const other = sessions.get(actorSession.get(x.actor) ?? '');
+            const other = sessions.get(x.session);
             if (other?.inFlight) await monitor.awaitReply(other);
           }
           await collect(null);
@@ -164,25 +132,22 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
         const at = released.findIndex((r) => r.id === id);
         const next = at >= 0 ? released.splice(at, 1)[0] : released[0];
         const got = next ? `${next.id} → ${renderReply(next.done.reply)}` : '(nothing released)';
-        transcript.push(`${e.id} ${id}> ${e.command}  [completion]\n      trace:  ${id} → ${e.reply}\n      server: ${got}`);
-        if (!next || next.id !== id || comparable(renderReply(next.done.reply)) !== comparable(e.reply)) {
-          problems.push(`${e.id} ${id}> ${e.command}: trace shows ${id} proceeding with ${e.reply}; server released ${got}`);
+        transcript.push(`${step.n} ${id}> (step ${step.statement} returns) ${step.sql}\n      expect: ${id} → ${step.expect}\n      server: ${got}`);
+        if (!next || next.id !== id || comparable(renderReply(next.done.reply)) !== comparable(step.expect)) {
+          problems.push(`step ${step.n} ${id}> ${step.sql}: the transcript expects ${id} to return ${step.expect}; the server released ${got}`);
         }
         continue;
       }
       const s = await session(id);
-      // Back to the long timer after a victim's statement; inside the transaction its 40P01 aborted
-      // the SET itself is refused (25P02, changing nothing): it is tried again at the next statement.
-      await s.setDeadlockTimeout(victims.has(e.id) ? victimTimeoutMs : LONG_DEADLOCK_TIMEOUT_MS).catch(() => undefined);
-      s.send(e.command);
+      s.send(step.sql);
       const waiting = await collect(id);
       const own = s.takeDone();
       const got = own ? renderReply(own.reply) : waiting.has(id) ? 'waits' : '(no reply)';
-      transcript.push(`${e.id} ${id}> ${e.command}\n      trace:  ${e.reply}\n      server: ${got}`);
-      const expectWait = e.reply.startsWith('waits (');
-      if (expectWait ? got !== 'waits' : comparable(got) !== comparable(e.reply)) problems.push(`${e.id} ${id}> ${e.command}: trace ${e.reply} ≠ server ${got}`);
+      transcript.push(`${step.n} ${id}> ${step.sql}\n      expect: ${step.expect}\n      server: ${got}`);
+      const blocks = step.kind === 'sql' && step.blocks;
+      if (blocks ? got !== 'waits' : comparable(got) !== comparable(step.expect)) problems.push(`step ${step.n} ${id}> ${step.sql}: expect ${blocks ? '(blocks) ' : ''}${step.expect} ≠ server ${got}`);
     }
-    if (problems.length === 0 && released.length > 0) problems.push(`the server released ${released.map((r) => r.id).join(', ')} but the trace shows no such completion`);
+    if (problems.length === 0 && released.length > 0) problems.push(`the server released ${released.map((r) => r.id).join(', ')} but the transcript shows no such step`);
   } catch (err) {
     problems.push(`harness error: ${(err as Error).message}`);
   } finally {
@@ -194,8 +159,9 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
     await monitor.client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await monitor.close();
   }
-  transcript.unshift(`${compared} SQL events replayed`);
-  return { name, primitive: 'preset replay (SQL)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems };
+  transcript.unshift(`${compared} psql steps replayed`);
+  void scenario;
+  return { name, primitive: 'transcript replay (psql)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared };
 }
 
 /** Splits a redis-cli command line into argv (sdssplitargs: double quotes with \\xhh and C escapes). */
@@ -232,8 +198,6 @@ export function splitCliArgs(line: string): string[] {
   return out;
 }
 
-const TIME_FAULTS = new Set(['expireLease', 'clockJump', 'failover']);
-
 /**
  * `argv` with every key argument prefixed (the key positions of the commands the model speaks:
  * SET/GET/PEXPIRE/PTTL/INCR take one key first, DEL a list, EVAL `numkeys` keys after the script).
@@ -258,8 +222,8 @@ export function prefixRedisKeys(argv: readonly string[], prefix: string): string
 
 let redisReplayCounter = 0;
 
-/** Replays the Redis part of one trace under a fresh key prefix, up to the first event that needs time or an unrepeatable fault. */
-async function replayRedis(name: string, scenario: Scenario, events: readonly TraceEvent[]): Promise<CaseResult> {
+/** Replays the redis-cli steps of one transcript under a fresh key prefix, up to the first note that needs real time to pass. */
+async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
   const redis = newRedis();
   await redis.connect();
   const prefix = `fid:${process.pid}:preset${++redisReplayCounter}:`;
@@ -276,21 +240,23 @@ async function replayRedis(name: string, scenario: Scenario, events: readonly Tr
   let skipped = 0;
   let stoppedAt: string | null = null;
   try {
-    // The world's setup, as src/sim/engine/world.ts does it before the first event: the fencing
-    // counter starts at fenceStart (so the first token is fenceStart + 1).
-    if (scenario.lease.fenceStart > 0) await run(redisArgv({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) }));
-    const redisEvents = events.filter((e) => e.kind === 'redis' || e.kind === 'expiry' || (e.kind === 'fault' && e.data?.t === 'fault' && TIME_FAULTS.has(e.data.kind)));
-    for (const [i, e] of redisEvents.entries()) {
-      if (e.kind !== 'redis') {
-        stoppedAt = `${e.id} (${e.kind === 'expiry' ? 'a TTL runs out' : `fault ${e.data?.t === 'fault' ? e.data.kind : ''}`})`;
-        skipped = redisEvents.slice(i).filter((x) => x.kind === 'redis').length;
+    // The transcript's setup: clear the run's keys, start the fencing counter where the world starts it.
+    for (const x of t.redisSetup) await run(x.argv);
+    const entries = t.entries.filter((e) => e.kind === 'redis' || (e.kind === 'note' && e.redisTiming));
+    for (const [i, e] of entries.entries()) {
+      if (e.kind === 'note') {
+        stoppedAt = `${e.eventId} at ${e.atMs} ms (${e.text.slice(0, 60)}…)`;
+        skipped = entries.slice(i).filter((x) => x.kind === 'redis').length;
         break;
       }
-      if (e.command === undefined || e.reply === undefined || e.reply.startsWith('(no reply')) continue;
-      const real = await run(splitCliArgs(e.command));
+      if (e.kind !== 'redis') continue;
+      // The line the reader types is the argv a client sends, as redis-cli splits it.
+      const argv = splitCliArgs(e.line);
+      if (JSON.stringify(argv) !== JSON.stringify(e.argv)) problems.push(`step ${e.n}: redis-cli would read ${JSON.stringify(argv)} from the line, not the command ${JSON.stringify(e.argv)}`);
+      const real = await run(argv);
       compared += 1;
-      transcript.push(`${e.id} ${e.actor}> ${e.command}\n      trace:  ${e.reply}\n      server: ${replyText(real)}`);
-      if (replyText(real) !== e.reply) problems.push(`${e.id} ${e.command}: trace ${e.reply} ≠ server ${replyText(real)}`);
+      transcript.push(`${e.n} ${e.actor}> ${e.line}\n      expect: ${e.expect}\n      server: ${replyText(real)}`);
+      if (replyText(real) !== e.expect) problems.push(`step ${e.n} ${e.line}: expect ${e.expect} ≠ server ${replyText(real)}`);
       if (problems.length > 0) break;
     }
   } catch (err) {
@@ -299,31 +265,44 @@ async function replayRedis(name: string, scenario: Scenario, events: readonly Tr
     if (touched.size > 0) await redis.call('DEL', ...touched).catch(() => undefined);
     redis.disconnect();
   }
-  transcript.unshift(`${compared} Redis commands replayed${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later commands not replayed` : ''}`);
-  return { name, primitive: 'preset replay (Redis)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems };
+  transcript.unshift(`${compared} redis-cli steps replayed${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later steps not replayed` : ''}`);
+  return { name, primitive: 'transcript replay (redis-cli)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared, notReplayed: skipped };
+}
+
+/** One preset variant's replay, for the fidelity report. */
+export interface PresetReplayRow {
+  readonly presetId: string;
+  readonly variant: 'withoutFix' | 'withFix';
+  readonly sql?: CaseResult;
+  readonly redis?: CaseResult;
 }
 
 /**
- * Replays every preset, both variants: SQL (when the trace has SQL) and Redis (when it has Redis),
- * each under the confirmation rule (`confirm.ts`); `flakes` holds the printed flake warnings.
- * `ids` limits it to those presets (a quick check while working on one).
+ * Replays every preset's transcript (`buildTranscript`, the text `npm run simulate -- <id>
+ * --transcript` prints), both variants: its psql steps (when it has any) and its redis-cli steps
+ * (when it has any), each under the confirmation rule (`confirm.ts`); `flakes` holds the printed
+ * flake warnings, `rows` the results per preset variant (for the report). `ids` limits it to
+ * those presets (a quick check while working on one).
  */
-export async function replayPresets(ids?: readonly string[]): Promise<{ results: CaseResult[]; notes: string[]; flakes: string[] }> {
+export async function replayPresets(ids?: readonly string[]): Promise<{ results: CaseResult[]; notes: string[]; flakes: string[]; rows: PresetReplayRow[] }> {
   const results: CaseResult[] = [];
   const notes: string[] = [];
   const flakes: string[] = [];
-  const confirmed = async (run: () => Promise<CaseResult>): Promise<void> => {
+  const rows: PresetReplayRow[] = [];
+  const confirmed = async (run: () => Promise<CaseResult>): Promise<CaseResult> => {
     const { result, flake } = await runConfirmed(run);
     results.push(result);
     if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
+    return result;
   };
   for (const p of PRESETS.filter((x) => ids === undefined || ids.includes(x.id))) {
     for (const variant of ['withoutFix', 'withFix'] as const) {
-      const run = runScenario(p[variant]);
+      const t = buildTranscript(runScenario(p[variant]));
       const label = `${p.id} (${variant})`;
-      if (run.events.some((e) => e.kind === 'sql')) await confirmed(() => replaySql(label, p[variant], run.events));
-      if (run.events.some((e) => e.kind === 'redis')) await confirmed(() => replayRedis(label, p[variant], run.events));
+      const sql = t.sessions.some((s) => s.client === 'psql') ? await confirmed(() => replaySql(label, p[variant], t)) : undefined;
+      const redis = t.sessions.some((s) => s.client === 'redis-cli') ? await confirmed(() => replayRedis(label, t)) : undefined;
+      rows.push({ presetId: p.id, variant, ...(sql ? { sql } : {}), ...(redis ? { redis } : {}) });
     }
   }
-  return { results, notes, flakes };
+  return { results, notes, flakes, rows };
 }

@@ -6,7 +6,10 @@
  *    database through PGDATABASE (`lockscope_fid_<pid>_<random>`), dropped at the end — also on a
  *    failure, SIGINT or SIGTERM — so two runs at once never share advisory locks.
  * 2. Hand-written cases for every rule of ../shared/semantics.md the model implements.
- * 3. Replays the SQL and Redis commands of every preset's trace (both variants).
+ * 3. Replays every preset's transcript (both variants; `presetReplay.ts`), the text
+ *    `npm run simulate -- <id> --transcript` prints, and writes the fidelity report
+ *    (`src/generated/fidelity-report.json`, `report.ts`) the app shows as "checked against …".
+ *    `-- --transcripts` runs only this part (and still writes the report).
  * 4. Generated sequences (fast-check). Default: the fixed seed list of `fidelity/seeds.ts`
  *    (FIDELITY_SKIP_SEEDS=<seed>,… leaves entries out). `FIDELITY_SEED=<seed>` repeats one seed
  *    instead (FIDELITY_RUNS SQL sequences, default 500, in FIDELITY_LANES lanes, default 2, plus
@@ -24,7 +27,9 @@ import { newRedis, runRedisCase, REDIS_CONFIG, REDIS_TIMING } from './redisHarne
 import { SQL_CASES } from './sqlCases';
 import { REDIS_CASES } from './redisCases';
 import { runSqlCase } from './sqlHarness';
-import { replayPresets } from './presetReplay';
+import { replayPresets, type PresetReplayRow } from './presetReplay';
+import { REPORT_PATH, simSourceHash, writeReport } from './report';
+import type { FidelityReport, FidelityVariantResult } from '../src/ui/fidelity/fidelityStatus';
 import { runGeneratedRedis, runGeneratedSql, type GeneratedReport, type RedisSeedRun, type SqlSeedRun } from './generated';
 import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
@@ -49,6 +54,9 @@ function exploreCount(argv: readonly string[]): number | null {
   return n;
 }
 const explore = exploreCount(process.argv.slice(2));
+/** `-- --transcripts`: only the preset transcripts (and the report), no hand-written or generated sequences. */
+const transcriptsOnly = process.argv.slice(2).includes('--transcripts');
+const serverVersions = { postgresql: '?', redis: '?' };
 
 /**
  * The SQL and Redis seed runs of one seed, as a run with FIDELITY_SEED=<seed> does them: lane l of
@@ -90,6 +98,7 @@ async function checkServers(): Promise<string[]> {
   try {
     await pg.connect();
     const r = await pg.query('SHOW server_version');
+    serverVersions.postgresql = String((r.rows[0] as { server_version: string }).server_version).split(' ')[0] ?? '?';
     console.log(`PostgreSQL ${(r.rows[0] as { server_version: string }).server_version} at ${PG_CONFIG.host}:${PG_CONFIG.port} (database ${PG_CONFIG.database})`);
   } catch (e) {
     problems.push(`PostgreSQL does not answer at ${PG_CONFIG.host}:${PG_CONFIG.port} as ${PG_CONFIG.user}, database ${PG_CONFIG.database}: ${(e as Error).message}`);
@@ -100,6 +109,7 @@ async function checkServers(): Promise<string[]> {
   try {
     await Promise.race([redis.connect(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000))]);
     const info = String(await redis.call('INFO', 'server'));
+    serverVersions.redis = /redis_version:(\S+)/.exec(info)?.[1] ?? '?';
     console.log(`Redis ${/redis_version:(\S+)/.exec(info)?.[1] ?? '?'} at ${REDIS_CONFIG.host}:${REDIS_CONFIG.port}`);
   } catch (e) {
     problems.push(`Redis does not answer at ${REDIS_CONFIG.host}:${REDIS_CONFIG.port}: ${(e as Error).message}`);
@@ -143,7 +153,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
 const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
-console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
+console.log(transcriptsOnly ? 'only the preset transcripts (--transcripts)\n' : `generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
 const failures: string[] = [];
@@ -155,19 +165,20 @@ function report(r: CaseResult): void {
   if (r.outcome === 'disagree') failures.push(formatDisagreement(`${r.primitive} — ${r.name}`, r));
 }
 
+let replayRows: PresetReplayRow[] = [];
 let gen: GeneratedReport = { results: [], failures: [], flakes: [], failing: [] };
 let handMs = 0;
 let replayMs = 0;
 let genMs = 0;
 try {
   let t = performance.now();
-  for (const c of SQL_CASES) {
+  for (const c of transcriptsOnly ? [] : SQL_CASES) {
     const { result, flake } = await runConfirmed(() => runSqlCase(c));
     report(result);
     if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
   }
   // Timed cases run concurrently (each has its own connection and key prefix).
-  await Promise.all(REDIS_CASES.map(async (c) => {
+  await Promise.all((transcriptsOnly ? [] : REDIS_CASES).map(async (c) => {
     const conn = newRedis();
     await conn.connect();
     try {
@@ -186,11 +197,13 @@ try {
   notes.push(...replay.notes);
   flakes.push(...replay.flakes);
   replayMs = performance.now() - t;
+  replayRows = replay.rows;
 
   t = performance.now();
   // SQL first, then Redis: the timed Redis sequences measure their own lateness, better not under the SQL load.
-  const parts = [await runGeneratedSql(mode.sql, lanes)];
-  for (const e of mode.redis) parts.push(await runGeneratedRedis(e));
+  // --transcripts runs none of them.
+  const parts = transcriptsOnly ? [] : [await runGeneratedSql(mode.sql, lanes)];
+  for (const e of transcriptsOnly ? [] : mode.redis) parts.push(await runGeneratedRedis(e));
   gen = { results: [], failures: [], flakes: [], failing: [] };
   for (const g of parts) {
     gen.results.push(...g.results);
@@ -209,10 +222,10 @@ try {
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
-  'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'preset replay (Redis)', 'generated Redis',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
+  'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
 ];
-const rows = ORDER.map((p) => {
+const rows = ORDER.filter((p) => !transcriptsOnly || p.startsWith('transcript replay')).map((p) => {
   const rs = results.filter((r) => r.primitive === p);
   return [p, rs.length, rs.filter((r) => r.outcome === 'agree').length, rs.filter((r) => r.outcome === 'disagree').length, rs.filter((r) => r.outcome === 'excluded').length] as const;
 });
@@ -236,10 +249,10 @@ const pgLocksRow = [
   withLocks.filter((r) => r.pgLocks?.disagree && r.outcome === 'disagree').length,
   withLocks.filter((r) => r.pgLocks?.disagree && r.outcome !== 'disagree').length,
 ] as const;
-console.log(line(pgLocksRow));
+if (!transcriptsOnly) console.log(line(pgLocksRow));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 console.log(line(total));
-console.log(`(pg_locks: ${withLocks.reduce((n, r) => n + (r.pgLocks?.steps ?? 0), 0)} lock-table snapshots compared in the SQL sequences above; not added to the total)`);
+if (!transcriptsOnly) console.log(`(pg_locks: ${withLocks.reduce((n, r) => n + (r.pgLocks?.steps ?? 0), 0)} lock-table snapshots compared in the SQL sequences above; not added to the total)`);
 
 const excludedCounts = new Map<string, number>();
 for (const r of results) {
@@ -248,12 +261,12 @@ for (const r of results) {
     excludedCounts.set(reason, (excludedCounts.get(reason) ?? 0) + 1);
   }
 }
-const replayedRedis = results.filter((r) => r.primitive === 'preset replay (Redis)');
-const notReplayed = replayedRedis.map((r) => /(\d+) later commands not replayed/.exec(r.transcript[0] ?? '')?.[1]).reduce((s, n) => s + Number(n ?? 0), 0);
+const replayedRedis = results.filter((r) => r.primitive === 'transcript replay (redis-cli)');
+const notReplayed = replayedRedis.reduce((s, r) => s + (r.notReplayed ?? 0), 0);
 
 console.log('\nDeliberate simplifications, left out of the comparison:');
 const simplifications = [
-  'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement. In the preset replay, the statement the engine’s deadlock timer failed with 40P01 runs with the scenario’s deadlock_timeout (the others with a long one), and the replay compares the 40P01 and the waiters it releases.',
+  'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement. In the transcript replay, the transcript itself sets the scenario’s deadlock_timeout just before the statement the engine’s deadlock timer failed with 40P01 (the other sessions get a long one), and the replay compares the 40P01 and the waiters it releases.',
   'Several statements waiting for one uncommitted key, released together by a rollback: which one wins is a race in PostgreSQL; the model picks the earliest waiter. Compared up to that step.',
   'READ COMMITTED only: REPEATABLE READ / SERIALIZABLE (40001) are not modelled and not generated.',
   'lock_timeout / statement_timeout are caller-driven in the model (cancelWaiting); the suite lets the server’s own lock_timeout fire and compares the result, but does not compare timing.',
@@ -262,7 +275,7 @@ const simplifications = [
   'Row order of a result without ORDER BY is unspecified in SQL: multi-row results are compared as sets.',
   'Redis expiry at the exact millisecond: the model drops a key at now >= expiry, Redis at now > expiry. Timed cases keep commands at least 50 ms from any expiry instant (a run whose measured lateness spread reaches that margin is retried); PTTL is compared within the window of measured send and reply times.',
   'Redis integers beyond 2^53 (the model keeps integer replies as JS numbers) and TTLs beyond 2^53 ms are not generated.',
-  `Preset replay of Redis stops at the first TTL expiry, forced expiry, clock jump or failover (TTLs of 5–60 s are literal in the commands, so time cannot be compressed); ${notReplayed} later commands were not replayed — the same patterns run in the timed cases with short TTLs. Commands of a worker cut off from Redis never reach the server and are skipped.`,
+  `The transcript replay of redis-cli stops at the first wait for real time (a TTL running out, forced expiry, clock jump or failover: TTLs of 5–60 s are literal in the commands, so time cannot be compressed); ${notReplayed} later steps were not replayed — the same patterns run in the timed cases with short TTLs. Commands of a worker cut off from Redis are notes in the transcript: they never reach the server.`,
   'Replication, failover and clock jumps of Redis are model faults with no single-server equivalent: not compared.',
 ];
 simplifications.forEach((s) => console.log(`  - ${s}`));
@@ -274,9 +287,26 @@ for (const n of notes) console.log(`  note: ${n}`);
 const generated = results.filter((r) => r.primitive === 'generated SQL' || r.primitive === 'generated deadlocks');
 const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(deadlock_timeout fires')));
 const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
-console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
+if (!transcriptsOnly) console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
 
 for (const f of flakes) console.log(`\n${f}`);
+
+// The report the app shows as "checked against …" (src/ui/fidelity/): every preset's transcript replay.
+if (replayRows.length > 0) {
+  const variantResult = (r: PresetReplayRow): FidelityVariantResult => {
+    const of = (c: (typeof r)['sql']) => (c ? { steps: c.steps ?? 0, differences: c.outcome === 'disagree' ? Math.max(1, c.problems.length) : 0 } : undefined);
+    const sql = of(r.sql);
+    const redis = of(r.redis);
+    return { ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), viaPgBouncer: false };
+  };
+  const presets: Record<string, { withoutFix?: FidelityVariantResult; withFix?: FidelityVariantResult }> = {};
+  for (const r of replayRows) presets[r.presetId] = { ...presets[r.presetId], [r.variant]: variantResult(r) };
+  const report: FidelityReport = { version: 1, simSourceHash: simSourceHash(), date: new Date().toISOString().slice(0, 10), servers: { ...serverVersions }, presets };
+  writeReport(report);
+  const steps = replayRows.reduce((n, r) => n + (r.sql?.steps ?? 0) + (r.redis?.steps ?? 0), 0);
+  const differing = replayRows.filter((r) => r.sql?.outcome === 'disagree' || r.redis?.outcome === 'disagree').length;
+  console.log(`\ntranscripts: ${replayRows.length} preset variants, ${steps} steps compared with their expected replies, ${differing} with a difference; report for sources ${report.simSourceHash} written to ${REPORT_PATH.slice(REPORT_PATH.lastIndexOf('src/'))}`);
+}
 
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);

@@ -13,8 +13,9 @@ export type Primitive =
   | 'transactions'
   | 'sessions & cancel'
   | 'deadlocks'
-  | 'preset replay (SQL)'
-  | 'preset replay (Redis)'
+  /** Every preset's transcript (src/sim/transcript), both variants: its psql steps, then its redis-cli steps. */
+  | 'transcript replay (psql)'
+  | 'transcript replay (redis-cli)'
   | 'generated SQL'
   | 'generated deadlocks'
   | 'Redis strings/TTL'
@@ -90,4 +91,7 @@ export interface CaseResult {
   readonly excludedBecause?: string;
   /** SQL sequences: how many steps compared `pg_locks` (model vs server), and whether one differed. */
   readonly pgLocks?: { readonly steps: number; readonly disagree: boolean };
+  /** Transcript replays: the steps compared, and (redis-cli) the steps after a wait for real time, not replayed. */
+  readonly steps?: number;
+  readonly notReplayed?: number;
 }

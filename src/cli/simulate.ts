@@ -1,5 +1,5 @@
 /**
- * `npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json]`
+ * `npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json | --transcript[=<session>]]`
  * `npm run simulate -- --list` · `npm run simulate -- --help`
  *
  * Prints the timeline (time, actor, command, reply, narration) and the verdict. Exit codes
@@ -7,21 +7,31 @@
  * it), 3 inconclusive (the run was cut short — event limit, or the horizon came while a worker was
  * still at its job — before any violation: it proves nothing).
  * `--json` prints one object: { scenario, verdict: { status, held, summary, violations[], notes[], cutShort? }, traceHash, events[], metrics }.
+ * `--transcript` prints the run as a transcript to replay on real servers (src/sim/transcript):
+ * every psql session and the redis-cli commands in trace order with the expected replies;
+ * `--transcript=c1` prints one session's script. The exit code is the verdict's, as without it.
  * Thin over src/sim: all semantics live there.
  */
 import { readFileSync } from 'node:fs';
-import { PRESETS, findPreset, runScenario, parseScenario, formatErrors, type RunResult, type Scenario } from '../sim';
+import { PRESETS, findPreset, runScenario, parseScenario, formatErrors, buildTranscript, renderTranscript, renderSessionScript, type RunResult, type Scenario } from '../sim';
 
 /** The exit codes. */
 export const EXIT = { held: 0, violated: 1, badInput: 2, inconclusive: 3 } as const;
 
 /** What `--help` prints. */
-export const USAGE = `usage: npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json]
+export const USAGE = `usage: npm run simulate -- <preset-id | path/to/scenario.json> [--fixed] [--json | --transcript[=<session>]]
        npm run simulate -- --list | --help
 
-  --fixed   the preset's variant with the fix
-  --json    one JSON object: scenario, verdict, traceHash, events, metrics
-  --list    the preset ids
+  --fixed        the preset's variant with the fix
+  --json         one JSON object: scenario, verdict, traceHash, events, metrics
+  --transcript   the run as a transcript to replay on real servers: a header naming the
+                 psql sessions (c1, c2, admin) and redis-cli, the setup, then every command
+                 in trace order with "-- expect: <reply>" under it and "(blocks)" where it
+                 waits; what cannot be typed (virtual time, faults, the destination) is a
+                 comment. Checked by npm run test:fidelity for every preset.
+  --transcript=<session>
+                 one session's script to paste into its psql or redis-cli (e.g. =c1, =redis)
+  --list         the preset ids
 
 exit codes:
   0  held: every invariant held over a run that finished
@@ -35,6 +45,8 @@ interface Args {
   target: string | null;
   fixed: boolean;
   json: boolean;
+  /** null: no transcript; '': the whole transcript; else one session's script. */
+  transcript: string | null;
   list: boolean;
   help: boolean;
 }
@@ -44,16 +56,21 @@ export class InputError extends Error {}
 
 /** Parses argv (without node and the script). Throws InputError on unknown flags. */
 export function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { target: null, fixed: false, json: false, list: false, help: false };
+  const args: Args = { target: null, fixed: false, json: false, transcript: null, list: false, help: false };
   for (const a of argv) {
     if (a === '--help' || a === '-h') args.help = true;
     else if (a === '--fixed') args.fixed = true;
     else if (a === '--json') args.json = true;
     else if (a === '--list') args.list = true;
-    else if (a.startsWith('-')) throw new InputError(`unknown option ${a} (expected --fixed, --json, --list or --help)`);
+    else if (a === '--transcript') args.transcript = '';
+    else if (a.startsWith('--transcript=')) {
+      args.transcript = a.slice('--transcript='.length);
+      if (args.transcript === '') throw new InputError('--transcript= needs a session id (e.g. --transcript=c1), or use --transcript for all sessions');
+    } else if (a.startsWith('-')) throw new InputError(`unknown option ${a} (expected --fixed, --json, --transcript, --list or --help)`);
     else if (args.target === null) args.target = a;
     else throw new InputError(`unexpected argument ${a}: give one preset id or one scenario file`);
   }
+  if (args.json && args.transcript !== null) throw new InputError('give --json or --transcript, not both');
   return args;
 }
 
@@ -132,7 +149,18 @@ export function main(argv: readonly string[], out: (s: string) => void = console
     if (args.target === null) throw new InputError('give a preset id or a scenario file (npm run simulate -- --list lists presets)');
     const scenario = loadScenario(args.target, args.fixed);
     const r = runScenario(scenario);
-    if (args.json) {
+    if (args.transcript !== null) {
+      const t = buildTranscript(r);
+      const variant = findPreset(args.target) ? (args.fixed ? 'with the fix' : 'without the fix') : undefined;
+      if (args.transcript === '') out(renderTranscript(t, variant).trimEnd());
+      else {
+        try {
+          out(renderSessionScript(t, args.transcript, variant).trimEnd());
+        } catch (e) {
+          throw new InputError((e as Error).message);
+        }
+      }
+    } else if (args.json) {
       out(JSON.stringify({ scenario: r.scenario, verdict: { status: r.verdict.status, held: r.verdict.held, summary: r.verdict.summary, violations: r.verdict.violations, notes: r.verdict.notes, ...(r.verdict.cutShort ? { cutShort: r.verdict.cutShort } : {}) }, traceHash: r.traceHash, events: r.events, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) }, null, 2));
     } else out(formatTimeline(r));
     return EXIT[r.verdict.status];

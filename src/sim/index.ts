@@ -28,3 +28,4 @@ export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
 export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
 export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
 export { usesDestination, usesDatabase } from './controls/uses';
+export { buildTranscript, renderTranscript, renderSessionScript, deadlockVictimEvents, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type Transcript, type TranscriptEntry, type TranscriptStep, type TranscriptNote, type TranscriptSession } from './transcript/transcript';

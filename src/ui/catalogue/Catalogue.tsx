@@ -2,6 +2,7 @@
 import { LESSONS, PRESETS, type Preset } from '../../sim';
 import { deriveRun, useVisibility } from '../store';
 import { ModelNotes } from '../help/ModelNotes';
+import { FidelityLine } from '../fidelity/FidelityLine';
 
 function Verdict({ held, summary }: { held: boolean; summary: string }) {
   return <span className={held ? 'held' : 'violated'}><span aria-hidden="true">{held ? '✓ ' : '✗ '}</span><strong>{held ? 'Held' : 'Violated'}</strong>: {summary.replace(/^(Held|Violated): /, '')}</span>;
@@ -39,6 +40,7 @@ function PresetCard({ preset, onOpen }: { preset: Preset; onOpen: (id: string, v
       <h3 id={`p-${preset.id}`}>{preset.title}</h3>
       <p className="small muted"><code>{preset.id}</code></p>
       <p>{preset.situation}</p>
+      <p className="small muted"><FidelityLine presetId={preset.id} /></p>
       <dl>
         <dt>Without the fix</dt>
         <dd><Verdict held={without.verdict.held} summary={without.verdict.summary} /></dd>

@@ -3,6 +3,7 @@
  * is checked against real PostgreSQL and Redis.
  */
 import { MODEL_SIMPLIFICATIONS } from '../../sim';
+import { FidelityLine } from '../fidelity/FidelityLine';
 
 /** The help section listing what the model leaves out on purpose. */
 export function ModelNotes() {
@@ -13,6 +14,11 @@ export function ModelNotes() {
         Every command in a trace is the literal SQL or Redis command, and the fidelity suite replays them against real
         PostgreSQL 15 and Redis 7 and compares each reply, error code, warning, and who waits for whom. The model
         simplifies on purpose in these places, which the comparison leaves out:
+      </p>
+      <p className="fidelity-build">
+        <FidelityLine long /> Every run can be exported as a transcript to replay on your own servers
+        (Share → Run it yourself, or <code>npm run simulate -- &lt;id&gt; --transcript</code>); the fidelity suite
+        replays the transcript of every preset.
       </p>
       <dl>
         {MODEL_SIMPLIFICATIONS.map((s) => (

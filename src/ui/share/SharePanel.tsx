@@ -5,10 +5,11 @@
  * link length.
  */
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { deriveRun, useLockscope, useLockscopeStore, useRun, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
+import { deriveRun, useLockscope, useLockscopeStore, useRun, useVisibility, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
+import { TranscriptExport } from './TranscriptExport';
 
 function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
   const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
@@ -81,6 +82,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
   const composed = useDeferredValue(useLockscope((s) => s.composed));
   const link = useShareLink();
   const [status, setStatus] = useState('');
+  const { showFuture } = useVisibility();
   const fileRef = useRef<HTMLInputElement>(null);
 
   const onImport = async (file: File | undefined) => {
@@ -125,6 +127,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
         {timeline && <button type="button" onClick={() => void exportImage('png')}>Timeline PNG</button>}
       </div>
       <p className="small share-status" role="status">{status}</p>
+      <TranscriptExport run={run} hidden={!showFuture} />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">
         <dt>Trace hash</dt><dd><code data-testid="trace-hash">{run.traceHash}</code></dd>

@@ -1,0 +1,32 @@
+import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { watchErrors } from './support';
+
+test('Run it yourself: the transcript downloads as the CLI prints it, a file per session; the preset says what the fidelity run checked', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/sim/lock-order-deadlock');
+  const share = page.getByRole('region', { name: 'Share and export' });
+  await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
+  // This build's report is current (or absent): either way the line says which, never a stale claim.
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+ \/ Redis 7\.\d+\.\d+: 0 differences|Not checked in this build)$/);
+
+  const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
+  expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.sql');
+  const text = readFileSync(await combined.path(), 'utf8');
+  // The CLI exits 1 here (the preset's verdict is violated); its output is the same text.
+  const cli = spawnSync('npx', ['tsx', 'src/cli/simulate.ts', 'lock-order-deadlock', '--transcript'], { encoding: 'utf8' });
+  expect(cli.status).toBe(1);
+  expect(text.trimEnd()).toBe(cli.stdout.trimEnd());
+  expect(text).toContain('SELECT pg_advisory_xact_lock(2);\n-- expect: (blocks) waits (advisory lock 2 held by session c2)');
+
+  const [c2] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'lock-order-deadlock-c2.sql' }).click()]);
+  const c2Text = readFileSync(await c2.path(), 'utf8');
+  expect(c2Text).toMatch(/^-- c2: psql \(pool connection c2; used by B\)/);
+  expect(c2Text).not.toContain('CREATE TABLE');
+
+  // Each catalogue card says it too.
+  await page.goto('/#/');
+  await expect(page.getByRole('listitem').filter({ hasText: 'lock-order-deadlock' }).getByTestId('fidelity')).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS, findPreset, runScenario, type Scenario } from '../index';
+import { buildTranscript, deadlockVictimEvents, renderSessionScript, renderTranscript, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
+
+const variants = PRESETS.flatMap((p) => (['withoutFix', 'withFix'] as const).map((v) => ({ label: `${p.id} (${v})`, scenario: p[v] })));
+const steps = (s: Scenario): TranscriptStep[] => buildTranscript(runScenario(s)).entries.filter((e): e is TranscriptStep => e.kind !== 'note');
+
+describe('buildTranscript: every command of the run, in trace order, with the reply the run got', () => {
+  it.each(variants)('$label: each SQL and Redis event is one step whose line and expectation are the event\'s command and reply', ({ scenario }) => {
+    const run = runScenario(scenario);
+    const t = buildTranscript(run);
+    const byEvent = new Map(t.entries.filter((e) => e.kind !== 'note' && e.eventId !== null).map((e) => [e.eventId, e]));
+    for (const e of run.events) {
+      const cutOff = e.call?.resource === 'redis' && 'cutOff' in e.call && e.call.cutOff === true;
+      if ((e.kind !== 'sql' && e.kind !== 'redis') || cutOff) continue;
+      const s = byEvent.get(e.id);
+      expect(s, `${e.id} ${e.command}`).toBeDefined();
+      if (!s || s.kind === 'note') continue;
+      if (s.kind === 'redis') expect([s.line, s.expect]).toEqual([e.command, e.reply]);
+      else if (s.kind === 'sql' || s.kind === 'sqlReturns') expect([s.sql, s.expect]).toEqual([e.command, e.reply]);
+      else throw new Error(`${e.id} became a ${s.kind} step`);
+    }
+    // Numbered 1…N in trace order.
+    const ns = t.entries.flatMap((e) => (e.kind === 'note' ? [] : [e.n]));
+    expect(ns).toEqual(ns.map((_, i) => i + 1));
+  });
+
+  it.each(variants)('$label: a statement that blocks returns at a later step of its own session, which names it', ({ scenario }) => {
+    const all = steps(scenario);
+    for (const s of all) {
+      if (s.kind === 'sql' && s.blocks) {
+        expect(s.expect.startsWith('waits (')).toBe(true);
+        if (s.returnsAt === undefined) continue;
+        const r = all.find((x) => x.n === s.returnsAt);
+        expect(r).toMatchObject({ kind: 'sqlReturns', session: s.session, statement: s.n, sql: s.sql });
+        expect(r!.n).toBeGreaterThan(s.n);
+      }
+      if (s.kind === 'sqlReturns') expect(all.find((x) => x.n === s.statement)).toMatchObject({ kind: 'sql', blocks: true, returnsAt: s.n });
+    }
+  });
+
+  it('is deterministic: the same scenario gives the same text, byte for byte', () => {
+    const p = findPreset('lock-order-deadlock')!;
+    expect(renderTranscript(buildTranscript(runScenario(p.withoutFix)))).toBe(renderTranscript(buildTranscript(runScenario(p.withoutFix))));
+  });
+});
+
+describe('the deadlock: the server must pick the statement the run\'s check failed', () => {
+  const run = runScenario(findPreset('lock-order-deadlock')!.withoutFix);
+  const t = buildTranscript(run);
+
+  it('sets the scenario\'s deadlock_timeout in that session just before that statement, and a long one in every session', () => {
+    const victim = [...deadlockVictimEvents(run.events)];
+    expect(victim).toHaveLength(1);
+    const i = t.entries.findIndex((e) => e.kind === 'sql' && e.eventId === victim[0]);
+    const setting = t.entries[i - 1];
+    expect(setting).toMatchObject({ kind: 'sqlSetting', session: 'c1', sql: "SET deadlock_timeout = '1s'", expect: 'SET' });
+    expect(t.sessions.filter((s) => s.client === 'psql').map((s) => [s.id, s.preamble])).toEqual([
+      ['c1', [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`]],
+      ['c2', [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`]],
+    ]);
+  });
+
+  it('writes the blocked statement as "(blocks)" and the 40P01 under the step where it returns', () => {
+    const text = renderTranscript(t, 'without the fix');
+    expect(text).toContain('SELECT pg_advisory_xact_lock(2);\n-- expect: (blocks) waits (advisory lock 2 held by session c2) — returns at step 8');
+    expect(text).toMatch(/-- 8\. c1 \(A\) at 1\.1 s: step 6 returns\n-- expect: ERROR 40P01 deadlock detected \(Process c1 waits .*\n--\s+Process c2 waits/);
+  });
+
+  it('adds no deadlock_timeout where the run has no deadlock', () => {
+    const fixed = buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withFix));
+    expect(fixed.entries.some((e) => e.kind === 'sqlSetting')).toBe(false);
+    expect(fixed.sessions.every((s) => s.preamble.length === 0)).toBe(true);
+  });
+});
+
+describe('what cannot be typed becomes a comment', () => {
+  it('a TTL running out is a wait in virtual time that Redis timing depends on, before the SET it lets through', () => {
+    const t = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));
+    const i = t.entries.findIndex((e) => e.kind === 'note' && e.redisTiming);
+    expect(t.entries[i]).toMatchObject({ atMs: 30_000 });
+    expect(t.entries[i]!.kind === 'note' && t.entries[i]!.text).toMatch(/^wait until 30 s \(virtual time\): the TTL of lease:export runs out/);
+    expect(t.entries[i + 1]).toMatchObject({ kind: 'redis', actor: 'B', expect: 'OK' });
+    // The pause and the destination are notes, never steps.
+    const notes = t.entries.filter((e) => e.kind === 'note').map((e) => (e.kind === 'note' ? e.text : ''));
+    expect(notes.some((n) => n.startsWith('fault (pause): A pauses for 40 s') && n.endsWith('Not replayable: it happens outside the servers; the steps that follow show what they see of it.'))).toBe(true);
+    expect(notes.some((n) => n.includes('the destination') && n.includes('PUT exports/'))).toBe(true);
+    expect(t.redisSetup.map((x) => x.line)).toEqual(['DEL fence:export lease:export', 'SET fence:export 32']);
+  });
+
+  it('a command of a worker cut off from Redis is a note, not a command to type', () => {
+    const run = runScenario(findPreset('renew-partition')!.withoutFix);
+    const cutOff = run.events.filter((e) => e.call?.resource === 'redis' && 'cutOff' in e.call && e.call.cutOff);
+    expect(cutOff.length).toBeGreaterThan(0);
+    const t = buildTranscript(run);
+    for (const e of cutOff) expect(t.entries.find((x) => x.eventId === e.id)).toMatchObject({ kind: 'note', redisTiming: false });
+  });
+
+  it('a destroyed connection ends its session', () => {
+    const run = runScenario(findPreset('crash-after-effect')!.withFix);
+    const t = buildTranscript(run);
+    expect(t.entries.filter((e) => e.kind === 'sqlEnd')).toMatchObject([{ session: 'c1', actor: 'A' }]);
+    expect(renderTranscript(t)).toContain('\\q\n-- the pool destroys connection c1');
+  });
+});
+
+describe('renderSessionScript: one file per session', () => {
+  const t = buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withoutFix));
+
+  it('holds only that session\'s typed lines, each after the step of another session it follows', () => {
+    const c2 = renderSessionScript(t, 'c2');
+    const typed = c2.split('\n').filter((l) => l !== '' && !l.startsWith('--'));
+    expect(typed).toEqual([`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}';`, 'BEGIN;', 'SELECT pg_advisory_xact_lock(2);', 'SELECT pg_advisory_xact_lock(1);', 'SELECT balance FROM accounts WHERE id = 1;', 'UPDATE accounts SET balance = 50 WHERE id = 1;', 'COMMIT;']);
+    expect(c2).toContain('-- step 7 (after step 6 in c1)\nSELECT pg_advisory_xact_lock(1);');
+    // The tables are created once, in the first session's file.
+    expect(renderSessionScript(t, 'c1')).toContain('CREATE TABLE accounts');
+  });
+
+  it('writes redis-cli notes with #, and refuses a session the transcript has not', () => {
+    const r = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));
+    const text = renderSessionScript(r, 'redis');
+    expect(text.split('\n').filter((l) => l !== '').every((l) => l.startsWith('#') || /^(SET|DEL|EVAL|GET|PEXPIRE|PTTL|INCR) /.test(l))).toBe(true);
+    expect(() => renderSessionScript(r, 'c9')).toThrow(/no session c9 in this transcript \(sessions: redis\)/);
+  });
+});

@@ -1,0 +1,408 @@
+/**
+ * "Run it yourself": a run as a transcript a reader can replay on real servers — one `psql`
+ * session per database session of the run (pool connections `c1`, `c2`, … and the admin script's
+ * `admin`) and one `redis-cli`, the statements in trace order, each with the reply the model gave
+ * under it, "(blocks)" where a statement waits and a later step where it returns, the way published
+ * isolation-anomaly transcripts are written.
+ *
+ * Built from the trace's structured `call` data (`renderSql`, `renderReply`, `renderRedis`,
+ * `renderRedisReply`, `redisArgv`), never by parsing the event texts. What cannot be typed into a
+ * server — virtual time passing, a TTL running out, faults (a pause, a crash, a partition), the
+ * destination (file store / external API) — becomes a comment line saying so. The fidelity suite
+ * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
+ * on any reply that differs from the `expect` of a step.
+ *
+ * Pure and deterministic: the same run gives the same transcript, byte for byte.
+ */
+import type { RunResult } from '../engine/run';
+import type { TraceEvent } from '../engine/trace';
+import { sqlCallOf } from '../engine/trace';
+import { fmtTime } from '../engine/fmt';
+import { tablesFor } from '../engine/tables';
+import { renderReply, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
+import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
+import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../scenario/schema';
+import type { Scenario } from '../scenario/schema';
+
+/** One server session of a transcript: a `psql` session (named as the run's database session) or the one `redis-cli`. */
+export interface TranscriptSession {
+  /** `c1`, `c2`, `admin` (the model's session ids, which the replies also name), or `redis`. */
+  readonly id: string;
+  readonly client: 'psql' | 'redis-cli';
+  /** The workers (or `admin`) that ran commands in it, in order of first use. */
+  readonly usedBy: readonly string[];
+  /** Statements to run when the session opens (expected reply `SET`), e.g. a long `deadlock_timeout`. */
+  readonly preamble: readonly string[];
+}
+
+/** Fields every numbered step has. */
+interface StepBase {
+  /** 1-based step number, in trace order across all sessions. */
+  readonly n: number;
+  /** Virtual time of the step, ms from the start of the run. */
+  readonly atMs: number;
+  /** The trace event it comes from (none for a setting the transcript adds). */
+  readonly eventId: string | null;
+  readonly session: string;
+  /** The worker (or `admin`) whose command it is. */
+  readonly actor: string;
+}
+
+/** A numbered step: something the reader types (or does) in one session. */
+export type TranscriptStep =
+  /** A SQL statement; `blocks` = it waits (its reply comes in the `sqlReturns` step numbered `returnsAt`). */
+  | (StepBase & { readonly kind: 'sql'; readonly sql: string; readonly expect: string; readonly blocks: boolean; readonly blockedOn?: string; readonly returnsAt?: number })
+  /** The statement of step `statement` (which blocked) returns with `expect`. Nothing is typed. */
+  | (StepBase & { readonly kind: 'sqlReturns'; readonly statement: number; readonly sql: string; readonly expect: string })
+  /** A setting the run's timing needs on a real server (`SET deadlock_timeout …` before the wait the run's deadlock check fails); `why` says which. */
+  | (StepBase & { readonly kind: 'sqlSetting'; readonly sql: string; readonly expect: 'SET'; readonly why: string })
+  /** The pool destroys the connection: the session ends (`\q`; the harness terminates the backend). */
+  | (StepBase & { readonly kind: 'sqlEnd' })
+  /** The worker crashes while its statement waits: cancel it (Ctrl+C in psql). */
+  | (StepBase & { readonly kind: 'sqlCancel'; readonly statement: number })
+  /** A redis-cli command; `argv` is what a client library sends. */
+  | (StepBase & { readonly kind: 'redis'; readonly line: string; readonly argv: readonly string[]; readonly expect: string });
+
+/** An unnumbered line: what happened outside the servers, which cannot be typed. */
+export interface TranscriptNote {
+  readonly kind: 'note';
+  readonly atMs: number;
+  readonly eventId: string;
+  readonly actor: string;
+  readonly text: string;
+  /**
+   * The note needs real time to pass in Redis (a TTL runs out, a forced expiry, a clock jump, a
+   * failover): from here the Redis replies depend on timing the reader must reproduce.
+   */
+  readonly redisTiming: boolean;
+}
+
+/** A transcript entry in trace order. */
+export type TranscriptEntry = TranscriptStep | TranscriptNote;
+
+/** A whole transcript (render it with `renderTranscript` / `renderSessionScript`). */
+export interface Transcript {
+  readonly title: string;
+  /** The preset id, when the scenario has one. */
+  readonly scenarioId?: string;
+  readonly traceHash: string;
+  readonly seed: number;
+  readonly sessions: readonly TranscriptSession[];
+  /** psql statements that create the tables as the run starts them (run once, in a scratch database). */
+  readonly sqlSetup: readonly string[];
+  /** redis-cli commands that clear the run's keys and set the fencing counter's start. */
+  readonly redisSetup: readonly { readonly line: string; readonly argv: readonly string[] }[];
+  readonly entries: readonly TranscriptEntry[];
+}
+
+/** `deadlock_timeout` the other sessions get when the run has a deadlock, so the server's check fails the same statement as the run's. */
+export const TRANSCRIPT_LONG_DEADLOCK_TIMEOUT = '10min';
+
+const REDIS_TIMING_FAULTS = new Set(['expireLease', 'clockJump', 'failover']);
+
+/** A PostgreSQL interval literal for `ms`: `1s` for whole seconds, else `250ms`. */
+function intervalOf(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** The keys a Redis command touches. */
+function redisKeys(cmd: RedisCmd): string[] {
+  return cmd.op === 'DEL' ? [...cmd.keys] : [cmd.key];
+}
+
+/**
+ * The ids of the `wait begin` events whose statement the run later fails with 40P01 (the waits
+ * the model's deadlock check chose): the same session's next `wait end` carries SQLSTATE 40P01.
+ */
+export function deadlockVictimEvents(events: readonly TraceEvent[]): Set<string> {
+  const victims = new Set<string>();
+  const open = new Map<string, string>();
+  for (const e of events) {
+    const call = sqlCallOf(e);
+    if (!call || e.data?.t !== 'wait') continue;
+    if (e.data.phase === 'begin') open.set(call.caller, e.id);
+    else {
+      const begin = open.get(call.caller);
+      open.delete(call.caller);
+      if (begin && call.reply.status === 'error' && call.reply.error.code === '40P01') victims.add(begin);
+    }
+  }
+  return victims;
+}
+
+/**
+ * The transcript of a run. `run` needs its events with `call` data (any `runScenario` result:
+ * `text: false` runs carry it too). Never throws.
+ */
+export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'traceHash'>): Transcript {
+  const scenario: Scenario = run.scenario;
+  const events = run.events;
+  const victims = deadlockVictimEvents(events);
+  const deadlockTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
+  const sessions = new Map<string, { client: 'psql' | 'redis-cli'; usedBy: string[] }>();
+  const use = (id: string, client: 'psql' | 'redis-cli', actor: string): void => {
+    const s = sessions.get(id) ?? { client, usedBy: [] };
+    if (!s.usedBy.includes(actor)) s.usedBy.push(actor);
+    sessions.set(id, s);
+  };
+  const entries: TranscriptEntry[] = [];
+  let n = 0;
+  /** Session → the step number of its statement that blocks and has not returned yet. */
+  const blocked = new Map<string, number>();
+  /** Worker → the database session it holds (from the pool's events). */
+  const connectionOf = new Map<string, string>();
+  const redisKeySet = new Set<string>();
+  const note = (e: TraceEvent, text: string, redisTiming = false): void => {
+    entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, text, redisTiming });
+  };
+
+  for (const e of events) {
+    const call = e.call;
+    if (call?.resource === 'db') {
+      const c = sqlCallOf(e);
+      if (!c) continue;
+      use(c.caller, 'psql', e.actor);
+      if (e.data?.t === 'wait' && e.data.phase === 'end') {
+        const statement = blocked.get(c.caller) ?? 0;
+        blocked.delete(c.caller);
+        n += 1;
+        const at = entries.findIndex((x) => x.kind === 'sql' && x.n === statement);
+        const stmtStep = entries[at];
+        if (stmtStep && stmtStep.kind === 'sql') entries[at] = { ...stmtStep, returnsAt: n };
+        entries.push({ kind: 'sqlReturns', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, statement, sql: renderSql(c.command), expect: renderReply(c.reply) });
+        continue;
+      }
+      if (victims.has(e.id)) {
+        n += 1;
+        entries.push({
+          kind: 'sqlSetting', n, atMs: e.atMs, eventId: null, session: c.caller, actor: e.actor, expect: 'SET',
+          sql: `SET deadlock_timeout = '${intervalOf(deadlockTimeoutMs)}'`,
+          why: `the run's deadlock check fails the next statement deadlock_timeout (${fmtTime(deadlockTimeoutMs)}) after it begins to wait; the other sessions wait ${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}, so the server picks the same statement. By hand, raise it (say '30s') and type the next steps within that time`,
+        });
+      }
+      n += 1;
+      const blocks = c.reply.status === 'waits';
+      if (blocks) blocked.set(c.caller, n);
+      entries.push({
+        kind: 'sql', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, sql: renderSql(c.command),
+        expect: renderReply(c.reply), blocks, ...(c.reply.status === 'waits' ? { blockedOn: c.reply.on } : {}),
+      });
+      continue;
+    }
+    if (call?.resource === 'redis') {
+      const cmd = call.command as RedisCmd;
+      const reply = call.reply as RedisReply;
+      const line = renderRedis(cmd);
+      if ('cutOff' in call && call.cutOff) {
+        note(e, `${e.actor} is cut off from Redis: its \`${line.length > 80 ? `${line.slice(0, 77)}…` : line}\` never reaches the server; its client times out (${renderRedisReply(reply)}). Nothing to type.`);
+        continue;
+      }
+      redisKeys(cmd).forEach((k) => redisKeySet.add(k));
+      use('redis', 'redis-cli', e.actor);
+      n += 1;
+      entries.push({ kind: 'redis', n, atMs: e.atMs, eventId: e.id, session: 'redis', actor: e.actor, line, argv: redisArgv(cmd), expect: renderRedisReply(reply) });
+      continue;
+    }
+    if (call?.resource === 'pool') {
+      const cmd = call.command as { op: string; connection?: string };
+      const reply = call.reply as { status: string; connection?: string };
+      if (cmd.op === 'connect' && reply.status === 'ok' && typeof reply.connection === 'string') {
+        connectionOf.set(e.actor, reply.connection);
+        note(e, `${e.actor} borrows pool connection ${reply.connection}: its statements run in session ${reply.connection}.`);
+      } else if (cmd.op === 'connect') {
+        note(e, `${e.actor} asks the pool for a connection and waits: the pool is exhausted (the pool is the application's, not a server's).`);
+      } else if (cmd.op === 'release') {
+        connectionOf.delete(e.actor);
+        note(e, `${e.actor} returns connection ${cmd.connection ?? ''} to the pool; the session stays open, with whatever it still holds.`);
+      } else if (cmd.op === 'destroy' && cmd.connection) {
+        connectionOf.delete(e.actor);
+        const waiting = blocked.get(cmd.connection);
+        if (waiting !== undefined) blocked.delete(cmd.connection);
+        n += 1;
+        entries.push({ kind: 'sqlEnd', n, atMs: e.atMs, eventId: e.id, session: cmd.connection, actor: e.actor });
+      }
+      continue;
+    }
+    if (call?.resource === 'destination') {
+      note(e, `${e.actor} → the destination (an external API or file store, not a server this transcript reaches): ${e.command ?? ''} → ${e.reply ?? ''}`);
+      continue;
+    }
+    if (e.kind === 'expiry' && e.data?.t === 'lease') {
+      note(e, `wait until ${fmtTime(e.atMs)} (virtual time): the TTL of ${e.data.key} runs out and Redis deletes the key. In real time, the replies from here on depend on waiting that long after the SET that set the TTL.`, true);
+      continue;
+    }
+    if (e.kind === 'fault' && e.data?.t === 'fault') {
+      const kind = e.data.kind;
+      const session = connectionOf.get(e.actor);
+      const waiting = session !== undefined ? blocked.get(session) : undefined;
+      // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
+      const tail = kind === 'adminBypass' ? ' Its statements are the admin session\'s steps.' : ' Not replayable: it happens outside the servers; the steps that follow show what they see of it.';
+      note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind));
+      if (kind === 'crash' && session !== undefined && waiting !== undefined) {
+        blocked.delete(session);
+        n += 1;
+        entries.push({ kind: 'sqlCancel', n, atMs: e.atMs, eventId: e.id, session, actor: e.actor, statement: waiting });
+      }
+      continue;
+    }
+    if (e.kind === 'step' && e.data?.t === 'step' && e.data.name !== 'work') continue;
+    if (e.kind === 'step') note(e, `${e.narration} (virtual time: nothing to type)`);
+  }
+
+  const hasVictim = victims.size > 0;
+  const sessionList: TranscriptSession[] = [...sessions.entries()]
+    // psql sessions first (in order of first use), then redis-cli; Array.prototype.sort is stable.
+    .sort(([, x], [, y]) => (x.client === y.client ? 0 : x.client === 'psql' ? -1 : 1))
+    .map(([id, s]) => ({ id, client: s.client, usedBy: s.usedBy, preamble: s.client === 'psql' && hasVictim ? [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`] : [] }));
+  const usesDb = sessionList.some((s) => s.client === 'psql');
+  const sqlSetup = usesDb ? tablesFor(scenario).flatMap((t) => [`DROP TABLE IF EXISTS ${quoteIdent(t.name)}`, ...renderTableSetup(t)]) : [];
+  const usesRedis = sessionList.some((s) => s.client === 'redis-cli');
+  if (usesRedis && scenario.lease.fenceStart > 0) redisKeySet.add(scenario.lease.fenceKey);
+  const setupCmds: RedisCmd[] = [];
+  if (usesRedis && redisKeySet.size > 0) setupCmds.push({ op: 'DEL', keys: [...redisKeySet].sort() });
+  // The world's setup before the first event (src/sim/engine/world.ts): the fencing counter starts at fenceStart.
+  if (usesRedis && scenario.lease.fenceStart > 0) setupCmds.push({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) });
+  const redisSetup = setupCmds.map((cmd) => ({ line: renderRedis(cmd), argv: redisArgv(cmd) }));
+  return {
+    title: scenario.title,
+    ...(scenario.id !== undefined ? { scenarioId: scenario.id } : {}),
+    traceHash: run.traceHash,
+    seed: scenario.seed,
+    sessions: sessionList,
+    sqlSetup,
+    redisSetup,
+    entries,
+  };
+}
+
+/** `text` as `--` comment lines (multi-line replies continue indented under the first line). */
+function comment(first: string, text: string): string[] {
+  const lines = text.split('\n');
+  return [`-- ${first}${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `--${' '.repeat(first.length + 1)}${l}`)];
+}
+
+/** The typed line of a step, or null when nothing is typed. */
+function typedLine(s: TranscriptStep): string | null {
+  switch (s.kind) {
+    case 'sql':
+    case 'sqlSetting':
+      return `${s.sql};`;
+    case 'redis':
+      return s.line;
+    default:
+      return null;
+  }
+}
+
+/** The lines under a step's header: what to type and what to expect. */
+function stepBody(s: TranscriptStep): string[] {
+  switch (s.kind) {
+    case 'sql':
+      return [`${s.sql};`, ...(s.blocks ? [`-- expect: (blocks) ${s.expect}${s.returnsAt !== undefined ? ` — returns at step ${s.returnsAt}` : ' — and never returns in the run'}`] : comment('expect: ', s.expect))];
+    case 'sqlReturns':
+      return comment('expect: ', s.expect);
+    case 'sqlSetting':
+      return [`${s.sql};`, `-- expect: SET`, ...comment('why: ', s.why)];
+    case 'sqlEnd':
+      return [`\\q`, `-- the pool destroys connection ${s.session}: end this session (its locks are released; a waiting statement elsewhere may return now)`];
+    case 'sqlCancel':
+      return [`-- press Ctrl+C in ${s.session}: ${s.actor} crashed while step ${s.statement} waited, and its client gives up the statement`, '-- expect: ERROR 57014 canceling statement due to user request'];
+    case 'redis':
+      return [s.line, ...comment('expect: ', s.expect)];
+  }
+}
+
+/** A step's header line, e.g. `-- 9. c1 (A) at 100 ms` or `-- 11. c1 (A) at 1.100 s: step 9 returns`. */
+function stepHeader(s: TranscriptStep): string {
+  const who = `${s.session} (${s.actor})`;
+  const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : '';
+  return `-- ${s.n}. ${who} at ${fmtTime(s.atMs)}${tail}`;
+}
+
+function describeSession(s: TranscriptSession): string {
+  const who = s.usedBy.join(', ');
+  if (s.client === 'redis-cli') return `redis-cli (commands of ${who})`;
+  if (s.id === 'admin') return 'psql (the admin script’s own session)';
+  return `psql (pool connection ${s.id}; used by ${who})`;
+}
+
+function label(t: Transcript, variant?: string): string {
+  return `${t.title}${t.scenarioId ? ` (${t.scenarioId}${variant ? `, ${variant}` : ''})` : ''}`;
+}
+
+/**
+ * The whole transcript as one text with sections: a header naming the sessions, the psql and
+ * redis-cli setup, then every step in trace order (`-- N. session (actor) at time`, the line to
+ * type, `-- expect: …`) with the notes between them. For reading and for copying step by step
+ * into the terminals it names; `renderSessionScript` gives one session's part as a file.
+ * `variant` (e.g. `without the fix`) is added to the title line.
+ */
+export function renderTranscript(t: Transcript, variant?: string): string {
+  const out: string[] = [
+    `-- Run it yourself: ${label(t, variant)}`,
+    `-- Generated by Lockscope from the run's trace (trace hash ${t.traceHash}, seed ${t.seed}). The same scenario gives this text, byte for byte.`,
+    '--',
+    '-- Sessions: open one terminal per session, side by side.',
+    ...t.sessions.map((s) => `--   ${s.id.padEnd(6)} ${describeSession(s)}`),
+    '--',
+    '-- Run the numbered steps in order, each in the session it names (psql needs PostgreSQL 15, redis-cli Redis 7).',
+    '--   "-- expect:" is the reply the run got (psql prints results as a table; here on one line).',
+    '--   "(blocks)": the statement waits. Leave it and go on; the step it "returns" at shows its reply.',
+    '--   Lines without a number happened outside the servers (virtual time, faults, the pool, the',
+    '--   destination): nothing to type. The times are the run\'s virtual time; between psql steps no',
+    '--   real waiting is needed, but Redis TTLs are real: a step after a TTL runs out needs that wait.',
+  ];
+  if (t.sqlSetup.length > 0 || t.sessions.some((s) => s.preamble.length > 0)) {
+    out.push('--', '-- ==== setup: psql, once, in a scratch database (createdb lockscope_demo) ====', ...t.sqlSetup.map((s) => `${s};`));
+    for (const s of t.sessions.filter((x) => x.preamble.length > 0)) out.push(`-- then in ${s.id}:`, ...s.preamble.map((p) => `${p};`));
+  }
+  if (t.redisSetup.length > 0) out.push('--', '-- ==== setup: redis-cli, once ====', ...t.redisSetup.map((x) => x.line));
+  out.push('--', '-- ==== steps ====');
+  for (const e of t.entries) {
+    if (e.kind === 'note') {
+      out.push(...comment(`   (${fmtTime(e.atMs)}) `, e.text));
+      continue;
+    }
+    out.push('--', stepHeader(e), ...stepBody(e));
+  }
+  out.push('--', '-- end of the run');
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * One session's part as a file to paste into its client, step by step: for `psql`, SQL with `--`
+ * comments (psql ignores them); for `redis-cli`, one command per line with `#` notes above. Each
+ * step says after which step of another session it comes. Throws Error for a session id the
+ * transcript does not have.
+ */
+export function renderSessionScript(t: Transcript, sessionId: string, variant?: string): string {
+  const s = t.sessions.find((x) => x.id === sessionId);
+  if (!s) throw new Error(`no session ${sessionId} in this transcript (sessions: ${t.sessions.map((x) => x.id).join(', ') || 'none'})`);
+  const c = s.client === 'psql' ? '--' : '#';
+  const out: string[] = [
+    `${c} ${s.id}: ${describeSession(s)} — ${label(t, variant)}`,
+    `${c} Part of a Lockscope transcript (trace hash ${t.traceHash}): run each step when the combined transcript reaches it.`,
+  ];
+  if (s.client === 'psql') {
+    const first = t.sessions.find((x) => x.client === 'psql');
+    if (first?.id === sessionId) out.push('-- setup (once, before the steps; the other sessions\' files leave it to this one):', ...t.sqlSetup.map((x) => `${x};`));
+    else out.push(`-- setup: the tables are created in ${first?.id ?? 'the first session'} (see its file)`);
+    out.push(...s.preamble.map((p) => `${p};`));
+  } else if (t.redisSetup.length > 0) {
+    out.push('# setup:', ...t.redisSetup.map((x) => x.line));
+  }
+  let previous: TranscriptStep | null = null;
+  for (const e of t.entries) {
+    if (e.kind === 'note') continue;
+    if (e.session === sessionId) {
+      const after = previous && previous.session !== sessionId ? ` (after step ${previous.n} in ${previous.session})` : '';
+      out.push(`${c} step ${e.n}${after}`);
+      const typed = typedLine(e);
+      const body = stepBody(e).filter((l) => l !== typed);
+      if (typed !== null) out.push(typed);
+      out.push(...body.map((l) => (c === '#' && l.startsWith('--') ? `#${l.slice(2)}` : l)));
+    }
+    previous = e;
+  }
+  return `${out.join('\n')}\n`;
+}

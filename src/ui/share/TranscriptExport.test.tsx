@@ -1,0 +1,39 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { findPreset, runScenario, renderTranscript, buildTranscript } from '../../sim';
+import { sessionFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
+
+describe('TranscriptExport ("Run it yourself")', () => {
+  const preset = findPreset('lock-order-deadlock')!;
+
+  it('knows a preset run from an edited one, so the fidelity claim is never borrowed', () => {
+    expect(unchangedPreset(preset.withoutFix)).toEqual({ id: 'lock-order-deadlock', variant: 'without the fix' });
+    expect(unchangedPreset(preset.withFix)).toEqual({ id: 'lock-order-deadlock', variant: 'with the fix' });
+    expect(unchangedPreset({ ...preset.withFix, seed: preset.withFix.seed + 1 })).toBeNull();
+  });
+
+  it('offers the combined transcript and one file per session, and copies the text the CLI prints', async () => {
+    const run = runScenario(preset.withoutFix);
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render(<TranscriptExport run={run} />);
+    expect(screen.getByRole('heading', { name: 'Run it yourself' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'lock-order-deadlock-c1.sql' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'lock-order-deadlock-c2.sql' })).toBeInTheDocument();
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL .* \/ Redis .*|Not checked in this build)$/);
+    await userEvent.click(screen.getByRole('button', { name: 'Copy transcript' }));
+    expect(writeText).toHaveBeenCalledWith(renderTranscript(buildTranscript(run), 'without the fix'));
+    expect(screen.getByRole('status')).toHaveTextContent(/Copied the transcript/);
+  });
+
+  it('keeps the transcript back while the rest of the run is hidden (predict mode)', () => {
+    render(<TranscriptExport run={runScenario(preset.withoutFix)} hidden />);
+    expect(screen.queryByRole('button', { name: 'Copy transcript' })).toBeNull();
+    expect(screen.getByText(/offered once the run is revealed/)).toBeInTheDocument();
+  });
+
+  it('names redis-cli files .txt', () => {
+    expect(sessionFileName('x', { id: 'redis', client: 'redis-cli' })).toBe('x-redis.txt');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * "Run it yourself" in the share panel: the run as a transcript (src/sim/transcript) — copy the
+ * combined text, download it, or download one file per session to paste into its psql or
+ * redis-cli — and whether the fidelity suite checked this preset's transcript in this build.
+ */
+import { useMemo, useState } from 'react';
+import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario } from '../../sim';
+import { FidelityLine } from '../fidelity/FidelityLine';
+import { download, fileBase } from './files';
+
+/** The preset a scenario is, unchanged (`withFix` or `withoutFix`), or null for an edited or own scenario. */
+export function unchangedPreset(s: Scenario): { id: string; variant: 'with the fix' | 'without the fix' } | null {
+  const p = s.id ? findPreset(s.id) : undefined;
+  if (!p) return null;
+  const json = JSON.stringify(s);
+  if (json === JSON.stringify(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
+  if (json === JSON.stringify(p.withFix)) return { id: p.id, variant: 'with the fix' };
+  return null;
+}
+
+/** The file name of one session's script: `<base>-c1.sql`, `<base>-redis.txt`. */
+export function sessionFileName(base: string, session: { id: string; client: 'psql' | 'redis-cli' }): string {
+  return `${base}-${session.id}.${session.client === 'psql' ? 'sql' : 'txt'}`;
+}
+
+/** Props: the run on screen; `hidden` while the view keeps the rest of the run back (predict mode): the transcript tells it all. */
+export interface TranscriptExportProps {
+  readonly run: RunResult;
+  readonly hidden?: boolean;
+}
+
+/** The "Run it yourself" section. */
+export function TranscriptExport({ run, hidden = false }: TranscriptExportProps) {
+  const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
+  const transcript = useMemo(() => buildTranscript(run), [run]);
+  const text = useMemo(() => renderTranscript(transcript, preset?.variant), [transcript, preset]);
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const base = fileBase(run.scenario);
+  const onCopy = async () => {
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      setCopy('copied');
+    } catch {
+      setCopy('manual');
+    }
+  };
+  if (hidden) {
+    return (
+      <div className="transcript-export" data-testid="transcript-export">
+        <h3>Run it yourself</h3>
+        <p className="small muted">The transcript tells the whole run: it is offered once the run is revealed.</p>
+      </div>
+    );
+  }
+  if (transcript.sessions.length === 0) {
+    return (
+      <div className="transcript-export" data-testid="transcript-export">
+        <h3>Run it yourself</h3>
+        <p className="small muted">This run sends nothing to PostgreSQL or Redis: there is no transcript to replay.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="transcript-export" data-testid="transcript-export">
+      <h3>Run it yourself</h3>
+      <p className="small">
+        The run as {transcript.sessions.map((s) => `${s.id} (${s.client})`).join(', ')}: each command in trace order with the reply the
+        run got under it, “(blocks)” where it waits. Open one terminal per session and follow the steps.
+      </p>
+      <p className="small muted">{preset ? <FidelityLine presetId={preset.id} /> : <FidelityLine edited />}</p>
+      <div className="share-actions">
+        <button type="button" onClick={() => void onCopy()}>Copy transcript</button>
+        <button type="button" onClick={() => download(new Blob([text], { type: 'text/plain' }), `${base}-transcript.sql`)}>Download transcript</button>
+        {transcript.sessions.map((s) => (
+          <button key={s.id} type="button" onClick={() => download(new Blob([renderSessionScript(transcript, s.id, preset?.variant)], { type: 'text/plain' }), sessionFileName(base, s))}>
+            {sessionFileName(base, s)}
+          </button>
+        ))}
+      </div>
+      {copy === 'copied' && <p className="small share-status" role="status">Copied the transcript ({text.split('\n').length} lines).</p>}
+      {copy === 'manual' && (
+        <label className="copy-field">
+          Copying is blocked here. Select the text and copy it:
+          <textarea readOnly rows={8} value={text} data-testid="transcript-text" onFocus={(e) => e.target.select()} />
+        </label>
+      )}
+    </div>
+  );
+}
