@@ -9,6 +9,7 @@ import { deriveRun, useLockscope, useLockscopeStore, useRun, visibilityOf, type 
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
+import { EmbedSnippet } from '../embed/EmbedSnippet';
 
 function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
   const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
@@ -125,6 +126,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
         {timeline && <button type="button" onClick={() => void exportImage('png')}>Timeline PNG</button>}
       </div>
       <p className="small share-status" role="status">{status}</p>
+      <EmbedSnippet />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">
         <dt>Trace hash</dt><dd><code data-testid="trace-hash">{run.traceHash}</code></dd>
