@@ -61,7 +61,7 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
       <div className="statechart-head">
         <label className="statechart-worker">
           <span>Worker</span>
-          <select value={worker} onChange={(e) => setChosen(e.target.value)}>
+          <select value={worker} onChange={(e) => setChosen(e.target.value)} aria-label="Worker to follow">
             {workers.map((w) => <option key={w} value={w}>{w}</option>)}
           </select>
         </label>
