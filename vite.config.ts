@@ -2,6 +2,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { readReport, simSourceHash } from './scripts/fidelityReport.mjs';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * The Content-Security-Policy, as a <meta> tag. The build forbids inline scripts, eval and every
@@ -18,7 +19,8 @@ export const CSP_BUILD = [
   "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'none'",
-  // The fault search's Web Workers (src/ui/explore/search.worker.ts), built as same-origin module files.
+  // The fault search's Web Workers (src/ui/explore/search.worker.ts), built as same-origin module files, and the
+  // offline service worker (`sw.js`, production build only).
   "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -27,6 +29,17 @@ export const CSP_BUILD = [
 export const CSP_DEV = CSP_BUILD.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
   .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   .replace("connect-src 'none'", "connect-src 'self' ws: wss:");
+
+/**
+ * Who may frame the app: any page (a blog post, a slide deck: the embed view, issue 13). Browsers
+ * ignore `frame-ancestors` in a `<meta>` policy (and log an error), so it travels as an HTTP
+ * header: the dev and preview servers send it, and README tells a host to send it too. Allowing
+ * every ancestor is safe because a framed page shows only the read-only embed view
+ * (src/ui/embed/embed.ts `isFramed`): no import, no drafts or preferences written, no history
+ * entries, and "Open in Lockscope" opens a new tab. The app has no account, cookie or request to
+ * hijack.
+ */
+export const FRAME_HEADERS: Readonly<Record<string, string>> = { 'Content-Security-Policy': 'frame-ancestors *' };
 
 function csp(): Plugin {
   let dev = false;
@@ -51,8 +64,28 @@ function csp(): Plugin {
 const FIDELITY = { report: readReport(), buildSimHash: simSourceHash() };
 
 export default defineConfig({
-  plugins: [csp(), react()],
   define: { __LOCKSCOPE_FIDELITY__: JSON.stringify(FIDELITY) },
+  plugins: [
+    csp(),
+    react(),
+    // Offline after the first visit: a Workbox service worker precaches the build (production only; the dev server
+    // has none). The app registers it itself (src/ui/offline.ts: not inside a frame, a refusal is not an error); the
+    // plugin's inline registration would need 'unsafe-inline'. No manifest: the goal is the cache, not an installable app.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
+        // The statechart panel's lazily loaded layout chunk (elkjs) is over Workbox's 2 MiB default.
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  server: { headers: { ...FRAME_HEADERS } },
+  preview: { headers: { ...FRAME_HEADERS } },
   test: {
     globals: true,
     include: ['src/**/*.test.{ts,tsx}', 'fidelity/**/*.test.ts'],

@@ -78,9 +78,17 @@ export const shareStateSchema = z.strictObject({
   g: gradingSchema.optional(),
   /** Interview: the interviewer's notes (only with `i` = 2). */
   z: interviewerNotesSchema.optional(),
+  /**
+   * 1 = the embed view: only the timeline, the verdict and the transport, sized to its frame (an
+   * `<iframe>` in a slide deck or a blog post), with a link to open the full view. Read-only: it
+   * never writes drafts or preferences and never adds a history entry to the page around it.
+   */
+  e: z.literal(1).optional(),
 }).superRefine((st, ctx) => {
   if (st.z !== undefined && st.i !== 2) ctx.addIssue({ code: 'custom', path: ['z'], message: "interviewer's notes belong only in an interviewer's link (i=2)" });
   if (st.i === 2 && st.z === undefined) ctx.addIssue({ code: 'custom', path: ['z'], message: "is missing: an interviewer's link carries the notes" });
+  if (st.e !== undefined && st.i !== undefined) ctx.addIssue({ code: 'custom', path: ['e'], message: 'an embed shows a run, not an interview: a link cannot be both' });
+  if (st.e !== undefined && st.w !== undefined && st.w !== 'single') ctx.addIssue({ code: 'custom', path: ['e'], message: `an embed shows the simulator only, not the ${st.w} view` });
   if (st.i === 1 && st.p !== undefined) ctx.addIssue({ code: 'custom', path: ['p'], message: "a candidate's link carries the scenario in full, never a preset id" });
 });
 
@@ -153,7 +161,7 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
  * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z'> = {}, prefer: 0 | 1 = 0): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z' | 'e'> = {}, prefer: 0 | 1 = 0): ShareState {
   // A candidate's link names no preset (its id would lead to the preset's fix): the scenario in full, without its id.
   if (extra.i === 1) {
     const { id: _id, ...rest } = scenario;

@@ -22,6 +22,7 @@ import { SharePanel } from './share/SharePanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 import { ExploreAction } from './explore/ExplorePanel';
 import { OddsSection } from './odds/OddsPanel';
+import { StatechartSection } from './statechart/StatechartSection';
 import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './interview/InterviewPanel';
 
 /** The setup paragraph, two lines until expanded. */
@@ -81,6 +82,7 @@ export function SimulateView() {
   // priority so that they never delay the verdict.
   const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
   const lazy = useDeferredValue(below);
+  const workerIds = useMemo(() => scenario.workers.map((w) => w.id), [scenario.workers]);
 
   return (
     <div className="sim-grid">
@@ -114,6 +116,7 @@ export function SimulateView() {
             <Metrics run={lazy.run} />
           </aside>
         </div>
+        <StatechartSection run={lazy.run} index={lazy.index} workers={workerIds} />
         <OddsSection />
         <InterviewSetup />
       </main>

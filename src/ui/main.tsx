@@ -1,24 +1,38 @@
+/// <reference types="vite/client" />
 /** Entry point: creates the app view's store and mounts the app under it. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { App } from './App';
-import { createLockscopeStore, LockscopeProvider } from './store';
+import { EmbedApp } from './embed/EmbedApp';
+import { embedRequested, isFramed } from './embed/embed';
+import { createLockscopeStore, LockscopeProvider, useLockscope } from './store';
 import { applyPrefs, loadPrefs } from './prefs';
+import { registerOffline } from './offline';
 import './styles.css';
 
 const store = createLockscopeStore();
 // The reader's large type and theme, before the first paint (no flash of the wrong theme).
 store.setState(loadPrefs());
+// Inside a frame, or asked for by the link (`e=1`): the embed view, never the full app.
+const framed = isFramed(window);
+store.setState({ embed: framed || embedRequested(window.location.hash) });
+// Offline after the first visit (the production build's service worker; never inside a frame).
+registerOffline(window, { enabled: import.meta.env.PROD, framed, baseUrl: import.meta.env.BASE_URL });
 applyPrefs(document, store.getState(), window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
 
 // `?bench` exposes the store to the UI benchmark (bench/ui.bench.ts); nothing else reads it.
 if (new URLSearchParams(window.location.search).has('bench')) Object.assign(window, { __lockscope: store, __flushSync: flushSync });
 
+/** The full app, or the embed view (the store's `embed`, which a link may turn on later). */
+function Root() {
+  return useLockscope((s) => s.embed) ? <EmbedApp /> : <App />;
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <LockscopeProvider store={store}>
-      <App />
+      <Root />
     </LockscopeProvider>
   </StrictMode>,
 );

@@ -10,6 +10,7 @@ import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
 import { TranscriptExport } from './TranscriptExport';
+import { EmbedSnippet } from '../embed/EmbedSnippet';
 
 function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
   const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
@@ -128,6 +129,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       </div>
       <p className="small share-status" role="status">{status}</p>
       <TranscriptExport run={run} hidden={!showFuture} />
+      <EmbedSnippet />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">
         <dt>Trace hash</dt><dd><code data-testid="trace-hash">{run.traceHash}</code></dd>

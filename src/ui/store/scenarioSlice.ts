@@ -59,6 +59,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       mode: opts.mode ?? 'explore',
       interview: opts.interview ?? null,
       ...(opts.largeType ? { largeType: true } : {}),
+      ...(opts.embed ? { embed: true } : {}),
       revealed: events.length > 0 && cursorIndex === events.length - 1,
     });
   },

@@ -74,6 +74,8 @@ export interface SharedOpts {
   readonly largeType?: boolean;
   /** The interview the link opens (absent: none). */
   readonly interview?: InterviewSetup;
+  /** The link asks for the embed view (`e=1`; absent: the view stays as it was). */
+  readonly embed?: boolean;
 }
 
 /** What the last edit changed, for the badge. */
@@ -167,6 +169,12 @@ export type { LaneRef };
 /** Screen-level state. */
 export interface ViewSlice {
   view: View;
+  /**
+   * The embed view (`e=1`, or the app loaded inside a frame): only the timeline, the verdict and
+   * the transport, read-only. Once on, it stays on for the page ("Open in Lockscope" opens the
+   * full view in a new tab).
+   */
+  embed: boolean;
   /** Large type: the page and the timeline scaled up (for projectors); kept in the link and on this device. */
   largeType: boolean;
   /** Colour theme (kept on this device: ../prefs.ts). */

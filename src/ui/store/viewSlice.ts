@@ -4,6 +4,7 @@ import type { Slice, ViewSlice } from './types';
 /** Creates the view slice. */
 export const createViewSlice: Slice<ViewSlice> = (set) => ({
   view: 'catalogue',
+  embed: false,
   largeType: false,
   theme: 'auto',
   mode: 'explore',

@@ -12,7 +12,7 @@ import { deriveRun } from '../store/derive';
 import type { CompareTarget, InterviewSetup, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number; readonly interview?: InterviewSetup | null };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number; readonly interview?: InterviewSetup | null; readonly embed?: boolean };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -24,17 +24,20 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
   if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z'> = {};
+  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z' | 'e'> = {};
   if (s.mode === 'predict') extra.h = 1;
   if (s.interview) Object.assign(extra, interviewShare(s.interview));
   if (s.largeType) extra.t = 1;
+  // The embed keeps its flag in its own address (a reload inside the frame stays an embed); an interview is never embedded.
+  if (s.embed && !s.interview) extra.e = 1;
   if (s.cursorIndex >= 0) extra.c = s.cursorIndex;
   // A cursor between events keeps its exact time (the link reopens where it was, not at the event before).
   const atEventMs = s.cursorIndex >= 0 ? (deriveRun(s.composed).events[s.cursorIndex]?.atMs ?? 0) : 0;
   if (s.cursorMs !== undefined && Math.round(s.cursorMs) !== atEventMs) extra.a = Math.max(0, Math.round(s.cursorMs));
-  if (s.view === 'compare') extra.w = 'compare';
-  if (s.view === 'edit') extra.w = 'edit';
-  if (s.compareTarget.kind === 'switch') extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
+  const embed = s.embed === true && !s.interview;
+  if (s.view === 'compare' && !embed) extra.w = 'compare';
+  if (s.view === 'edit' && !embed) extra.w = 'edit';
+  if (s.compareTarget.kind === 'switch' && !embed) extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
   return shareFromScenario(s.composed, extra, s.variant === 'with' ? 1 : 0);
 }
 
@@ -103,6 +106,7 @@ export function readHash(hash: string): UrlIntent {
       mode: st.i === 1 ? 'interview' : st.h === 1 ? 'predict' : 'explore',
       ...(st.i !== undefined ? { interview: interviewOf(st)! } : {}),
       ...(st.t === 1 ? { largeType: true } : {}),
+      ...(st.e === 1 ? { embed: true } : {}),
     },
   };
 }

@@ -146,21 +146,23 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
 
   // First load.
   if (apply(win.location.hash, true)) canonicalise();
-  offerDraft(store);
+  // An embed is read-only: it offers no draft (and, below, saves none).
+  if (!store.getState().embed) offerDraft(store);
 
   const unsubscribe = store.subscribe((s, prev) => {
     if (applying) return;
     const scenarioChanged = s.composed !== prev.composed;
     const structural = s.view !== prev.view || s.presetId !== prev.presetId || s.variant !== prev.variant
       || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length || s.mode !== prev.mode;
-    if (scenarioChanged) saveDraftSoon();
+    if (scenarioChanged && !s.embed) saveDraftSoon();
     if (structural || scenarioChanged) {
       const key = s.lastEdit?.key ?? null;
       const now = Date.now();
       const coalesce = !structural && key !== null && key === lastKey && now - lastAt < COALESCE_MS;
       lastKey = key;
       lastAt = now;
-      write(coalesce ? 'replace' : 'push', prev);
+      // Inside a frame a pushState would add an entry to the history of the page around it: an embed only replaces.
+      write(coalesce || s.embed ? 'replace' : 'push', prev);
     } else if (s.largeType !== prev.largeType && s.view !== 'catalogue') {
       // A display setting: the link keeps it, without a history entry of its own.
       write('replace', prev);

@@ -1,0 +1,85 @@
+/**
+ * The worker's statechart panel (issue 13): the machine the engine runs
+ * (src/sim/workers/workerMachine.ts), read from `workerMachine.root` (./machineGraph.ts), laid out
+ * by ELK (./layout.ts), with the chosen worker's state at the cursor highlighted and the arrow its
+ * next event takes. Loaded lazily (./StatechartSection.tsx): elkjs never weighs on the first load.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { fmtTime } from '../../sim';
+import { workerMachine } from '../../sim/workers/workerMachine';
+import type { DerivedRun } from '../store/derive';
+import { machineGraph, selfAndAncestors, type ChartGraph } from './machineGraph';
+import { layoutChart, type ChartLayout } from './layout';
+import { nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
+import { StatechartDiagram } from './StatechartDiagram';
+
+/** The chart of the machine the engine runs (read once: the machine is a module constant). */
+export const WORKER_CHART: ChartGraph = machineGraph(workerMachine.root);
+
+let laidOut: Promise<ChartLayout> | null = null;
+/** The worker chart's layout, computed once per page. */
+function workerLayout(): Promise<ChartLayout> {
+  laidOut ??= layoutChart(WORKER_CHART);
+  return laidOut;
+}
+
+/** Props: the run and cursor to describe, and the workers to choose from. */
+export interface StatechartPanelProps {
+  readonly run: DerivedRun;
+  readonly index: number;
+  readonly workers: readonly string[];
+  /** For tests: a layout to draw instead of ELK's. */
+  readonly layout?: ChartLayout;
+}
+
+/** The panel: worker picker, the diagram and a sentence saying what is highlighted. */
+export default function StatechartPanel({ run, index, workers, layout: given }: StatechartPanelProps) {
+  const [layout, setLayout] = useState<ChartLayout | null>(given ?? null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => {
+    if (given) return;
+    let live = true;
+    workerLayout().then((l) => { if (live) setLayout(l); }, (e: unknown) => { if (live) setFailed(String((e as Error)?.message ?? e)); });
+    return () => { live = false; };
+  }, [given]);
+
+  const atCursor = index >= 0 ? run.events[index]?.actor : undefined;
+  const worker = chosen !== null && workers.includes(chosen) ? chosen : atCursor !== undefined && workers.includes(atCursor) ? atCursor : workers[0];
+  const at = useMemo(() => (worker === undefined ? null : workerAtCursor(run, index, worker)), [run, index, worker]);
+  const edge = at?.next ? transitionFor(WORKER_CHART, at.state, at.next.to) : null;
+  const active = at ? selfAndAncestors(WORKER_CHART, nodeIdOf(at.state)) : [];
+
+  if (worker === undefined || at === null) return <p className="small muted">This scenario has no workers.</p>;
+  const nextText = at.next === null
+    ? 'No later event concerns it.'
+    : edge
+      ? `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} takes ${edge.event} → ${at.next.to}${at.next.to === at.state ? ' (the same state)' : ''}.`
+      : `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} keeps it in ${at.next.to} (its beliefs change, not its state).`;
+  return (
+    <div className="statechart" data-testid="statechart">
+      <div className="statechart-head">
+        <label className="statechart-worker">
+          <span>Worker</span>
+          <select value={worker} onChange={(e) => setChosen(e.target.value)} aria-label="Worker to follow">
+            {workers.map((w) => <option key={w} value={w}>{w}</option>)}
+          </select>
+        </label>
+        <p className="statechart-now" data-testid="statechart-now" aria-live="polite">
+          <strong>{worker}</strong> is in <strong className="sc-now-state">{at.state}</strong>{index < 0 ? ' (before the first event)' : ` after ${run.events[index]?.id ?? ''}`}. {nextText}
+        </p>
+      </div>
+      {failed && <p className="error" role="alert">The diagram could not be laid out: {failed.slice(0, 200)}</p>}
+      {!failed && layout === null && <p className="small muted" role="status">Laying out the machine…</p>}
+      {layout && (
+        <StatechartDiagram
+          layout={layout}
+          active={active}
+          nextEdgeId={edge?.id ?? null}
+          label={`The worker machine: ${WORKER_CHART.nodes.filter((n) => n.kind !== 'initial').length} states and ${WORKER_CHART.edges.filter((e) => e.event).length} transitions. ${worker} is in ${at.state}${edge ? `; the next event takes ${edge.event} to ${at.next?.to}` : ''}.`}
+        />
+      )}
+      <p className="small muted">Drawn from the XState machine the engine runs (<code>workerMachine.ts</code>), not a copy: a step event is legal in every active state (the arrows from <em>active</em>), WAIT only with a request or statement outstanding, GRANTED only while acquiring; RESUME returns to the state the worker was paused in (H).</p>
+    </div>
+  );
+}
