@@ -54,7 +54,7 @@ describe('the deadlock: the server must pick the statement the run\'s check fail
     expect(victim).toHaveLength(1);
     const i = t.entries.findIndex((e) => e.kind === 'sql' && e.eventId === victim[0]);
     const setting = t.entries[i - 1];
-    expect(setting).toMatchObject({ kind: 'sqlSetting', session: 'c1', sql: "SET deadlock_timeout = '1s'", expect: 'SET' });
+    expect(setting).toMatchObject({ kind: 'sqlSetting', session: 'c1', sql: "SET deadlock_timeout = '1000ms'", expect: 'SET' });
     expect(t.sessions.filter((s) => s.client === 'psql').map((s) => [s.id, s.preamble])).toEqual([
       ['c1', [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`]],
       ['c2', [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`]],

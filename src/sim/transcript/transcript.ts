@@ -100,9 +100,9 @@ export const TRANSCRIPT_LONG_DEADLOCK_TIMEOUT = '10min';
 
 const REDIS_TIMING_FAULTS = new Set(['expireLease', 'clockJump', 'failover']);
 
-/** A PostgreSQL interval literal for `ms`: `1s` for whole seconds, else `250ms`. */
+/** A PostgreSQL setting literal for `ms` milliseconds, exact as the scenario gives it: `1000ms`. */
 function intervalOf(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+  return `${ms}ms`;
 }
 
 /** The keys a Redis command touches. */
