@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { watchErrors } from './support';
 
 /** The worker's statechart (issue 13): the machine the engine runs, laid out by ELK in its Web Worker, following the cursor. */
@@ -36,6 +37,9 @@ test('the statechart panel draws the worker machine and highlights the state at 
   await page.getByTestId('statechart').getByRole('combobox', { name: 'Worker to follow' }).selectOption('A');
   await expect(page.getByTestId('statechart-now')).toContainText('A is in');
   await expect(svg.locator('.sc-state.current')).not.toHaveAttribute('data-state', 'active.waiting');
+
+  const results = await new AxeBuilder({ page }).include('[data-testid="statechart-section"]').analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // The end of the run: A is done, no arrow left to take.
   await page.getByRole('button', { name: 'Go to the end (End)' }).click();
