@@ -156,3 +156,35 @@ describe('isolation levels (PostgreSQL 15)', () => {
     expect(text(d.execute('B', setBalance(80)).reply)).toBe('ERROR 40001 could not serialize access due to concurrent update');
   });
 });
+
+describe('a doomed SERIALIZABLE transaction (PostgreSQL 15)', () => {
+  function doomed(): Database {
+    const d = db();
+    d.execute('A', begin('serializable'));
+    d.execute('B', begin('serializable'));
+    d.execute('A', readInvoice);
+    d.execute('B', readInvoice);
+    d.execute('A', insertInvoice);
+    d.execute('B', insertInvoice);
+    d.execute('A', commit);
+    return d;
+  }
+  it('fails its next read of any table (conflict out checking), its next write (conflict in checking); a statement that reads no table passes', () => {
+    expect(doomed().execute('B', readBalance).reply).toMatchObject({ status: 'error', error: { code: '40001', detail: 'Reason code: Canceled on identification as a pivot, during conflict out checking.' } });
+    expect(doomed().execute('B', { ...insertInvoice, values: { order_id: 43, amount: 100 } } as Stmt).reply).toMatchObject({ status: 'error', error: { code: '40001', detail: 'Reason code: Canceled on identification as a pivot, during conflict in checking.' } });
+    const d = doomed();
+    expect(text(d.execute('B', { op: 'advisory', fn: 'pg_try_advisory_lock', key: { kind: 'bigint', key: 1 } }).reply)).toBe('t');
+    expect(d.execute('B', commit).reply).toMatchObject({ status: 'error', error: { code: '40001' } });
+  });
+
+  it('two different keys of one small table conflict too (PostgreSQL locks the index page they share; the model, the table)', () => {
+    const d = db();
+    d.execute('A', begin('serializable'));
+    d.execute('B', begin('serializable'));
+    d.execute('A', { op: 'select', table: 'jobs', columns: ['status'], where: { job_key: 'charge-A' } });
+    d.execute('B', { op: 'select', table: 'jobs', columns: ['status'], where: { job_key: 'charge-B' } });
+    d.execute('A', { op: 'insert', table: 'jobs', values: { job_key: 'charge-A', status: 'done' }, onConflictDoNothing: true });
+    d.execute('A', commit);
+    expect(d.execute('B', { op: 'insert', table: 'jobs', values: { job_key: 'charge-B', status: 'done' }, onConflictDoNothing: true }).reply).toMatchObject({ status: 'error', error: { code: '40001', detail: 'Reason code: Canceled on identification as a pivot, during write.' } });
+  });
+});

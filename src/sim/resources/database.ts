@@ -390,6 +390,7 @@ export class Database {
   private serializableWrite(txnId: number, table: string): SqlError | null {
     const me = this.serializableOf(txnId);
     if (!me) return null;
+    if (me.doomed) return readWriteDependencyError('conflict in checking');
     if (!me.writes.includes(table)) me.writes.push(table);
     const other = (this.state.serializable ?? []).find((y) => y.commitSeq !== null && Database.rw(me, y) && Database.rw(y, me));
     return other ? readWriteDependencyError('write') : null;
@@ -520,7 +521,9 @@ export class Database {
       ...ctx,
       snapshot,
       onRead: () => {
+        if (ssi.doomed) return readWriteDependencyError('conflict out checking');
         if (!ssi.reads.includes(table)) ssi.reads.push(table);
+        return null;
       },
       onWrite: () => this.serializableWrite(txn, table),
     };

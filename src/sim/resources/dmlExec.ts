@@ -46,8 +46,8 @@ export interface ExecContext {
    * committed after it fails the statement with 40001 (absent = READ COMMITTED).
    */
   readonly snapshot?: number;
-  /** SERIALIZABLE: the statement reads the table (its SIREAD lock). */
-  readonly onRead?: () => void;
+  /** SERIALIZABLE: the statement reads the table (its SIREAD lock); an error is the read/write check's 40001. */
+  readonly onRead?: () => SqlError | null;
   /** SERIALIZABLE: the statement writes the table; an error is the read/write check's 40001. */
   readonly onWrite?: () => SqlError | null;
 }
@@ -75,7 +75,8 @@ function fail(error: SqlError): Outcome {
 /** Plain SELECT (no locking clause): never waits; reads what the snapshot shows. */
 export function runPlainSelect(ctx: ExecContext, stmt: SelectStmt): Outcome {
   const rows: Row[] = [];
-  ctx.onRead?.();
+  const ssi = ctx.onRead?.() ?? null;
+  if (ssi) return fail(ssi);
   for (const { values } of scanOrder(ctx.table, ctx.txn, ctx.snapshot)) {
     if (matchesWhere(values, stmt.where)) rows.push(project(ctx.table.spec, values, stmt.columns));
   }
@@ -134,7 +135,8 @@ export function applySet(values: Row, set: Readonly<Record<string, SetExpr>>): R
 /** Starts UPDATE / DELETE / SELECT … FOR UPDATE: fixes the candidate rows from the statement's snapshot. */
 export function startScan(ctx: ExecContext, stmt: ScanStmt): Outcome {
   const candidates: { rid: number; values: Row }[] = [];
-  ctx.onRead?.();
+  const ssi = ctx.onRead?.() ?? null;
+  if (ssi) return fail(ssi);
   for (const { row, values } of scanOrder(ctx.table, ctx.txn, ctx.snapshot)) {
     if (matchesWhere(values, stmt.where)) candidates.push({ rid: row.rid, values });
   }

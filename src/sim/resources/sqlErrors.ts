@@ -89,10 +89,11 @@ export function concurrentUpdateError(): SqlError {
 /**
  * 40001 serialization_failure of SERIALIZABLE's read/write dependency check (predicate.c; checked
  * on PostgreSQL 15): `during` is `write` (the statement that closed a cycle with a committed
- * transaction fails) or `commit attempt` (a transaction doomed when the other side committed first
- * fails at its COMMIT). HINT `The transaction might succeed if retried.` (not part of the reply text).
+ * transaction fails); for a transaction doomed when the other side of a cycle committed first,
+ * `conflict out checking` (its next read of a table), `conflict in checking` (its next write) or
+ * `commit attempt` (its COMMIT). HINT `The transaction might succeed if retried.` (not part of the reply text).
  */
-export function readWriteDependencyError(during: 'write' | 'commit attempt'): SqlError {
+export function readWriteDependencyError(during: 'write' | 'commit attempt' | 'conflict in checking' | 'conflict out checking'): SqlError {
   return {
     code: '40001',
     message: 'could not serialize access due to read/write dependencies among transactions',
