@@ -64,6 +64,8 @@ export interface WorkerRuntime {
   txnRetries: number;
   /** Destination calls made inside the current transaction (a rollback cannot undo them). */
   effectsInTxn: number;
+  /** `workMs` when the current transaction began: a retried transaction's work since then is thrown away. */
+  workMsAtTxnStart: number;
   /** Set when the job skips its remaining work (found the result, sold out, stopped): only commit/release/disconnect steps still run. */
   cleanupOnly: boolean;
   /** How the job will end when its steps run out. */
@@ -91,7 +93,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   actor.start();
   return {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
-    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
+    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, workMsAtTxnStart: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
     workStep: null, pausedTotalMs: 0, pauseStartedMs: null,
   };
 }

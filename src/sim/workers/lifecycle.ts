@@ -125,6 +125,9 @@ function retryTransaction(world: World, w: WorkerRuntime): boolean {
   const startPc = w.txnStartPc;
   if (startPc === null || w.txnRetries >= allowed) return false;
   w.txnRetries += 1;
+  // The work of the rolled-back attempt is thrown away (and done again).
+  world.metrics.wastedWorkMs += w.workMs - w.workMsAtTxnStart;
+  w.workMs = w.workMsAtTxnStart;
   const effects = w.effectsInTxn;
   const target = world.scenario.destination.target;
   const kept = effects === 0 ? '' : ` The ${effects > 1 ? `${effects} calls` : 'call'} to ${target} it made inside the transaction ${effects > 1 ? 'were' : 'was'} not rolled back: a database rollback cannot undo ${effects > 1 ? 'them' : 'it'}.`;

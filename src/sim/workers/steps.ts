@@ -38,6 +38,7 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     if (!world.beliefs(w).inTransaction) {
       w.txnStartPc = w.pc;
       w.effectsInTxn = 0;
+      w.workMsAtTxnStart = w.workMs;
     }
     runSql(world, w, stmt, {
       believe: (_r, c) => {
