@@ -577,11 +577,13 @@ export class World {
         if (!live()) return;
         const owner = this.sessionOwner.get(session);
         const w = owner === undefined ? undefined : this.workers.get(owner);
-        const held = this.db.sessionState(session).advisoryLocks;
-        const locks = held.length > 0 ? ` and its advisory lock${held.length > 1 ? 's' : ''} ${held.map((l) => l.key).join(', ')}` : '';
+        const state = this.db.sessionState(session);
+        const held = [...state.rowLocks.map((r) => `the row lock on ${r}`), ...state.advisoryLocks.map((l) => `advisory lock ${l.key}${l.sessionCount > 0 ? ' (session-level)' : ''}`)];
         const completions = this.sqlResource.closeSession(session);
         const reply = idleInTransactionTimeoutError();
-        const narration = `idle_in_transaction_session_timeout (${fmtMs(limitMs)}): ${this.sessionLabel(session)}'s session sat idle inside its transaction, so PostgreSQL ends it; the transaction rolls back${locks ? ',' : ''}${locks}${locks ? ' are released' : ''}. ${this.sessionLabel(session)} does not know yet.`;
+        const who = this.sessionLabel(session);
+        const locks = held.length > 0 ? ` and every lock it held goes with it: ${held.join(', ')}` : '';
+        const narration = `idle_in_transaction_session_timeout (${fmtMs(limitMs)}): ${who}'s session sat idle inside its transaction that long, so PostgreSQL ends it; the transaction rolls back${locks}. ${who} does not know yet.`;
         this.emit(owner ?? 'db', 'sql', this.text ? narration : '', { reply: this.text ? `FATAL ${reply.code} ${reply.message}` : undefined, ...(w ? { worker: w } : {}), data: { t: 'sessionEnded', session } });
         this.deliverCompletions(completions);
       },
