@@ -1,5 +1,6 @@
 /**
- * The simulated PostgreSQL 15 database: sessions, READ COMMITTED transactions, unique and CHECK
+ * The simulated PostgreSQL 15 database: sessions, READ COMMITTED / REPEATABLE READ / SERIALIZABLE
+ * transactions (`database.isolation.test.ts`), unique and CHECK
  * constraints, row locks and advisory locks, with the replies (and waits) PostgreSQL gives.
  * The rules, with sources, are in the project's semantics notes ("The semantics Lockscope must
  * reproduce", its PostgreSQL sections).
@@ -80,7 +81,8 @@ export type DeadlockCheck =
 type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
 
 /**
- * A PostgreSQL 15 server under READ COMMITTED, driven one statement at a time.
+ * A PostgreSQL 15 server, driven one statement at a time (READ COMMITTED by default; `BEGIN
+ * ISOLATION LEVEL …` opens REPEATABLE READ or SERIALIZABLE: see `TxnState.snapshot`, `SerializableTxn`).
  *
  * - Autocommit without BEGIN; COMMIT/ROLLBACK/BEGIN warnings as psql shows them; a failed
  *   statement in a block aborts it at once (its locks and changes are released then, as
