@@ -146,6 +146,10 @@ export class RealSession {
   checkLogs: { readonly text: string; readonly at: number }[] = [];
   /** When the statement in flight was sent (performance.now()). */
   sentAt = 0;
+  /** Set by the harness when the server ended this session on its own: the reply the client saw (FATAL 25P03). */
+  idleEnded: RealReply | null = null;
+  /** The first error the connection raised while idle (a FATAL the server sent before closing it), or null. */
+  fatal: { readonly code: string; readonly message: string } | null = null;
   /** The session's current `deadlock_timeout`, ms. */
   deadlockTimeoutMs = LONG_DEADLOCK_TIMEOUT_MS;
 
@@ -155,8 +159,12 @@ export class RealSession {
       if (msg.severity === 'WARNING' && this.pending) this.pending.warnings.push(msg.message ?? '');
       if (msg.severity === 'LOG' && CHECK_LOG.test(msg.message ?? '')) this.checkLogs.push({ text: msg.message ?? '', at: performance.now() });
     });
-    // A terminated backend raises an error event on an idle client; it is expected.
-    this.client.on('error', () => undefined);
+    // A terminated backend raises an error event on an idle client; it is expected (and kept: a
+    // FATAL such as idle_in_transaction_session_timeout's 25P03 is what the client sees).
+    this.client.on('error', (err: unknown) => {
+      const e = err as { code?: string; message?: string };
+      this.fatal ??= { code: e.code ?? '?', message: e.message ?? String(err) };
+    });
   }
 
   async open(setup: readonly string[]): Promise<void> {
@@ -390,6 +398,12 @@ export class Monitor {
 
   async cancel(pid: number): Promise<void> {
     await this.client.query('SELECT pg_cancel_backend($1)', [pid]);
+  }
+
+  /** Whether the backend still exists (`pg_stat_activity` has a row for it): the server-side view of a session the server ended. */
+  async backendAlive(pid: number): Promise<boolean> {
+    const r = await this.client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+    return (r.rowCount ?? 0) > 0;
   }
 
   /** Ends a backend however it is busy (a waiting backend does not read its socket), then waits until it is gone. */

@@ -17,6 +17,8 @@
  *    FIDELITY_REDIS_RUNS / FIDELITY_REDIS_TIMED Redis sequences, default 300 / 40).
  *    `-- --explore N` runs N fresh random seeds and prints each failing one with the line to add
  *    to `fidelity/seeds.ts`.
+ *    `FIDELITY_ONLY=<row>,…` runs only the hand-written cases of those summary rows (no generated
+ *    sequences, no replay unless `FIDELITY_PRESETS=<id>,…` names presets to replay).
  * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
  * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
@@ -70,6 +72,15 @@ function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
   const deadlocks = deadlockRuns > 0 ? Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: deadlockPerLane, generator: 'deadlocks' })) : [];
   return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
 }
+
+/**
+ * `FIDELITY_ONLY=<row>,…` (rows of the summary table, e.g. `isolation (40001),server timeouts`): run
+ * only the hand-written cases of those rows, and no generated sequences — for a change that touches
+ * one area. `FIDELITY_PRESETS=<id>,…` adds the replay of those presets (with FIDELITY_ONLY) or
+ * limits the replay to them.
+ */
+const only: readonly string[] | null = process.env.FIDELITY_ONLY ? process.env.FIDELITY_ONLY.split(',').map((x) => x.trim()).filter((x) => x !== '') : null;
+const onlyPresets: readonly string[] | undefined = process.env.FIDELITY_PRESETS ? process.env.FIDELITY_PRESETS.split(',').map((x) => x.trim()).filter((x) => x !== '') : undefined;
 
 const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
 const mode: { label: string; sql: SqlSeedRun[]; redis: RedisSeedRun[]; seeds: number[] } = (() => {
@@ -153,7 +164,9 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
 const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
-console.log(transcriptsOnly ? 'only the preset transcripts (--transcripts)\n' : `generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
+if (transcriptsOnly) console.log('only the preset transcripts (--transcripts)\n');
+else if (only !== null) console.log(`FIDELITY_ONLY: the hand-written cases of ${only.join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}; no generated sequences\n`);
+else console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
 const failures: string[] = [];
@@ -172,13 +185,13 @@ let replayMs = 0;
 let genMs = 0;
 try {
   let t = performance.now();
-  for (const c of transcriptsOnly ? [] : SQL_CASES) {
+  for (const c of transcriptsOnly ? [] : SQL_CASES.filter((x) => only === null || only.includes(x.primitive))) {
     const { result, flake } = await runConfirmed(() => runSqlCase(c));
     report(result);
     if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
   }
   // Timed cases run concurrently (each has its own connection and key prefix).
-  await Promise.all((transcriptsOnly ? [] : REDIS_CASES).map(async (c) => {
+  await Promise.all((transcriptsOnly ? [] : REDIS_CASES.filter((x) => only === null || only.includes(x.primitive))).map(async (c) => {
     const conn = newRedis();
     await conn.connect();
     try {
@@ -192,7 +205,7 @@ try {
   handMs = performance.now() - t;
 
   t = performance.now();
-  const replay = await replayPresets();
+  const replay = only !== null && onlyPresets === undefined ? { results: [], notes: [], flakes: [], rows: [] } : await replayPresets(onlyPresets);
   replay.results.forEach(report);
   notes.push(...replay.notes);
   flakes.push(...replay.flakes);
@@ -201,9 +214,10 @@ try {
 
   t = performance.now();
   // SQL first, then Redis: the timed Redis sequences measure their own lateness, better not under the SQL load.
-  // --transcripts runs none of them.
-  const parts = transcriptsOnly ? [] : [await runGeneratedSql(mode.sql, lanes)];
-  for (const e of transcriptsOnly ? [] : mode.redis) parts.push(await runGeneratedRedis(e));
+  // --transcripts and FIDELITY_ONLY run none of them.
+  const generate = !transcriptsOnly && only === null;
+  const parts = generate ? [await runGeneratedSql(mode.sql, lanes)] : [];
+  for (const e of generate ? mode.redis : []) parts.push(await runGeneratedRedis(e));
   gen = { results: [], failures: [], flakes: [], failing: [] };
   for (const g of parts) {
     gen.results.push(...g.results);
@@ -224,6 +238,7 @@ try {
 const ORDER: Primitive[] = [
   'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
+  'isolation (40001)', 'server timeouts',
 ];
 const rows = ORDER.filter((p) => !transcriptsOnly || p.startsWith('transcript replay')).map((p) => {
   const rs = results.filter((r) => r.primitive === p);
@@ -268,8 +283,8 @@ console.log('\nDeliberate simplifications, left out of the comparison:');
 const simplifications = [
   'Deadlocks are compared through the 40P01 (which session fails, SQLSTATE, DETAIL with pids and OIDs mapped to session ids and names, who proceeds). The deadlock check runs where the case puts a deadlock_timeout step; the server gets per-statement deadlock_timeout values that fire at that step. A soft deadlock (a cycle only through a waiter queued ahead) is compared through PostgreSQL’s queue rearrangement. In the transcript replay, the transcript itself sets the scenario’s deadlock_timeout just before the statement the engine’s deadlock timer failed with 40P01 (the other sessions get a long one), and the replay compares the 40P01 and the waiters it releases.',
   'Several statements waiting for one uncommitted key, released together by a rollback: which one wins is a race in PostgreSQL; the model picks the earliest waiter. Compared up to that step.',
-  'READ COMMITTED only: REPEATABLE READ / SERIALIZABLE (40001) are not modelled and not generated.',
-  'lock_timeout / statement_timeout are caller-driven in the model (cancelWaiting); the suite lets the server’s own lock_timeout fire and compares the result, but does not compare timing.',
+  'REPEATABLE READ / SERIALIZABLE are compared in hand-written cases (the isolation row) and the preset replay, not generated. SERIALIZABLE is modelled as read/write cycles of two transactions with table-wide SIREAD locks (PostgreSQL’s predicate locks on a small table cover its one index page or the relation); PostgreSQL’s SIREAD lines of pg_locks are left out of the lock-table comparison.',
+  'lock_timeout / statement_timeout / idle_in_transaction_session_timeout are caller-driven in the model (cancelWaiting, closeSession); the suite lets the server’s own timers fire and compares the result (the FATAL 25P03 the client gets, the backend gone from pg_stat_activity, who proceeds), but does not compare timing.',
   'Statements released together by one step run concurrently on the server: their relative order is compared as a set; order is compared where one release follows from another.',
   'Released row-lock waiters run first-come first-served in the model; on the server, waiters on a row whose holder commits a new version each re-lock the newest version, and a first waiter not scheduled in time is overtaken. A disagreement counts only when it reproduces on two re-runs; one that does not is printed as a flake warning and counted excluded.',
   'Row order of a result without ORDER BY is unspecified in SQL: multi-row results are compared as sets.',
@@ -291,8 +306,9 @@ if (!transcriptsOnly) console.log(`\nDeadlocks in generated sequences: ${checked
 
 for (const f of flakes) console.log(`\n${f}`);
 
-// The report the app shows as "checked against …" (src/ui/fidelity/): every preset's transcript replay.
-if (replayRows.length > 0) {
+// The report the app shows as "checked against …" (src/ui/fidelity/): every preset's transcript replay
+// (a FIDELITY_PRESETS run replays only some, so it leaves the report alone).
+if (replayRows.length > 0 && onlyPresets === undefined) {
   const variantResult = (r: PresetReplayRow): FidelityVariantResult => {
     const of = (c: (typeof r)['sql']) => (c ? { steps: c.steps ?? 0, differences: c.outcome === 'disagree' ? Math.max(1, c.problems.length) : 0 } : undefined);
     const sql = of(r.sql);

@@ -760,4 +760,162 @@ const DEADLOCKS: SqlCase[] = [
   },
 ];
 
-export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS];
+// ---- isolation levels and 40001 (issue 10; ../shared/semantics.md "Server-side timeouts and isolation") ----
+
+/** A table with no unique key on order_id: a check-then-insert race leaves SERIALIZABLE's read/write check alone to refuse it. */
+export const BILLS: TableSpec = {
+  name: 'bills',
+  columns: [{ name: 'id', type: 'bigint', serial: true }, { name: 'order_id', type: 'bigint' }, { name: 'amount', type: 'bigint' }],
+  primaryKey: ['id'],
+};
+const RR: Stmt = { op: 'begin', isolation: 'repeatable read' };
+const SER: Stmt = { op: 'begin', isolation: 'serializable' };
+const readBalance: Stmt = { op: 'select', table: 'accounts', columns: ['balance'], where: { id: 1 } };
+const setBalance = (balance: number): Stmt => ({ op: 'update', table: 'accounts', set: { balance }, where: { id: 1 } });
+const readBill = (order: number): Stmt => ({ op: 'select', table: 'bills', where: { order_id: order } });
+const insertBill = (order: number): Stmt => ({ op: 'insert', table: 'bills', values: { order_id: order, amount: 100 } });
+const readInvoice = (order: number): Stmt => ({ op: 'select', table: 'invoices', columns: ['amount'], where: { order_id: order } });
+const CONCURRENT_UPDATE = 'ERROR 40001 could not serialize access due to concurrent update';
+const RW = (during: string): string => `ERROR 40001 could not serialize access due to read/write dependencies among transactions (Reason code: Canceled on identification as a pivot, during ${during}.)`;
+const isoCase = (name: string, tables: TableSpec[], ops: SqlOp[]): SqlCase => ({ name, primitive: 'isolation (40001)', tables, sessions: ['s1', 's2'], ops });
+
+/** Both SERIALIZABLE sessions read order 42 (none), both insert it: a read/write cycle nobody has committed yet. */
+const bothReadBothInsert: SqlOp[] = [
+  on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+  on('s1', readBill(42), 'SELECT 0'), on('s2', readBill(42), 'SELECT 0'),
+  on('s1', insertBill(42), 'INSERT 0 1'), on('s2', insertBill(42), 'INSERT 0 1'),
+  on('s1', COMMIT, 'COMMIT'),
+];
+
+const ISOLATION: SqlCase[] = [
+  isoCase('REPEATABLE READ: an UPDATE waits for a concurrent updater, which commits: 40001; the block is aborted (25P02)', [ACCOUNTS], [
+    on('s1', RR, 'BEGIN'), on('s1', readBalance, 'SELECT 1'),
+    on('s2', RR, 'BEGIN'), on('s2', readBalance, 'SELECT 1'),
+    on('s1', setBalance(90), 'UPDATE 1'),
+    on('s2', setBalance(80), WAITS),
+    on('s1', COMMIT, 'COMMIT'),
+    on('s2', readBalance, 'ERROR 25P02'),
+    on('s2', COMMIT, 'ROLLBACK'),
+  ]),
+  isoCase('REPEATABLE READ: reads keep the snapshot after a concurrent commit; SELECT … FOR UPDATE of that row: 40001', [ACCOUNTS], [
+    on('s1', RR, 'BEGIN'), on('s2', RR, 'BEGIN'),
+    on('s2', readBalance, 'SELECT 1 → balance=100'),
+    on('s1', setBalance(90), 'UPDATE 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', readBalance, 'SELECT 1 → balance=100'),
+    on('s2', { ...readBalance, lock: 'forUpdate' } as Stmt, CONCURRENT_UPDATE),
+    on('s2', ROLLBACK, 'ROLLBACK'),
+  ]),
+  isoCase('REPEATABLE READ: the snapshot is taken by the first statement, not by BEGIN', [ACCOUNTS], [
+    on('s2', RR, 'BEGIN'),
+    on('s1', setBalance(90), 'UPDATE 1'),
+    on('s2', readBalance, 'SELECT 1 → balance=90'),
+    on('s2', setBalance(80), 'UPDATE 1'),
+    on('s2', COMMIT, 'COMMIT'),
+  ]),
+  isoCase('REPEATABLE READ: ON CONFLICT DO NOTHING meets a committed row its snapshot cannot see: 40001', [INVOICES], [
+    on('s1', RR, 'BEGIN'), on('s2', RR, 'BEGIN'),
+    on('s1', readInvoice(42), 'SELECT 0'), on('s2', readInvoice(42), 'SELECT 0'),
+    on('s1', insertInvoice(42), 'INSERT 0 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', insertInvoice(42, { onConflictDoNothing: true }), CONCURRENT_UPDATE),
+    on('s2', COMMIT, 'ROLLBACK'),
+  ]),
+  isoCase('SERIALIZABLE read-modify-write: the concurrent-update check answers first (40001 concurrent update)', [ACCOUNTS], [
+    on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+    on('s1', readBalance, 'SELECT 1'), on('s2', readBalance, 'SELECT 1'),
+    on('s1', setBalance(90), 'UPDATE 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', setBalance(80), CONCURRENT_UPDATE),
+  ]),
+  isoCase('SERIALIZABLE check-then-insert without a unique key: both insert; the first COMMIT wins, the second fails at COMMIT', [BILLS], [
+    ...bothReadBothInsert,
+    on('s2', COMMIT, RW('commit attempt')),
+  ]),
+  isoCase('SERIALIZABLE check-then-insert: the later COMMIT fails whichever session commits first', [BILLS], [
+    ...bothReadBothInsert.slice(0, -1),
+    on('s2', COMMIT, 'COMMIT'),
+    on('s1', COMMIT, RW('commit attempt')),
+  ]),
+  isoCase('SERIALIZABLE: a doomed transaction fails at its next read of any table (conflict out checking)', [BILLS, ACCOUNTS], [
+    ...bothReadBothInsert,
+    on('s2', readBalance, RW('conflict out checking')),
+    on('s2', COMMIT, 'ROLLBACK'),
+  ]),
+  isoCase('SERIALIZABLE: a doomed transaction fails at its next write (conflict in checking)', [BILLS], [
+    ...bothReadBothInsert,
+    on('s2', insertBill(43), RW('conflict in checking')),
+  ]),
+  isoCase('SERIALIZABLE: an insert after the other side committed fails at once (during write)', [BILLS], [
+    on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+    on('s1', readBill(42), 'SELECT 0'), on('s2', readBill(42), 'SELECT 0'),
+    on('s1', insertBill(42), 'INSERT 0 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', insertBill(42), RW('write')),
+    on('s2', COMMIT, 'ROLLBACK'),
+  ]),
+  isoCase('SERIALIZABLE with a unique key: the waiting insert gets 40001, not 23505, when the other commits', [INVOICES], [
+    on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+    on('s1', readInvoice(42), 'SELECT 0'), on('s2', readInvoice(42), 'SELECT 0'),
+    on('s1', insertInvoice(42), 'INSERT 0 1'),
+    on('s2', insertInvoice(42), WAITS),
+    on('s1', COMMIT, 'COMMIT'),
+    on('s2', COMMIT, 'ROLLBACK'),
+  ]),
+  isoCase('SERIALIZABLE with a unique key, the second session never read: 23505', [INVOICES], [
+    on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+    on('s1', readInvoice(42), 'SELECT 0'),
+    on('s1', insertInvoice(42), 'INSERT 0 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', insertInvoice(42), 'ERROR 23505'),
+  ]),
+  isoCase('SERIALIZABLE: two different keys of one small table still conflict (one index page): 40001', [INVOICES], [
+    on('s1', SER, 'BEGIN'), on('s2', SER, 'BEGIN'),
+    on('s1', readInvoice(1), 'SELECT 0'), on('s2', readInvoice(2), 'SELECT 0'),
+    on('s1', insertInvoice(1, { onConflictDoNothing: true }), 'INSERT 0 1'), on('s1', COMMIT, 'COMMIT'),
+    on('s2', insertInvoice(2, { onConflictDoNothing: true }), RW('write')),
+  ]),
+];
+
+// ---- server timeouts (issue 10) ----
+
+const TIMEOUTS: SqlCase[] = [
+  {
+    name: 'statement_timeout cancels a waiting pg_advisory_lock with 57014; the block is aborted (25P02), the holder keeps its lock',
+    primitive: 'server timeouts', tables: [ACCOUNTS], sessions: ['s1', 's2'],
+    sessionSetup: { s2: ["SET statement_timeout = '300ms'"] },
+    ops: [
+      on('s1', adv('pg_advisory_lock', b(7)), VOID),
+      on('s2', BEGIN, 'BEGIN'),
+      on('s2', adv('pg_advisory_lock', b(7)), WAITS),
+      { s: 's2', cancel: 'statementTimeout', expect: 'ERROR 57014 canceling statement due to statement timeout' },
+      on('s2', readBalance, 'ERROR 25P02'),
+      on('s2', COMMIT, 'ROLLBACK'),
+      on('s1', adv('pg_advisory_unlock', b(7)), 't'),
+    ],
+  },
+  {
+    name: 'statement_timeout cancels an UPDATE waiting for a row lock; the holder commits undisturbed',
+    primitive: 'server timeouts', tables: [ACCOUNTS], sessions: ['s1', 's2'],
+    sessionSetup: { s2: ["SET statement_timeout = '300ms'"] },
+    ops: [
+      on('s1', BEGIN, 'BEGIN'),
+      on('s1', setBalance(90), 'UPDATE 1'),
+      on('s2', setBalance(80), WAITS),
+      { s: 's2', cancel: 'statementTimeout', expect: 'ERROR 57014 canceling statement due to statement timeout' },
+      on('s1', COMMIT, 'COMMIT'),
+      on('s2', readBalance, 'SELECT 1 → balance=90'),
+    ],
+  },
+  {
+    name: 'idle_in_transaction_session_timeout ends the session (FATAL 25P03): its row lock and its session advisory lock go, the waiters proceed',
+    primitive: 'server timeouts', tables: [ACCOUNTS], sessions: ['s1', 's2', 's3'],
+    sessionSetup: { s1: ["SET idle_in_transaction_session_timeout = '1500ms'"] },
+    ops: [
+      on('s1', adv('pg_advisory_lock', b(5)), VOID),
+      on('s1', BEGIN, 'BEGIN'),
+      on('s1', { ...readBalance, lock: 'forUpdate' } as Stmt, 'SELECT 1'),
+      on('s2', setBalance(80), WAITS),
+      on('s3', adv('pg_advisory_lock', b(5)), WAITS),
+      { s: 's1', idleTimeout: true, expect: 'FATAL 25P03 terminating connection due to idle-in-transaction timeout' },
+      on('s3', adv('pg_advisory_unlock', b(5)), 't'),
+    ],
+  },
+];
+
+export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS, ...ISOLATION, ...TIMEOUTS];

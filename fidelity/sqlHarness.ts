@@ -22,7 +22,7 @@
  * (which of them wins is a race in PostgreSQL).
  */
 import { Database, renderReply, renderSql, renderTableSetup } from '../src/sim/resources/database';
-import { lockTimeoutError } from '../src/sim/resources/sqlErrors';
+import { idleInTransactionTimeoutError, lockTimeoutError, statementTimeoutError } from '../src/sim/resources/sqlErrors';
 import type { DbCompletion, DbReply, Row, SqlError } from '../src/sim/resources/sqlTypes';
 import { CASE_SESSION_SETUP, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
 import type { CaseResult, SqlCase, SqlOp } from './types';
@@ -72,7 +72,8 @@ function opText(op: SqlOp): string {
   if ('stmt' in op) return `${op.s}> ${renderSql(op.stmt)}`;
   if ('close' in op) return `${op.s}> (session ends)`;
   if ('deadlockCheck' in op) return `${op.s}> (deadlock_timeout fires: deadlock check)`;
-  return `${op.s}> (${op.cancel === 'userRequest' ? 'pg_cancel_backend' : 'lock_timeout fires'})`;
+  if ('idleTimeout' in op) return `${op.s}> (idle_in_transaction_session_timeout fires)`;
+  return `${op.s}> (${op.cancel === 'userRequest' ? 'pg_cancel_backend' : op.cancel === 'statementTimeout' ? 'statement_timeout fires' : 'lock_timeout fires'})`;
 }
 
 /** Two or more statements waiting for the same uncommitted key of `session`'s transaction. */
@@ -96,6 +97,7 @@ function modelStep(db: Database, op: SqlOp): ModelStep {
     return { own: r.reply, completions: r.completions };
   }
   if ('close' in op) return { own: null, completions: db.closeSession(op.s) };
+  if ('idleTimeout' in op) return { own: { status: 'error', error: idleInTransactionTimeoutError() }, completions: db.closeSession(op.s) };
   if ('deadlockCheck' in op) {
     const waiting = db.sessionState(op.s).waiting;
     if (!waiting) throw new Error(`deadlockCheck for ${op.s}, which does not wait`);
@@ -105,7 +107,7 @@ function modelStep(db: Database, op: SqlOp): ModelStep {
     const mine = check.completions.find((x) => x.sessionId === op.s);
     return { own: mine ? mine.reply : { status: 'waits', on: waiting.on }, completions: check.completions.filter((x) => x !== mine) };
   }
-  const [first, ...rest] = db.cancelWaiting(op.s, op.cancel === 'userRequest' ? USER_CANCEL : lockTimeoutError());
+  const [first, ...rest] = db.cancelWaiting(op.s, op.cancel === 'userRequest' ? USER_CANCEL : op.cancel === 'statementTimeout' ? statementTimeoutError() : lockTimeoutError());
   return { own: first ? first.reply : null, completions: rest };
 }
 
@@ -240,6 +242,14 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
         await monitor.terminate(rs.pid);
         rs.closed = true;
         void rs.client.end().catch(() => undefined);
+      } else if ('idleTimeout' in op) {
+        // The server's own timer: wait for the FATAL on the client and for the backend to be gone.
+        const deadline = performance.now() + 20_000;
+        while (performance.now() < deadline && (rs.fatal === null || await monitor.backendAlive(rs.pid))) await new Promise((r) => setTimeout(r, 10));
+        const gone = !(await monitor.backendAlive(rs.pid));
+        rs.idleEnded = rs.fatal && gone ? { status: 'error', error: { ...rs.fatal, detail: 'server closed the connection unexpectedly' } } : null;
+        rs.closed = true;
+        void rs.client.end().catch(() => undefined);
       } else if (op.cancel === 'userRequest') {
         // The cancelled backend keeps its ungranted lock until it is scheduled and sees the
         // interrupt; its reply (57014) is the answer to wait for, not the lock table.
@@ -256,7 +266,7 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
       };
 
       // The step's own reply.
-      const ownDone = 'close' in op ? null : rs.takeDone();
+      const ownDone = 'close' in op ? null : 'idleTimeout' in op ? (rs.idleEnded ? { reply: rs.idleEnded } : null) : rs.takeDone();
       const modelOwn = m.own === null ? '(none)' : m.own.status === 'waits' ? 'waits' : canonical(m.own, names);
       const realOwn = 'close' in op ? '(none)' : ownDone ? canonical(ownDone.reply, names) : waitingNow.has(op.s) ? 'waits' : '(no reply)';
       const realOwnText = ownDone ? renderReply(ownDone.reply) : realOwn === 'waits' ? serverWaits(op.s) : realOwn;
@@ -298,7 +308,7 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
       }
       // Still-waiting sessions must agree too.
       for (const s of live) {
-        if (s === op.s && 'close' in op) continue;
+        if (s === op.s && ('close' in op || 'idleTimeout' in op)) continue;
         const modelWaits = db.sessionState(s).waiting !== null;
         const realWaits = waitingNow.has(s);
         if (modelWaits !== realWaits) {

@@ -23,7 +23,11 @@ export type Primitive =
   | 'Redis expiry (timed)'
   /** Lease renewal as clients send it (scenario version 2): plain PEXPIRE on a successor's key, SET that re-acquires after a gap. */
   | 'Redis renewal commands (timed)'
-  | 'generated Redis';
+  | 'generated Redis'
+  /** REPEATABLE READ / SERIALIZABLE and their 40001s (issue 10). */
+  | 'isolation (40001)'
+  /** statement_timeout (57014) and idle_in_transaction_session_timeout (FATAL 25P03, the session ended). */
+  | 'server timeouts';
 
 /**
  * One step of a SQL sequence, for session `s`:
@@ -31,6 +35,7 @@ export type Primitive =
  * - `close`: the session ends however it ends (model `closeSession`; server `pg_terminate_backend`);
  * - `cancel`: cancel the waiting statement (model `cancelWaiting` with 57014 "user request";
  *   server `pg_cancel_backend`);
+ * - `statementTimeout`: likewise with `statement_timeout` (57014).
  * - `lockTimeout`: the session's `lock_timeout` fires on its waiting statement (model
  *   `cancelWaiting` with 55P03; server: the session was opened with `SET lock_timeout` and the
  *   harness waits for the error).
@@ -46,7 +51,14 @@ export type Primitive =
 export type SqlOp =
   | { readonly s: string; readonly stmt: Stmt; readonly expect?: string }
   | { readonly s: string; readonly close: true }
-  | { readonly s: string; readonly cancel: 'userRequest' | 'lockTimeout'; readonly expect?: string }
+  | { readonly s: string; readonly cancel: 'userRequest' | 'lockTimeout' | 'statementTimeout'; readonly expect?: string }
+  /**
+   * The session's `idle_in_transaction_session_timeout` ends it (model `closeSession`, its own reply
+   * the FATAL 25P03; server: the session was opened with `SET idle_in_transaction_session_timeout`,
+   * and the harness waits for the client's 25P03 error and for the backend to be gone from
+   * `pg_stat_activity`). The session's last op.
+   */
+  | { readonly s: string; readonly idleTimeout: true; readonly expect?: string }
   | { readonly s: string; readonly deadlockCheck: true; readonly expect?: string };
 
 export interface SqlCase {

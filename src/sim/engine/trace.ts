@@ -23,6 +23,8 @@ export type TraceKind = BuiltinTraceKind | (string & {});
 export type EventData =
   | { readonly t: 'write'; readonly writeId: number; readonly phase: 'begin' | 'end' }
   | { readonly t: 'commit'; readonly session: string }
+  /** The server ended a session on its own (`idle_in_transaction_session_timeout`, FATAL 25P03): its transaction rolled back, its locks went. */
+  | { readonly t: 'sessionEnded'; readonly session: string }
   /**
    * A lease changed hands or state. `worker` is whose lease it is (or who acted); `fencingToken`
    * comes with `fenced`; `deletedOwner` names whose lease a plain DEL removed.

@@ -13,6 +13,7 @@ import type { EventData, ResourceCall, TraceEvent, TraceKind } from './trace';
 import { tablesFor } from './tables';
 import { lockInWords, type Database, type WaitCycle } from '../resources/database';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
+import { idleInTransactionTimeoutError, statementTimeoutError } from '../resources/sqlErrors';
 import type { LeaseStore } from '../resources/leaseStore';
 import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import type { ConnectionPool } from '../resources/connectionPool';
@@ -57,6 +58,14 @@ export interface WorkerRuntime {
   writeId: number | null;
   /** This worker inserted a 'pending' job record (enqueue step). */
   enqueued: boolean;
+  /** The step index of the `begin` that opened the worker's current transaction (where a retried transaction starts again), or null. */
+  txnStartPc: number | null;
+  /** How many times the framework has re-run a transaction of this job after a 40001 (`database.serializationRetries`). */
+  txnRetries: number;
+  /** Destination calls made inside the current transaction (a rollback cannot undo them). */
+  effectsInTxn: number;
+  /** `workMs` when the current transaction began: a retried transaction's work since then is thrown away. */
+  workMsAtTxnStart: number;
   /** Set when the job skips its remaining work (found the result, sold out, stopped): only commit/release/disconnect steps still run. */
   cleanupOnly: boolean;
   /** How the job will end when its steps run out. */
@@ -84,7 +93,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   actor.start();
   return {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
-    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
+    waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, workMsAtTxnStart: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
     workStep: null, pausedTotalMs: 0, pauseStartedMs: null,
   };
 }
@@ -144,8 +153,12 @@ export interface JobLifecycle {
   done(w: WorkerRuntime, delayMs?: number): void;
   /** Skips the rest of the job's work (only commit/release/disconnect steps still run) and ends with `outcome`. */
   skipRest(w: WorkerRuntime, outcome: WorkerOutcome): void;
-  /** The job throws: its error path runs (rollback, unlock in finally, release, give the connection back). */
-  fail(w: WorkerRuntime, reason: string): void;
+  /**
+   * The job throws: its error path runs (rollback, unlock in finally, release, give the connection
+   * back). `sqlState` is the SQLSTATE of the statement that threw, if one did: a 40001 inside a
+   * transaction is retried from its `begin` when `database.serializationRetries` allows.
+   */
+  fail(w: WorkerRuntime, reason: string, sqlState?: string): void;
   /** The job has ended: connection back, renewals stopped, machine finished. */
   finish(w: WorkerRuntime): void;
 }
@@ -194,6 +207,13 @@ export class World {
   private readonly maxEvents: number;
   /** The database's `deadlock_timeout`, virtual ms (scenario `database.deadlockTimeoutMs`, default 1000). */
   readonly deadlockTimeoutMs: number;
+  /** The database's `statement_timeout`, virtual ms, or null when off (scenario `database.statementTimeoutMs`). */
+  readonly statementTimeoutMs: number | null;
+  /** The database's `idle_in_transaction_session_timeout`, virtual ms, or null when off. */
+  readonly idleInTransactionTimeoutMs: number | null;
+  /** Per session: the token of its statement now running (waiting), or of its last statement's end while idle; a server timer fires only if its token is still the session's. */
+  private readonly sessionActivity = new Map<string, number>();
+  private activitySeq = 0;
   /** Waits (`waitId`s) whose deadlock timer is scheduled: one per wait, as PostgreSQL arms one per lock wait. */
   private readonly deadlockTimers = new Set<number>();
   /** Wake-ups scheduled per resource (virtual ms), so one time is scheduled once. */
@@ -214,6 +234,8 @@ export class World {
   constructor(readonly scenario: Scenario, maxEvents: number = LIMITS.maxEvents, readonly text: boolean = true) {
     this.maxEvents = maxEvents;
     this.deadlockTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
+    this.statementTimeoutMs = scenario.database.statementTimeoutMs ?? null;
+    this.idleInTransactionTimeoutMs = scenario.database.idleInTransactionSessionTimeoutMs ?? null;
     this.rng = new Rng(scenario.seed);
     const host = { resource: <R extends Resource>(name: string): R => this.resource<R>(name) };
     this.tableNames = tablesFor(scenario).map((t) => t.name);
@@ -480,10 +502,13 @@ export class World {
       return;
     }
     const db = this.sqlResource;
+    if (!this.db.hasSession(session)) return this.sqlOnClosedConnection(w, session, stmt, narrate, k);
     const result = db.execute(this.nowMs, session, stmt);
     const text = this.text;
     const command = text ? db.renderCommand(stmt) : undefined;
     const replyText = text ? db.renderReply(result.reply) : undefined;
+    if (result.reply.status === 'waits') this.armStatementTimeout(session);
+    else this.armIdleTimeout(session);
     if (result.reply.status === 'waits') {
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
       this.emit(w.id, 'sql', text ? `${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
@@ -493,6 +518,76 @@ export class World {
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
+  }
+
+  /**
+   * A statement on a connection whose session the server has ended (`idle_in_transaction_session_timeout`):
+   * the client gets the FATAL the server sent (25P03) and finds the connection closed (psql:
+   * `server closed the connection unexpectedly`). The worker is no longer in a transaction and
+   * discards the dead connection; `k` continues with the error.
+   */
+  private sqlOnClosedConnection(w: WorkerRuntime, session: string, stmt: Stmt, narrate: ReplyHandler<DbReply, string>, k: (reply: DbReply) => void): void {
+    const reply: DbReply = { status: 'error', error: idleInTransactionTimeoutError() };
+    const said = takeReply(narrate, reply);
+    this.send(w, 'BELIEVE', { inTransaction: false });
+    this.emit(w.id, 'sql', said, { command: this.text ? this.sqlResource.renderCommand(stmt) : undefined, reply: this.text ? this.sqlResource.renderReply(reply) : undefined, worker: w, call: { resource: 'db', caller: session, command: stmt, reply } });
+    this.giveBack(w, true);
+    k(reply);
+  }
+
+  /**
+   * PostgreSQL's `statement_timeout` for the statement that just started waiting on `session`: a
+   * server timer (a worker's pause does not move it) that cancels the statement with 57014 if it
+   * still runs `statementTimeoutMs` after it started; dropped, without moving the clock, once it ends.
+   */
+  private armStatementTimeout(session: string): void {
+    this.activitySeq += 1;
+    const token = this.activitySeq;
+    this.sessionActivity.set(session, token);
+    const limitMs = this.statementTimeoutMs;
+    if (limitMs === null) return;
+    const live = (): boolean => this.sessionActivity.get(session) === token && this.db.hasSession(session) && this.db.sessionState(session).waiting !== null;
+    this.queue.push(this.nowMs + limitMs, {
+      worker: null, gen: 0, shiftable: false, live,
+      fn: () => {
+        if (!live()) return;
+        const note = `statement_timeout (${fmtMs(limitMs)}) cancels ${this.sessionLabel(session)}'s statement.`;
+        this.deliverCompletions(this.sqlResource.cancelWaiting(session, statementTimeoutError()), new Map([[session, note]]));
+      },
+    });
+  }
+
+  /**
+   * PostgreSQL's `idle_in_transaction_session_timeout` after a statement of `session` ended: if the
+   * session is inside a transaction block (aborted or not) and sends nothing more for
+   * `idleInTransactionTimeoutMs`, the server ends it (FATAL 25P03): the transaction rolls back and
+   * every lock of the session, session-level advisory locks included, is released at once — others
+   * waiting for them proceed. Its worker learns it at its next statement (`sqlOnClosedConnection`).
+   */
+  private armIdleTimeout(session: string): void {
+    this.activitySeq += 1;
+    const token = this.activitySeq;
+    this.sessionActivity.set(session, token);
+    const limitMs = this.idleInTransactionTimeoutMs;
+    if (limitMs === null || !this.db.hasSession(session) || !this.db.inTransaction(session)) return;
+    const live = (): boolean => this.sessionActivity.get(session) === token && this.db.hasSession(session) && this.db.inTransaction(session);
+    this.queue.push(this.nowMs + limitMs, {
+      worker: null, gen: 0, shiftable: false, live,
+      fn: () => {
+        if (!live()) return;
+        const owner = this.sessionOwner.get(session);
+        const w = owner === undefined ? undefined : this.workers.get(owner);
+        const state = this.db.sessionState(session);
+        const held = [...state.rowLocks.map((r) => `the row lock on ${r}`), ...state.advisoryLocks.map((l) => `advisory lock ${l.key}${l.sessionCount > 0 ? ' (session-level)' : ''}`)];
+        const completions = this.sqlResource.closeSession(session);
+        const reply = idleInTransactionTimeoutError();
+        const who = this.sessionLabel(session);
+        const locks = held.length > 0 ? ` and every lock it held goes with it: ${held.join(', ')}` : '';
+        const narration = `idle_in_transaction_session_timeout (${fmtMs(limitMs)}): ${who}'s session sat idle inside its transaction that long, so PostgreSQL ends it; the transaction rolls back${locks}. ${who} does not know yet.`;
+        this.emit(owner ?? 'db', 'sql', this.text ? narration : '', { reply: this.text ? `FATAL ${reply.code} ${reply.message}` : undefined, ...(w ? { worker: w } : {}), data: { t: 'sessionEnded', session } });
+        this.deliverCompletions(completions);
+      },
+    });
   }
 
   /**
@@ -512,6 +607,7 @@ export class World {
       if (!w) continue;
       const parked = this.unpark(w);
       if (!parked) continue;
+      this.armIdleTimeout(c.caller);
       const waitedMs = this.nowMs - parked.sinceMs;
       if (this.stateOf(w) === 'waiting') this.send(w, 'WORK');
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
@@ -592,20 +688,23 @@ export class World {
   }
 
   /** Returns the worker's connection to the pool as it is (or discards it), handing it to a waiter. */
-  giveBack(w: WorkerRuntime, discard = false): void {
+  giveBack(w: WorkerRuntime, discardIt = false): void {
     const id = this.beliefs(w).connection;
     if (id === null) return;
+    // The server ended this session (idle_in_transaction_session_timeout): the connection is dead.
+    const ended = !this.db.hasSession(id);
+    const discard = discardIt || ended;
     this.sessionOwner.delete(id);
     this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
     let handoffs: readonly Completion<PoolCmd, PoolReply>[];
     if (discard) {
       let completions: readonly Completion<Stmt, DbReply>[] = [];
       handoffs = this.poolResource.discard(id, (sid) => {
-        completions = this.sqlResource.closeSession(sid);
+        if (!ended) completions = this.sqlResource.closeSession(sid);
       });
       const cmd: PoolCmd = { op: 'destroy', connection: id };
       const reply: PoolReply = { status: 'closed' };
-      this.emit(w.id, 'pool', `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
+      this.emit(w.id, 'pool', ended ? `${w.id} discards connection ${id}: the server had closed it; the pool opens a new one.` : `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       this.deliverCompletions(completions);
     } else {
       const cmd: PoolCmd = { op: 'release', connection: id };

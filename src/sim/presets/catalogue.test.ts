@@ -21,12 +21,13 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 16 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved and pexpire-renewal), each valid in both variants', () => {
+  it('has the 17 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved, pexpire-renewal and serializable-retry), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
       'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'lock-order-deadlock',
       'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
+      'serializable-retry',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(16);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(17);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -271,6 +272,38 @@ describe('pexpire-renewal', () => {
     const r = run('pexpire-renewal', true);
     expect(cmd(r, 'A', 'EVAL').find((e) => e.atMs === 14_000)?.reply).toBe('(integer) 0');
     expect(cmd(r, 'A', 'PUT')).toHaveLength(0);
+    expect(r.verdict.status).toBe('held');
+  });
+});
+
+describe('serializable-retry', () => {
+  it('without the fix: B charges, its INSERT fails with 40001, the framework re-runs the transaction and B charges again', () => {
+    const r = run('serializable-retry', false);
+    expect(cmd(r, 'B', 'BEGIN').map((e) => e.command)).toEqual(['BEGIN ISOLATION LEVEL SERIALIZABLE', 'BEGIN ISOLATION LEVEL SERIALIZABLE']);
+    const failed = cmd(r, 'B', 'INSERT INTO jobs')[0]!;
+    expect(failed).toMatchObject({ atMs: 900, reply: 'ERROR 40001 could not serialize access due to read/write dependencies among transactions (Reason code: Canceled on identification as a pivot, during write.)' });
+    // A committed its own, different job key first: the two transactions only shared the jobs table.
+    expect(cmd(r, 'A', 'COMMIT')[0]).toMatchObject({ atMs: 800, reply: 'COMMIT' });
+    const charges = cmd(r, 'B', 'POST /v1/charges').filter((e) => e.reply === '201 Created');
+    expect(charges.map((e) => e.atMs)).toEqual([900, 1_700]);
+    expect(charges[0]!.atMs).toBeLessThanOrEqual(failed.atMs);
+    const retry = find(r, (e) => e.actor === 'B' && e.kind === 'outcome' && e.narration.includes('40001'))[0]!;
+    expect(retry.narration).toContain('was not rolled back');
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
+    expect(r.verdict.violations[0]!.message).toContain('charge-B');
+  });
+  it('with the fix: B\'s 40001 comes before any charge; each order is charged once, after COMMIT, with its idempotency key', () => {
+    const r = run('serializable-retry', true);
+    const failed = cmd(r, 'B', 'INSERT INTO jobs')[0]!;
+    expect(failed.reply).toContain('ERROR 40001');
+    const retry = find(r, (e) => e.actor === 'B' && e.kind === 'outcome' && e.narration.includes('40001'))[0]!;
+    expect(retry.narration).not.toContain('not rolled back');
+    const charges = find(r, (e) => (e.command ?? '').startsWith('POST /v1/charges') && e.reply === '201 Created');
+    expect(charges.map((e) => `${e.actor} ${e.command}`)).toEqual(['A POST /v1/charges Idempotency-Key: charge-A', 'B POST /v1/charges Idempotency-Key: charge-B']);
+    for (const w of ['A', 'B']) {
+      const commitAt = cmd(r, w, 'COMMIT').at(-1)!.atMs;
+      expect(cmd(r, w, 'POST /v1/charges')[0]!.atMs).toBeGreaterThanOrEqual(commitAt);
+    }
     expect(r.verdict.status).toBe('held');
   });
 });

@@ -16,15 +16,16 @@ import { pexpireRenewal } from './pexpireRenewal';
 import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
+import { serializableRetry } from './serializableRetry';
 
 export type { Preset } from './build';
 
-/** All 16 presets. */
+/** All 17 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
   adminBypass, sessionLockPool, lockOrderDeadlock,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
-  crashAfterEffect, manualUnlock, remoteCallInTxn,
+  crashAfterEffect, manualUnlock, remoteCallInTxn, serializableRetry,
 ];
 
 /** The preset with this id, or undefined. */

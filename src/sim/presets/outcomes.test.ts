@@ -485,6 +485,33 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 8, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 52 },
     },
   },
+  'serializable-retry': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation effectOnce: the effect POST /v1/charges was performed 2 times for job key charge-B', cites: [
+          '400 B POST /v1/charges → (pending: no reply yet)',
+          '1200 B POST /v1/charges → (pending: no reply yet)',
+        ] },
+      ],
+      outcomes: [
+        '800 A is done: it completed the job.',
+        '900 B\'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry 1 of 3). The call to POST /v1/charges it made inside the transaction was not rolled back: a database rollback cannot undo it.',
+        '1700 B is done: it completed the job.',
+      ],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 300, events: 28 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: [
+        '400 B\'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry 1 of 3).',
+        '800 A is done: it completed the job.',
+        '1200 B is done: it completed the job.',
+      ],
+      metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 300, events: 26 },
+    },
+  },
 };
 
 describe('what each preset shows (verdict, cited events, outcomes, metrics)', () => {

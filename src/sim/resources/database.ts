@@ -1,5 +1,6 @@
 /**
- * The simulated PostgreSQL 15 database: sessions, READ COMMITTED transactions, unique and CHECK
+ * The simulated PostgreSQL 15 database: sessions, READ COMMITTED / REPEATABLE READ / SERIALIZABLE
+ * transactions (`database.isolation.test.ts`), unique and CHECK
  * constraints, row locks and advisory locks, with the replies (and waits) PostgreSQL gives.
  * The rules, with sources, are in the project's semantics notes ("The semantics Lockscope must
  * reproduce", its PostgreSQL sections).
@@ -25,12 +26,12 @@ import {
   removeQueuedAdvisory,
   unlockAdvisory,
 } from './advisoryLocks';
-import type { DatabaseSnapshot, LockRow, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
+import type { DatabaseSnapshot, LockRow, SerializableTxn, SessionRecord, SessionState, TableState, TxnState, WaitRecord } from './dbTypes';
 import { pgLockRows, relationLockOf, waitAssignsXid, type PgLockRow } from './pgLocks';
 import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
 import { advisoryLockTag, deadlockDetail, findCycleThrough, waitForEdges, type WaitCycle, type WaitEdge } from './deadlock';
-import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning } from './sqlErrors';
-import type { DbCompletion, DbReply, DbResult, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
+import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning, readWriteDependencyError } from './sqlErrors';
+import type { DbCompletion, DbReply, DbResult, IsolationLevel, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
 import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
 import { validateStmt } from './stmtValidate';
 
@@ -80,7 +81,8 @@ export type DeadlockCheck =
 type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { kind: 'transactionid' }> };
 
 /**
- * A PostgreSQL 15 server under READ COMMITTED, driven one statement at a time.
+ * A PostgreSQL 15 server, driven one statement at a time (READ COMMITTED by default; `BEGIN
+ * ISOLATION LEVEL …` opens REPEATABLE READ or SERIALIZABLE: see `TxnState.snapshot`, `SerializableTxn`).
  *
  * - Autocommit without BEGIN; COMMIT/ROLLBACK/BEGIN warnings as psql shows them; a failed
  *   statement in a block aborts it at once (its locks and changes are released then, as
@@ -136,6 +138,7 @@ export class Database {
     const session = this.session(sessionId);
     this.dropWait(sessionId);
     if (session.txn && !session.txn.aborted) endTxnRows(this.state.tables, session.txn.id, false);
+    if (session.txn) this.forgetSerializable(session.txn.id);
     releaseAdvisoryScope(this.state.advisory, sessionId, 'transaction');
     releaseAdvisoryScope(this.state.advisory, sessionId, 'session');
     this.state.sessions = this.state.sessions.filter((s) => s !== session);
@@ -267,6 +270,16 @@ export class Database {
     return [...advisoryLockRows(this.state.advisory), ...this.tupleLockRows(), ...this.txnWaitRows()];
   }
 
+  /** Whether the session exists (a session the server ended, e.g. by `idle_in_transaction_session_timeout`, does not). */
+  hasSession(sessionId: string): boolean {
+    return this.state.sessions.some((s) => s.id === sessionId);
+  }
+
+  /** The isolation level of the session's open transaction (READ COMMITTED outside one). Throws Error for an unknown session. */
+  isolationOf(sessionId: string): IsolationLevel {
+    return this.session(sessionId).txn?.isolation ?? 'read committed';
+  }
+
   /** Whether the session is inside an explicit transaction (BEGIN … COMMIT/ROLLBACK): `sessionState(id).inTransaction`, without building the rest. Throws Error for an unknown session. */
   inTransaction(sessionId: string): boolean {
     return this.session(sessionId).txn?.explicit === true;
@@ -330,16 +343,84 @@ export class Database {
     return this.state.sessions.some((s) => s.txn?.id === txnId && !s.txn.aborted);
   }
 
-  private newTxn(explicit: boolean): TxnState {
-    const txn = { id: this.state.nextTxnId, explicit, aborted: false };
+  private newTxn(explicit: boolean, isolation?: IsolationLevel): TxnState {
+    const txn: TxnState = { id: this.state.nextTxnId, explicit, aborted: false };
+    if (isolation !== undefined && isolation !== 'read committed') txn.isolation = isolation;
     this.state.nextTxnId += 1;
     return txn;
   }
 
   /** Ends the session's live transaction: rows committed or rolled back, transaction-level advisory locks released. */
   private endTxn(session: SessionRecord, commit: boolean): void {
-    if (session.txn && !session.txn.aborted) endTxnRows(this.state.tables, session.txn.id, commit);
+    const txn = session.txn;
+    if (txn && !txn.aborted) {
+      if (commit) {
+        const seq = (this.state.commitSeq ?? 0) + 1;
+        this.state.commitSeq = seq;
+        const keepHistory = this.state.sessions.some((s) => s !== session && s.txn?.snapshot !== undefined && !s.txn.aborted);
+        endTxnRows(this.state.tables, txn.id, true, seq, keepHistory);
+        this.commitSerializable(txn.id, seq);
+      } else {
+        endTxnRows(this.state.tables, txn.id, false);
+      }
+    }
+    if (txn && !commit) this.forgetSerializable(txn.id);
     releaseAdvisoryScope(this.state.advisory, session.id, 'transaction');
+  }
+
+  // ---- SERIALIZABLE: serializable snapshot isolation, reduced to read/write cycles of two transactions ----
+
+  private serializableOf(txnId: number): SerializableTxn | undefined {
+    return this.state.serializable?.find((x) => x.txn === txnId);
+  }
+
+  /** Each saw the database without the other's changes: neither committed before the other's snapshot. */
+  private static concurrent(a: SerializableTxn, b: SerializableTxn): boolean {
+    return (a.commitSeq === null || a.commitSeq > b.snapshot) && (b.commitSeq === null || b.commitSeq > a.snapshot);
+  }
+
+  /** A read/write dependency `r` → `w`: `r` read a table that the concurrent `w` writes (SIREAD locks are per table in the model). */
+  private static rw(r: SerializableTxn, w: SerializableTxn): boolean {
+    return r !== w && Database.concurrent(r, w) && r.reads.some((t) => w.writes.includes(t));
+  }
+
+  /**
+   * A write by serializable transaction `txnId` to `table`: when it closes a read/write cycle with a
+   * transaction that has already committed, the statement fails with 40001 (`during write`; checked
+   * on PostgreSQL 15 with check-then-insert, with and without a unique key). Null: it may go on.
+   */
+  private serializableWrite(txnId: number, table: string): SqlError | null {
+    const me = this.serializableOf(txnId);
+    if (!me) return null;
+    if (me.doomed) return readWriteDependencyError('conflict in checking');
+    if (!me.writes.includes(table)) me.writes.push(table);
+    const other = (this.state.serializable ?? []).find((y) => y.commitSeq !== null && Database.rw(me, y) && Database.rw(y, me));
+    return other ? readWriteDependencyError('write') : null;
+  }
+
+  /** A COMMIT of a serializable transaction: the open transactions of a read/write cycle with it are doomed (their COMMIT fails with 40001). */
+  private commitSerializable(txnId: number, seq: number): void {
+    const me = this.serializableOf(txnId);
+    if (!me) return;
+    me.commitSeq = seq;
+    for (const y of this.state.serializable ?? []) if (y.commitSeq === null && Database.rw(me, y) && Database.rw(y, me)) y.doomed = true;
+    this.pruneSerializable();
+  }
+
+  /** A serializable transaction rolled back: its reads and writes no longer count. */
+  private forgetSerializable(txnId: number): void {
+    if (!this.state.serializable) return;
+    this.state.serializable = this.state.serializable.filter((x) => x.txn !== txnId);
+    this.pruneSerializable();
+  }
+
+  /** Committed entries stay only while an open serializable transaction is concurrent with them. */
+  private pruneSerializable(): void {
+    const list = this.state.serializable ?? [];
+    const open = list.filter((x) => x.commitSeq === null);
+    const kept = list.filter((x) => x.commitSeq === null || open.some((o) => o.snapshot < (x.commitSeq as number)));
+    if (kept.length === 0) delete this.state.serializable;
+    else this.state.serializable = kept;
   }
 
   /** A statement failed: roll back now; an explicit block stays open but aborted. */
@@ -349,9 +430,17 @@ export class Database {
   }
 
   private runStatement(session: SessionRecord, stmt: Stmt): DbReply {
-    if (stmt.op === 'begin' || stmt.op === 'commit' || stmt.op === 'rollback') return this.transactionControl(session, stmt.op);
+    if (stmt.op === 'begin') return this.transactionControl(session, stmt.op, stmt.isolation);
+    if (stmt.op === 'commit' || stmt.op === 'rollback') return this.transactionControl(session, stmt.op);
     if (session.txn?.aborted) return { status: 'error', error: inFailedTransaction() };
     if (!session.txn) session.txn = this.newTxn(false);
+    if (session.txn.isolation !== undefined && session.txn.snapshot === undefined) {
+      // REPEATABLE READ / SERIALIZABLE: the snapshot is taken by the first statement, not by BEGIN.
+      session.txn.snapshot = this.state.commitSeq ?? 0;
+      if (session.txn.isolation === 'serializable') {
+        (this.state.serializable ??= []).push({ txn: session.txn.id, sessionId: session.id, snapshot: session.txn.snapshot, commitSeq: null, reads: [], writes: [], doomed: false });
+      }
+    }
     const relationLock = relationLockOf(stmt);
     if (relationLock) {
       const entry = `${relationLock.table}:${relationLock.mode}`;
@@ -362,15 +451,21 @@ export class Database {
   }
 
   /** BEGIN / COMMIT / ROLLBACK (PostgreSQL docs, "BEGIN", "COMMIT", "ROLLBACK"). */
-  private transactionControl(session: SessionRecord, op: 'begin' | 'commit' | 'rollback'): DbReply {
+  private transactionControl(session: SessionRecord, op: 'begin' | 'commit' | 'rollback', isolation?: IsolationLevel): DbReply {
     const txn = session.txn;
     if (op === 'begin') {
-      if (!txn) session.txn = this.newTxn(true);
+      if (!txn) session.txn = this.newTxn(true, isolation);
       if (txn?.aborted) return { status: 'error', error: inFailedTransaction() };
       return okReply('BEGIN', txn ? ALREADY_IN_TRANSACTION_WARNING : undefined);
     }
     const tag = op === 'commit' ? 'COMMIT' : 'ROLLBACK';
     if (!txn) return okReply(tag, NO_TRANSACTION_WARNING);
+    if (op === 'commit' && !txn.aborted && this.serializableOf(txn.id)?.doomed) {
+      // Doomed when the other side of a read/write cycle committed first (predicate.c PreCommit_CheckForSerializationFailure).
+      this.endTxn(session, false);
+      session.txn = null;
+      return { status: 'error', error: readWriteDependencyError('commit attempt') };
+    }
     this.endTxn(session, op === 'commit' && !txn.aborted);
     session.txn = null;
     return okReply(txn.aborted ? 'ROLLBACK' : tag);
@@ -419,7 +514,21 @@ export class Database {
   private context(session: SessionRecord, table: string): ExecContext {
     const txn = this.liveTxnOf(session);
     if (txn === null) throw new Error(`session ${session.id} has no live transaction`);
-    return { table: this.table(table), txn, sessionId: session.id };
+    const ctx: ExecContext = { table: this.table(table), txn, sessionId: session.id };
+    const snapshot = session.txn?.snapshot;
+    if (snapshot === undefined) return ctx;
+    const ssi = this.serializableOf(txn);
+    if (!ssi) return { ...ctx, snapshot };
+    return {
+      ...ctx,
+      snapshot,
+      onRead: () => {
+        if (ssi.doomed) return readWriteDependencyError('conflict out checking');
+        if (!ssi.reads.includes(table)) ssi.reads.push(table);
+        return null;
+      },
+      onWrite: () => this.serializableWrite(txn, table),
+    };
   }
 
   private start(session: SessionRecord, stmt: Stmt): Outcome {

@@ -5,7 +5,7 @@
  * `DatabaseSnapshot`, which is what `Database.snapshot()` copies out and `Database.fromSnapshot()`
  * copies in. Pure module: no DOM, no clock, no randomness.
  */
-import type { AdvisoryKey, Row, Stmt, TableSpec } from './sqlTypes';
+import type { AdvisoryKey, IsolationLevel, Row, Stmt, TableSpec } from './sqlTypes';
 
 /** Heavyweight lock modes the model reports (PostgreSQL docs, "Table-Level Lock Modes" names). */
 export type LockMode = 'ExclusiveLock' | 'ShareLock';
@@ -99,6 +99,31 @@ export interface TxnState {
   xidAssigned?: boolean;
   /** Table-level locks its statements took, as `table:mode`, in the order first taken (held until the transaction ends). */
   relationLocks?: string[];
+  /** Its isolation level from `BEGIN ISOLATION LEVEL …`; absent = READ COMMITTED. */
+  isolation?: IsolationLevel;
+  /**
+   * REPEATABLE READ / SERIALIZABLE: the snapshot, as the commit sequence number (`commitSeq`) at
+   * the transaction's first statement after BEGIN — not at BEGIN (checked on PostgreSQL 15). It
+   * sees the row versions committed with a number up to this one. Absent until then.
+   */
+  snapshot?: number;
+}
+
+/**
+ * What the SERIALIZABLE check (serializable snapshot isolation, PostgreSQL's predicate.c) keeps
+ * of one serializable transaction: the tables it read (its SIREAD locks, table-granular in the
+ * model) and wrote, kept after it commits while a concurrent transaction is still open.
+ */
+export interface SerializableTxn {
+  readonly txn: number;
+  readonly sessionId: string;
+  readonly snapshot: number;
+  /** Its commit sequence number once committed; null while open. */
+  commitSeq: number | null;
+  reads: string[];
+  writes: string[];
+  /** Another transaction of a read/write cycle committed first: this one's COMMIT fails with 40001. */
+  doomed: boolean;
 }
 
 /** A backend session (connection). */
@@ -132,6 +157,13 @@ export interface RowState {
    */
   pending: { values: Row | null; pos: number; superseded: Row[] } | null;
   lock: { readonly txn: number; readonly sessionId: string } | null;
+  /** Commit sequence number of the transaction that committed `committed` (absent = 0: before the run). */
+  csn?: number;
+  /**
+   * Earlier committed versions (newest last), kept only while a REPEATABLE READ / SERIALIZABLE
+   * snapshot may still need them (a row inserted later has `{ values: null }` first).
+   */
+  older?: { readonly values: Row | null; readonly csn: number }[];
 }
 
 /** One table: its spec, rows in insertion order, and its sequences (last value handed out). */
@@ -231,4 +263,8 @@ export interface DatabaseSnapshot {
   waits: WaitRecord[];
   nextTxnId: number;
   nextSeq: number;
+  /** Commits so far (each COMMIT that changed something gets the next number); absent = 0. */
+  commitSeq?: number;
+  /** SERIALIZABLE transactions the read/write check still needs (absent = none). */
+  serializable?: SerializableTxn[];
 }

@@ -19,7 +19,7 @@
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
 import type { RowState, StmtProgress, TableState, WaitTarget } from './dbTypes';
-import { rowLockNotAvailable } from './sqlErrors';
+import { concurrentUpdateError, rowLockNotAvailable } from './sqlErrors';
 import type { Row, SetExpr, SqlError, SqlValue, Stmt } from './sqlTypes';
 import {
   addPendingRow,
@@ -40,6 +40,16 @@ export interface ExecContext {
   readonly table: TableState;
   readonly txn: number;
   readonly sessionId: string;
+  /**
+   * REPEATABLE READ / SERIALIZABLE: the transaction's snapshot (a commit sequence number). Rows are
+   * read as of it, and a row an UPDATE, DELETE or `FOR UPDATE` finds changed by a transaction that
+   * committed after it fails the statement with 40001 (absent = READ COMMITTED).
+   */
+  readonly snapshot?: number;
+  /** SERIALIZABLE: the statement reads the table (its SIREAD lock); an error is the read/write check's 40001. */
+  readonly onRead?: () => SqlError | null;
+  /** SERIALIZABLE: the statement writes the table; an error is the read/write check's 40001. */
+  readonly onWrite?: () => SqlError | null;
 }
 
 /** How a statement run ended: a result, an SQL error, or a wait (with where to resume). */
@@ -65,7 +75,9 @@ function fail(error: SqlError): Outcome {
 /** Plain SELECT (no locking clause): never waits; reads what the snapshot shows. */
 export function runPlainSelect(ctx: ExecContext, stmt: SelectStmt): Outcome {
   const rows: Row[] = [];
-  for (const { values } of scanOrder(ctx.table, ctx.txn)) {
+  const ssi = ctx.onRead?.() ?? null;
+  if (ssi) return fail(ssi);
+  for (const { values } of scanOrder(ctx.table, ctx.txn, ctx.snapshot)) {
     if (matchesWhere(values, stmt.where)) rows.push(project(ctx.table.spec, values, stmt.columns));
   }
   return ok(`SELECT ${rows.length}`, rows);
@@ -92,7 +104,16 @@ export function startInsert(ctx: ExecContext, stmt: InsertStmt): Outcome {
 export function continueInsert(ctx: ExecContext, stmt: InsertStmt, progress: InsertProgress): Outcome {
   const u = checkUnique(ctx.table, progress.row, ctx.txn);
   if (u.kind === 'wait') return waitForTxn(u, progress);
-  if (u.kind === 'exists') return stmt.onConflictDoNothing ? ok('INSERT 0 0') : fail(u.error);
+  if (u.kind === 'exists') {
+    // ON CONFLICT under REPEATABLE READ / SERIALIZABLE: a conflicting row the snapshot cannot see is
+    // a concurrent update (ExecCheckTupleVisible), checked on PostgreSQL 15.
+    if (stmt.onConflictDoNothing) return ctx.snapshot !== undefined && u.csn > ctx.snapshot ? fail(concurrentUpdateError()) : ok('INSERT 0 0');
+    // SERIALIZABLE: a duplicate key that a read/write cycle explains is reported as 40001, not 23505
+    // (`_bt_check_unique` checks for a serialization conflict first; PostgreSQL 9.6+).
+    return fail(ctx.onWrite?.() ?? u.error);
+  }
+  const ssi = ctx.onWrite?.() ?? null;
+  if (ssi) return fail(ssi);
   addPendingRow(ctx.table, progress.row, ctx.txn, ctx.sessionId);
   const returning = stmt.returning && stmt.returning.length > 0 ? [project(ctx.table.spec, progress.row, stmt.returning)] : [];
   return ok('INSERT 0 1', returning);
@@ -114,7 +135,9 @@ export function applySet(values: Row, set: Readonly<Record<string, SetExpr>>): R
 /** Starts UPDATE / DELETE / SELECT … FOR UPDATE: fixes the candidate rows from the statement's snapshot. */
 export function startScan(ctx: ExecContext, stmt: ScanStmt): Outcome {
   const candidates: { rid: number; values: Row }[] = [];
-  for (const { row, values } of scanOrder(ctx.table, ctx.txn)) {
+  const ssi = ctx.onRead?.() ?? null;
+  if (ssi) return fail(ssi);
+  for (const { row, values } of scanOrder(ctx.table, ctx.txn, ctx.snapshot)) {
     if (matchesWhere(values, stmt.where)) candidates.push({ rid: row.rid, values });
   }
   return continueScan(ctx, stmt, { kind: 'scan', candidates, index: 0, retry: false, out: [], count: 0 });
@@ -153,7 +176,8 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
     if (bad) return fail(bad);
   }
   const row = ctx.table.rows.find((r) => r.rid === cand.rid);
-  if (!row) return null;
+  // REPEATABLE READ: a row of the snapshot that a committed transaction has since deleted.
+  if (!row) return ctx.snapshot !== undefined ? fail(concurrentUpdateError()) : null;
   // Resumed after the version it waited for was replaced by a committed UPDATE: it follows the
   // update chain (see ScanProgress.followedUpdate and the tuple WaitTarget's viaUpdateChain).
   const chain = p.retry && p.waitedPos !== undefined && row.committed !== null && row.pos !== p.waitedPos;
@@ -168,6 +192,9 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
     // it first waited for (it waits inside heap_lock_updated_tuple).
     return waitForRow(ctx, row, row.lock, p, chain && row.pending !== null && stmt.op !== 'select');
   }
+  // REPEATABLE READ / SERIALIZABLE: the row was changed by a transaction that committed after the
+  // snapshot (heapam's TM_Updated under IsolationUsesXactSnapshot), checked on PostgreSQL 15.
+  if (ctx.snapshot !== undefined && row.lock?.txn !== ctx.txn && (row.csn ?? 0) > ctx.snapshot) return fail(concurrentUpdateError());
   const current = visibleVersion(row, ctx.txn);
   if (!current || !matchesWhere(current, stmt.where)) return null;
   return applyToRow(ctx, stmt, p, row, current);
@@ -175,6 +202,10 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
 
 function applyToRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress, row: RowState, current: Row): Outcome | null {
   const spec = ctx.table.spec;
+  if (stmt.op !== 'select') {
+    const ssi = ctx.onWrite?.() ?? null;
+    if (ssi) return fail(ssi);
+  }
   if (stmt.op === 'update') {
     const next = applySet(current, stmt.set);
     const bad = constraintError(spec, next);

@@ -70,7 +70,7 @@ function renderInsert(stmt: Extract<Stmt, { op: 'insert' }>): string {
 export function renderSql(stmt: Stmt): string {
   switch (stmt.op) {
     case 'begin':
-      return 'BEGIN';
+      return stmt.isolation === undefined ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${stmt.isolation.toUpperCase()}`;
     case 'commit':
       return 'COMMIT';
     case 'rollback':
@@ -142,7 +142,8 @@ function functionResult(tag: string, rows: readonly Row[]): string | null {
  */
 export function renderReply(reply: DbReply): string {
   if (reply.status === 'waits') return `waits (${reply.on})`;
-  if (reply.status === 'error') return `ERROR ${reply.error.code} ${reply.error.message}${reply.error.detail ? ` (${reply.error.detail})` : ''}`;
+  // 25P03 ends the session: PostgreSQL sends it as FATAL, not ERROR.
+  if (reply.status === 'error') return `${reply.error.code === '25P03' ? 'FATAL' : 'ERROR'} ${reply.error.code} ${reply.error.message}${reply.error.detail ? ` (${reply.error.detail})` : ''}`;
   const rowsText = reply.rows.map((r) => Object.entries(r).map(([c, v]) => `${c}=${valueText(v)}`).join(', ')).join(' | ');
   const body = functionResult(reply.tag, reply.rows) ?? (reply.rows.length > 0 ? `${reply.tag} → ${rowsText}` : reply.tag);
   return reply.warning ? `WARNING:  ${reply.warning}; ${body}` : body;

@@ -77,6 +77,42 @@ export function statementTimeoutError(): SqlError {
 }
 
 /**
+ * 40001 serialization_failure of REPEATABLE READ and SERIALIZABLE when the row an UPDATE, DELETE or
+ * `SELECT … FOR UPDATE` would change or lock was changed by a transaction that committed after this
+ * transaction's snapshot, or when `ON CONFLICT` meets a row the snapshot cannot see (heapam.c,
+ * nodeModifyTable.c; checked on PostgreSQL 15). The transaction becomes aborted.
+ */
+export function concurrentUpdateError(): SqlError {
+  return { code: '40001', message: 'could not serialize access due to concurrent update' };
+}
+
+/**
+ * 40001 serialization_failure of SERIALIZABLE's read/write dependency check (predicate.c; checked
+ * on PostgreSQL 15): `during` is `write` (the statement that closed a cycle with a committed
+ * transaction fails); for a transaction doomed when the other side of a cycle committed first,
+ * `conflict out checking` (its next read of a table), `conflict in checking` (its next write) or
+ * `commit attempt` (its COMMIT). HINT `The transaction might succeed if retried.` (not part of the reply text).
+ */
+export function readWriteDependencyError(during: 'write' | 'commit attempt' | 'conflict in checking' | 'conflict out checking'): SqlError {
+  return {
+    code: '40001',
+    message: 'could not serialize access due to read/write dependencies among transactions',
+    detail: `Reason code: Canceled on identification as a pivot, during ${during}.`,
+    hint: 'The transaction might succeed if retried.',
+  };
+}
+
+/**
+ * FATAL 25P03 idle_in_transaction_session_timeout (postgres.c; checked on PostgreSQL 15): the server
+ * ends a session that stayed idle inside a transaction longer than the setting; the transaction
+ * rolls back and every lock of the session, session-level advisory locks included, is released.
+ * The client learns it at its next statement: the connection is closed.
+ */
+export function idleInTransactionTimeoutError(): SqlError {
+  return { code: '25P03', message: 'terminating connection due to idle-in-transaction timeout', detail: 'server closed the connection unexpectedly' };
+}
+
+/**
  * 40P01 deadlock_detected (deadlock.c DeadLockReport; checked on PostgreSQL 15): message
  * `deadlock detected`, DETAIL one line per member of the cycle starting at the failing backend
  * (`Process 29526 waits for ExclusiveLock on advisory lock [115862,0,1,1]; blocked by process

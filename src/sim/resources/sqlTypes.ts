@@ -67,9 +67,17 @@ export type Where = Readonly<Record<string, SqlValue>>;
 /** An assignment in UPDATE: a literal, or `column + delta` evaluated against the row's current value. */
 export type SetExpr = SqlValue | { readonly column: string; readonly add: number };
 
+/**
+ * A transaction's isolation level (PostgreSQL docs, "Transaction Isolation"): READ COMMITTED (the
+ * default), REPEATABLE READ (one snapshot for the whole transaction, 40001 on a concurrent update)
+ * or SERIALIZABLE (REPEATABLE READ plus serializable snapshot isolation's read/write checks).
+ */
+export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
+
 /** A typed SQL statement. */
 export type Stmt =
-  | { readonly op: 'begin' }
+  /** `BEGIN`, or `BEGIN ISOLATION LEVEL …` when `isolation` is given (absent = the session default, READ COMMITTED). */
+  | { readonly op: 'begin'; readonly isolation?: IsolationLevel }
   | { readonly op: 'commit' }
   | { readonly op: 'rollback' }
   | { readonly op: 'advisory'; readonly fn: AdvisoryFn; readonly key: AdvisoryKey }

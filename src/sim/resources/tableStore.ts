@@ -42,9 +42,17 @@ export function uniqueConstraints(spec: TableSpec): UniqueSpec[] {
   return [...pk, ...(spec.unique ?? [])];
 }
 
-/** The version transaction `txnId` sees: its own pending change, else the committed version (null = none). */
-export function visibleVersion(row: RowState, txnId: number | null): Row | null {
-  return row.pending && row.lock && row.lock.txn === txnId ? row.pending.values : row.committed;
+/**
+ * The version transaction `txnId` sees: its own pending change, else the committed version (null =
+ * none). With a REPEATABLE READ / SERIALIZABLE `snapshot` (a commit sequence number): the newest
+ * committed version numbered up to it (PostgreSQL docs, "Repeatable Read Isolation Level").
+ */
+export function visibleVersion(row: RowState, txnId: number | null, snapshot?: number): Row | null {
+  if (row.pending && row.lock && row.lock.txn === txnId) return row.pending.values;
+  if (snapshot === undefined || (row.csn ?? 0) <= snapshot) return row.committed;
+  const older = row.older ?? [];
+  for (let i = older.length - 1; i >= 0; i--) if (older[i]!.csn <= snapshot) return older[i]!.values;
+  return null;
 }
 
 /** Equality filter; a NULL in `where` matches NULL (rendered as `IS NULL`). */
@@ -98,7 +106,8 @@ export function constraintError(spec: TableSpec, values: Row): SqlError | null {
 /** Outcome of a uniqueness check: no conflict, a committed (or own) conflict, or a writer to wait for. */
 export type UniqueCheck =
   | { readonly kind: 'ok' }
-  | { readonly kind: 'exists'; readonly error: SqlError }
+  /** `csn`: commit number of the conflicting row's version (0 for the transaction's own row or an initial one). */
+  | { readonly kind: 'exists'; readonly error: SqlError; readonly csn: number }
   | { readonly kind: 'wait'; readonly txn: number; readonly sessionId: string; readonly description: string };
 
 function conflictIn(table: TableState, c: UniqueSpec, key: readonly SqlValue[], selfRid: number | null, txnId: number): UniqueCheck {
@@ -116,7 +125,7 @@ function conflictIn(table: TableState, c: UniqueSpec, key: readonly SqlValue[], 
       }
       continue;
     }
-    if (hit(visibleVersion(row, txnId))) return { kind: 'exists', error: uniqueViolation(c.name, c.columns, key) };
+    if (hit(visibleVersion(row, txnId))) return { kind: 'exists', error: uniqueViolation(c.name, c.columns, key), csn: row.lock?.txn === txnId ? 0 : (row.csn ?? 0) };
   }
   return { kind: 'ok' };
 }
@@ -184,14 +193,18 @@ export function writePending(row: RowState, values: Row | null, pos: number): vo
  * ones, on rollback they are dropped; its row locks are released either way; rows left with no
  * version (committed deletes, rolled-back inserts) disappear.
  */
-export function endTxnRows(tables: readonly TableState[], txnId: number, commit: boolean): void {
+export function endTxnRows(tables: readonly TableState[], txnId: number, commit: boolean, commitSeq?: number, keepHistory = false): void {
   for (const table of tables) {
     const kept: RowState[] = [];
     for (const row of table.rows) {
       if (row.lock?.txn === txnId) {
         if (commit && row.pending) {
+          // A REPEATABLE READ snapshot taken before this commit still reads the version it replaces.
+          if (keepHistory) (row.older ??= []).push({ values: row.committed, csn: row.csn ?? 0 });
+          else delete row.older;
           row.committed = row.pending.values;
           row.pos = row.pending.pos;
+          if (commitSeq !== undefined) row.csn = commitSeq;
         }
         row.pending = null;
         row.lock = null;
@@ -243,11 +256,11 @@ export function createTableState(spec: TableSpec): TableState {
  * physical position of the version it sees (its own pending version, else the committed one).
  * Source: PostgreSQL heap storage — a new row version is written after the existing ones.
  */
-export function scanOrder(table: TableState, txnId: number): { row: RowState; values: Row }[] {
+export function scanOrder(table: TableState, txnId: number, snapshot?: number): { row: RowState; values: Row }[] {
   const out: { row: RowState; values: Row; pos: number }[] = [];
   for (const row of table.rows) {
     const own = row.pending !== null && row.lock !== null && row.lock.txn === txnId;
-    const values = own ? row.pending!.values : row.committed;
+    const values = own ? row.pending!.values : visibleVersion(row, txnId, snapshot);
     if (values) out.push({ row, values, pos: own ? row.pending!.pos : row.pos });
   }
   out.sort((a, b) => a.pos - b.pos);

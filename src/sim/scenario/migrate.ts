@@ -21,6 +21,9 @@ export const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) 
   1: (old) => ({ ...old, version: 2, client: { ...DEFAULT_CLIENT } }),
 };
 
+/** Database settings that version 2 introduced (server timeouts, isolation, the retry policy). */
+const V2_DATABASE_FIELDS = ['statementTimeoutMs', 'idleInTransactionSessionTimeoutMs', 'isolation', 'serializationRetries'] as const;
+
 /** Fault kinds that version 2 introduced (a version-1 scenario cannot name them). */
 const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
 
@@ -37,6 +40,19 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const m = value.mechanism;
   const renewal = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).renewal : undefined;
   if (renewal === 'pexpire' || renewal === 'set-px') errors.push({ path: 'mechanism.renewal', message: `"${renewal}" ${since2}` });
+  const db = value.database;
+  if (typeof db === 'object' && db !== null) {
+    for (const field of V2_DATABASE_FIELDS) if (field in db) errors.push({ path: `database.${field}`, message: since2 });
+  }
+  if (Array.isArray(value.workers)) {
+    value.workers.forEach((w: unknown, i) => {
+      const steps = typeof w === 'object' && w !== null ? (w as Record<string, unknown>).steps : undefined;
+      if (!Array.isArray(steps)) return;
+      steps.forEach((st: unknown, j) => {
+        if (typeof st === 'object' && st !== null && 'isolation' in st) errors.push({ path: `workers[${i}].steps[${j}].isolation`, message: since2 });
+      });
+    });
+  }
   if (Array.isArray(value.faults)) {
     value.faults.forEach((f: unknown, i) => {
       const kind = typeof f === 'object' && f !== null ? (f as Record<string, unknown>).kind : undefined;

@@ -1,7 +1,9 @@
 /**
  * The scenario format, version 2: a scenario is plain, versioned JSON data (seed + parameters +
  * workers' job steps + faults + invariants). Version 2 adds `client` (how the lock client library
- * behaves), the `set-px` and `pexpire` renewals and the `renewalStall` fault; version-1 files and links migrate
+ * behaves), the `set-px` and `pexpire` renewals, the `renewalStall` fault, and the database's
+ * `statementTimeoutMs`, `idleInTransactionSessionTimeoutMs`, `isolation` and `serializationRetries`
+ * (with a `begin` step's `isolation`); version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -25,7 +27,8 @@ export const stepSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('connect') }),
   /** Return the connection to the pool (session state, including session advisory locks, stays on it). */
   z.strictObject({ do: z.literal('disconnect') }),
-  z.strictObject({ do: z.literal('begin') }),
+  /** `BEGIN`; `isolation` (optional) opens this transaction at that level, overriding `database.isolation`. */
+  z.strictObject({ do: z.literal('begin'), isolation: z.enum(['read committed', 'repeatable read', 'serializable']).optional() }),
   z.strictObject({ do: z.literal('commit') }),
   /**
    * Take the coordination the mechanism names (advisory lock, lease, or nothing). `advisoryKey`
@@ -170,6 +173,34 @@ export const databaseSchema = z.strictObject({
    * docs, runtime-config-locks "deadlock_timeout"; explicit-locking "Deadlocks").
    */
   deadlockTimeoutMs: positiveMs.optional(),
+  /**
+   * PostgreSQL's `statement_timeout` in virtual ms (optional; absent = 0, off): a statement still
+   * running — in the model, still waiting for a lock — this long after it started is cancelled with
+   * ERROR 57014 `canceling statement due to statement timeout`; inside a transaction block the
+   * transaction is then aborted (25P02 until ROLLBACK). Session-level advisory locks stay held.
+   * Source: PostgreSQL docs, runtime-config-client "statement_timeout"; ../shared/semantics.md.
+   */
+  statementTimeoutMs: positiveMs.optional(),
+  /**
+   * PostgreSQL's `idle_in_transaction_session_timeout` in virtual ms (optional; absent = off): a
+   * session idle inside an open transaction this long is ended by the server (FATAL 25P03
+   * `terminating connection due to idle-in-transaction timeout`): the transaction rolls back, every
+   * lock of the session — session-level advisory locks included — is released, and the client finds
+   * its connection closed at its next statement. Source: runtime-config-client; checked on PostgreSQL 15.
+   */
+  idleInTransactionSessionTimeoutMs: positiveMs.optional(),
+  /**
+   * The isolation level of every transaction a worker opens with `begin` (`BEGIN ISOLATION LEVEL …`;
+   * optional; absent = `read committed`, PostgreSQL's default). A `begin` step's own `isolation`
+   * overrides it. Source: PostgreSQL docs, "Transaction Isolation".
+   */
+  isolation: z.enum(['read committed', 'repeatable read', 'serializable']).optional(),
+  /**
+   * The application framework's retry policy (optional; absent = no retry): a transaction that fails
+   * with 40001 (serialization failure) is rolled back and run again from its `begin` step, up to this
+   * many more times — every step inside it again, a call to the destination included.
+   */
+  serializationRetries: z.int().min(1).max(10).optional(),
 });
 
 /** `deadlock_timeout` when the scenario does not set one: PostgreSQL's default, 1 s. */

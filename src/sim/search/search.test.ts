@@ -48,6 +48,7 @@ const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: numb
   'manual-unlock': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
   'lock-order-deadlock': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'one lock order prevents the deadlock, but a holder paused with the locks makes the other wait past the bound' },
   'remote-call-in-txn': { broken: 'boundedWait', faults: 2, kind: 'pause', why: 'two workers paused before their first statement hold their pooled connections: the pool of two is exhausted' },
+  'serializable-retry': { broken: 'effectOnce', faults: 2, kind: 'adminBypass', why: 'two runs of the admin script charge its own key twice, past the job record and without the idempotency key' },
 };
 
 describe('searchFaults on every preset with the fix (≤ 2 faults)', () => {

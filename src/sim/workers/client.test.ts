@@ -7,7 +7,7 @@
 import { PRESETS, findPreset } from '../presets';
 import { scenario, steps } from '../presets/build';
 import { runScenario, type RunResult } from '../engine/run';
-import { parseScenario } from '../scenario/migrate';
+import { laterVersionFields, parseScenario } from '../scenario/migrate';
 import { DEFAULT_CLIENT, type Scenario } from '../scenario/schema';
 
 const leaseBase = (over: Partial<Scenario['client']> = {}, mech: Partial<Scenario['mechanism']> = {}) => scenario({
@@ -37,6 +37,8 @@ describe('scenario version 2: the migration from version 1', () => {
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         if (JSON.stringify(s.client) !== JSON.stringify(DEFAULT_CLIENT) || s.mechanism.renewal === 'pexpire' || s.faults.some((f) => f.kind === 'renewalStall')) continue;
+        // Server timeouts, isolation and the retry policy exist only in version 2 (serializable-retry uses them).
+        if (laterVersionFields({ database: s.database, workers: s.workers }, 1).length > 0) continue;
         const { client: _c, ...v1 } = JSON.parse(JSON.stringify(s)) as Scenario;
         const r = parseScenario({ ...v1, version: 1 });
         expect(r.ok ? r.scenario.client : r.errors).toEqual(DEFAULT_CLIENT);
@@ -50,6 +52,11 @@ describe('scenario version 2: the migration from version 1', () => {
     ['the pexpire renewal', (s: Record<string, any>) => (s.mechanism.renewal = 'pexpire'), 'mechanism.renewal: "pexpire" exists only in scenario version 2: set "version": 2'],
     ['the set-px renewal', (s: Record<string, any>) => (s.mechanism.renewal = 'set-px'), 'mechanism.renewal: "set-px" exists only in scenario version 2: set "version": 2'],
     ['the renewalStall fault', (s: Record<string, any>) => (s.faults = [{ kind: 'renewalStall', worker: 'A', atMs: 1, durationMs: 5 }]), 'faults[0].kind: "renewalStall" exists only in scenario version 2: set "version": 2'],
+    ['statement_timeout', (s: Record<string, any>) => (s.database.statementTimeoutMs = 5_000), 'database.statementTimeoutMs: exists only in scenario version 2: set "version": 2'],
+    ['idle_in_transaction_session_timeout', (s: Record<string, any>) => (s.database.idleInTransactionSessionTimeoutMs = 5_000), 'database.idleInTransactionSessionTimeoutMs: exists only in scenario version 2: set "version": 2'],
+    ['an isolation level', (s: Record<string, any>) => (s.database.isolation = 'serializable'), 'database.isolation: exists only in scenario version 2: set "version": 2'],
+    ['the retry on 40001', (s: Record<string, any>) => (s.database.serializationRetries = 3), 'database.serializationRetries: exists only in scenario version 2: set "version": 2'],
+    ['a begin step\'s isolation', (s: Record<string, any>) => (s.workers[0].steps = [{ do: 'begin', isolation: 'repeatable read' }]), 'workers[0].steps[0].isolation: exists only in scenario version 2: set "version": 2'],
   ])('refuses a version-1 file that uses %s, naming the path', (_what, edit, message) => {
     const { client: _c, ...v1 } = JSON.parse(JSON.stringify(findPreset('export-lease-expiry')!.withoutFix)) as Scenario;
     const input: Record<string, any> = { ...v1, version: 1 };

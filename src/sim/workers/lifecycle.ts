@@ -21,7 +21,7 @@ export function createJobLifecycle(world: World): JobLifecycle {
     start: (w) => startJob(world, w),
     done: (w, delayMs = 0) => done(world, w, delayMs),
     skipRest: (w, outcome) => skipRest(world, w, outcome),
-    fail: (w, reason) => failJob(world, w, reason),
+    fail: (w, reason, sqlState) => failJob(world, w, reason, sqlState),
     finish: (w) => finishJob(world, w),
   };
 }
@@ -35,6 +35,9 @@ function startJob(world: World, w: WorkerRuntime): void {
   w.cleanupOnly = false;
   w.outcome = 'completed';
   w.enqueued = false;
+  w.txnStartPc = null;
+  w.txnRetries = 0;
+  w.effectsInTxn = 0;
   runStep(world, w);
 }
 
@@ -79,7 +82,8 @@ function skipRest(world: World, w: WorkerRuntime, outcome: WorkerOutcome): void 
  * mechanism says so), releases a lease it believes it owns, and returns (or discards) its
  * connection. A session-level advisory lock not unlocked here leaks with the connection.
  */
-function failJob(world: World, w: WorkerRuntime, reason: string): void {
+function failJob(world: World, w: WorkerRuntime, reason: string, sqlState?: string): void {
+  if (sqlState === '40001' && retryTransaction(world, w)) return;
   w.outcome = 'failed';
   world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });
   const m = world.scenario.mechanism;
@@ -107,6 +111,34 @@ function failJob(world: World, w: WorkerRuntime, reason: string): void {
     }
     afterUnlock();
   });
+}
+
+/**
+ * The framework's retry policy (`database.serializationRetries`; e.g. Spring's `@Retryable` on a
+ * serialization failure, Django/Rails helpers that wrap a transaction in a retry loop): a
+ * transaction that failed with 40001 is rolled back and run again from its `begin` step — every
+ * step inside it again, a call to the destination included (../shared/semantics.md, "Server-side
+ * timeouts and isolation"). Returns false when there is no transaction to retry or no retry left.
+ */
+function retryTransaction(world: World, w: WorkerRuntime): boolean {
+  const allowed = world.scenario.database.serializationRetries ?? 0;
+  const startPc = w.txnStartPc;
+  if (startPc === null || w.txnRetries >= allowed) return false;
+  w.txnRetries += 1;
+  // The work of the rolled-back attempt is thrown away (and done again).
+  world.metrics.wastedWorkMs += w.workMs - w.workMsAtTxnStart;
+  w.workMs = w.workMsAtTxnStart;
+  const effects = w.effectsInTxn;
+  const target = world.scenario.destination.target;
+  const kept = effects === 0 ? '' : ` The ${effects > 1 ? `${effects} calls` : 'call'} to ${target} it made inside the transaction ${effects > 1 ? 'were' : 'was'} not rolled back: a database rollback cannot undo ${effects > 1 ? 'them' : 'it'}.`;
+  world.emit(w.id, 'outcome', `${w.id}'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry ${w.txnRetries} of ${allowed}).${kept}`, { worker: w });
+  rollbackThen(world, w, () => {
+    w.pc = startPc;
+    w.txnStartPc = null;
+    w.effectsInTxn = 0;
+    runStep(world, w);
+  });
+  return true;
 }
 
 /** The job has ended: return the connection, stop renewals, and finish the machine. */

@@ -29,14 +29,23 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     world.giveBack(w);
     world.jobs.done(w);
   },
-  begin: (world, w) => {
+  begin: (world, w, step) => {
     world.send(w, 'WORK');
-    runSql(world, w, { op: 'begin' }, {
+    const isolation = step.isolation ?? world.scenario.database.isolation;
+    const stmt: Stmt = isolation === undefined ? { op: 'begin' } : { op: 'begin', isolation };
+    // READ COMMITTED needs no words; the other levels change what the transaction may get (40001).
+    const opens = `${w.id} opens a ${isolation === undefined || isolation === 'read committed' ? '' : `${isolation.toUpperCase()} `}transaction.`;
+    if (!world.beliefs(w).inTransaction) {
+      w.txnStartPc = w.pc;
+      w.effectsInTxn = 0;
+      w.workMsAtTxnStart = w.workMs;
+    }
+    runSql(world, w, stmt, {
       believe: (_r, c) => {
         if (c !== 'error') world.send(w, 'BELIEVE', { inTransaction: true });
       },
-      ok: () => `${w.id} opens a transaction.`,
-      none: () => `${w.id} opens a transaction.`,
+      ok: () => opens,
+      none: () => opens,
       refused: (r) => `${w.id}'s BEGIN only warns (${r.warning ?? 'a transaction is already in progress'}): it is still in the transaction it had.`,
       error: (r) => `${w.id}'s BEGIN fails: ${r.error.message}.`,
     }, () => world.jobs.done(w));
@@ -99,7 +108,10 @@ function commit(world: World, w: WorkerRuntime): void {
     refused: () => `${w.id}'s transaction had failed, so COMMIT rolls it back${released}.`,
     error: (r) => `${w.id}'s COMMIT fails (${r.error.message}): the transaction is rolled back${released}.`,
   }, (r) => {
+    w.txnStartPc = null;
     if (r.status === 'ok' && r.tag === 'ROLLBACK') w.outcome = w.outcome === 'completed' ? 'failed' : w.outcome;
+    // A COMMIT that fails (SERIALIZABLE's 40001, a connection the server closed) fails the job.
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     world.jobs.done(w);
   });
 }
@@ -137,7 +149,7 @@ function check(world: World, w: WorkerRuntime): void {
     refused: () => notFound,
     error: (r) => `${w.id}'s check fails: ${r.error.message}.`,
   }, (r) => {
-    if (r.status === 'error') return world.jobs.fail(w, r.error.message);
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     const found = r.status === 'ok' && r.rows.some((row) => !isRecord || row.status === 'done');
     if (found) return world.jobs.skipRest(w, isRecord ? 'alreadyDone' : 'loadedExisting');
     world.jobs.done(w);
@@ -169,7 +181,7 @@ function read(world: World, w: WorkerRuntime): void {
     refused: () => noRow,
     error: (r) => `${w.id}'s read fails: ${r.error.message}.`,
   }, (r) => {
-    if (r.status === 'error') return world.jobs.fail(w, r.error.message);
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
     if (typeof v !== 'number') return world.jobs.skipRest(w, 'soldOut');
     if (job.kind === 'reserve' && v < job.quantity) return world.jobs.skipRest(w, 'soldOut');
@@ -201,7 +213,7 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
       none: () => noAccount,
       refused: () => noAccount,
       error: (r) => `${w.id}'s update fails: ${r.error.message}.`,
-    }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w, ms)));
+    }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message, r.error.code) : world.jobs.done(w, ms)));
   }
   const noItem = `${w.id}'s UPDATE matches no row (UPDATE 0): nothing is reserved.`;
   return runSql(world, w, { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } }, {
@@ -212,7 +224,7 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
   }, (r) => {
       if (r.status !== 'error') return world.jobs.done(w, ms);
       if (r.error.code === '23514') return rollbackThen(world, w, () => world.jobs.skipRest(w, 'soldOut'));
-      world.jobs.fail(w, r.error.message);
+      world.jobs.fail(w, r.error.message, r.error.code);
     });
 }
 
@@ -236,7 +248,7 @@ function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, k
     if (r.status === 'ok' && r.rows.length === 0) return load();
     if (r.status === 'ok') return world.jobs.done(w, ms);
     if (r.status === 'error' && r.error.code === '23505') return rollbackThen(world, w, load);
-    if (r.status === 'error') world.jobs.fail(w, r.error.message);
+    if (r.status === 'error') world.jobs.fail(w, r.error.message, r.error.code);
   });
 }
 
@@ -290,6 +302,7 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
     return;
   }
   if (write.status === 'deduplicated') return world.jobs.done(w);
+  if (b.inTransaction) w.effectsInTxn += 1;
   w.writeId = write.id;
   world.at(world.nowMs + ms, () => {
     const { write: end, call: endCall } = world.destinationCall(w.id, { op: 'finish', writeId: write.id, token, idempotencyKey: idem });
@@ -330,5 +343,5 @@ function record(world: World, w: WorkerRuntime): void {
     none: () => nothing,
     refused: () => nothing,
     error: (r) => `${w.id} could not record completion: ${r.error.message}.`,
-  }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w)));
+  }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message, r.error.code) : world.jobs.done(w)));
 }

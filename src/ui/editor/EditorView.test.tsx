@@ -180,6 +180,28 @@ describe('Scenario editor', () => {
     expect(document.querySelector('img')).toBeNull();
   });
 
+  it('exposes the server timeouts, the isolation level and the retry on 40001 in a user\'s words; a bad value is refused at its path', () => {
+    store().loadPreset('serializable-retry', 'without');
+    renderIn(view, <EditorView />);
+    expect((screen.getByLabelText('Isolation level') as HTMLSelectElement).value).toBe('serializable');
+    expect((screen.getByLabelText('Retry the transaction on serialization failure') as HTMLInputElement).value).toBe('3');
+    fireEvent.change(screen.getByLabelText('Isolation level'), { target: { value: 'repeatable read' } });
+    expect(store().composed.database.isolation).toBe('repeatable read');
+    fireEvent.change(screen.getByLabelText('Isolation level'), { target: { value: '' } });
+    expect(store().composed.database.isolation).toBeUndefined();
+    fireEvent.change(screen.getByLabelText('Statement timeout (ms)'), { target: { value: '2000' } });
+    expect(store().composed.database.statementTimeoutMs).toBe(2000);
+    fireEvent.change(screen.getByLabelText('Idle-in-transaction timeout (ms)'), { target: { value: '1500' } });
+    expect(store().composed.database.idleInTransactionSessionTimeoutMs).toBe(1500);
+    fireEvent.change(screen.getByLabelText('Retry the transaction on serialization failure'), { target: { value: '0' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('database.serializationRetries');
+    expect(store().composed.database.serializationRetries).toBe(3);
+    fireEvent.change(screen.getByLabelText('Retry the transaction on serialization failure'), { target: { value: '2' } });
+    expect(store().composed.database.serializationRetries).toBe(2);
+    fireEvent.change(screen.getByLabelText('Worker B step 1 isolation level'), { target: { value: 'serializable' } });
+    expect(store().composed.workers[1]!.steps[0]).toEqual({ do: 'begin', isolation: 'serializable' });
+  }, 120_000);
+
   it('edits deadlock_timeout and a step\'s own advisory lock key (lock-order-deadlock)', () => {
     store().loadPreset('lock-order-deadlock', 'without');
     renderIn(view, <EditorView />);

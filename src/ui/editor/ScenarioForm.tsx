@@ -56,6 +56,12 @@ const ON_BUSY_OPTIONS = [
   { value: 'skip', label: 'try once and skip the job (pg_try_advisory_lock; one SET NX)' },
   { value: 'retry', label: 'retry a few times, then fail the job' },
 ];
+/** Isolation levels in the words PostgreSQL uses (`BEGIN ISOLATION LEVEL …`); empty = READ COMMITTED, the default. */
+const ISOLATION_OPTIONS = [
+  { value: 'read committed', label: 'READ COMMITTED (the default)' },
+  { value: 'repeatable read', label: 'REPEATABLE READ' },
+  { value: 'serializable', label: 'SERIALIZABLE' },
+];
 const RENEW_FROM_OPTIONS = [
   { value: 'grant', label: 'when the lock is granted' },
   { value: 'firstAttempt', label: 'at the first acquire attempt' },
@@ -194,6 +200,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                         <SelectField ctx={ctx} path={`${sp}.do`} label={<span className="sr-only">Worker {id} step {j + 1}</span>} options={STEP_KINDS}
                           onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
+                        {kind === 'begin' && <SelectField ctx={ctx} path={`${sp}.isolation`} label={<span className="sr-only">Worker {id} step {j + 1} isolation level</span>} hint="isolation (empty: the database's)" options={ISOLATION_OPTIONS} optional />}
                         {kind === 'acquire' && (xactLocks || (isObj(st) && st.advisoryKey !== undefined)) && <NumField ctx={ctx} path={`${sp}.advisoryKey`} label={<span className="sr-only">Worker {id} step {j + 1} advisory lock key</span>} hint="key (empty: the mechanism's)" optional />}
                         <span className="step-tools">
                           <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: -1 }, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
@@ -279,6 +286,10 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <div className="row wrap">
           <NumField ctx={ctx} path="database.poolSize" label="Connection pool size" />
           <NumField ctx={ctx} path="database.deadlockTimeoutMs" label="deadlock_timeout (ms)" hint="a lock wait this long runs PostgreSQL's deadlock check; empty = 1000" optional />
+          <NumField ctx={ctx} path="database.statementTimeoutMs" label="Statement timeout (ms)" hint="statement_timeout: a statement still waiting this long fails with 57014; empty = off" optional />
+          <NumField ctx={ctx} path="database.idleInTransactionSessionTimeoutMs" label="Idle-in-transaction timeout (ms)" hint="idle_in_transaction_session_timeout: the server ends a session idle this long inside a transaction, releasing its locks; empty = off" optional />
+          <SelectField ctx={ctx} path="database.isolation" label="Isolation level" hint="of every transaction a begin step opens; a step may choose its own" options={ISOLATION_OPTIONS} optional />
+          <NumField ctx={ctx} path="database.serializationRetries" label="Retry the transaction on serialization failure" hint="times the framework re-runs a transaction that failed with 40001, from BEGIN — every step inside it again; empty = never" optional />
           <SelectField ctx={ctx} path="destination.kind" label="Destination" options={[{ value: 'file', label: 'file store' }, { value: 'api', label: 'external API' }]} />
           <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
         </div>

@@ -24,4 +24,11 @@ describe('reply glossary', () => {
     expect(explainReply(deadlock.reply!)).toMatch(/deadlock_detected: .*deadlock_timeout.*cycle.*locks are released/);
     expect(explainReply('200 OK (replayed write #1: idempotency key seen, nothing performed)')).toMatch(/replays/);
   });
+
+  it('explains the server timeouts and serialization failures (issue 10)', () => {
+    expect(explainReply('ERROR 57014 canceling statement due to statement timeout')).toMatch(/query_canceled: .*statement_timeout.*aborted/);
+    expect(explainReply('FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)')).toMatch(/^FATAL .*idle_in_transaction_session_timeout.*session-level advisory locks too.*new connection/);
+    const retried = runScenario(PRESETS.find((p) => p.id === 'serializable-retry')!.withoutFix).events.find((e) => (e.reply ?? '').startsWith('ERROR 40001'))!;
+    expect(explainReply(retried.reply!)).toMatch(/serialization_failure: .*SERIALIZABLE.*retried from BEGIN.*runs again/);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * What each reply and code in a trace means, for a reader learning alone: command tags
  * (`INSERT 0 1`, `SELECT 0`), `(void)`, `t`/`f`, SQLSTATEs (23505, 55P03, 25P02, 40001, 40P01,
- * 57014, 23514), Redis replies (`OK`, `(nil)`, `(integer) n`), the scripts' 1/0, HTTP statuses of
+ * 57014, 23514, and FATAL 25P03), Redis replies (`OK`, `(nil)`, `(integer) n`), the scripts' 1/0, HTTP statuses of
  * the destination and the pool's replies. Sources: PostgreSQL docs "Appendix A. PostgreSQL Error
  * Codes", "Command tags" (protocol: CommandComplete), "Advisory Lock Functions"; Redis docs for
  * SET (NX, PX), DEL, PEXPIRE, INCR, EVAL; ../shared/semantics.md.
@@ -13,9 +13,10 @@ export const SQLSTATES: Readonly<Record<string, string>> = {
   '23514': 'check_violation: the new row breaks a CHECK constraint (e.g. stock >= 0).',
   '55P03': 'lock_not_available: the lock is held by another session, and NOWAIT or lock_timeout said not to wait for it.',
   '25P02': 'in_failed_sql_transaction: an earlier statement of this transaction failed; every statement is refused until ROLLBACK.',
-  '40001': 'serialization_failure: the transaction conflicted with a concurrent one and must be retried from the start.',
+  '40001': 'serialization_failure: under REPEATABLE READ or SERIALIZABLE, the transaction conflicted with a concurrent one — the row it updates or locks was changed by a transaction that committed after its snapshot ("concurrent update"), or SERIALIZABLE found reads and writes no serial order explains ("read/write dependencies"). It must be retried from BEGIN; a call to another system made inside it is not undone and runs again.',
+  '25P03': 'idle_in_transaction_session_timeout: the session sat idle inside an open transaction longer than the setting, so the server ended it (FATAL): the transaction rolled back, every lock of the session — session-level advisory locks too — was released, and the connection is closed.',
   '40P01': 'deadlock_detected: this statement had waited deadlock_timeout (1 s by default) for a lock, and PostgreSQL\'s deadlock check found that its wait closes a cycle (the DETAIL lists who waits for whom). Its transaction is aborted and its locks are released, so the others proceed; retry the whole transaction, and take locks in one order everywhere.',
-  '57014': 'query_canceled: the statement was cancelled (statement_timeout, or pg_cancel_backend).',
+  '57014': 'query_canceled: the statement was cancelled — by statement_timeout ("canceling statement due to statement timeout": it ran, or waited for a lock, longer than the setting), by pg_cancel_backend or by the client. Inside a transaction, the transaction is now aborted.',
 };
 
 /** One entry: a reply pattern and what it means (`m` is the match). */
@@ -25,6 +26,7 @@ const rows = (n: string) => (n === '1' ? '1 row' : `${n} rows`);
 
 const ENTRIES: readonly Entry[] = [
   { re: /^ERROR ([0-9A-Z]{5})\b/, say: (m) => `ERROR with SQLSTATE ${m[1]}: ${SQLSTATES[m[1]!] ?? 'see PostgreSQL\'s list of error codes.'} The transaction is now aborted until ROLLBACK.` },
+  { re: /^FATAL ([0-9A-Z]{5})\b/, say: (m) => `FATAL with SQLSTATE ${m[1]}: ${SQLSTATES[m[1]!] ?? 'see PostgreSQL\'s list of error codes.'} The server ended the session: the client must open a new connection.` },
   { re: /^INSERT 0 (\d+)/, say: (m) => `Command tag of INSERT: ${rows(m[1]!)} inserted (the 0 is a legacy object id, always 0).${m[1] === '0' ? ' 0 rows: ON CONFLICT DO NOTHING skipped the row.' : ''}` },
   { re: /^SELECT (\d+)/, say: (m) => (m[1] === '0' ? 'Command tag of SELECT: no row matched.' : `Command tag of SELECT: ${rows(m[1]!)} returned.`) },
   { re: /^UPDATE (\d+)/, say: (m) => (m[1] === '0' ? 'Command tag of UPDATE: no row matched, nothing changed.' : `Command tag of UPDATE: ${rows(m[1]!)} changed.`) },

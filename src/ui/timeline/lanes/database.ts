@@ -73,7 +73,8 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     const marks: DbMark[] = [];
     for (const e of events) {
       if (e.kind !== 'sql' || !e.reply) continue;
-      if (/^ERROR/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: e.reply.slice(0, 80) });
+      // FATAL: the server ended the session (idle_in_transaction_session_timeout), marked like an error.
+      if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: e.reply.slice(0, 80) });
       else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}` });
     }
 

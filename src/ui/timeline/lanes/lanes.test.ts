@@ -4,6 +4,8 @@ import { laneOfFault } from '../../faults/faultCatalog';
 import { buildLanes, laneIdOf, lanesOf } from '.';
 import { layoutLanes, AXIS_H, MARKS_H } from '../layout';
 import { destinationLanes, type WriteBar } from './destination';
+import { databaseLanes } from './database';
+import { scenario, steps } from '../../../sim/presets/build';
 
 const run = (id: string, v: 'withoutFix' | 'withFix' = 'withoutFix') => deriveRun(findPreset(id)![v]);
 
@@ -113,5 +115,24 @@ describe('words of a destination bar', () => {
     expect(squeezed.text).toBe('✓ B tok 34');
     expect(squeezed.x + squeezed.text.length * 7.2).toBeLessThanOrEqual(120);
     expect(placeWords(10, 20, 40, 1000, ['✓ B tok 34', '✓ B']).text).toBe('');
+  });
+});
+
+describe('database lane marks (issue 10)', () => {
+  it('marks the FATAL of a session the server ended (idle_in_transaction_session_timeout) like an error, and the 40001 of serializable-retry', () => {
+    const idle = scenario({
+      id: 'idle', title: 'idle in transaction', description: 'A works 5 s inside its transaction.', lesson: 'locks', horizonMs: 10_000,
+      job: { kind: 'debit', accountId: 1, initialBalance: 100 },
+      database: { poolSize: 2, idleInTransactionSessionTimeoutMs: 1_000 },
+      workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'read', ['work', 5_000], ['effect', 0], 'commit') }],
+      invariants: [{ kind: 'noLostUpdate' }],
+    });
+    const r = deriveRun(idle);
+    const fatal = r.events.filter((e) => (e.reply ?? '').startsWith('FATAL 25P03'));
+    expect(fatal.length).toBeGreaterThan(0);
+    const marks = databaseLanes.lanes(r)[0]!.data.marks;
+    for (const e of fatal) expect(marks).toContainEqual(expect.objectContaining({ kind: 'error', eventId: e.id }));
+    const retried = databaseLanes.lanes(run('serializable-retry'))[0]!.data;
+    expect(retried.marks.some((m) => m.kind === 'error' && m.label.startsWith('ERROR 40001'))).toBe(true);
   });
 });
