@@ -43,6 +43,8 @@ const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: numb
   'fence-ignored': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
   'renew-partition': { broken: null },
   'watchdog-starved': { broken: null },
+  'fenced-db-write': { broken: null },
+  'failover-fence': { broken: null },
   'pexpire-renewal': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script uploads without the lease or the job record' },
   'crash-after-effect': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script performs the effect without the idempotency key' },
   'manual-unlock': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
