@@ -22,8 +22,8 @@
  * Commands of a worker cut off from Redis (`no reply`) never reached the server and are skipped.
  */
 import { PRESETS, runScenario, type Scenario, type TraceEvent } from '../src/sim/index';
-import { tablesFor } from '../src/sim/engine/tables';
-import { renderTableSetup } from '../src/sim/resources/database';
+import { sequencesFor, tablesFor } from '../src/sim/engine/tables';
+import { renderSequenceSetup, renderTableSetup } from '../src/sim/resources/database';
 import { renderReply } from '../src/sim/resources/renderSql';
 import { redisArgv } from '../src/sim/resources/redisTypes';
 import { CASE_DEADLOCK_TIMEOUT, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, type RealDone } from './pgReal';
@@ -103,6 +103,7 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
     await monitor.client.query(`CREATE SCHEMA ${schema}`);
     await monitor.client.query(`SET search_path TO ${schema}`);
     for (const t of tablesFor(scenario)) for (const sql of renderTableSetup(t)) await monitor.client.query(sql);
+    for (const [name, start] of Object.entries(sequencesFor(scenario))) await monitor.client.query(renderSequenceSetup(name, start));
     for (const e of events) {
       if (problems.length > 0) break;
       if (e.kind === 'pool') {

@@ -31,6 +31,14 @@ import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
 
 const started = performance.now();
+/**
+ * `FIDELITY_ONLY=<primitive>,…` (optional): run only those rows of the summary (names as in the
+ * table, e.g. `FIDELITY_ONLY='fencing: nextval and fenced UPDATE,preset replay (SQL)'`; a name holds no comma), for a
+ * change that touches only them; absent = everything. `FIDELITY_PRESETS=<id>,…` replays only
+ * those presets.
+ */
+const only = process.env.FIDELITY_ONLY ? new Set(process.env.FIDELITY_ONLY.split(',').map((x) => x.trim()).filter((x) => x !== '')) : null;
+const wanted = (p: Primitive): boolean => only === null || only.has(p);
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
 const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
@@ -161,13 +169,13 @@ let replayMs = 0;
 let genMs = 0;
 try {
   let t = performance.now();
-  for (const c of SQL_CASES) {
+  for (const c of SQL_CASES.filter((x) => wanted(x.primitive))) {
     const { result, flake } = await runConfirmed(() => runSqlCase(c));
     report(result);
     if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
   }
   // Timed cases run concurrently (each has its own connection and key prefix).
-  await Promise.all(REDIS_CASES.map(async (c) => {
+  await Promise.all(REDIS_CASES.filter((x) => wanted(x.primitive)).map(async (c) => {
     const conn = newRedis();
     await conn.connect();
     try {
@@ -181,16 +189,16 @@ try {
   handMs = performance.now() - t;
 
   t = performance.now();
-  const replay = await replayPresets();
-  replay.results.forEach(report);
+  const replay = wanted('preset replay (SQL)') || wanted('preset replay (Redis)') ? await replayPresets(process.env.FIDELITY_PRESETS ? process.env.FIDELITY_PRESETS.split(',').map((x) => x.trim()) : undefined) : { results: [], notes: [], flakes: [] };
+  replay.results.filter((r) => wanted(r.primitive)).forEach(report);
   notes.push(...replay.notes);
   flakes.push(...replay.flakes);
   replayMs = performance.now() - t;
 
   t = performance.now();
   // SQL first, then Redis: the timed Redis sequences measure their own lateness, better not under the SQL load.
-  const parts = [await runGeneratedSql(mode.sql, lanes)];
-  for (const e of mode.redis) parts.push(await runGeneratedRedis(e));
+  const parts = [await runGeneratedSql(wanted('generated SQL') || wanted('generated deadlocks') ? mode.sql : [], lanes)];
+  if (wanted('generated Redis')) for (const e of mode.redis) parts.push(await runGeneratedRedis(e));
   gen = { results: [], failures: [], flakes: [], failing: [] };
   for (const g of parts) {
     gen.results.push(...g.results);
@@ -209,7 +217,7 @@ try {
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'fencing: nextval and fenced UPDATE', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'preset replay (Redis)', 'generated Redis',
 ];
 const rows = ORDER.map((p) => {

@@ -13,6 +13,8 @@ export type Primitive =
   | 'transactions'
   | 'sessions & cancel'
   | 'deadlocks'
+  /** Fencing in the database (scenario version 2): nextval as a token source, the conditional UPDATE as the fence. */
+  | 'fencing: nextval and fenced UPDATE'
   | 'preset replay (SQL)'
   | 'preset replay (Redis)'
   | 'generated SQL'
@@ -52,6 +54,8 @@ export interface SqlCase {
   readonly name: string;
   readonly primitive: Primitive;
   readonly tables: readonly TableSpec[];
+  /** Sequences to create (`CREATE SEQUENCE name START start`), name → the first value nextval returns. Optional. */
+  readonly sequences?: Readonly<Record<string, number>>;
   /** Session ids in the order they are opened. */
   readonly sessions: readonly string[];
   /** Extra `SET …` run when a session opens on the real server (e.g. `SET lock_timeout = '300ms'`). */

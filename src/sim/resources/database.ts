@@ -38,7 +38,7 @@ import { validateStmt } from './stmtValidate';
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
 export type { WaitCycle, WaitEdge, WaitMode } from './deadlock';
 export { lockInWords } from './deadlock';
-export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
+export { renderCreateTable, renderReply, renderSequenceSetup, renderSql, renderTableSetup } from './renderSql';
 
 /** Deep copy of plain JSON data. */
 function clone<T>(value: T): T {

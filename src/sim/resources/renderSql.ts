@@ -129,6 +129,11 @@ export function renderTableSetup(spec: TableSpec): string[] {
   return [renderCreateTable(spec), ...inserts, ...setvals];
 }
 
+/** `CREATE SEQUENCE name START start`: the sequences a `Database` was created with (`start` = the first `nextval`). */
+export function renderSequenceSetup(name: string, start: number): string {
+  return `CREATE SEQUENCE ${quoteIdent(name)} START ${start}`;
+}
+
 /** `t` / `f` / `(void)` when the reply is one advisory-function result (one row, one `pg_…` column), else null. */
 function functionResult(tag: string, rows: readonly Row[]): string | null {
   const only = rows.length === 1 ? Object.entries(rows[0] ?? {}) : [];
