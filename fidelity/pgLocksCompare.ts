@@ -4,7 +4,7 @@
  * the model's `Database.pgLocks()` with the server after every step.
  *
  * Mapping (PostgreSQL docs, "pg_locks"): pids → the case's session ids; relation OIDs → table
- * names (only the case schema's tables: index relations are left out, see `pgLocks.ts`); xids →
+ * names (only the case schema's tables and the sequences it created: index relations and serial columns' sequences are left out, see `pgLocks.ts`); xids →
  * the session whose transaction holds the xid's ExclusiveLock (`own` for itself); advisory
  * `classid`/`objid`/`objsubid` → the key as written (`42`, `(1,2)`). Any other lock type a case
  * session holds is listed as it is, so that it shows up as a difference.
@@ -19,6 +19,8 @@ interface RawLock {
   granted: boolean | string;
   relname: string | null;
   relkind: string | null;
+  /** A sequence a serial column owns (the model leaves its lock out, like an index's); `t`/`f` or a boolean. */
+  owned: boolean | string | null;
   nspname: string | null;
   xid: string | null;
   classid: string | null;
@@ -43,6 +45,7 @@ export async function realPgLockLines(client: pg.Client, schema: string, pids: R
   if (pids.size === 0) return [];
   const r = await client.query(
     `SELECT l.pid, l.locktype, l.mode, l.granted, c.relname, c.relkind, n.nspname, l.transactionid::text AS xid,
+            (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i'))) AS owned,
             l.classid::text AS classid, l.objid::text AS objid, l.objsubid
        FROM pg_locks l LEFT JOIN pg_class c ON c.oid = l.relation LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE l.pid = ANY($1::int[])`,
@@ -60,7 +63,8 @@ export async function realPgLockLines(client: pg.Client, schema: string, pids: R
     const ours = x.nspname === schema;
     switch (x.locktype) {
       case 'relation':
-        if (ours && x.relkind === 'r') lines.push(`${s} relation ${x.relname ?? '?'} ${x.mode} ${g}`);
+        // Tables, and sequences the case created itself (nextval's RowExclusiveLock); not a serial column's sequence.
+        if (ours && (x.relkind === 'r' || (x.relkind === 'S' && !isTrue(x.owned ?? false)))) lines.push(`${s} relation ${x.relname ?? '?'} ${x.mode} ${g}`);
         break;
       case 'tuple':
         lines.push(`${s} tuple ${ours ? x.relname ?? '?' : `${x.nspname ?? '?'}.${x.relname ?? '?'}`} ${x.mode} ${g}`);

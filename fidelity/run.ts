@@ -38,6 +38,14 @@ import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
 
 const started = performance.now();
+/**
+ * `FIDELITY_ONLY=<row>,…` (optional): run only those rows of the summary (names as in the table,
+ * e.g. `FIDELITY_ONLY='isolation (40001),fencing: nextval and fenced UPDATE,transcript replay (psql)'`;
+ * a name holds no comma), for a change that touches only them; absent = everything.
+ * `FIDELITY_PRESETS=<id>,…` replays only those presets' transcripts.
+ */
+const only = process.env.FIDELITY_ONLY ? new Set(process.env.FIDELITY_ONLY.split(',').map((x) => x.trim()).filter((x) => x !== '')) : null;
+const wanted = (p: Primitive): boolean => only === null || only.has(p);
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
 const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
@@ -73,13 +81,7 @@ function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
   return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
 }
 
-/**
- * `FIDELITY_ONLY=<row>,…` (rows of the summary table, e.g. `isolation (40001),server timeouts`): run
- * only the hand-written cases of those rows, and no generated sequences — for a change that touches
- * one area. `FIDELITY_PRESETS=<id>,…` adds the replay of those presets (with FIDELITY_ONLY) or
- * limits the replay to them.
- */
-const only: readonly string[] | null = process.env.FIDELITY_ONLY ? process.env.FIDELITY_ONLY.split(',').map((x) => x.trim()).filter((x) => x !== '') : null;
+/** `FIDELITY_PRESETS=<id>,…`: replay only those presets' transcripts (with FIDELITY_ONLY, in addition to its rows). */
 const onlyPresets: readonly string[] | undefined = process.env.FIDELITY_PRESETS ? process.env.FIDELITY_PRESETS.split(',').map((x) => x.trim()).filter((x) => x !== '') : undefined;
 
 const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
@@ -165,7 +167,7 @@ const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
 const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
 if (transcriptsOnly) console.log('only the preset transcripts (--transcripts)\n');
-else if (only !== null) console.log(`FIDELITY_ONLY: the hand-written cases of ${only.join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}; no generated sequences\n`);
+else if (only !== null) console.log(`FIDELITY_ONLY: ${[...only].join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}; no generated sequences\n`);
 else console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
@@ -185,13 +187,13 @@ let replayMs = 0;
 let genMs = 0;
 try {
   let t = performance.now();
-  for (const c of transcriptsOnly ? [] : SQL_CASES.filter((x) => only === null || only.includes(x.primitive))) {
+  for (const c of transcriptsOnly ? [] : SQL_CASES.filter((x) => wanted(x.primitive))) {
     const { result, flake } = await runConfirmed(() => runSqlCase(c));
     report(result);
     if (flake) flakes.push(formatFlake(`${c.primitive} — ${c.name}`, flake));
   }
   // Timed cases run concurrently (each has its own connection and key prefix).
-  await Promise.all((transcriptsOnly ? [] : REDIS_CASES.filter((x) => only === null || only.includes(x.primitive))).map(async (c) => {
+  await Promise.all((transcriptsOnly ? [] : REDIS_CASES.filter((x) => wanted(x.primitive))).map(async (c) => {
     const conn = newRedis();
     await conn.connect();
     try {
@@ -205,8 +207,9 @@ try {
   handMs = performance.now() - t;
 
   t = performance.now();
-  const replay = only !== null && onlyPresets === undefined ? { results: [], notes: [], flakes: [], rows: [] } : await replayPresets(onlyPresets);
-  replay.results.forEach(report);
+  const replayWanted = transcriptsOnly || onlyPresets !== undefined || wanted('transcript replay (psql)') || wanted('transcript replay (redis-cli)');
+  const replay = replayWanted ? await replayPresets(onlyPresets) : { results: [], notes: [], flakes: [], rows: [] };
+  replay.results.filter((r) => transcriptsOnly || onlyPresets !== undefined || wanted(r.primitive)).forEach(report);
   notes.push(...replay.notes);
   flakes.push(...replay.flakes);
   replayMs = performance.now() - t;
@@ -214,10 +217,9 @@ try {
 
   t = performance.now();
   // SQL first, then Redis: the timed Redis sequences measure their own lateness, better not under the SQL load.
-  // --transcripts and FIDELITY_ONLY run none of them.
-  const generate = !transcriptsOnly && only === null;
-  const parts = generate ? [await runGeneratedSql(mode.sql, lanes)] : [];
-  for (const e of generate ? mode.redis : []) parts.push(await runGeneratedRedis(e));
+  // --transcripts runs none of them; FIDELITY_ONLY those of its rows.
+  const parts = [await runGeneratedSql(!transcriptsOnly && (wanted('generated SQL') || wanted('generated deadlocks')) ? mode.sql : [], lanes)];
+  if (!transcriptsOnly && wanted('generated Redis')) for (const e of mode.redis) parts.push(await runGeneratedRedis(e));
   gen = { results: [], failures: [], flakes: [], failing: [] };
   for (const g of parts) {
     gen.results.push(...g.results);
@@ -236,9 +238,9 @@ try {
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'isolation (40001)', 'server timeouts', 'fencing: nextval and fenced UPDATE',
+  'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
-  'isolation (40001)', 'server timeouts',
 ];
 const rows = ORDER.filter((p) => !transcriptsOnly || p.startsWith('transcript replay')).map((p) => {
   const rs = results.filter((r) => r.primitive === p);

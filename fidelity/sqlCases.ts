@@ -48,6 +48,13 @@ export const QUEUE: TableSpec = {
   initialRows: [{ id: 1, status: 'pending' }, { id: 2, status: 'pending' }, { id: 3, status: 'pending' }],
 };
 
+export const DOCUMENTS: TableSpec = {
+  name: 'documents',
+  columns: [{ name: 'id', type: 'bigint' }, { name: 'body', type: 'text' }, { name: 'fence', type: 'bigint' }],
+  primaryKey: ['id'],
+  initialRows: [{ id: 7, body: 'v0', fence: 0 }],
+};
+
 const insertInvoice = (order: number, extra: Partial<Extract<Stmt, { op: 'insert' }>> = {}): Stmt => ({
   op: 'insert', table: 'invoices', values: { order_id: order, amount: 100 }, returning: ['id'], ...extra,
 });
@@ -918,4 +925,58 @@ const TIMEOUTS: SqlCase[] = [
   },
 ];
 
-export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS, ...ISOLATION, ...TIMEOUTS];
+
+/** A fenced write of `body` with `token`: `… WHERE id = 7 AND fence < token` unless `conditional` is false. */
+const fencedWrite = (body: string, token: number, conditional = true): Stmt => ({
+  op: 'update', table: 'documents', set: { body, fence: token }, where: { id: 7 }, ...(conditional ? { whereBelow: { fence: token } } : {}),
+});
+const NEXTVAL: Stmt = { op: 'nextval', seq: 'fence_seq' };
+const fenceCase = (name: string, sessions: string[], ops: SqlOp[]): SqlCase => ({
+  name, primitive: 'fencing: nextval and fenced UPDATE', tables: [DOCUMENTS], sequences: { fence_seq: 33 }, sessions, ops,
+});
+
+/** semantics.md, "Fencing beyond a Redis counter": the database as token source and as the fenced resource. */
+const FENCING: SqlCase[] = [
+  fenceCase('conditional UPDATE: a higher token updates the row; a lower or equal one updates 0 rows (a stale holder)', ['s1', 's2'], [
+    on('s2', fencedWrite('B', 34), 'UPDATE 1'),
+    on('s1', fencedWrite('A', 33), 'UPDATE 0'),
+    on('s1', fencedWrite('A', 34), 'UPDATE 0'),
+    on('s1', { op: 'select', table: 'documents', where: { id: 7 } }, 'SELECT 1'),
+  ]),
+  fenceCase('unconditional UPDATE: the stale holder\'s late write overwrites the newer row', ['s1', 's2'], [
+    on('s2', fencedWrite('B', 34), 'UPDATE 1'),
+    on('s1', fencedWrite('A', 33, false), 'UPDATE 1'),
+    on('s2', { op: 'select', table: 'documents', where: { id: 7 } }, 'SELECT 1'),
+  ]),
+  fenceCase('conditional UPDATE waits for the newer holder\'s open transaction, then re-checks the fence on its committed row: UPDATE 0', ['s1', 's2'], [
+    on('s2', BEGIN, 'BEGIN'),
+    on('s2', fencedWrite('B', 34), 'UPDATE 1'),
+    on('s1', fencedWrite('A', 33), WAITS),
+    on('s2', COMMIT, 'COMMIT'),
+    on('s1', { op: 'select', table: 'documents', where: { id: 7 } }, 'SELECT 1'),
+  ]),
+  fenceCase('nextval is not transactional: a value taken in a rolled-back transaction is not handed out again', ['s1', 's2'], [
+    on('s1', BEGIN, 'BEGIN'),
+    on('s1', NEXTVAL, 'SELECT 1'),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+    on('s2', NEXTVAL, 'SELECT 1'),
+    on('s1', NEXTVAL, 'SELECT 1'),
+  ]),
+  fenceCase('nextval in two open transactions: each gets its own value at once, neither waits', ['s1', 's2'], [
+    on('s1', BEGIN, 'BEGIN'),
+    on('s2', BEGIN, 'BEGIN'),
+    on('s1', NEXTVAL, 'SELECT 1'),
+    on('s2', NEXTVAL, 'SELECT 1'),
+    on('s2', COMMIT, 'COMMIT'),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+  ]),
+  fenceCase('nextval of a sequence that does not exist: 42P01, and the transaction is aborted', ['s1'], [
+    on('s1', BEGIN, 'BEGIN'),
+    on('s1', { op: 'nextval', seq: 'no_such_seq' }, 'ERROR 42P01'),
+    on('s1', NEXTVAL, 'ERROR 25P02'),
+    on('s1', ROLLBACK, 'ROLLBACK'),
+  ]),
+];
+
+
+export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS, ...ISOLATION, ...TIMEOUTS, ...FENCING];

@@ -21,7 +21,7 @@
  * purpose: several inserters of one key released together by a rollback or a deadlock abort
  * (which of them wins is a race in PostgreSQL).
  */
-import { Database, renderReply, renderSql, renderTableSetup } from '../src/sim/resources/database';
+import { Database, renderReply, renderSequenceSetup, renderSql, renderTableSetup } from '../src/sim/resources/database';
 import { idleInTransactionTimeoutError, lockTimeoutError, statementTimeoutError } from '../src/sim/resources/sqlErrors';
 import type { DbCompletion, DbReply, Row, SqlError } from '../src/sim/resources/sqlTypes';
 import { CASE_SESSION_SETUP, LONG_DEADLOCK_TIMEOUT_MS, Monitor, RealSession, textOf, type RealDone, type RealReply } from './pgReal';
@@ -161,7 +161,7 @@ export async function runSqlCase(c: SqlCase, lane = 'm'): Promise<CaseResult> {
 async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
-  const db = new Database(c.tables);
+  const db = new Database(c.tables, c.sequences ?? {});
   for (const s of c.sessions) db.openSession(s);
   const monitor = new Monitor();
   await monitor.open();
@@ -174,6 +174,7 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
     await monitor.client.query(`CREATE SCHEMA ${schema}`);
     await monitor.client.query(`SET search_path TO ${schema}`);
     for (const t of c.tables) for (const sql of renderTableSetup(t)) await monitor.client.query(sql);
+    for (const [name, start] of Object.entries(c.sequences ?? {})) await monitor.client.query(renderSequenceSetup(name, start));
     for (const id of c.sessions) {
       const rs = new RealSession(id);
       await rs.open([`SET search_path TO ${schema}`, ...CASE_SESSION_SETUP, ...(c.sessionSetup?.[id] ?? [])]);

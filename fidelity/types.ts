@@ -16,6 +16,8 @@ export type Primitive =
   /** Every preset's transcript (src/sim/transcript), both variants: its psql steps, then its redis-cli steps. */
   | 'transcript replay (psql)'
   | 'transcript replay (redis-cli)'
+  /** Fencing in the database (scenario version 2): nextval as a token source, the conditional UPDATE as the fence. */
+  | 'fencing: nextval and fenced UPDATE'
   | 'generated SQL'
   | 'generated deadlocks'
   | 'Redis strings/TTL'
@@ -65,6 +67,8 @@ export interface SqlCase {
   readonly name: string;
   readonly primitive: Primitive;
   readonly tables: readonly TableSpec[];
+  /** Sequences to create (`CREATE SEQUENCE name START start`), name → the first value nextval returns. Optional. */
+  readonly sequences?: Readonly<Record<string, number>>;
   /** Session ids in the order they are opened. */
   readonly sessions: readonly string[];
   /** Extra `SET …` run when a session opens on the real server (e.g. `SET lock_timeout = '300ms'`). */

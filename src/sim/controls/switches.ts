@@ -83,12 +83,25 @@ export const SWITCHES: readonly SwitchDef[] = [
     set: (s, v) => m(s, { stopOnRenewFailure: Boolean(v) }),
   },
   {
-    id: 'fencing', label: 'Fencing token (checked by the destination)', short: 'Fencing token', help: 'INCR a token with the lease; the destination rejects lower tokens',
+    id: 'fencing', label: 'Fencing token (checked by the destination)', short: 'Fencing token', help: 'a token with the lease; the destination (or the row\'s UPDATE … AND fence < $token) rejects lower tokens',
     hints: { true: 'destination rejects older tokens', false: 'destination accepts any write' },
     relevant: (s) => s.mechanism.lock === 'lease' || s.mechanism.fencing,
     idleReason: 'no write reaches the destination in this run',
     get: (s) => s.mechanism.fencing && s.destination.checksFencing,
     set: (s, v) => ({ ...m(s, { fencing: Boolean(v) }), destination: { ...s.destination, checksFencing: Boolean(v) } }),
+  },
+  {
+    id: 'fenceSource', label: 'Fencing token from', short: 'Token from', help: 'where the fencing token comes from',
+    hints: { 'redis-incr': 'INCR in the lock\'s Redis: a failover can lose it', 'db-sequence': 'nextval: durable, never handed out twice' },
+    options: [{ value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' }, { value: 'db-sequence', label: 'database sequence' }],
+    relevant: (s) => s.mechanism.lock === 'lease' && s.mechanism.fencing,
+    idleReason: 'no worker takes a fencing token in this run',
+    get: (s) => s.mechanism.fenceSource ?? 'redis-incr',
+    // Redis INCR is the default: leave the field out, so the scenario reads as before it existed.
+    set: (s, v) => {
+      const { fenceSource: _, ...rest } = s.mechanism;
+      return v === 'db-sequence' ? m(s, { fenceSource: 'db-sequence' }) : { ...s, mechanism: rest };
+    },
   },
   {
     id: 'idempotencyKey', label: 'Idempotency key (honoured by the destination)', short: 'Idempotency key', help: 'a repeated key replays the first result',

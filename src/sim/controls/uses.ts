@@ -21,7 +21,7 @@ export function usesDestination(s: Scenario): boolean {
 /**
  * True when something can talk to PostgreSQL: a database step (connect, begin, commit, read,
  * enqueue, record), an effect or check of a database job, a check that reads the job record, an
- * advisory lock, or an admin script.
+ * advisory lock, a fencing token from a database sequence, or an admin script.
  */
 export function usesDatabase(s: Scenario): boolean {
   const steps = s.workers.flatMap((w) => w.steps.map((x) => x.do));
@@ -29,5 +29,7 @@ export function usesDatabase(s: Scenario): boolean {
   if (s.job.kind !== 'external' && (steps.includes('effect') || steps.includes('check'))) return true;
   if (steps.includes('check') && s.mechanism.jobRecord) return true;
   if (steps.includes('acquire') && s.mechanism.lock.startsWith('advisory')) return true;
+  // A lease whose fencing token comes from a database sequence: SELECT nextval('fence_seq').
+  if (steps.includes('acquire') && s.mechanism.lock === 'lease' && s.mechanism.fencing && s.mechanism.fenceSource === 'db-sequence') return true;
   return s.faults.some((f) => f.kind === 'adminBypass');
 }

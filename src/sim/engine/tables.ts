@@ -1,10 +1,13 @@
 /**
  * The database tables a scenario needs, derived from its job and mechanism: the business table
- * (with or without the UNIQUE constraint / CHECK the mechanism switches on) and the `jobs` table
- * for durable job records.
+ * (with or without the UNIQUE constraint / CHECK the mechanism switches on; a fenced row with its
+ * `fence` column) and the `jobs` table for durable job records; and the sequences.
  */
 import type { Row, SqlValue, TableSpec } from '../resources/sqlTypes';
 import type { Scenario } from '../scenario/schema';
+
+/** The sequence a `db-sequence` fencing token comes from (`mechanism.fenceSource`). */
+export const FENCE_SEQUENCE = 'fence_seq';
 
 /** The `jobs` table: one durable record per job key (`pending` → `done`). */
 export const JOBS_TABLE: TableSpec = {
@@ -61,7 +64,30 @@ export function tablesFor(s: Scenario): TableSpec[] {
       ];
     case 'external':
       return [JOBS_TABLE];
+    case 'fencedRow':
+      return [
+        {
+          name: job.table,
+          columns: [{ name: 'id', type: 'bigint' }, ...Object.entries(job.values).map(([name, v]) => ({ name, type: typeOf(v) })), { name: 'fence', type: 'bigint' }],
+          primaryKey: ['id'],
+          initialRows: [{ id: job.rowId, ...Object.fromEntries(Object.entries(job.values).map(([c, v]) => [c, typeof v === 'string' ? v.replace(/\{worker\}/g, 'nobody') : v])), fence: 0 }],
+        },
+        JOBS_TABLE,
+      ];
   }
+}
+
+/**
+ * The sequences a scenario needs (name → first value): `fence_seq` starting at `lease.fenceStart
+ * + 1` when fencing tokens come from the database (`mechanism.fenceSource: 'db-sequence'`).
+ */
+export function sequencesFor(s: Scenario): Record<string, number> {
+  return s.mechanism.fenceSource === 'db-sequence' ? { [FENCE_SEQUENCE]: s.lease.fenceStart + 1 } : {};
+}
+
+/** A fenced row's values as `worker` writes them: `{worker}` in a text value becomes its id. */
+export function fencedValuesFor(values: Row, worker: string): Row {
+  return Object.fromEntries(Object.entries(values).map(([c, v]) => [c, typeof v === 'string' ? v.replace(/\{worker\}/g, worker) : v]));
 }
 
 /** The job key for a worker: `{worker}` in the scenario's jobKey is replaced by the worker id. */

@@ -16,6 +16,7 @@ import type { Stmt } from '../resources/sqlTypes';
 import type { SessionState } from '../resources/dbTypes';
 import type { FaultContext, FaultEffect, FaultKindDef } from './registry';
 import { runRedis, runSql } from '../workers/replyClass';
+import { fencedValuesFor } from '../engine/tables';
 
 // The schemas, one per kind (each is that kind's variant of the scenario's fault union).
 const pauseSchema = z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...faultPlacement });
@@ -318,7 +319,9 @@ function runAdminScript(ctx: FaultContext): void {
   }
   const stmt: Stmt = job.kind === 'insertOnce'
     ? { op: 'insert', table: job.table, values: { ...job.key, ...job.values }, returning: ['id'] }
-    : job.kind === 'debit'
+    : job.kind === 'fencedRow'
+      ? { op: 'update', table: job.table, set: fencedValuesFor(job.values, 'admin'), where: { id: job.rowId } }
+      : job.kind === 'debit'
       ? { op: 'update', table: 'accounts', set: { balance: { column: 'balance', add: -10 } }, where: { id: job.accountId } }
       : { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } };
   const nothing = 'The admin script\'s write changes nothing (no row matched).';

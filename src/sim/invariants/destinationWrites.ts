@@ -1,7 +1,7 @@
 import type { CheckerContext, InvariantChecker, Finding } from './types';
 import { FindingLog } from './types';
 import type { DestinationWrite } from '../resources/destination';
-import { destinationCallOf, type CheckedEvent } from '../engine/trace';
+import { destinationCallOf, sqlCallOf, type CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
 import { EffectTracker } from './effects';
 import { fmtMs } from '../engine/fmt';
@@ -85,22 +85,59 @@ export function noOverlappingWrites({ scenario, listener }: CheckerContext): Inv
   };
 }
 
-/** The destination never accepted a fencing token lower than one it had accepted before. */
+/**
+ * The fenced resource never accepted a fencing token lower than one it had accepted before, nor
+ * the same token from another holder (a token names one grant: two holders with one token — a
+ * counter that went back on failover — leave the resource unable to tell the stale one). The
+ * fenced resource is the destination, or for a `fencedRow` job the database row: its committed
+ * `fence` column, read from the committed rows the UPDATE or COMMIT event carries.
+ */
 export function noStaleTokenAccepted({ scenario, listener }: CheckerContext): InvariantChecker {
   const log = new FindingLog(listener);
-  let highest: { token: number; eventId: string } | null = null;
+  let highest: { token: number; eventId: string; worker: string } | null = null;
+  const job = scenario.job;
+  /** The fenced row's committed fence as last seen (its initial 0 until a write commits). */
+  let lastCommitted: number | null = null;
+  /** Judges one accepted token; returns nothing (publishes a finding when it is stale or reused). */
+  const accept = (token: number, worker: string, eventId: string, what: string, lost: string): void => {
+    if (highest && token < highest.token) {
+      log.publish({ invariant: 'noStaleTokenAccepted', severity: 'violation', message: `${what} accepted ${worker}'s stale token ${token} after token ${highest.token}${lost}`, eventIds: [highest.eventId, eventId] });
+    } else if (highest && token === highest.token && worker !== highest.worker) {
+      log.publish({ invariant: 'noStaleTokenAccepted', severity: 'violation', message: `${what} accepted ${worker}'s token ${token} after ${highest.worker}'s write with the same token: two holders carried token ${token}, so it could not tell the stale one`, eventIds: [highest.eventId, eventId] });
+    } else if (!highest || token > highest.token) highest = { token, eventId, worker };
+  };
   return {
     kind: 'noStaleTokenAccepted',
     findings: log.findings,
     onEvent(e) {
+      if (job.kind === 'fencedRow') {
+        const fence = committedFence(e, job.table, job.rowId, lastCommitted);
+        if (fence !== null) lastCommitted = fence;
+        if (fence !== null) accept(fence, e.actor, e.id, 'the database', `: ${e.actor}'s UPDATE overwrote the row ${highest?.worker ?? ''} had written`);
+        return;
+      }
       const w = performedWrite(e, scenario);
       if (!w || w.token === null) return;
-      if (highest && w.token < highest.token) {
-        log.publish({ invariant: 'noStaleTokenAccepted', severity: 'violation', message: `the destination accepted ${w.worker}'s stale token ${w.token} after token ${highest.token}`, eventIds: [highest.eventId, e.id] });
-      } else if (!highest || w.token > highest.token) highest = { token: w.token, eventId: e.id };
+      accept(w.token, w.worker, e.id, 'the destination', '');
     },
     finish() {},
   };
+}
+
+/**
+ * The fence a write committed on the fenced row at this event, or null if the event committed no
+ * fenced write there: an autocommit `UPDATE 1` of that table that sets `fence`, or a COMMIT after
+ * which the row's committed fence differs from `last` (the committed rows the event carries).
+ */
+function committedFence(e: CheckedEvent, table: string, rowId: number, last: number | null): number | null {
+  const call = sqlCallOf(e);
+  if (!call || call.reply.status !== 'ok') return null;
+  const cmd = call.command;
+  const row = call.committed?.[table]?.find((r) => r.id === rowId);
+  const fence = typeof row?.fence === 'number' ? row.fence : null;
+  if (cmd.op === 'update') return cmd.table === table && 'fence' in cmd.set && call.inTransaction === false && call.reply.tag !== 'UPDATE 0' ? fence : null;
+  if (cmd.op === 'commit' && call.reply.tag === 'COMMIT' && fence !== null && fence !== (last ?? 0)) return fence;
+  return null;
 }
 
 /**

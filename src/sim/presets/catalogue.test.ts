@@ -21,13 +21,13 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 17 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved, pexpire-renewal and serializable-retry), each valid in both variants', () => {
+  it('has the 19 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved, pexpire-renewal, fenced-db-write, failover-fence and serializable-retry), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
       'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'lock-order-deadlock',
-      'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
+      'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'fenced-db-write', 'failover-fence', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
       'serializable-retry',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(17);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(19);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -305,6 +305,55 @@ describe('serializable-retry', () => {
       expect(cmd(r, w, 'POST /v1/charges')[0]!.atMs).toBeGreaterThanOrEqual(commitAt);
     }
     expect(r.verdict.status).toBe('held');
+  });
+});
+
+describe('fenced-db-write', () => {
+  it('without the fix: A\'s late UPDATE with token 33 overwrites the row B wrote with token 34', () => {
+    const r = run('fenced-db-write', false);
+    const b = cmd(r, 'B', 'UPDATE documents');
+    expect(b.map((e) => [e.atMs, e.command, e.reply])).toEqual([[35_000, "UPDATE documents SET body = 'report by B', fence = 34 WHERE id = 7", 'UPDATE 1']]);
+    const a = cmd(r, 'A', 'UPDATE documents');
+    expect(a.map((e) => [e.atMs, e.command, e.reply])).toEqual([[45_000, "UPDATE documents SET body = 'report by A', fence = 33 WHERE id = 7", 'UPDATE 1']]);
+    expect(a[0]!.narration).toBe('A\'s UPDATE overwrites B\'s row (fence 34) with its own token 33 (UPDATE 1): nothing in the UPDATE compares the tokens, so B\'s newer write is lost.');
+    expect(rows(r, 'documents')).toEqual([{ id: 7, body: 'report by A', fence: 33 }]);
+    expect(r.verdict.violations.map((v) => [v.invariant, v.eventIds])).toEqual([['noStaleTokenAccepted', [b[0]!.id, a[0]!.id]]]);
+    expect(r.verdict.violations[0]!.message).toBe('the database accepted A\'s stale token 33 after token 34: A\'s UPDATE overwrote the row B had written');
+  });
+  it('with the fix: A\'s conditional UPDATE replies UPDATE 0; A learns it is stale and its job fails; B\'s row stays', () => {
+    const r = run('fenced-db-write', true);
+    const a = cmd(r, 'A', 'UPDATE documents');
+    expect(a.map((e) => [e.command, e.reply])).toEqual([["UPDATE documents SET body = 'report by A', fence = 33 WHERE id = 7 AND fence < 33", 'UPDATE 0']]);
+    expect(a[0]!.narration).toContain('A is a stale holder');
+    expect(a[0]!.beliefs?.ownsLease).toBe(false);
+    expect(cmd(r, 'B', 'UPDATE documents').map((e) => e.reply)).toEqual(['UPDATE 1']);
+    expect(rows(r, 'documents')).toEqual([{ id: 7, body: 'report by B', fence: 34 }]);
+    expect(r.metrics.staleWritesRejected).toBe(1);
+    expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)[0]).toContain('A\'s job fails (stale fencing token');
+  });
+});
+
+describe('failover-fence', () => {
+  it('without the fix: the failover loses the lease and the INCR counter; B gets token 33 again and A\'s upload with 33 is accepted after B\'s', () => {
+    const r = run('failover-fence', false);
+    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('lost: fence:export, lease:export'))).toHaveLength(1);
+    expect(cmd(r, 'A', 'INCR').map((e) => e.reply)).toEqual(['(integer) 33']);
+    expect(cmd(r, 'B', 'INCR').map((e) => [e.atMs, e.reply])).toEqual([[2_000, '(integer) 33']]);
+    const ends = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'end');
+    expect(ends.map((e) => [e.actor, e.command, e.reply])).toEqual([
+      ['B', 'PUT exports/2026-11-30.csv Fencing-Token: 33', '200 OK (upload complete)'],
+      ['A', 'PUT exports/2026-11-30.csv Fencing-Token: 33', '200 OK (upload complete)'],
+    ]);
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['noStaleTokenAccepted', 'noOverlappingWrites']);
+    expect(r.verdict.violations[0]!.eventIds).toEqual(ends.map((e) => e.id));
+  });
+  it('with the fix: the tokens come from nextval (33, 34), which the failover cannot roll back; A\'s 33 is rejected', () => {
+    const r = run('failover-fence', true);
+    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('lost: lease:export.'))).toHaveLength(1);
+    expect(cmd(r, 'A', 'INCR')).toHaveLength(0);
+    expect(find(r, (e) => e.command === "SELECT nextval('fence_seq')").map((e) => [e.actor, e.reply])).toEqual([['A', 'SELECT 1 → nextval=33'], ['B', 'SELECT 1 → nextval=34']]);
+    expect(cmd(r, 'A', 'PUT').map((e) => e.reply)).toEqual(['409 Conflict: stale fencing token 33 (highest accepted 34)']);
+    expect(r.metrics.staleWritesRejected).toBe(1);
   });
 });
 

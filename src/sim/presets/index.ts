@@ -13,6 +13,8 @@ import { fenceIgnored } from './fenceIgnored';
 import { renewPartition } from './renewPartition';
 import { watchdogStarved } from './watchdogStarved';
 import { pexpireRenewal } from './pexpireRenewal';
+import { fencedDbWrite } from './fencedDbWrite';
+import { failoverFence } from './failoverFence';
 import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
@@ -20,11 +22,11 @@ import { serializableRetry } from './serializableRetry';
 
 export type { Preset } from './build';
 
-/** All 17 presets. */
+/** All 19 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
   adminBypass, sessionLockPool, lockOrderDeadlock,
-  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
+  exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal, fencedDbWrite, failoverFence,
   crashAfterEffect, manualUnlock, remoteCallInTxn, serializableRetry,
 ];
 

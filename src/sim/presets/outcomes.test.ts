@@ -424,6 +424,163 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       }
     }
   },
+  'fenced-db-write': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation noStaleTokenAccepted: the database accepted A's stale token 33 after token 34: A's UPDATE overwrote the row B had written",
+          "cites": [
+            "35000 B UPDATE documents SET body = 'report by B', fence = 34 WHERE id = 7 \u2192 UPDATE 1",
+            "45000 A UPDATE documents SET body = 'report by A', fence = 33 WHERE id = 7 \u2192 UPDATE 1"
+          ]
+        }
+      ],
+      "outcomes": [
+        "36000 B is done: it completed the job.",
+        "46000 A is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 14500,
+          "maxMs": 29000
+        },
+        "leaseAgeAtCommit": {
+          "count": 2,
+          "meanMs": 25000,
+          "maxMs": 45000
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 0,
+        "events": 48
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "36000 B is done: it completed the job.",
+        "45000 A's job fails (stale fencing token: the conditional UPDATE updated 0 rows); its error path runs.",
+        "45000 A is done: the job failed."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 14500,
+          "maxMs": 29000
+        },
+        "leaseAgeAtCommit": {
+          "count": 1,
+          "meanMs": 5000,
+          "maxMs": 5000
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 1,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 5000,
+        "events": 48
+      }
+    }
+  },
+  'failover-fence': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation noStaleTokenAccepted: the destination accepted A's token 33 after B's write with the same token: two holders carried token 33, so it could not tell the stale one",
+          "cites": [
+            "17000 B PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 200 OK (upload complete)",
+            "25000 A PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 200 OK (upload complete)"
+          ]
+        },
+        {
+          "finding": "violation noOverlappingWrites: B's and A's writes to exports/2026-11-30.csv overlapped from 15 s to 17 s, and both were accepted",
+          "cites": [
+            "7000 B PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 (pending: no reply yet)",
+            "15000 A PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 (pending: no reply yet)",
+            "25000 A PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 200 OK (upload complete)"
+          ]
+        },
+        {
+          "finding": "unchecked effectOnce: exports/2026-11-30.csv (job key export-2026-11-30) was performed 2 times \u2014 a duplicate this scenario's invariants do not check",
+          "cites": [
+            "17000 B PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 200 OK (upload complete)",
+            "25000 A PUT exports/2026-11-30.csv Fencing-Token: 33 \u2192 200 OK (upload complete)"
+          ]
+        }
+      ],
+      "outcomes": [
+        "17000 B is done: it completed the job.",
+        "25000 A is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 500,
+          "maxMs": 1000
+        },
+        "leaseAgeAtCommit": {
+          "count": 2,
+          "meanMs": 20000,
+          "maxMs": 25000
+        },
+        "connectionWait": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 1,
+        "wastedWorkMs": 0,
+        "events": 18
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "15000 A's job fails (stale fencing token rejected); its error path runs.",
+        "15000 A is done: the job failed.",
+        "17000 B is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 2,
+          "meanMs": 500,
+          "maxMs": 1000
+        },
+        "leaseAgeAtCommit": {
+          "count": 1,
+          "meanMs": 15000,
+          "maxMs": 15000
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 1,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 5000,
+        "events": 22
+      }
+    }
+  },
   'crash-after-effect': {
     withoutFix: {
       held: false,

@@ -5,7 +5,7 @@
  * class unchanged (`Database`, `LeaseStore`, `Destination`, `ConnectionPool`), which the fidelity
  * suite and the tests also use directly.
  */
-import { tablesFor } from '../engine/tables';
+import { sequencesFor, tablesFor } from '../engine/tables';
 import { Database, type DatabaseSnapshot, type WaitCycle } from './database';
 import { renderReply, renderSql } from './renderSql';
 import type { DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
@@ -197,7 +197,7 @@ registerResource<RedisResource>({
 
 registerResource<SqlResource>({
   name: 'db',
-  create: (scenario) => new SqlResource(new Database(tablesFor(scenario))),
+  create: (scenario) => new SqlResource(new Database(tablesFor(scenario), sequencesFor(scenario))),
   snapshotFields(r, _nowMs, scenario) {
     const tables: Record<string, Row[]> = {};
     for (const { name } of tablesFor(scenario)) tables[name] = r.db.committedRows(name);

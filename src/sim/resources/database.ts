@@ -39,12 +39,15 @@ import { validateStmt } from './stmtValidate';
 export type { DatabaseSnapshot, HeldAdvisoryLock, LockMode, LockRow, SessionState } from './dbTypes';
 export type { WaitCycle, WaitEdge, WaitMode } from './deadlock';
 export { lockInWords } from './deadlock';
-export { renderCreateTable, renderReply, renderSql, renderTableSetup } from './renderSql';
+export { renderCreateTable, renderReply, renderSequenceSetup, renderSql, renderTableSetup } from './renderSql';
 
 /** Deep copy of plain JSON data. */
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/** How many values PostgreSQL WAL-logs ahead for a sequence (sequence.c `SEQ_LOG_VALS`). */
+const SEQ_LOG_VALS = 32;
 
 function okOutcome(tag: string, rows: readonly Row[] = [], warning?: string): Outcome {
   return warning === undefined ? { kind: 'ok', tag, rows } : { kind: 'ok', tag, rows, warning };
@@ -102,11 +105,17 @@ type TxnWait = WaitRecord & { readonly target: Extract<WaitRecord['target'], { k
 export class Database {
   private state: DatabaseSnapshot;
 
-  /** Creates the tables with their initial rows committed. Throws Error on a duplicate table name or a bad spec. */
-  constructor(tables: readonly TableSpec[]) {
+  /**
+   * Creates the tables with their initial rows committed, and the sequences (`CREATE SEQUENCE name
+   * START start`: name → the first value `nextval` returns). Throws Error on a duplicate table name,
+   * a bad spec or a start that is not a positive safe integer.
+   */
+  constructor(tables: readonly TableSpec[], sequences: Readonly<Record<string, number>> = {}) {
     const names = tables.map((t) => t.name);
     if (new Set(names).size !== names.length) throw new Error('duplicate table name');
+    for (const [name, start] of Object.entries(sequences)) if (!Number.isSafeInteger(start) || start < 1) throw new Error(`sequence ${name}: start must be a positive integer, got ${start}`);
     this.state = { version: 2, tables: tables.map((t) => createTableState(clone(t))), sessions: [], advisory: {}, waits: [], nextTxnId: 1, nextSeq: 1 };
+    if (Object.keys(sequences).length > 0) this.state.sequences = Object.fromEntries(Object.entries(sequences).map(([n, start]) => [n, { next: start, logCnt: 0 }]));
   }
 
   /** Opens a backend session (a connection). Throws Error if the id exists. */
@@ -433,6 +442,7 @@ export class Database {
     if (stmt.op === 'begin') return this.transactionControl(session, stmt.op, stmt.isolation);
     if (stmt.op === 'commit' || stmt.op === 'rollback') return this.transactionControl(session, stmt.op);
     if (session.txn?.aborted) return { status: 'error', error: inFailedTransaction() };
+    const unknownSequence = stmt.op === 'nextval' && this.state.sequences?.[stmt.seq] === undefined;
     if (!session.txn) session.txn = this.newTxn(false);
     if (session.txn.isolation !== undefined && session.txn.snapshot === undefined) {
       // REPEATABLE READ / SERIALIZABLE: the snapshot is taken by the first statement, not by BEGIN.
@@ -441,13 +451,37 @@ export class Database {
         (this.state.serializable ??= []).push({ txn: session.txn.id, sessionId: session.id, snapshot: session.txn.snapshot, commitSeq: null, reads: [], writes: [], doomed: false });
       }
     }
-    const relationLock = relationLockOf(stmt);
+    const relationLock = unknownSequence ? null : relationLockOf(stmt);
     if (relationLock) {
       const entry = `${relationLock.table}:${relationLock.mode}`;
       const held = (session.txn.relationLocks ??= []);
       if (!held.includes(entry)) held.push(entry);
     }
+    if (stmt.op === 'nextval') return this.settle(session, stmt, this.nextval(session.txn, stmt.seq));
     return this.settle(session, stmt, this.start(session, stmt));
+  }
+
+  /**
+   * `nextval(seq)`: the sequence's next value, taken at once and never given back — a ROLLBACK of
+   * the transaction that took it does not return it (PostgreSQL docs, "Sequence Manipulation
+   * Functions"). An unknown sequence fails with 42P01 (in a transaction, which is then aborted).
+   */
+  private nextval(txn: TxnState, seq: string): Outcome {
+    const s = this.state.sequences?.[seq];
+    if (s === undefined) return { kind: 'error', error: { code: '42P01', message: `relation "${seq}" does not exist` } };
+    const value = s.next;
+    s.next += 1;
+    // nextval_internal: when log_cnt has run out it WAL-logs 32 values ahead and takes an xid.
+    if (s.logCnt === 0) {
+      s.logCnt = SEQ_LOG_VALS;
+      txn.xidAssigned = true;
+    } else s.logCnt -= 1;
+    return { kind: 'ok', tag: 'SELECT 1', rows: [{ nextval: value }] };
+  }
+
+  /** The value the next `nextval(seq)` returns, or undefined if there is no such sequence. For tests and the inspector. */
+  sequenceNext(seq: string): number | undefined {
+    return this.state.sequences?.[seq]?.next;
   }
 
   /** BEGIN / COMMIT / ROLLBACK (PostgreSQL docs, "BEGIN", "COMMIT", "ROLLBACK"). */

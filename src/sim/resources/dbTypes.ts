@@ -267,4 +267,11 @@ export interface DatabaseSnapshot {
   commitSeq?: number;
   /** SERIALIZABLE transactions the read/write check still needs (absent = none). */
   serializable?: SerializableTxn[];
+  /**
+   * Sequences by name: `next`, the value the next `nextval` returns, and `logCnt`, how many more
+   * values PostgreSQL hands out before it writes WAL for the sequence again (0 for a new one; it
+   * logs 32 ahead, `SEQ_LOG_VALS`, and a call that logs assigns its transaction an xid). Optional
+   * (absent = none), so a snapshot without sequences is what it was before they existed.
+   */
+  sequences?: Record<string, { next: number; logCnt: number }>;
 }

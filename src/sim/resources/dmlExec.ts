@@ -132,13 +132,23 @@ export function applySet(values: Row, set: Readonly<Record<string, SetExpr>>): R
   return out;
 }
 
+/** The statement's WHERE: its equalities and, for an UPDATE, its `whereBelow` (`fence < 34`; NULL never matches). */
+function matchesScan(values: Row, stmt: ScanStmt): boolean {
+  if (!matchesWhere(values, stmt.where)) return false;
+  if (stmt.op !== 'update' || !stmt.whereBelow) return true;
+  return Object.entries(stmt.whereBelow).every(([col, v]) => {
+    const x = values[col] ?? null;
+    return typeof x === 'number' && x < v;
+  });
+}
+
 /** Starts UPDATE / DELETE / SELECT … FOR UPDATE: fixes the candidate rows from the statement's snapshot. */
 export function startScan(ctx: ExecContext, stmt: ScanStmt): Outcome {
   const candidates: { rid: number; values: Row }[] = [];
   const ssi = ctx.onRead?.() ?? null;
   if (ssi) return fail(ssi);
   for (const { row, values } of scanOrder(ctx.table, ctx.txn, ctx.snapshot)) {
-    if (matchesWhere(values, stmt.where)) candidates.push({ rid: row.rid, values });
+    if (matchesScan(values, stmt)) candidates.push({ rid: row.rid, values });
   }
   return continueScan(ctx, stmt, { kind: 'scan', candidates, index: 0, retry: false, out: [], count: 0 });
 }
@@ -196,7 +206,8 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
   // snapshot (heapam's TM_Updated under IsolationUsesXactSnapshot), checked on PostgreSQL 15.
   if (ctx.snapshot !== undefined && row.lock?.txn !== ctx.txn && (row.csn ?? 0) > ctx.snapshot) return fail(concurrentUpdateError());
   const current = visibleVersion(row, ctx.txn);
-  if (!current || !matchesWhere(current, stmt.where)) return null;
+  // Re-checked on the version it finally sees (PostgreSQL re-evaluates the WHERE clause on the updated row).
+  if (!current || !matchesScan(current, stmt)) return null;
   return applyToRow(ctx, stmt, p, row, current);
 }
 

@@ -63,6 +63,9 @@ export function relationLockOf(stmt: Stmt): { readonly table: string; readonly m
     case 'update':
     case 'delete':
       return { table: stmt.table, mode: 'RowExclusiveLock' };
+    case 'nextval':
+      // nextval opens the sequence with RowExclusiveLock, held until the transaction ends (sequence.c).
+      return { table: stmt.seq, mode: 'RowExclusiveLock' };
     default:
       return null;
   }

@@ -64,7 +64,8 @@ function renderInsert(stmt: Extract<Stmt, { op: 'insert' }>): string {
  * The literal SQL of a statement, e.g. `SELECT pg_try_advisory_lock(1, 2)`,
  * `SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED`,
  * `INSERT INTO invoices (order_id, amount) VALUES (42, 100) ON CONFLICT DO NOTHING RETURNING id`,
- * `UPDATE items SET stock = stock - 1 WHERE id = 7`. SELECT with no columns is `SELECT *`; a
+ * `UPDATE items SET stock = stock - 1 WHERE id = 7`, `UPDATE documents SET body = 'B', fence = 34 WHERE id = 7 AND fence < 34`,
+ * `SELECT nextval('fence_seq')`. SELECT with no columns is `SELECT *`; a
  * `returning` list that is empty or absent adds no RETURNING; a NULL in WHERE renders `IS NULL`.
  */
 export function renderSql(stmt: Stmt): string {
@@ -89,8 +90,13 @@ export function renderSql(stmt: Stmt): string {
       return renderInsert(stmt);
     case 'update': {
       const sets = Object.entries(stmt.set).map(([c, e]) => `${quoteIdent(c)} = ${renderSetExpr(e)}`);
-      return `UPDATE ${quoteIdent(stmt.table)} SET ${sets.join(', ')}${renderWhere(stmt.where)}${renderReturning(stmt.returning)}`;
+      const below = Object.entries(stmt.whereBelow ?? {}).map(([c, v]) => `${quoteIdent(c)} < ${renderLiteral(v)}`);
+      const where = renderWhere(stmt.where);
+      const conds = below.length === 0 ? where : where === '' ? ` WHERE ${below.join(' AND ')}` : `${where} AND ${below.join(' AND ')}`;
+      return `UPDATE ${quoteIdent(stmt.table)} SET ${sets.join(', ')}${conds}${renderReturning(stmt.returning)}`;
     }
+    case 'nextval':
+      return `SELECT nextval(${renderLiteral(stmt.seq)})`;
     case 'delete':
       return `DELETE FROM ${quoteIdent(stmt.table)}${renderWhere(stmt.where)}`;
   }
@@ -121,6 +127,11 @@ export function renderTableSetup(spec: TableSpec): string[] {
     ([col, last]) => `SELECT setval(pg_get_serial_sequence(${renderLiteral(quoteIdent(spec.name))}, ${renderLiteral(col)}), ${last})`,
   );
   return [renderCreateTable(spec), ...inserts, ...setvals];
+}
+
+/** `CREATE SEQUENCE name START start`: the sequences a `Database` was created with (`start` = the first `nextval`). */
+export function renderSequenceSetup(name: string, start: number): string {
+  return `CREATE SEQUENCE ${quoteIdent(name)} START ${start}`;
 }
 
 /** `t` / `f` / `(void)` when the reply is one advisory-function result (one row, one `pg_…` column), else null. */

@@ -99,7 +99,24 @@ export type Stmt =
       readonly onConflictDoNothing?: boolean;
       readonly returning?: readonly string[];
     }
-  | { readonly op: 'update'; readonly table: string; readonly set: Readonly<Record<string, SetExpr>>; readonly where: Where; readonly returning?: readonly string[] }
+  | {
+      readonly op: 'update';
+      readonly table: string;
+      readonly set: Readonly<Record<string, SetExpr>>;
+      readonly where: Where;
+      /**
+       * Extra conditions `AND column < value` after `where` (a fenced write: `AND fence < 34`); a
+       * NULL column never matches, as in SQL. Optional; absent = none.
+       */
+      readonly whereBelow?: Readonly<Record<string, number>>;
+      readonly returning?: readonly string[];
+    }
+  /**
+   * `SELECT nextval('seq')`: the sequence's next value. Not transactional (PostgreSQL docs,
+   * "Sequence Manipulation Functions": a value handed out is never returned again, even if the
+   * transaction that took it rolls back). The reply is `SELECT 1` with one row `{ nextval: n }`.
+   */
+  | { readonly op: 'nextval'; readonly seq: string }
   | { readonly op: 'delete'; readonly table: string; readonly where: Where };
 
 /** A PostgreSQL error as the server reports it. */

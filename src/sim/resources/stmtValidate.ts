@@ -38,6 +38,10 @@ function assertUpdate(table: TableState, stmt: Extract<Stmt, { op: 'update' }>):
       assertValue(table.spec, col, expr);
     }
   }
+  for (const [col, v] of Object.entries(stmt.whereBelow ?? {})) {
+    assertColumns(table.spec, [col]);
+    if (table.spec.columns.find((x) => x.name === col)?.type !== 'bigint' || !Number.isSafeInteger(v)) throw new Error(`WHERE ${col} < ${v} needs a bigint column and an integer`);
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * The scenario format, version 2: a scenario is plain, versioned JSON data (seed + parameters +
  * workers' job steps + faults + invariants). Version 2 adds `client` (how the lock client library
- * behaves), the `set-px` and `pexpire` renewals, the `renewalStall` fault, and the database's
+ * behaves), the `set-px` and `pexpire` renewals, the `renewalStall` fault, the database's
  * `statementTimeoutMs`, `idleInTransactionSessionTimeoutMs`, `isolation` and `serializationRetries`
- * (with a `begin` step's `isolation`); version-1 files and links migrate
+ * (with a `begin` step's `isolation`), the fencing token's source (`mechanism.fenceSource`) and the
+ * `fencedRow` job; version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -70,6 +71,20 @@ export const jobSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reserve'), itemId: sqlInt, initialStock: z.int().min(0).max(1_000_000), quantity: z.int().min(1).max(1_000) }),
   /** A job whose effect goes to the destination (file store or external API). */
   z.strictObject({ kind: z.literal('external'), jobKey: z.string().min(1).max(100) }),
+  /**
+   * Since version 2: the database is the fenced resource. The effect updates one row of `table`
+   * (columns `id`, `fence` and those of `values`; the row starts with `fence = 0`): `UPDATE table
+   * SET …values, fence = $token WHERE id = $rowId`, and with `destination.checksFencing` also
+   * `AND fence < $token` — 0 rows updated means a stale holder (semantics.md, "Fencing beyond a
+   * Redis counter"). `{worker}` in a text value is replaced by the worker id.
+   */
+  z.strictObject({
+    kind: z.literal('fencedRow'),
+    table: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, { error: 'must be a lower-case SQL table name' }),
+    rowId: sqlInt,
+    /** The columns the effect writes, e.g. `{ "body": "report by {worker}" }` (not `id` or `fence`). */
+    values: rowSchema,
+  }),
 ]);
 
 /** How the workers coordinate. Each field is one switch of the mechanism panel. */
@@ -99,8 +114,17 @@ export const mechanismSchema = z.strictObject({
   renewal: z.enum(['none', 'compare-and-extend', 'set', 'set-px', 'pexpire']),
   /** Stop before the effect or the record once a renewal has failed. */
   stopOnRenewFailure: z.boolean(),
-  /** Take an `INCR` fencing token with the lease and send it with the effect. */
+  /** Take a fencing token with the lease (from `fenceSource`) and send it with the effect. */
   fencing: z.boolean(),
+  /**
+   * Where the fencing token comes from (version 2; optional, absent = `redis-incr`, version 1's):
+   * `redis-incr`, `INCR` of `lease.fenceKey` in the same Redis as the lock — lost with it when a
+   * failover promotes a replica that had not received them; `db-sequence`, `SELECT
+   * nextval('fence_seq')` in PostgreSQL (durable, not transactional: a value is never handed out
+   * twice), the sequence starting at `lease.fenceStart + 1` (semantics.md, "Fencing beyond a
+   * Redis counter").
+   */
+  fenceSource: z.enum(['redis-incr', 'db-sequence']).optional(),
   /** Send an idempotency key (the job key) with the effect. */
   idempotencyKey: z.boolean(),
   /** Check the durable job record first and skip the work when it says done. */
@@ -247,7 +271,10 @@ export const invariantSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('uniqueBusinessKey') }),
   /** Destination: no two accepted writes to one target in flight at once. */
   z.strictObject({ kind: z.literal('noOverlappingWrites') }),
-  /** Destination: never accept a fencing token lower than one already accepted. */
+  /**
+   * The fenced resource (the destination, or a `fencedRow` job's row): never accept a fencing
+   * token lower than one already accepted, nor another holder's write with the same token.
+   */
   z.strictObject({ kind: z.literal('noStaleTokenAccepted') }),
   /** Destination: the external effect happens at most once per job key; `harmless` reports duplicates as redundant. */
   z.strictObject({ kind: z.literal('effectOnce'), harmless: z.boolean() }),
@@ -308,6 +335,8 @@ onFaultKindsChange(() => {
 
 export type Step = z.infer<typeof stepSchema>;
 export type Job = z.infer<typeof jobSchema>;
+/** Where a fencing token comes from (`mechanism.fenceSource`). */
+export type FenceSource = NonNullable<z.infer<typeof mechanismSchema>['fenceSource']>;
 export type Mechanism = z.infer<typeof mechanismSchema>;
 export type ClientConfig = z.infer<typeof clientSchema>;
 export type LeaseConfig = z.infer<typeof leaseSchema>;

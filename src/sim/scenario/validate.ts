@@ -89,7 +89,7 @@ export function validateScenario(input: unknown): ValidationResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
 }
 
-/** Rules across fields: unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, faults naming real workers/steps and placed inside the run. */
+/** Rules across fields: a fenced row's values without `id`/`fence` and not in `jobs`, unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, faults naming real workers/steps and placed inside the run. */
 export function crossFieldErrors(s: Scenario): ValidationError[] {
   const errors: ValidationError[] = [];
   const ids = new Map<string, number>();
@@ -105,6 +105,10 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
       }
     });
   });
+  if (s.job.kind === 'fencedRow') {
+    for (const col of ['id', 'fence']) if (col in s.job.values) errors.push({ path: `job.values.${col}`, message: `is written by the fenced UPDATE itself (${col === 'id' ? 'WHERE id = job.rowId' : 'SET fence = $token'}); remove it` });
+    if (s.job.table === 'jobs') errors.push({ path: 'job.table', message: '"jobs" is the durable job records\' table; name the fenced table otherwise' });
+  }
   if (s.mechanism.renewal !== 'none' && s.client.renewMarginMs >= s.lease.renewEveryMs) {
     errors.push({ path: 'client.renewMarginMs', message: `must be < lease.renewEveryMs (${s.lease.renewEveryMs}): the renewal would be due before the period starts` });
   }

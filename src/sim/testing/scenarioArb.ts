@@ -22,6 +22,7 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   renewal: fc.constantFrom('none', 'compare-and-extend', 'set', 'set-px', 'pexpire'),
   stopOnRenewFailure: fc.boolean(),
   fencing: fc.boolean(),
+  fenceSource: fc.constantFrom('redis-incr', 'db-sequence'),
   idempotencyKey: fc.boolean(),
   jobRecord: fc.boolean(),
   onError: fc.constantFrom('return', 'unlockInFinally', 'discardConnection'),

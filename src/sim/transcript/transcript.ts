@@ -18,8 +18,8 @@ import type { RunResult } from '../engine/run';
 import type { TraceEvent } from '../engine/trace';
 import { sqlCallOf } from '../engine/trace';
 import { fmtTime } from '../engine/fmt';
-import { tablesFor } from '../engine/tables';
-import { renderReply, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
+import { sequencesFor, tablesFor } from '../engine/tables';
+import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
 import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../scenario/schema';
 import type { Scenario } from '../scenario/schema';
@@ -255,7 +255,11 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     .sort(([, x], [, y]) => (x.client === y.client ? 0 : x.client === 'psql' ? -1 : 1))
     .map(([id, s]) => ({ id, client: s.client, usedBy: s.usedBy, preamble: s.client === 'psql' && hasVictim ? [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`] : [] }));
   const usesDb = sessionList.some((s) => s.client === 'psql');
-  const sqlSetup = usesDb ? tablesFor(scenario).flatMap((t) => [`DROP TABLE IF EXISTS ${quoteIdent(t.name)}`, ...renderTableSetup(t)]) : [];
+  const sqlSetup = usesDb ? [
+    ...tablesFor(scenario).flatMap((t) => [`DROP TABLE IF EXISTS ${quoteIdent(t.name)}`, ...renderTableSetup(t)]),
+    // A fencing sequence (mechanism.fenceSource "db-sequence") starts where the run's does.
+    ...Object.entries(sequencesFor(scenario)).flatMap(([name, start]) => [`DROP SEQUENCE IF EXISTS ${quoteIdent(name)}`, renderSequenceSetup(name, start)]),
+  ] : [];
   const usesRedis = sessionList.some((s) => s.client === 'redis-cli');
   if (usesRedis && scenario.lease.fenceStart > 0) redisKeySet.add(scenario.lease.fenceKey);
   const setupCmds: RedisCmd[] = [];

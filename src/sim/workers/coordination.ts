@@ -8,7 +8,9 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
-import { runRedis, runSql } from './replyClass';
+import { runRedis, runSql, type SqlDone } from './replyClass';
+import { sqlCallOf } from '../engine/trace';
+import { FENCE_SEQUENCE } from '../engine/tables';
 
 /**
  * Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. `advisoryKey`
@@ -214,6 +216,13 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       world.at(world.nowMs + L.retryEveryMs, attempt, w);
       return;
     }
+    const grantedAtMs = world.nowMs;
+    const granted = (): void => {
+      world.metrics.acquisitionLatencyMs.push(grantedAtMs - started);
+      scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : grantedAtMs);
+      k();
+    };
+    if (fencing && world.scenario.mechanism.fenceSource === 'db-sequence') return sequenceToken(world, w, grantedAtMs, granted);
     if (fencing) {
       const earlier = highestTokenGranted(world);
       const noToken = `${w.id} could not get a fencing token: it goes on without one.`;
@@ -227,21 +236,48 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
         timeout: () => `${w.id}'s INCR gets no reply: it has no fencing token and goes on without one.`,
       }, w);
     }
-    world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
-    scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : world.nowMs);
-    k();
+    granted();
   };
   attempt();
 }
 
-/** The highest fencing token granted so far in this run (from the trace's `fenced` events), or null. */
+/**
+ * The highest fencing token granted so far in this run, or null: from the trace's `fenced` events
+ * (`INCR`) and the replies to `SELECT nextval('fence_seq')`.
+ */
 function highestTokenGranted(world: World): number | null {
   let max: number | null = null;
   for (const e of world.events) {
     const d = e.data;
-    if (d?.t === 'lease' && d.op === 'fenced' && typeof d.fencingToken === 'number' && (max === null || d.fencingToken > max)) max = d.fencingToken;
+    const sql = sqlCallOf(e);
+    const token = d?.t === 'lease' && d.op === 'fenced' ? d.fencingToken
+      : sql?.command.op === 'nextval' && sql.reply.status === 'ok' ? sql.reply.rows[0]?.nextval : undefined;
+    if (typeof token === 'number' && (max === null || token > max)) max = token;
   }
   return max;
+}
+
+/**
+ * The fencing token from the database (`mechanism.fenceSource: 'db-sequence'`): `SELECT
+ * nextval('fence_seq')` once the lease is granted, on the worker's connection (borrowed if it has
+ * none). The sequence is durable and not transactional, so a Redis failover cannot hand a token
+ * out twice (semantics.md, "Fencing beyond a Redis counter"). `granted` continues the acquire.
+ */
+function sequenceToken(world: World, w: WorkerRuntime, grantedAtMs: number, granted: () => void): void {
+  const L = world.scenario.lease;
+  const earlier = highestTokenGranted(world);
+  const tokenOf = (r: SqlDone): number | null => (r.status === 'ok' && typeof r.rows[0]?.nextval === 'number' ? r.rows[0].nextval : null);
+  const noToken = `${w.id}'s nextval returns no value: it goes on without a fencing token.`;
+  runSql(world, w, { op: 'nextval', seq: FENCE_SEQUENCE }, {
+    believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: grantedAtMs, leaseBelievedUntilMs: grantedAtMs + L.ttlMs, renewFailed: false, fencingToken: tokenOf(r) }),
+    ok: (r) => {
+      const token = tokenOf(r);
+      return token === null ? noToken : `${w.id} gets fencing token ${token} from the database sequence ${FENCE_SEQUENCE}${compareToken(token, earlier)}.`;
+    },
+    none: () => noToken,
+    refused: () => noToken,
+    error: (r) => `${w.id} could not get a fencing token (${r.error.message}): it goes on without one.`,
+  }, () => granted());
 }
 
 /** How a new token compares with the highest granted before: "higher" only when strictly higher. */

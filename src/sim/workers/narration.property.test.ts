@@ -48,12 +48,15 @@ export function narrationContradictions(r: RunResult): string[] {
     const call = e.call as Call | undefined;
     const text = e.narration;
     if (e.data?.t === 'lease' && e.data.op === 'renewFailed') renewFailedEvents.add(e.id);
+    // A granted token: INCR's (the event's data) or a database sequence's (the nextval reply).
+    const sql = call?.resource === 'db' ? (call.command as Stmt).op === 'nextval' && (call.reply as DbReply).status === 'ok' ? (call.reply as Extract<DbReply, { status: 'ok' }>).rows[0]?.nextval : undefined : undefined;
+    const granted = e.data?.t === 'lease' && e.data.op === 'fenced' ? e.data.fencingToken : typeof sql === 'number' ? sql : undefined;
     if (/\bhigher\b/.test(text)) {
-      const token = e.data?.t === 'lease' ? e.data.fencingToken : undefined;
+      const token = e.data?.t === 'lease' ? e.data.fencingToken : granted;
       if (token === undefined || (highestToken !== null && token <= highestToken)) bad(e, `says "higher" but the token is not strictly higher than ${String(highestToken)}`);
     }
-    if (e.data?.t === 'lease' && e.data.op === 'fenced' && e.data.fencingToken !== undefined) {
-      const t = e.data.fencingToken;
+    if (granted !== undefined) {
+      const t = granted;
       if (/\bthe same token\b/.test(text) && t !== highestToken) bad(e, 'says "the same token" for a different token');
       if (highestToken === null || t > highestToken) highestToken = t;
     }

@@ -124,7 +124,8 @@ function forgetAbortedLocks(world: World, w: WorkerRuntime): void {
   const b = world.beliefs(w);
   if (!b.holdsLock) return;
   const session = b.connection;
-  const sessionLockLeft = world.scenario.mechanism.lock === 'advisory-session' && session !== null
+  // A session the server ended (FATAL 25P03) holds nothing any more.
+  const sessionLockLeft = world.scenario.mechanism.lock === 'advisory-session' && session !== null && world.db.hasSession(session)
     && world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);
   if (!sessionLockLeft) world.send(w, 'BELIEVE', { holdsLock: false });
 }

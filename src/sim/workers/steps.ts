@@ -8,10 +8,11 @@
  */
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
-import { jobKeyFor } from '../engine/tables';
+import { fencedValuesFor, jobKeyFor } from '../engine/tables';
+import { sqlCallOf } from '../engine/trace';
 import type { Row, Stmt } from '../resources/sqlTypes';
 import type { WriteStatus } from '../resources/destination';
-import type { Step } from '../scenario/schema';
+import type { Job, Step } from '../scenario/schema';
 import { acquireCoordination, releaseCoordination, stillHeld } from './coordination';
 import { runSql } from './replyClass';
 
@@ -202,6 +203,7 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
   const job = world.scenario.job;
   world.send(w, 'EFFECT');
   if (job.kind === 'external') return externalEffect(world, w, ms);
+  if (job.kind === 'fencedRow') return fencedUpdate(world, w, job, ms);
   if (job.kind === 'insertOnce') return insertRow(world, w, job.table, { ...job.key, ...job.values }, job.key, ms);
   if (job.kind === 'debit') {
     const b = world.beliefs(w);
@@ -226,6 +228,70 @@ function effect(world: World, w: WorkerRuntime, ms: number): void {
       if (r.error.code === '23514') return rollbackThen(world, w, () => world.jobs.skipRest(w, 'soldOut'));
       world.jobs.fail(w, r.error.message, r.error.code);
     });
+}
+
+/**
+ * The database as the fenced resource (semantics.md, "Fencing beyond a Redis counter"): `UPDATE
+ * table SET …, fence = $token WHERE id = $rowId`, and when the database checks the token
+ * (`destination.checksFencing`) `AND fence < $token`. `UPDATE 0` then means the row already
+ * carries a token at least as high: the worker is a stale holder, learns it from the reply (it
+ * no longer believes it owns the lease) and its job fails. Without the condition a stale holder's
+ * late UPDATE overwrites a newer holder's row. Without a token (fencing off) the UPDATE sets no fence.
+ */
+function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 'fencedRow' }>, ms: number): void {
+  const s = world.scenario;
+  const token = s.mechanism.fencing ? world.beliefs(w).fencingToken : null;
+  const conditional = token !== null && s.destination.checksFencing;
+  const values = fencedValuesFor(job.values, w.id);
+  const stmt: Stmt = {
+    op: 'update', table: job.table, set: { ...values, ...(token !== null ? { fence: token } : {}) }, where: { id: job.rowId },
+    ...(conditional ? { whereBelow: { fence: token } } : {}),
+  };
+  // The row as committed before this write: whose fence it carried (for the narration of an overwrite).
+  const before = world.db.committedRows(job.table).find((r) => r.id === job.rowId);
+  const priorFence = typeof before?.fence === 'number' ? before.fence : null;
+  const priorWriter = priorFence === null ? null : writerOfFence(world, job.table, priorFence);
+  const row = `row ${job.rowId} of ${job.table}`;
+  const noRow = `${w.id}'s UPDATE matches no row (UPDATE 0): there is no ${row}, so nothing is written.`;
+  const stale = conditional && before !== undefined;
+  const b = world.beliefs(w);
+  runSql(world, w, stmt, {
+    believe: (_r, c) => {
+      if (c === 'none' && stale) world.send(w, 'BELIEVE', { ownsLease: false, renewFailed: true });
+      // An autocommit UPDATE commits as it runs: the lease's age then is its age at commit.
+      if (c === 'ok' && !b.inTransaction && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+    },
+    ok: () => {
+      if (conditional) return `${w.id} writes ${row} with fencing token ${token} (UPDATE 1): the row's fence was lower, so the database accepts it.`;
+      if (token !== null && priorFence !== null && priorFence >= token) {
+        const whose = priorWriter === null ? `the row, which carried fence ${priorFence}` : `${priorWriter}'s row (fence ${priorFence})`;
+        return `${w.id}'s UPDATE overwrites ${whose} with its own token ${token} (UPDATE 1): nothing in the UPDATE compares the tokens, so ${priorWriter === null ? 'the newer write' : `${priorWriter}'s newer write`} is lost.`;
+      }
+      return token !== null ? `${w.id} writes ${row} and sets fence = ${token} (UPDATE 1); the UPDATE does not check the fence.` : `${w.id} writes ${row} (UPDATE 1).`;
+    },
+    none: () => (stale
+      ? `${w.id}'s conditional UPDATE updates 0 rows (UPDATE 0): ${row} already carries a fencing token ≥ ${token}, so ${w.id} is a stale holder. It writes nothing and now knows it lost the lease.`
+      : noRow),
+    refused: () => noRow,
+    error: (r) => `${w.id}'s UPDATE fails: ${r.error.message}.`,
+  }, (r) => {
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message);
+    if (r.status === 'ok' && r.tag === 'UPDATE 0' && stale) {
+      world.metrics.staleWritesRejected += 1;
+      return world.jobs.fail(w, 'stale fencing token: the conditional UPDATE updated 0 rows');
+    }
+    world.jobs.done(w, ms);
+  });
+}
+
+/** Who last wrote `fence` into `table` with an UPDATE that updated a row (from the trace), or null. */
+function writerOfFence(world: World, table: string, fence: number): string | null {
+  for (let i = world.events.length - 1; i >= 0; i--) {
+    const e = world.events[i]!;
+    const call = sqlCallOf(e);
+    if (call?.command.op === 'update' && call.command.table === table && call.command.set.fence === fence && call.reply.status === 'ok' && call.reply.tag !== 'UPDATE 0') return e.actor;
+  }
+  return null;
 }
 
 function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, key: Row, ms: number): void {

@@ -158,12 +158,31 @@ describe('Scenario editor', () => {
     renderIn(view, <EditorView />);
     fireEvent.change(screen.getByLabelText('Worker A step 2 duration (ms)'), { target: { value: '2500' } });
     expect(store().composed.workers[0]!.steps[1]).toEqual({ do: 'work', ms: 2500 });
-    await user.click(screen.getByLabelText('Fencing token (INCR)'));
+    await user.click(screen.getByLabelText('Fencing token with the lease'));
     expect(store().composed.mechanism.fencing).toBe(true);
+    // Where the token comes from: absent reads as Redis INCR; the user's words pick the database sequence.
+    const source = screen.getByLabelText(/Fencing token from/);
+    expect(source).toHaveValue('redis-incr');
+    expect(screen.getByRole('option', { name: 'Redis INCR (same Redis as the lock)' })).toBeInTheDocument();
+    await user.selectOptions(source, 'database sequence (nextval(\'fence_seq\'))');
+    expect(store().composed.mechanism.fenceSource).toBe('db-sequence');
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '60000' } });
     expect(store().composed.lease.ttlMs).toBe(60_000);
     await user.click(screen.getByLabelText('one live lease owner at a time'));
     expect(store().composed.invariants.map((i) => i.kind)).toContain('singleLeaseOwner');
+  });
+
+  it('the fenced row job: its fields in a user\'s words, and the fence check on the UPDATE', async () => {
+    const user = userEvent.setup();
+    store().loadPreset('fenced-db-write', 'without');
+    renderIn(view, <EditorView />);
+    expect(screen.getAllByLabelText('Kind')[0]).toHaveValue('fencedRow');
+    expect(screen.getByRole('option', { name: 'update one row the lock protects (the database is fenced)' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Table')).toHaveValue('documents');
+    fireEvent.change(screen.getByLabelText('Row id'), { target: { value: '8' } });
+    expect(store().composed.job).toMatchObject({ kind: 'fencedRow', rowId: 8 });
+    await user.click(screen.getByLabelText('The UPDATE checks the fence (AND fence < $token)'));
+    expect(store().composed.destination.checksFencing).toBe(true);
   });
 
   it('a fault added elsewhere (timeline) resets the form to the running scenario', () => {

@@ -21,6 +21,7 @@ const JOB_DEFAULTS: Record<string, unknown> = {
   debit: { kind: 'debit', accountId: 1, initialBalance: 100 },
   reserve: { kind: 'reserve', itemId: 1, initialStock: 1, quantity: 1 },
   external: { kind: 'external', jobKey: 'job-1' },
+  fencedRow: { kind: 'fencedRow', table: 'documents', rowId: 7, values: { body: 'report by {worker}' } },
 };
 
 /** The invariants a scenario may declare; `noWaitCycle` is checked in every run, so it has no box (a note says so). */
@@ -67,7 +68,12 @@ const RENEW_FROM_OPTIONS = [
   { value: 'firstAttempt', label: 'at the first acquire attempt' },
 ];
 /** The job kinds in words. */
-const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)' };
+const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)', fencedRow: 'update one row the lock protects (the database is fenced)' };
+/** Where the fencing token comes from (`mechanism.fenceSource`; absent = Redis INCR), in a user's words. */
+const FENCE_SOURCE_OPTIONS = [
+  { value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' },
+  { value: 'db-sequence', label: "database sequence (nextval('fence_seq'))" },
+];
 /** The mechanism selects with the labels the simulator's switches show (the value stays the scenario's). */
 function mechanismOptions(id: string): readonly { value: string; label: string }[] {
   const sw = SWITCHES.find((d) => d.id === id)?.options;
@@ -173,6 +179,13 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           </div>
         )}
         {jobKind === 'external' && <TextField ctx={ctx} path="job.jobKey" label="Job key" />}
+        {jobKind === 'fencedRow' && (
+          <div className="row">
+            <TextField ctx={ctx} path="job.table" label="Table" />
+            <NumField ctx={ctx} path="job.rowId" label="Row id" />
+            <JsonObjectField ctx={ctx} path="job.values" label="Columns the effect writes (JSON; {worker} = the worker's id)" />
+          </div>
+        )}
       </fieldset>
 
       <fieldset>
@@ -243,12 +256,13 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={mechanismOptions('renewal')} />
           <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={mechanismOptions('onError')} />
           <NumField ctx={ctx} path="mechanism.acquireTimeoutMs" label="Give up acquiring after (ms)" hint="lock_timeout for advisory locks; empty = wait for ever" nullable />
+          <SelectField ctx={ctx} path="mechanism.fenceSource" label="Fencing token from" options={FENCE_SOURCE_OPTIONS} absentAs="redis-incr" hint="a Redis failover can lose an INCR counter; a sequence is durable" />
         </div>
         <div className="row wrap">
           <CheckField ctx={ctx} path="mechanism.uniqueKey" label="UNIQUE key on the business key" />
           <CheckField ctx={ctx} path="mechanism.checkConstraint" label="CHECK (stock >= 0)" />
           <CheckField ctx={ctx} path="mechanism.stopOnRenewFailure" label="Stop when a renewal fails" />
-          <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token (INCR)" />
+          <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token with the lease" />
           <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
           <CheckField ctx={ctx} path="mechanism.jobRecord" label="Check the durable job record first" />
           <CheckField ctx={ctx} path="mechanism.releaseInFinally" label="Cleanup releases the lease even if never acquired (a bug)" />
@@ -294,7 +308,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
         </div>
         <div className="row wrap">
-          <CheckField ctx={ctx} path="destination.checksFencing" label="Destination checks fencing tokens" />
+          <CheckField ctx={ctx} path="destination.checksFencing" label={jobKind === 'fencedRow' ? 'The UPDATE checks the fence (AND fence < $token)' : 'Destination checks fencing tokens'} />
           <CheckField ctx={ctx} path="destination.honoursIdempotencyKeys" label="Destination honours idempotency keys" />
         </div>
       </fieldset>

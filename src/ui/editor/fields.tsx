@@ -101,9 +101,11 @@ export function CheckField({ ctx, path, label, hint }: FieldProps) {
 }
 
 /** A select over fixed values (an empty choice appears while the value is not one of them). */
-export function SelectField({ ctx, path, label, hint, options, optional, onPick }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void }) {
+export function SelectField({ ctx, path, label, hint, options, optional, onPick, absentAs }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void; absentAs?: string }) {
   const id = fieldId(path);
-  const v = getIn(ctx.draft, parsePath(path));
+  const raw = getIn(ctx.draft, parsePath(path));
+  // An optional field whose absence means a default (e.g. mechanism.fenceSource: absent = redis-incr) shows that default.
+  const v = raw === undefined && absentAs !== undefined ? absentAs : raw;
   const errs = errorsAt(ctx.errors, path);
   const opts = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
   const known = typeof v === 'string' && opts.some((o) => o.value === v);
