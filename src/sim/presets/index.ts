@@ -6,6 +6,7 @@ import { inventoryReserve } from './inventoryReserve';
 import { thumbnail } from './thumbnail';
 import { adminBypass } from './adminBypass';
 import { sessionLockPool } from './sessionLockPool';
+import { poolerSessionLock } from './poolerSessionLock';
 import { lockOrderDeadlock } from './lockOrderDeadlock';
 import { exportLeaseExpiry } from './exportLeaseExpiry';
 import { unsafeRelease } from './unsafeRelease';
@@ -19,10 +20,10 @@ import { remoteCallInTxn } from './remoteCallInTxn';
 
 export type { Preset } from './build';
 
-/** All 16 presets. */
+/** All 17 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
-  adminBypass, sessionLockPool, lockOrderDeadlock,
+  adminBypass, sessionLockPool, poolerSessionLock, lockOrderDeadlock,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
   crashAfterEffect, manualUnlock, remoteCallInTxn,
 ];

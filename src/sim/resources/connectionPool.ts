@@ -38,10 +38,12 @@ export class ConnectionPool {
   /**
    * @param size number of connections (opened at once, like a pool with min = max).
    * @param openSession called with a new connection's id to open its database session.
+   * @param prefix the ids' prefix: `c` (c1, c2, …) for the application's pool, `s` for a pooler's server connections.
    */
   constructor(
     size: number,
     private readonly openSession: (id: string) => void,
+    private readonly prefix = 'c',
   ) {
     for (let i = 0; i < size; i++) this.openNew();
     this.idle.reverse(); // the first borrower gets c1
@@ -101,7 +103,7 @@ export class ConnectionPool {
   }
 
   private openNew(toIdle = true): string {
-    const id = `c${this.nextId++}`;
+    const id = `${this.prefix}${this.nextId++}`;
     this.connections.push({ id, borrower: null });
     this.openSession(id);
     if (toIdle) this.idle.push(id);

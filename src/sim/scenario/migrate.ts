@@ -26,7 +26,7 @@ const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
- * renewal, the `renewalStall` fault), each with its path: such a file says `"version": 1` but was
+ * renewal, the `renewalStall` fault, `database.pooler`), each with its path: such a file says `"version": 1` but was
  * not written for version 1, so it is refused rather than guessed at.
  */
 export function laterVersionFields(value: Record<string, unknown>, version: number): ValidationError[] {
@@ -37,6 +37,8 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const m = value.mechanism;
   const renewal = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).renewal : undefined;
   if (renewal === 'pexpire' || renewal === 'set-px') errors.push({ path: 'mechanism.renewal', message: `"${renewal}" ${since2}` });
+  const db = value.database;
+  if (typeof db === 'object' && db !== null && 'pooler' in db) errors.push({ path: 'database.pooler', message: since2 });
   if (Array.isArray(value.faults)) {
     value.faults.forEach((f: unknown, i) => {
       const kind = typeof f === 'object' && f !== null ? (f as Record<string, unknown>).kind : undefined;
