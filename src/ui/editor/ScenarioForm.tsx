@@ -279,6 +279,20 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <div className="row wrap">
           <NumField ctx={ctx} path="database.poolSize" label="Connection pool size" />
           <NumField ctx={ctx} path="database.deadlockTimeoutMs" label="deadlock_timeout (ms)" hint="a lock wait this long runs PostgreSQL's deadlock check; empty = 1000" optional />
+          <SelectField
+            ctx={ctx} path="database.pooler.mode" label="Pooler" optional emptyLabel="none"
+            hint="PgBouncer between the pool and PostgreSQL; in transaction mode a session lock stays with the server connection"
+            options={[{ value: 'session', label: 'PgBouncer session mode' }, { value: 'transaction', label: 'PgBouncer transaction mode' }]}
+            onPick={(v) => {
+              const db = getIn(ctx.draft, ['database']);
+              const pooler = isObj(db) && isObj(db.pooler) ? db.pooler : {};
+              const poolSize = isObj(db) && typeof db.poolSize === 'number' ? db.poolSize : 2;
+              ctx.edit('database.pooler', v === '' ? undefined : { serverConnections: poolSize, ...pooler, mode: v });
+            }}
+          />
+          {isObj(getIn(ctx.draft, ['database', 'pooler'])) && (
+            <NumField ctx={ctx} path="database.pooler.serverConnections" label="PgBouncer server connections" hint="default_pool_size: backends PgBouncer opens; a client waits when all are in use" />
+          )}
           <SelectField ctx={ctx} path="destination.kind" label="Destination" options={[{ value: 'file', label: 'file store' }, { value: 'api', label: 'external API' }]} />
           <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
         </div>

@@ -100,8 +100,8 @@ export function CheckField({ ctx, path, label, hint }: FieldProps) {
   );
 }
 
-/** A select over fixed values (an empty choice appears while the value is not one of them). */
-export function SelectField({ ctx, path, label, hint, options, optional, onPick }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void }) {
+/** A select over fixed values (an empty choice appears while the value is not one of them; `emptyLabel` names it for an optional field, default '—'). */
+export function SelectField({ ctx, path, label, hint, options, optional, onPick, emptyLabel = '—' }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void; emptyLabel?: string }) {
   const id = fieldId(path);
   const v = getIn(ctx.draft, parsePath(path));
   const errs = errorsAt(ctx.errors, path);
@@ -116,7 +116,7 @@ export function SelectField({ ctx, path, label, hint, options, optional, onPick 
         aria-describedby={errs.length ? `${id}-err` : undefined}
         onChange={(e) => (onPick ? onPick(e.target.value) : ctx.edit(path, optional && e.target.value === '' ? undefined : e.target.value))}
       >
-        {(!known || optional) && <option value="">{optional ? '—' : 'choose…'}</option>}
+        {(!known || optional) && <option value="">{optional ? emptyLabel : 'choose…'}</option>}
         {opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
     </Wrap>
