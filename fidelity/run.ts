@@ -14,6 +14,10 @@
  *    FIDELITY_REDIS_RUNS / FIDELITY_REDIS_TIMED Redis sequences, default 300 / 40).
  *    `-- --explore N` runs N fresh random seeds and prints each failing one with the line to add
  *    to `fidelity/seeds.ts`.
+ * 5. PgBouncer (fidelity/pgbouncer.ts): hand-written and generated sequences routed through a real
+ *    PgBouncer in transaction mode (PGBOUNCER_TX_PORT, default 6432) and session mode
+ *    (PGBOUNCER_SESSION_PORT, default 6433), FIDELITY_PGBOUNCER_RUNS generated per mode (default 60).
+ * `FIDELITY_ONLY=pgbouncer` runs only step 5 (its rows of the summary; the others read 0).
  * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
  * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
@@ -29,6 +33,7 @@ import { runGeneratedRedis, runGeneratedSql, type GeneratedReport, type RedisSee
 import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
+import { checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
 
 const started = performance.now();
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
@@ -36,6 +41,13 @@ const lanes = Number(process.env.FIDELITY_LANES ?? 2);
 const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
+const pgbouncerRuns = Number(process.env.FIDELITY_PGBOUNCER_RUNS ?? 60);
+/** `FIDELITY_ONLY=pgbouncer`: only the PgBouncer rows. */
+const only = process.env.FIDELITY_ONLY ?? null;
+if (only !== null && only !== 'pgbouncer') {
+  console.error(`FIDELITY_ONLY must be pgbouncer (or unset), got ${only}`);
+  process.exit(2);
+}
 
 function exploreCount(argv: readonly string[]): number | null {
   const i = argv.findIndex((a) => a === '--explore' || a.startsWith('--explore='));
@@ -106,13 +118,14 @@ async function checkServers(): Promise<string[]> {
   } finally {
     redis.disconnect();
   }
+  problems.push(...await checkPgBouncer());
   return problems;
 }
 
 const serverProblems = await checkServers();
 if (serverProblems.length > 0) {
   for (const p of serverProblems) console.error(`✗ ${p}`);
-  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE and REDIS_HOST/REDIS_PORT at yours).');
+  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT and PGBOUNCER_TX_PORT/PGBOUNCER_SESSION_PORT at yours).');
   process.exit(2);
 }
 
@@ -159,8 +172,10 @@ let gen: GeneratedReport = { results: [], failures: [], flakes: [], failing: [] 
 let handMs = 0;
 let replayMs = 0;
 let genMs = 0;
+let bouncerMs = 0;
 try {
   let t = performance.now();
+  if (only !== 'pgbouncer') {
   for (const c of SQL_CASES) {
     const { result, flake } = await runConfirmed(() => runSqlCase(c));
     report(result);
@@ -202,6 +217,11 @@ try {
   failures.push(...gen.failures);
   flakes.push(...gen.flakes);
   genMs = performance.now() - t;
+  }
+
+  t = performance.now();
+  for (const r of await runPgBouncerFidelity(20261130, pgbouncerRuns)) report(r);
+  bouncerMs = performance.now() - t;
 } catch (e) {
   console.error(`✗ harness error: ${(e as Error).stack ?? String(e)}`);
   await finish(2);
@@ -211,8 +231,9 @@ try {
 const ORDER: Primitive[] = [
   'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'preset replay (SQL)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'preset replay (Redis)', 'generated Redis',
+  'PgBouncer transaction mode', 'PgBouncer session mode',
 ];
-const rows = ORDER.map((p) => {
+const rows = ORDER.filter((p) => only !== 'pgbouncer' || p.startsWith('PgBouncer')).map((p) => {
   const rs = results.filter((r) => r.primitive === p);
   return [p, rs.length, rs.filter((r) => r.outcome === 'agree').length, rs.filter((r) => r.outcome === 'disagree').length, rs.filter((r) => r.outcome === 'excluded').length] as const;
 });
@@ -281,7 +302,7 @@ for (const f of flakes) console.log(`\n${f}`);
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
 console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms`);
-console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s; total ${secs(performance.now() - started)} s`);
+console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s; total ${secs(performance.now() - started)} s`);
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');
   for (const f of gen.failing) {

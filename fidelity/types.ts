@@ -22,7 +22,10 @@ export type Primitive =
   | 'Redis expiry (timed)'
   /** Lease renewal as clients send it (scenario version 2): plain PEXPIRE on a successor's key, SET that re-acquires after a gap. */
   | 'Redis renewal commands (timed)'
-  | 'generated Redis';
+  | 'generated Redis'
+  /** Statements routed through a real PgBouncer (fidelity/pgbouncer.ts): which backend ran each, its reply and WARNING, who holds which lock. */
+  | 'PgBouncer transaction mode'
+  | 'PgBouncer session mode';
 
 /**
  * One step of a SQL sequence, for session `s`:
