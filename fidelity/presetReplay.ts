@@ -138,7 +138,9 @@ async function replaySql(name: string, scenario: Scenario, events: readonly Trac
         continue;
       }
       if (e.kind !== 'sql' || e.command === undefined || e.reply === undefined) continue;
-      const id = e.actor === 'admin' ? 'admin' : actorSession.get(e.actor);
+      // Behind a pooler the statement ran on the server connection PgBouncer linked (the session the
+      // database saw, in the event's data), not necessarily the one the worker's client used before.
+      const id = e.actor === 'admin' ? 'admin' : scenario.database.pooler !== undefined ? e.call?.caller : actorSession.get(e.actor);
       if (!id) {
         problems.push(`${e.id}: no connection known for ${e.actor}`);
         break;

@@ -17,7 +17,7 @@
  * 5. PgBouncer (fidelity/pgbouncer.ts): hand-written and generated sequences routed through a real
  *    PgBouncer in transaction mode (PGBOUNCER_TX_PORT, default 6432) and session mode
  *    (PGBOUNCER_SESSION_PORT, default 6433), FIDELITY_PGBOUNCER_RUNS generated per mode (default 60).
- * `FIDELITY_ONLY=pgbouncer` runs only step 5 (its rows of the summary; the others read 0).
+ * `FIDELITY_ONLY=pgbouncer` runs only step 5 and the replay of the presets behind a pooler (their rows of the summary).
  * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
  * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
@@ -34,6 +34,7 @@ import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
 import { checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
+import { PRESETS } from '../src/sim/presets/index';
 
 const started = performance.now();
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
@@ -156,7 +157,9 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
 const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
-console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
+console.log(only === 'pgbouncer'
+  ? `FIDELITY_ONLY=pgbouncer: only the PgBouncer rows (${pgbouncerRuns} generated sequences per pool mode)\n`
+  : `generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
 const failures: string[] = [];
@@ -220,6 +223,12 @@ try {
   }
 
   t = performance.now();
+  if (only === 'pgbouncer') {
+    // The presets behind a pooler, replayed session by session (each server connection one real session).
+    const replay = await replayPresets(PRESETS.filter((p) => p.withoutFix.database.pooler !== undefined || p.withFix.database.pooler !== undefined).map((p) => p.id));
+    replay.results.forEach(report);
+    flakes.push(...replay.flakes);
+  }
   for (const r of await runPgBouncerFidelity(20261130, pgbouncerRuns)) report(r);
   bouncerMs = performance.now() - t;
 } catch (e) {
@@ -233,7 +242,7 @@ const ORDER: Primitive[] = [
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'preset replay (Redis)', 'generated Redis',
   'PgBouncer transaction mode', 'PgBouncer session mode',
 ];
-const rows = ORDER.filter((p) => only !== 'pgbouncer' || p.startsWith('PgBouncer')).map((p) => {
+const rows = ORDER.filter((p) => only !== 'pgbouncer' || p.startsWith('PgBouncer') || p === 'preset replay (SQL)').map((p) => {
   const rs = results.filter((r) => r.primitive === p);
   return [p, rs.length, rs.filter((r) => r.outcome === 'agree').length, rs.filter((r) => r.outcome === 'disagree').length, rs.filter((r) => r.outcome === 'excluded').length] as const;
 });

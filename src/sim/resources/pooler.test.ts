@@ -55,6 +55,16 @@ describe('PoolerResource', () => {
     expect(closed).toEqual(['s1', 's2']);
     expect(p.close('c9', () => closed.push('never')).reply).toEqual({ status: 'none' });
   });
+
+  it('a server connection closed by a dying client is replaced lazily: an idle one is handed out before the new one (fidelity: PgBouncer opens one only when none is idle)', () => {
+    const p = make((id) => id === 's1');
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    p.execute(0, 'B', { op: 'link', client: 'c2' });
+    p.execute(0, 'B', { op: 'unlink', client: 'c2' });
+    expect(p.close('c1', () => undefined).reply).toEqual({ status: 'serverClosed', server: 's1', replacement: 's3' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'ok', server: 's2' });
+    expect(p.execute(0, 'D', { op: 'link', client: 'c4' }).reply).toEqual({ status: 'ok', server: 's3' });
+  });
 });
 
 describe('a scenario behind PgBouncer', () => {

@@ -121,7 +121,8 @@ export class PoolerResource implements Resource<PoolerCmd, PoolerReply, PoolerSn
     if (server === undefined) return { reply: { status: 'none' }, completions: NO_COMPLETIONS };
     this.links.delete(client);
     if (this.db.inTransaction(server)) {
-      const h = this.servers.discard(server, closeSession);
+      // PgBouncer opens server connections only when none is idle: the replacement comes last.
+      const h = this.servers.discard(server, closeSession, 'last');
       return { reply: { status: 'serverClosed', server, replacement: h?.connection ?? this.newest() }, completions: this.handoff(h) };
     }
     closeSession(server);
