@@ -140,3 +140,23 @@ describe('a scenario behind PgBouncer', () => {
     if (!v1.ok) expect(v1.errors).toEqual([{ path: 'database.pooler', message: 'exists only in scenario version 2: set "version": 2' }]);
   });
 });
+
+describe('the pooler example file (fixtures/scenario-v2-pooler.json, README "Scenario format, version 2")', () => {
+  it('a web transaction takes the backend that holds the migration lock, deploy1\'s unlock lands on the other (f + WARNING), deploy2 waits for ever', async () => {
+    const { readFileSync } = await import('node:fs');
+    const json = JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-pooler.json', import.meta.url), 'utf8'));
+    const parsed = parseScenario(json);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const r = runScenario(parsed.scenario);
+    expect(routing(r)).toEqual([
+      'deploy1 SELECT pg_advisory_lock(4242) @ s1',
+      'web BEGIN @ s1',
+      'deploy1 SELECT pg_advisory_unlock(4242) @ s2',
+      'deploy2 SELECT pg_advisory_lock(4242) @ s2',
+      'web COMMIT @ s1',
+    ]);
+    expect(r.events.find((e) => e.actor === 'deploy1' && e.command === 'SELECT pg_advisory_unlock(4242)')?.reply).toBe('WARNING:  you don\'t own a lock of type ExclusiveLock; f');
+    expect(r.verdict.violations.map((v) => `${v.invariant}: ${v.message}`)).toEqual(['boundedWait: deploy2 was still waiting for a lock when the run ended, 28.5 s after it started (the limit is 10 s)']);
+  });
+});
