@@ -19,6 +19,10 @@
  *    to `fidelity/seeds.ts`.
  *    `FIDELITY_ONLY=<row>,…` runs only the hand-written cases of those summary rows (no generated
  *    sequences, no replay unless `FIDELITY_PRESETS=<id>,…` names presets to replay).
+ * 5. PgBouncer (fidelity/pgbouncer.ts): hand-written and generated sequences routed through a real
+ *    PgBouncer in transaction mode (PGBOUNCER_TX_PORT, default 6432) and session mode
+ *    (PGBOUNCER_SESSION_PORT, default 6433), FIDELITY_PGBOUNCER_RUNS generated per mode (default 60).
+ * `FIDELITY_ONLY=pgbouncer` runs only step 5 and the replay of the presets behind a pooler.
  * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
  * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
@@ -36,6 +40,8 @@ import { runGeneratedRedis, runGeneratedSql, type GeneratedReport, type RedisSee
 import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
+import { checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
+import { PRESETS } from '../src/sim/presets/index';
 
 const started = performance.now();
 /**
@@ -45,12 +51,15 @@ const started = performance.now();
  * `FIDELITY_PRESETS=<id>,…` replays only those presets' transcripts.
  */
 const only = process.env.FIDELITY_ONLY ? new Set(process.env.FIDELITY_ONLY.split(',').map((x) => x.trim()).filter((x) => x !== '')) : null;
-const wanted = (p: Primitive): boolean => only === null || only.has(p);
+/** `FIDELITY_ONLY=pgbouncer` is short for both PgBouncer rows and the replay of the presets behind a pooler. */
+const pgbouncerOnly = only?.has('pgbouncer') ?? false;
+const wanted = (p: Primitive): boolean => only === null || only.has(p) || (pgbouncerOnly && p.startsWith('PgBouncer'));
 const sqlRuns = Number(process.env.FIDELITY_RUNS ?? 500);
 const lanes = Number(process.env.FIDELITY_LANES ?? 2);
 const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
+const pgbouncerRuns = Number(process.env.FIDELITY_PGBOUNCER_RUNS ?? 60);
 
 function exploreCount(argv: readonly string[]): number | null {
   const i = argv.findIndex((a) => a === '--explore' || a.startsWith('--explore='));
@@ -129,13 +138,14 @@ async function checkServers(): Promise<string[]> {
   } finally {
     redis.disconnect();
   }
+  problems.push(...await checkPgBouncer());
   return problems;
 }
 
 const serverProblems = await checkServers();
 if (serverProblems.length > 0) {
   for (const p of serverProblems) console.error(`✗ ${p}`);
-  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE and REDIS_HOST/REDIS_PORT at yours).');
+  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT and PGBOUNCER_TX_PORT/PGBOUNCER_SESSION_PORT at yours).');
   process.exit(2);
 }
 
@@ -167,7 +177,7 @@ const sqlTotal = mode.sql.reduce((n, e) => n + e.runs, 0);
 const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
 if (transcriptsOnly) console.log('only the preset transcripts (--transcripts)\n');
-else if (only !== null) console.log(`FIDELITY_ONLY: ${[...only].join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}; no generated sequences\n`);
+else if (only !== null) console.log(`FIDELITY_ONLY: ${[...only].join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}${pgbouncerOnly ? ` (${pgbouncerRuns} generated PgBouncer sequences per pool mode)` : ''}\n`);
 else console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
 
 const results: CaseResult[] = [];
@@ -185,6 +195,7 @@ let gen: GeneratedReport = { results: [], failures: [], flakes: [], failing: [] 
 let handMs = 0;
 let replayMs = 0;
 let genMs = 0;
+let bouncerMs = 0;
 try {
   let t = performance.now();
   for (const c of transcriptsOnly ? [] : SQL_CASES.filter((x) => wanted(x.primitive))) {
@@ -231,6 +242,18 @@ try {
   failures.push(...gen.failures);
   flakes.push(...gen.flakes);
   genMs = performance.now() - t;
+
+  t = performance.now();
+  if (pgbouncerOnly && !replayWanted) {
+    // The presets behind a pooler, replayed session by session (each server connection one real session).
+    const replay = await replayPresets(PRESETS.filter((p) => p.withoutFix.database.pooler !== undefined || p.withFix.database.pooler !== undefined).map((p) => p.id));
+    replay.results.forEach(report);
+    flakes.push(...replay.flakes);
+  }
+  if (!transcriptsOnly && (wanted('PgBouncer transaction mode') || wanted('PgBouncer session mode'))) {
+    for (const r of await runPgBouncerFidelity(20261130, pgbouncerRuns)) if (wanted(r.primitive)) report(r);
+  }
+  bouncerMs = performance.now() - t;
 } catch (e) {
   console.error(`✗ harness error: ${(e as Error).stack ?? String(e)}`);
   await finish(2);
@@ -241,9 +264,9 @@ const ORDER: Primitive[] = [
   'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'isolation (40001)', 'server timeouts', 'fencing: nextval and fenced UPDATE',
   'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
+  'PgBouncer transaction mode', 'PgBouncer session mode',
 ];
-const rows = ORDER.filter((p) => !transcriptsOnly || p.startsWith('transcript replay')).map((p) => {
-  const rs = results.filter((r) => r.primitive === p);
+const rows = ORDER.filter((p) => (transcriptsOnly ? p.startsWith('transcript replay') : only === null || wanted(p) || results.some((r) => r.primitive === p))).map((p) => {  const rs = results.filter((r) => r.primitive === p);
   return [p, rs.length, rs.filter((r) => r.outcome === 'agree').length, rs.filter((r) => r.outcome === 'disagree').length, rs.filter((r) => r.outcome === 'excluded').length] as const;
 });
 const total = ['total', results.length, results.filter((r) => r.outcome === 'agree').length, results.filter((r) => r.outcome === 'disagree').length, results.filter((r) => r.outcome === 'excluded').length] as const;
@@ -329,7 +352,7 @@ if (replayRows.length > 0 && onlyPresets === undefined) {
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
 console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms`);
-console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s; total ${secs(performance.now() - started)} s`);
+console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s; total ${secs(performance.now() - started)} s`);
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');
   for (const f of gen.failing) {

@@ -29,7 +29,10 @@ export type Primitive =
   /** REPEATABLE READ / SERIALIZABLE and their 40001s (issue 10). */
   | 'isolation (40001)'
   /** statement_timeout (57014) and idle_in_transaction_session_timeout (FATAL 25P03, the session ended). */
-  | 'server timeouts';
+  | 'server timeouts'
+  /** Statements routed through a real PgBouncer (fidelity/pgbouncer.ts): which backend ran each, its reply and WARNING, who holds which lock. */
+  | 'PgBouncer transaction mode'
+  | 'PgBouncer session mode';
 
 /**
  * One step of a SQL sequence, for session `s`:

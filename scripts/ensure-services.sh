@@ -23,3 +23,49 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no
   for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 fi
+
+# PgBouncer (Debian's), for the fidelity suite's pooler rows: two daemons in front of the
+# PostgreSQL above, pool_mode = transaction on 127.0.0.1:6432 and pool_mode = session on
+# 127.0.0.1:6433, two server connections each (default_pool_size = 2, as the suite's model), any
+# database (`*`: the suite's per-run database too), trust auth. Config, logs and pid files live in
+# PGBOUNCER_DIR (default /tmp/lockscope-pgbouncer). A port that already answers is left alone.
+if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+  echo "== installing Debian's pgbouncer"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null
+fi
+PGBOUNCER_BIN="$(command -v pgbouncer || echo /usr/sbin/pgbouncer)"
+PGBOUNCER_DIR="${PGBOUNCER_DIR:-/tmp/lockscope-pgbouncer}"
+mkdir -p "$PGBOUNCER_DIR"
+echo '"postgres" ""' > "$PGBOUNCER_DIR/userlist.txt"
+for spec in transaction:6432 session:6433; do
+  mode="${spec%%:*}"; port="${spec##*:}"
+  if pg_isready -h 127.0.0.1 -p "$port" -q 2>/dev/null; then continue; fi
+  echo "== starting PgBouncer ($mode mode) on 127.0.0.1:$port"
+  cat > "$PGBOUNCER_DIR/pgbouncer-$port.ini" <<INI
+[databases]
+* = host=127.0.0.1 port=5432
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $port
+unix_socket_dir =
+auth_type = trust
+auth_file = $PGBOUNCER_DIR/userlist.txt
+admin_users = postgres
+pool_mode = $mode
+default_pool_size = 2
+min_pool_size = 0
+reserve_pool_size = 0
+max_client_conn = 200
+server_reset_query = DISCARD ALL
+ignore_startup_parameters = extra_float_digits
+logfile = $PGBOUNCER_DIR/pgbouncer-$port.log
+pidfile = $PGBOUNCER_DIR/pgbouncer-$port.pid
+INI
+  chmod 755 "$PGBOUNCER_DIR"; chmod 644 "$PGBOUNCER_DIR"/*.ini "$PGBOUNCER_DIR/userlist.txt"
+  chown -R postgres "$PGBOUNCER_DIR" 2>/dev/null || true
+  # PgBouncer refuses to run as root: -u drops to the postgres user.
+  if [ "$(id -u)" = 0 ]; then "$PGBOUNCER_BIN" -d -u postgres "$PGBOUNCER_DIR/pgbouncer-$port.ini"; else "$PGBOUNCER_BIN" -d "$PGBOUNCER_DIR/pgbouncer-$port.ini"; fi
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p "$port" -q && break; sleep 1; done
+done

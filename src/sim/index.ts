@@ -18,6 +18,7 @@ export { pgLockLine, type PgLockRow, type PgLockMode } from './resources/pgLocks
 export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';
+export type { PoolerSnapshot, PoolerCmd, PoolerReply } from './resources/pooler';
 export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
 export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
 export { fmtTime, fmtMs, fmtSeconds } from './engine/fmt';

@@ -22,6 +22,7 @@ import { resourceDefs, type Completion, type Resource, type ResourceDef } from '
 // Registers the built-in resources (a side effect no bundler may drop, whatever it makes of the types below).
 import '../resources/builtinResources';
 import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
+import type { PoolerResource, PoolerCmd, PoolerReply } from '../resources/pooler';
 import type { Row } from '../resources/sqlTypes';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS, LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
 import { workerMachine, stateName, type Beliefs, type WorkerEvent, type WorkerOutcome, type WorkerStateName } from '../workers/workerMachine';
@@ -193,6 +194,8 @@ export class World {
   readonly sqlResource: SqlResource;
   readonly redisResource: RedisResource;
   readonly poolResource: PoolResource;
+  /** PgBouncer between the pool and the database (mode null: the scenario has none). */
+  readonly poolerResource: PoolerResource;
   readonly destinationResource: DestinationResource;
   readonly db: Database;
   readonly pool: ConnectionPool;
@@ -244,6 +247,7 @@ export class World {
     this.sqlResource = this.resource<SqlResource>('db');
     this.redisResource = this.resource<RedisResource>('redis');
     this.poolResource = this.resource<PoolResource>('pool');
+    this.poolerResource = this.resource<PoolerResource>('pooler');
     this.destinationResource = this.resource<DestinationResource>('destination');
     this.db = this.sqlResource.db;
     this.leases = this.redisResource.store;
@@ -336,8 +340,9 @@ export class World {
   interrupt(w: WorkerRuntime): void {
     w.gen += 1;
     if (w.waitKind === 'pool') this.pool.cancelWait(w.id);
+    if (w.waitKind === 'pooler') this.poolerResource.cancelWait(w.id);
     if (w.waitKind === 'db') {
-      const session = this.beliefs(w).connection;
+      const session = this.sessionOf(w);
       w.waitingK = null;
       if (session !== null) this.deliverCompletions(this.sqlResource.cancelWaiting(session, { code: '57014', message: 'canceling statement due to user request' }));
     }
@@ -496,10 +501,16 @@ export class World {
    * so the event shows the new state.
    */
   sql(w: WorkerRuntime, stmt: Stmt, narrate: ReplyHandler<DbReply, string>, k: (reply: DbReply) => void): void {
-    const session = this.beliefs(w).connection;
-    if (session === null) {
+    const client = this.beliefs(w).connection;
+    if (client === null) {
       this.borrow(w, () => this.sql(w, stmt, narrate, k));
       return;
+    }
+    let session = client;
+    if (this.poolerResource.mode !== null) {
+      const server = this.linkServer(w, client, () => this.sql(w, stmt, narrate, k));
+      if (server === null) return;
+      session = server;
     }
     const db = this.sqlResource;
     if (!this.db.hasSession(session)) return this.sqlOnClosedConnection(w, session, stmt, narrate, k);
@@ -509,12 +520,14 @@ export class World {
     const replyText = text ? db.renderReply(result.reply) : undefined;
     if (result.reply.status === 'waits') this.armStatementTimeout(session);
     else this.armIdleTimeout(session);
+    const on = text ? this.backendNote(session) : '';
     if (result.reply.status === 'waits') {
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
-      this.emit(w.id, 'sql', text ? `${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', text ? `${on}${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
     } else {
       const said = takeReply(narrate, result.reply);
-      this.emit(w.id, 'sql', said, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', on === '' ? said : `${on}${said}`, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
+      this.afterStatement(w, client);
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
@@ -591,6 +604,78 @@ export class World {
   }
 
   /**
+   * The database session the worker's statements run on now: its connection's own (no pooler),
+   * or the server connection PgBouncer has linked to its connection (null between transactions
+   * in transaction mode). Null without a connection.
+   */
+  sessionOf(w: WorkerRuntime): string | null {
+    const client = this.beliefs(w).connection;
+    if (client === null || this.poolerResource.mode === null) return client;
+    return this.poolerResource.serverOf(client);
+  }
+
+  /** `[backend s2] `, the server connection a statement ran on, behind a pooler; empty without one. */
+  private backendNote(session: string): string {
+    return this.poolerResource.mode === null ? '' : `[backend ${session}] `;
+  }
+
+  /**
+   * PgBouncer links a server connection to the worker's client connection for its next statement:
+   * the one already linked, an idle one (last returned first), or none yet — the worker waits in
+   * PgBouncer's queue (FIFO) and `retry` runs when one is handed over. Returns the server or null.
+   */
+  private linkServer(w: WorkerRuntime, client: string, retry: () => void): string | null {
+    const pooler = this.poolerResource;
+    const linked = pooler.serverOf(client);
+    if (linked !== null) {
+      // Session mode: the client connection (and its server connection) may have had another borrower.
+      this.sessionOwner.set(linked, w.id);
+      return linked;
+    }
+    const cmd: PoolerCmd = { op: 'link', client };
+    const { reply } = pooler.execute(this.nowMs, w.id, cmd);
+    if (reply.status === 'ok') {
+      this.sessionOwner.set(reply.server, w.id);
+      return reply.server;
+    }
+    if (reply.status !== 'waits') return null;
+    this.park(w, 'pooler', () => retry());
+    this.emit(w.id, 'pool', `Every server connection of PgBouncer is in use: ${w.id}'s statement waits for one (position ${reply.position} in PgBouncer's queue).`, {
+      command: '', reply: pooler.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pooler', caller: w.id, command: cmd, reply },
+    });
+    return null;
+  }
+
+  /**
+   * After a statement of the worker's client has finished: in transaction mode, a server
+   * connection no longer inside a transaction goes back to PgBouncer's pool as it is (its session
+   * advisory locks with it), and a waiting client may get it.
+   */
+  private afterStatement(w: WorkerRuntime, client: string): void {
+    const pooler = this.poolerResource;
+    if (pooler.mode !== 'transaction') return;
+    const server = pooler.serverOf(client);
+    if (server === null || this.db.inTransaction(server) || this.db.waitingStatements().some((x) => x.sessionId === server)) return;
+    this.sessionOwner.delete(server);
+    const { completions } = pooler.execute(this.nowMs, w.id, { op: 'unlink', client });
+    for (const h of completions) this.handOverServer(h);
+  }
+
+  /** A worker waiting in PgBouncer's queue gets the server connection another client gave back: its statement runs now. */
+  private handOverServer(h: Completion<PoolerCmd, PoolerReply>): void {
+    const w = this.workers.get(h.caller);
+    if (!w || h.reply.status !== 'ok' || w.waitKind !== 'pooler') return;
+    const parked = this.unpark(w)!;
+    const server = h.reply.server;
+    this.sessionOwner.set(server, w.id);
+    this.metrics.connectionWaitMs.push(this.nowMs - parked.sinceMs);
+    this.emit(w.id, 'pool', `PgBouncer hands server connection ${server} to ${w.id} after ${fmtMs(this.nowMs - parked.sinceMs)} in its queue.`, {
+      command: '', reply: this.poolerResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pooler', caller: w.id, command: h.command, reply: h.reply },
+    });
+    this.at(this.nowMs, () => parked.k(''), w);
+  }
+
+  /**
    * Routes statements that stopped waiting to their workers (continuing at the current time), then
    * arms the deadlock timer of every database wait that has none yet. `notes` (by session) opens
    * the narration of that session's completion (the deadlock check that failed it).
@@ -613,9 +698,11 @@ export class World {
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
       const text = this.text;
       const note = notes?.get(c.caller);
-      this.emit(w.id, 'sql', text ? `After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
+      this.emit(w.id, 'sql', text ? `${this.backendNote(c.caller)}After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
         command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
       });
+      const client = this.beliefs(w).connection;
+      if (client !== null) this.afterStatement(w, client);
       this.at(this.nowMs, () => parked.k(c.reply), w);
     }
   }
@@ -691,13 +778,23 @@ export class World {
   giveBack(w: WorkerRuntime, discardIt = false): void {
     const id = this.beliefs(w).connection;
     if (id === null) return;
+    const linkedServer = this.poolerResource.mode === null ? null : this.poolerResource.serverOf(id);
     // The server ended this session (idle_in_transaction_session_timeout): the connection is dead.
-    const ended = !this.db.hasSession(id);
+    // Behind a pooler the client connection is PgBouncer's, not a database session: only its linked server connection can have ended.
+    const ended = this.poolerResource.mode === null ? !this.db.hasSession(id) : linkedServer !== null && !this.db.hasSession(linkedServer);
     const discard = discardIt || ended;
     this.sessionOwner.delete(id);
+    if (linkedServer !== null) this.sessionOwner.delete(linkedServer);
     this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
     let handoffs: readonly Completion<PoolCmd, PoolReply>[];
-    if (discard) {
+    const pooler = this.poolerResource.mode !== null;
+    if (discard && pooler) {
+      handoffs = this.poolResource.discard(id, () => undefined);
+      const cmd: PoolCmd = { op: 'destroy', connection: id };
+      const reply: PoolReply = { status: 'closed' };
+      this.emit(w.id, 'pool', `${w.id}'s connection ${id} to PgBouncer closes.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
+      this.closeClient(w, id);
+    } else if (discard) {
       let completions: readonly Completion<Stmt, DbReply>[] = [];
       handoffs = this.poolResource.discard(id, (sid) => {
         if (!ended) completions = this.sqlResource.closeSession(sid);
@@ -710,11 +807,40 @@ export class World {
       const cmd: PoolCmd = { op: 'release', connection: id };
       const result = this.poolResource.execute(this.nowMs, w.id, cmd);
       handoffs = result.completions;
-      const held = this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0);
+      const session = pooler ? this.poolerResource.serverOf(id) : id;
+      const held = session === null ? [] : this.db.sessionState(session).advisoryLocks.filter((l) => l.sessionCount > 0);
       const note = held.length > 0 ? ` It still holds session-level advisory lock ${held.map((l) => l.key).join(', ')}: the lock goes back into the pool with it.` : '';
       this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply: result.reply } });
     }
     for (const h of handoffs) this.handOver(h);
+  }
+
+  /**
+   * PgBouncer sees its client `client` go (the worker died, or destroyed its connection): a server
+   * connection linked to it is reset with `DISCARD ALL` or, inside a transaction, closed (see
+   * `PoolerResource.close`); in transaction mode between transactions nothing is linked, so the
+   * server connections keep whatever session state the client left on them.
+   */
+  private closeClient(w: WorkerRuntime, client: string): void {
+    const pooler = this.poolerResource;
+    let completions: readonly Completion<Stmt, DbReply>[] = [];
+    const result = pooler.close(client, (sid) => {
+      completions = this.sqlResource.closeSession(sid);
+    });
+    const r = result.reply;
+    if (r.status === 'discarded' || r.status === 'serverClosed') {
+      this.sessionOwner.delete(r.server);
+      const said = r.status === 'discarded'
+        ? `PgBouncer resets server connection ${r.server} with DISCARD ALL before putting it back: its session state goes, session advisory locks included.`
+        : `${w.id} died inside a transaction, so PgBouncer closes server connection ${r.server} (the transaction rolls back, its locks go) and opens ${r.replacement}.`;
+      this.emit('pooler', 'pool', said, { command: pooler.renderCommand({ op: 'close', client }), reply: pooler.renderReply(r), call: { resource: 'pooler', caller: w.id, command: { op: 'close', client }, reply: r } });
+    } else if (pooler.mode === 'transaction') {
+      const kept = pooler.snapshot().servers.flatMap(({ id }) => this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0).map((l) => `${id} still holds session advisory lock ${l.key}`));
+      const tail = kept.length > 0 ? ` ${kept.join('; ')}.` : '';
+      this.emit('pooler', 'pool', `PgBouncer had no server connection linked to ${client} (transaction mode, between transactions): nothing is reset.${tail}`, { call: { resource: 'pooler', caller: w.id, command: { op: 'close', client }, reply: r } });
+    }
+    this.deliverCompletions(completions);
+    for (const h of result.completions) this.handOverServer(h);
   }
 
   /** A waiter of the pool gets the connection someone returned. */

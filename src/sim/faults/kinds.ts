@@ -249,7 +249,7 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
   const before = world.beliefs(w);
   world.send(w, 'CRASH', { outcome: 'crashed' });
   const consequences = [
-    before.connection !== null ? `its database connection closes${sessionLosses(world.db.sessionState(before.connection))}` : '',
+    before.connection !== null ? connectionLoss(world, w) : '',
     leaseStillItsOwn(world, before.ownerToken) ? `its lease stays in Redis until its TTL runs out` : '',
   ].filter((x) => x !== '');
   const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
@@ -265,6 +265,17 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
     ctx.event(`${w.id} restarts and retries the job from its first step; it remembers nothing of its first attempt.`, { worker: w });
     world.jobs.start(w);
   });
+}
+
+/**
+ * What the crash does to the worker's database connection: its session closes (and what that
+ * gives up), or — behind a pooler — its connection to PgBouncer closes, and PgBouncer's next event
+ * says what becomes of the server connection.
+ */
+function connectionLoss(world: FaultContext['world'], w: WorkerRuntime): string {
+  if (world.poolerResource.mode !== null) return 'its connection to PgBouncer closes';
+  const session = world.sessionOf(w);
+  return session === null ? '' : `its database connection closes${sessionLosses(world.db.sessionState(session))}`;
 }
 
 /**

@@ -21,13 +21,13 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 19 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s watchdog-starved, pexpire-renewal, fenced-db-write, failover-fence and serializable-retry), each valid in both variants', () => {
+  it('has the 20 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s pooler-session-lock, watchdog-starved, pexpire-renewal, fenced-db-write, failover-fence and serializable-retry), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
-      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'lock-order-deadlock',
+      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'pooler-session-lock', 'lock-order-deadlock',
       'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'fenced-db-write', 'failover-fence', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
       'serializable-retry',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(19);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(20);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -230,6 +230,36 @@ describe('renew-partition', () => {
       'A is done: it stopped because it could not keep its lease.',
     ]);
     expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);
+  });
+});
+
+describe('pooler-session-lock', () => {
+  /** The server connection (backend) each of the worker's SQL statements ran on, from the event data (the session the database saw). */
+  const backends = (r: RunResult, actor: string) => find(r, (e) => e.actor === actor && e.kind === 'sql').map((e) => `${e.command} @ ${e.call?.caller}`);
+  it('without the fix: A locks on s1, B inherits the lock on s1, A\'s unlock lands on s2 (f + WARNING), C waits on s2 for ever', () => {
+    const r = run('pooler-session-lock', false);
+    expect(backends(r, 'A')).toEqual(['SELECT pg_advisory_lock(42) @ s1', 'SELECT pg_advisory_unlock(42) @ s2']);
+    expect(backends(r, 'B')).toEqual(['BEGIN @ s1', 'SELECT pg_advisory_lock(42) @ s1', 'SELECT pg_advisory_unlock(42) @ s1', 'COMMIT @ s1']);
+    expect(backends(r, 'C')).toEqual(['SELECT pg_advisory_lock(42) @ s2']);
+    const inherit = cmd(r, 'B', 'SELECT pg_advisory_lock')[0]!;
+    expect(inherit).toMatchObject({ atMs: 500, reply: '(void)' });
+    expect(inherit.narration).toContain('"acquires" advisory lock 42 at once: server connection s1');
+    const unlock = cmd(r, 'A', 'SELECT pg_advisory_unlock')[0]!;
+    expect(unlock.reply).toBe('WARNING:  you don\'t own a lock of type ExclusiveLock; f');
+    expect(unlock.narration).toBe('[backend s2] A\'s unlock returns false with a WARNING: this session does not hold the lock (PgBouncer ran it on another server connection; s1 still holds the lock).');
+    expect(cmd(r, 'C', 'SELECT pg_advisory_lock')[0]!.reply).toBe('waits (advisory lock 42 held by session s1)');
+    // s1 still holds the lock at the end, linked to no client; C is still waiting.
+    const last = runScenario(r.scenario, { captureSnapshots: true }).snapshots!.at(-1)!;
+    expect(last.locks.filter((l) => l.granted).map((l) => `${l.sessionId} ${l.objectDescription} ${l.scope ?? ''}`)).toEqual(['s1 advisory 42 session']);
+    expect(last['pooler']).toEqual({ mode: 'transaction', servers: [{ id: 's1', client: null }, { id: 's2', client: 'c1' }], waiting: [] });
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['boundedWait', 'mutualExclusion']);
+  });
+  it('with the fix: pg_advisory_xact_lock in one transaction; each lock ends with the COMMIT on the server connection that took it', () => {
+    const r = run('pooler-session-lock', true);
+    expect(backends(r, 'A')).toEqual(['BEGIN @ s1', 'SELECT pg_advisory_xact_lock(42) @ s1', 'COMMIT @ s1']);
+    expect(backends(r, 'B')).toEqual(['BEGIN @ s2', 'SELECT pg_advisory_xact_lock(42) @ s2', 'SELECT pg_advisory_xact_lock(42) @ s2', 'COMMIT @ s2']);
+    expect(find(r, (e) => e.kind === 'outcome').map((e) => e.narration)).toEqual(['A is done: it completed the job.', 'B is done: it completed the job.', 'C is done: it completed the job.']);
+    expect(r.verdict.status).toBe('held');
   });
 });
 

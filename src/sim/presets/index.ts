@@ -6,6 +6,7 @@ import { inventoryReserve } from './inventoryReserve';
 import { thumbnail } from './thumbnail';
 import { adminBypass } from './adminBypass';
 import { sessionLockPool } from './sessionLockPool';
+import { poolerSessionLock } from './poolerSessionLock';
 import { lockOrderDeadlock } from './lockOrderDeadlock';
 import { exportLeaseExpiry } from './exportLeaseExpiry';
 import { unsafeRelease } from './unsafeRelease';
@@ -22,10 +23,10 @@ import { serializableRetry } from './serializableRetry';
 
 export type { Preset } from './build';
 
-/** All 19 presets. */
+/** All 20 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
-  adminBypass, sessionLockPool, lockOrderDeadlock,
+  adminBypass, sessionLockPool, poolerSessionLock, lockOrderDeadlock,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal, fencedDbWrite, failoverFence,
   crashAfterEffect, manualUnlock, remoteCallInTxn, serializableRetry,
 ];

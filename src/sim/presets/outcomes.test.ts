@@ -157,6 +157,26 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       metrics: { acquisitionLatency: { count: 3, meanMs: 300, maxMs: 900 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
     },
   },
+  'pooler-session-lock': {
+    withoutFix: {
+      held: false,
+      findings: [
+        { finding: 'violation boundedWait: C was still waiting for a lock when the run ended, 8.5 s after it started (the limit is 5 s)', cites: [
+          '1500 C SELECT pg_advisory_lock(42) → waits (advisory lock 42 held by session s1)',
+        ] },
+        { finding: 'violation mutualExclusion: A and B were inside the critical section at the same time (from 500 ms)', cites: ['0 A step', '500 B step'] },
+      ],
+      // A's unlock returned f on s2, but its client does not check it: A "completed".
+      outcomes: ['1000 A is done: it completed the job.', '2500 B is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 16 },
+    },
+    withFix: {
+      held: true,
+      findings: [],
+      outcomes: ['1000 A is done: it completed the job.', '3000 B is done: it completed the job.', '4000 C is done: it completed the job.'],
+      metrics: { acquisitionLatency: { count: 3, meanMs: 667, maxMs: 1500 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
+    },
+  },
   'lock-order-deadlock': {
     withoutFix: {
       held: false,

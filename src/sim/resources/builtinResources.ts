@@ -12,6 +12,7 @@ import type { DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
 import { LeaseStore } from './leaseStore';
 import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from './redisTypes';
 import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connectionPool';
+import { PoolerResource } from './pooler';
 import { Destination, type DestinationSnapshot, type DestinationWrite } from './destination';
 import { NO_COMPLETIONS, registerResource, type Completion, type Execution, type Resource, type ResourceNotice } from './resource';
 
@@ -215,7 +216,23 @@ registerResource<PoolResource>({
   name: 'pool',
   create: (scenario, host) => {
     const db = host.resource<SqlResource>('db').db;
-    return new PoolResource(new ConnectionPool(scenario.database.poolSize, (id) => db.openSession(id)));
+    // Behind a pooler the application's connections are PgBouncer's clients, not database sessions.
+    const behindPooler = scenario.database.pooler !== undefined;
+    return new PoolResource(new ConnectionPool(scenario.database.poolSize, (id) => (behindPooler ? undefined : db.openSession(id))));
   },
   snapshotFields: (r) => ({ pool: r.snapshot() }),
+});
+
+registerResource<PoolerResource>({
+  name: 'pooler',
+  create: (scenario, host) => {
+    const db = host.resource<SqlResource>('db').db;
+    const p = scenario.database.pooler;
+    return new PoolerResource(p?.mode ?? null, p?.serverConnections ?? 0, {
+      openSession: (id) => db.openSession(id),
+      inTransaction: (id) => db.inTransaction(id),
+    });
+  },
+  // Only a scenario with a pooler has its field (snapshots of the others stay as they were).
+  snapshotFields: (r) => (r.mode === null ? {} : { pooler: r.snapshot() }),
 });

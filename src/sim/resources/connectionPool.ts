@@ -38,10 +38,12 @@ export class ConnectionPool {
   /**
    * @param size number of connections (opened at once, like a pool with min = max).
    * @param openSession called with a new connection's id to open its database session.
+   * @param prefix the ids' prefix: `c` (c1, c2, …) for the application's pool, `s` for a pooler's server connections.
    */
   constructor(
     size: number,
     private readonly openSession: (id: string) => void,
+    private readonly prefix = 'c',
   ) {
     for (let i = 0; i < size; i++) this.openNew();
     this.idle.reverse(); // the first borrower gets c1
@@ -65,14 +67,24 @@ export class ConnectionPool {
     return this.handToWaiterOrIdle(id);
   }
 
-  /** Close a connection (its session ends) and open a fresh one in its place. Returns the hand-over of the new one, if any. */
-  discard(id: string, closeSession: (id: string) => void): Handoff | null {
+  /**
+   * Close a connection (its session ends) and open a fresh one in its place. Returns the hand-over
+   * of the new one, if any. With no one waiting, the new one is idle: handed out next (`first`,
+   * the application pool's default), or only when every other idle one is taken (`last`: a pooler
+   * that opens server connections lazily, as PgBouncer does, hands out an idle one before opening one).
+   */
+  discard(id: string, closeSession: (id: string) => void, replacement: 'first' | 'last' = 'first'): Handoff | null {
     const index = this.connections.findIndex((c) => c.id === id);
     if (index < 0) throw new Error(`no connection ${id}`);
     this.connections.splice(index, 1);
     this.idle = this.idle.filter((x) => x !== id);
     closeSession(id);
-    return this.handToWaiterOrIdle(this.openNew(false));
+    const fresh = this.openNew(false);
+    if (replacement === 'last' && this.waiters.length === 0) {
+      this.idle.unshift(fresh);
+      return null;
+    }
+    return this.handToWaiterOrIdle(fresh);
   }
 
   /** Stop waiting (the waiter crashed). */
@@ -101,7 +113,7 @@ export class ConnectionPool {
   }
 
   private openNew(toIdle = true): string {
-    const id = `c${this.nextId++}`;
+    const id = `${this.prefix}${this.nextId++}`;
     this.connections.push({ id, borrower: null });
     this.openSession(id);
     if (toIdle) this.idle.push(id);

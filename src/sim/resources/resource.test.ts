@@ -60,9 +60,12 @@ interface QueueFault extends FaultBase {
 
 describe('resources', () => {
   it('the built-ins are registered in the order a snapshot shows them', () => {
-    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool']);
+    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'pooler']);
     const r = runScenario(findPreset('invoice-race')!.withoutFix, { captureSnapshots: true });
+    // A scenario without a pooler has no pooler field; one with a pooler has it last.
     expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'waitFor', 'destination', 'pool']);
+    const p = runScenario(findPreset('pooler-session-lock')!.withoutFix, { captureSnapshots: true });
+    expect(Object.keys(p.snapshots![0]!).at(-1)).toBe('pooler');
   });
 
   it('a toy resource joins a run through registerResource alone', () => {

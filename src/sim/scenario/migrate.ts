@@ -29,7 +29,7 @@ const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
- * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job), each with its path: such a file says `"version": 1` but was
+ * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`), each with its path: such a file says `"version": 1` but was
  * not written for version 1, so it is refused rather than guessed at.
  */
 export function laterVersionFields(value: Record<string, unknown>, version: number): ValidationError[] {
@@ -57,6 +57,7 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const job = value.job;
   const jobKind = typeof job === 'object' && job !== null ? (job as Record<string, unknown>).kind : undefined;
   if (jobKind === 'fencedRow') errors.push({ path: 'job.kind', message: `"fencedRow" ${since2}` });
+  if (typeof db === 'object' && db !== null && 'pooler' in db) errors.push({ path: 'database.pooler', message: since2 });
   if (Array.isArray(value.faults)) {
     value.faults.forEach((f: unknown, i) => {
       const kind = typeof f === 'object' && f !== null ? (f as Record<string, unknown>).kind : undefined;

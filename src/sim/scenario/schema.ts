@@ -225,7 +225,22 @@ export const databaseSchema = z.strictObject({
    * many more times — every step inside it again, a call to the destination included.
    */
   serializationRetries: z.int().min(1).max(10).optional(),
+  /**
+   * A connection pooler (PgBouncer) between the application's pool and PostgreSQL (version 2;
+   * optional, absent = none: each pooled connection is its own database session). `mode`:
+   * PgBouncer's `pool_mode` — `session` (a client connection keeps one server connection until it
+   * closes; as with no pooler, and a client that dies gets `DISCARD ALL` on its server connection)
+   * or `transaction` (a server connection is assigned for one transaction and returned at
+   * COMMIT/ROLLBACK; a statement outside a transaction gets any idle one, and session state — a
+   * session advisory lock — stays with the server connection). `serverConnections`: PgBouncer's
+   * `default_pool_size`, the server connections (backends) it opens to PostgreSQL; a client waits
+   * (FIFO) when every one is in use. Source: ../shared/semantics.md, "Connection poolers (PgBouncer)".
+   */
+  pooler: z.strictObject({ mode: z.enum(['session', 'transaction']), serverConnections: z.int().min(1).max(64) }).optional(),
 });
+
+/** PgBouncer's pool modes as the scenario names them. */
+export type PoolerMode = 'session' | 'transaction';
 
 /** `deadlock_timeout` when the scenario does not set one: PostgreSQL's default, 1 s. */
 export const DEFAULT_DEADLOCK_TIMEOUT_MS = 1000;

@@ -38,6 +38,7 @@ const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: numb
   thumbnail: { broken: null },
   'admin-bypass': { broken: null },
   'session-lock-pool': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'a holder paused while it holds the lock makes the others wait past the bound: a lock cannot bound the wait of a paused holder' },
+  'pooler-session-lock': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'a holder paused inside its transaction keeps the lock and its server connection: B waits for the lock, C for a server connection of PgBouncer' },
   'export-lease-expiry': { broken: null },
   'unsafe-release': { broken: 'mutualExclusion', faults: 1, kind: 'pause', why: 'compare-and-delete fixes the release, but a holder paused beyond its TTL still overlaps its successor: only fencing stops the overlap' },
   'fence-ignored': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },

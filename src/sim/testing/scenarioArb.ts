@@ -1,7 +1,8 @@
 /**
  * Test support (imported by property tests only, never by the app): fast-check arbitraries for
  * random valid-looking scenarios — a preset (either variant) with a random seed, start times,
- * mechanism switches, replication lag and faults from each fault kind's own generator. Some
+ * mechanism switches, replication lag, a PgBouncer in front of the database (session or
+ * transaction mode) and faults from each fault kind's own generator. Some
  * generated scenarios fail validation (a fault placed oddly): a property validates first and
  * skips those.
  */
@@ -46,8 +47,11 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       starts: fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: base.workers.length, maxLength: base.workers.length }),
       faults: fc.array(faultArb(base), { maxLength: 4 }),
       lag: fc.integer({ min: 0, max: 5_000 }),
+      // PgBouncer in front of the database (or the preset's own setting), 1–3 server connections.
+      pooler: fc.option(fc.record({ mode: fc.constantFrom('session' as const, 'transaction' as const), serverConnections: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
     }).map((r): Scenario => ({
       ...base,
+      database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
       seed: r.seed,
       mechanism: { ...base.mechanism, ...r.mechanism },
       lease: { ...base.lease, replicationLagMs: r.lag },

@@ -31,7 +31,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   const granted = (): string => {
     const scope = m.lock === 'advisory-xact' ? 'until its transaction ends' : 'for its session, until it unlocks or the connection closes';
     const held = heldCount(world, w, key);
-    if (held > 1) return `${w.id} "acquires" advisory lock ${key} at once: its connection's session already held it, and a session always gets its own lock again (now held ${held} times).`;
+    if (held > 1) return `${w.id} "acquires" advisory lock ${key} at once: ${heldBy(world, w)} already held it, and a session always gets its own lock again (now held ${held} times).`;
     return `${w.id} holds advisory lock ${key} ${scope}.`;
   };
   runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key } }, {
@@ -54,7 +54,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     // PostgreSQL's lock_timeout: the server cancels a statement that has waited this long for a lock.
     const gen = w.gen;
     world.at(world.nowMs + timeoutMs, () => {
-      const session = world.beliefs(w).connection;
+      const session = world.sessionOf(w);
       if (w.gen !== gen || w.waitKind !== 'db' || session === null) return;
       world.deliverCompletions(world.sqlResource.cancelWaiting(session, lockTimeoutError()));
     });
@@ -131,13 +131,13 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
   if (m.lock !== 'advisory-session' || skipped) return k();
   world.send(w, 'RELEASE');
   const unlocked = (): string => (stillHeld(world, w)
-    ? `${w.id} unlocks once, but the lock was taken more than once on this connection: it stays held.`
+    ? `${w.id} unlocks once, but the lock was taken more than once on this ${world.poolerResource.mode === null ? '' : 'server '}connection: it stays held.`
     : `${w.id} unlocks advisory lock ${m.advisoryKey}.`);
   runSql(world, w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
     believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
     ok: unlocked,
     none: unlocked,
-    refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (the lock, if held, is on another connection).${world.scenario.client.checkRelease && w.outcome !== 'failed' ? ` ${w.id}'s client checks the result and fails the job.` : ''}`,
+    refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (${lockElsewhere(world, m.advisoryKey)}).${world.scenario.client.checkRelease && w.outcome !== 'failed' ? ` ${w.id}'s client checks the result and fails the job.` : ''}`,
     error: (r) => `${w.id}'s unlock fails: ${r.error.message}.`,
   }, (r) => {
     if (r.status === 'ok' && r.warning !== undefined && failOnLostRelease(world, w, `its unlock of advisory lock ${m.advisoryKey} returned false: the session did not hold it`)) return;
@@ -145,9 +145,21 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
   });
 }
 
+/** Whose session held the lock a worker "acquires" again: its connection's, or — behind a pooler — the server connection PgBouncer gave it. */
+function heldBy(world: World, w: WorkerRuntime): string {
+  return world.poolerResource.mode === null ? 'its connection\'s session' : `server connection ${world.sessionOf(w) ?? '?'}, which PgBouncer handed it,`;
+}
+
+/** Where advisory lock `key` is after an unlock that returned false: "the lock, if held, is on another connection" — behind a pooler, the server connections that hold it. */
+function lockElsewhere(world: World, key: number): string {
+  if (world.poolerResource.mode === null) return 'the lock, if held, is on another connection';
+  const holders = world.poolerResource.snapshot().servers.map((x) => x.id).filter((id) => world.db.sessionState(id).advisoryLocks.some((l) => l.key === String(key)));
+  return holders.length === 0 ? 'nobody holds it' : `PgBouncer ran it on another server connection; ${holders.join(' and ')} still holds the lock`;
+}
+
 /** How many times the worker's session holds advisory lock `key` (both scopes). */
 function heldCount(world: World, w: WorkerRuntime, key: number): number {
-  const session = world.beliefs(w).connection;
+  const session = world.sessionOf(w);
   if (session === null) return 0;
   return world.db.sessionState(session).advisoryLocks.filter((l) => l.key === String(key)).reduce((n, l) => n + l.sessionCount + l.xactCount, 0);
 }
@@ -158,7 +170,7 @@ function heldCount(world: World, w: WorkerRuntime, key: number): number {
  * transaction; row locks and transaction-level locks end with it).
  */
 export function stillHeld(world: World, w: WorkerRuntime): boolean {
-  const session = world.beliefs(w).connection;
+  const session = world.sessionOf(w);
   if (session === null) return false;
   return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);
 }

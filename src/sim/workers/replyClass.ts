@@ -123,7 +123,8 @@ export function runSql(world: World, w: WorkerRuntime, stmt: Stmt, cases: SqlCas
 function forgetAbortedLocks(world: World, w: WorkerRuntime): void {
   const b = world.beliefs(w);
   if (!b.holdsLock) return;
-  const session = b.connection;
+  // The database session its statements run on (behind a pooler, the server connection linked to it).
+  const session = world.sessionOf(w);
   // A session the server ended (FATAL 25P03) holds nothing any more.
   const sessionLockLeft = world.scenario.mechanism.lock === 'advisory-session' && session !== null && world.db.hasSession(session)
     && world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);

@@ -95,7 +95,7 @@ function commit(world: World, w: WorkerRuntime): void {
   if (!b.inTransaction) return world.jobs.done(w);
   world.send(w, 'RECORD');
   const xactLock = world.scenario.mechanism.lock === 'advisory-xact';
-  const session = b.connection;
+  const session = world.sessionOf(w);
   const xactKeys = xactLock && session !== null ? world.db.sessionState(session).advisoryLocks.filter((l) => l.xactCount > 0).map((l) => l.key) : [];
   // Only what the session really holds now (after a 40P01 the abort has released it already).
   const released = xactKeys.length > 1 ? `; the transaction-scoped advisory locks ${xactKeys.join(' and ')} are released with it` : xactKeys.length === 1 ? '; the transaction-scoped advisory lock is released with it' : '';

@@ -220,6 +220,19 @@ describe('Scenario editor', () => {
     fireEvent.change(screen.getByLabelText('Worker B step 1 isolation level'), { target: { value: 'serializable' } });
     expect(store().composed.workers[1]!.steps[0]).toEqual({ do: 'begin', isolation: 'serializable' });
   }, 120_000);
+  it('puts PgBouncer between the pool and PostgreSQL in the words a user would use, and takes it out again', () => {
+    store().loadPreset('session-lock-pool', 'without');
+    renderIn(view, <EditorView />);
+    const pooler = screen.getByLabelText('Pooler') as HTMLSelectElement;
+    expect([...pooler.options].map((o) => o.text)).toEqual(['none', 'PgBouncer session mode', 'PgBouncer transaction mode']);
+    expect(pooler.value).toBe('');
+    fireEvent.change(pooler, { target: { value: 'transaction' } });
+    expect(store().composed.database.pooler).toEqual({ mode: 'transaction', serverConnections: 2 });
+    expect((screen.getByLabelText('PgBouncer server connections') as HTMLInputElement).value).toBe('2');
+    fireEvent.change(pooler, { target: { value: '' } });
+    expect(store().composed.database.pooler).toBeUndefined();
+    expect(screen.queryByLabelText('PgBouncer server connections')).toBeNull();
+  });
 
   it('edits deadlock_timeout and a step\'s own advisory lock key (lock-order-deadlock)', () => {
     store().loadPreset('lock-order-deadlock', 'without');

@@ -304,6 +304,20 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <NumField ctx={ctx} path="database.idleInTransactionSessionTimeoutMs" label="Idle-in-transaction timeout (ms)" hint="idle_in_transaction_session_timeout: the server ends a session idle this long inside a transaction, releasing its locks; empty = off" optional />
           <SelectField ctx={ctx} path="database.isolation" label="Isolation level" hint="of every transaction a begin step opens; a step may choose its own" options={ISOLATION_OPTIONS} optional />
           <NumField ctx={ctx} path="database.serializationRetries" label="Retry the transaction on serialization failure" hint="times the framework re-runs a transaction that failed with 40001, from BEGIN — every step inside it again; empty = never" optional />
+          <SelectField
+            ctx={ctx} path="database.pooler.mode" label="Pooler" optional emptyLabel="none"
+            hint="PgBouncer between the pool and PostgreSQL; in transaction mode a session lock stays with the server connection"
+            options={[{ value: 'session', label: 'PgBouncer session mode' }, { value: 'transaction', label: 'PgBouncer transaction mode' }]}
+            onPick={(v) => {
+              const db = getIn(ctx.draft, ['database']);
+              const pooler = isObj(db) && isObj(db.pooler) ? db.pooler : {};
+              const poolSize = isObj(db) && typeof db.poolSize === 'number' ? db.poolSize : 2;
+              ctx.edit('database.pooler', v === '' ? undefined : { serverConnections: poolSize, ...pooler, mode: v });
+            }}
+          />
+          {isObj(getIn(ctx.draft, ['database', 'pooler'])) && (
+            <NumField ctx={ctx} path="database.pooler.serverConnections" label="PgBouncer server connections" hint="default_pool_size: backends PgBouncer opens; a client waits when all are in use" />
+          )}
           <SelectField ctx={ctx} path="destination.kind" label="Destination" options={[{ value: 'file', label: 'file store' }, { value: 'api', label: 'external API' }]} />
           <TextField ctx={ctx} path="destination.target" label="Target (path or endpoint)" />
         </div>

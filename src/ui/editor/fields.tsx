@@ -100,8 +100,8 @@ export function CheckField({ ctx, path, label, hint }: FieldProps) {
   );
 }
 
-/** A select over fixed values (an empty choice appears while the value is not one of them). */
-export function SelectField({ ctx, path, label, hint, options, optional, onPick, absentAs }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void; absentAs?: string }) {
+/** A select over fixed values (an empty choice appears while the value is not one of them; `emptyLabel` names it for an optional field, default '—'; `absentAs` shows the default an absent optional value means). */
+export function SelectField({ ctx, path, label, hint, options, optional, onPick, absentAs, emptyLabel = '—' }: FieldProps & { options: readonly (string | { value: string; label: string })[]; optional?: boolean; onPick?: (v: string) => void; absentAs?: string; emptyLabel?: string }) {
   const id = fieldId(path);
   const raw = getIn(ctx.draft, parsePath(path));
   // An optional field whose absence means a default (e.g. mechanism.fenceSource: absent = redis-incr) shows that default.
@@ -118,7 +118,7 @@ export function SelectField({ ctx, path, label, hint, options, optional, onPick,
         aria-describedby={errs.length ? `${id}-err` : undefined}
         onChange={(e) => (onPick ? onPick(e.target.value) : ctx.edit(path, optional && e.target.value === '' ? undefined : e.target.value))}
       >
-        {(!known || optional) && <option value="">{optional ? '—' : 'choose…'}</option>}
+        {(!known || optional) && <option value="">{optional ? emptyLabel : 'choose…'}</option>}
         {opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
     </Wrap>

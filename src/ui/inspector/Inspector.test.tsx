@@ -44,6 +44,16 @@ describe('Inspector', () => {
     expect(screen.getByTestId('write-1')).toHaveTextContent(/B.*34.*accepted/);
   });
 
+  it('behind PgBouncer: which client each server connection serves, and a lock held by a backend no client is linked to', () => {
+    const run = deriveRun(findPreset('pooler-session-lock')!.withoutFix);
+    // When A's unlock has run on s2 (s2 is linked to A's client for that one statement): B's transaction is on s1, which still holds the lock.
+    const i = indexOfEvent(run, run.events.find((e) => e.command === 'SELECT pg_advisory_unlock(42)' && e.actor === 'A')!.id);
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    expect(screen.getByTestId('pooler-routing')).toHaveTextContent('PgBouncer (transaction mode): s1 → c2 (B) · s2 → c1 (A)');
+    const table = screen.getByRole('table', { name: 'Database locks (pg_locks)' });
+    expect(within(table).getAllByText(/s1 \(server connection for c2, B\)/).length).toBeGreaterThan(0);
+  });
+
   it('shows a pg_locks row for a waiting advisory lock', () => {
     const run = deriveRun(findPreset('session-lock-pool')!.withFix);
     const i = run.snapshots.findIndex((s) => s.pgLocks.some((l) => !l.granted));

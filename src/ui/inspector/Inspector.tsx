@@ -4,7 +4,7 @@
  * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), the wait-for
  * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
-import { usesDatabase, usesDestination, type PgLockRow, type WorldSnapshot } from '../../sim';
+import { usesDatabase, usesDestination, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
 import { STATE_TEXT } from '../timeline/lanes/worker';
@@ -28,8 +28,32 @@ export function pgLockObject(l: PgLockRow): string {
 }
 
 function borrowerText(snap: WorldSnapshot, sessionId: string): string {
+  const pooler = poolerOf(snap);
+  if (pooler !== null) {
+    // Behind PgBouncer a session is a server connection: name the client linked to it and that client's worker.
+    const client = pooler.servers.find((x) => x.id === sessionId)?.client;
+    if (client === undefined) return '';
+    if (client === null) return ' (server connection, idle in PgBouncer)';
+    const worker = snap.pool.connections.find((c) => c.id === client)?.borrower;
+    return ` (server connection for ${client}${worker ? `, ${worker}` : ''})`;
+  }
   const borrower = snap.pool.connections.find((c) => c.id === sessionId)?.borrower;
   return borrower ? ` (${borrower})` : borrower === null ? ' (idle in pool)' : '';
+}
+
+/** The snapshot's PgBouncer part, or null when the scenario has no pooler. */
+function poolerOf(snap: WorldSnapshot): PoolerSnapshot | null {
+  return (snap.pooler as PoolerSnapshot | undefined) ?? null;
+}
+
+/** `PgBouncer (transaction mode): s1 → c2 (B) · s2 idle`: which client each server connection serves now. */
+function poolerText(snap: WorldSnapshot, pooler: PoolerSnapshot): string {
+  const servers = pooler.servers.map((x) => {
+    if (x.client === null) return `${x.id} idle`;
+    const worker = snap.pool.connections.find((c) => c.id === x.client)?.borrower;
+    return `${x.id} → ${x.client}${worker ? ` (${worker})` : ''}`;
+  });
+  return `PgBouncer (${pooler.mode ?? 'none'} mode): ${servers.join(' · ')}${pooler.waiting.length > 0 ? ` · waiting: ${pooler.waiting.join(', ')}` : ''}`;
 }
 
 /** Props: the run, the cursor's event index (-1: before the first event) and time. */
@@ -189,6 +213,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                 {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
                 {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
               </p>
+              {poolerOf(snap) !== null && <p className="small" data-testid="pooler-routing">{poolerText(snap, poolerOf(snap)!)}</p>}
             </>
           )}
         </>

@@ -1,0 +1,162 @@
+/**
+ * PgBouncer between the pool and PostgreSQL (../shared/semantics.md, "Connection poolers
+ * (PgBouncer)"): routing per pool mode, the session lock that stays with its server connection,
+ * PgBouncer's queue, and what a client's death does to its server connection.
+ */
+import { runScenario, type RunResult } from '../engine/run';
+import { findPreset } from '../presets';
+import { parseScenario } from '../scenario/migrate';
+import { validateScenario } from '../scenario/validate';
+import type { Scenario } from '../scenario/schema';
+import { steps } from '../presets/build';
+import { PoolerResource } from './pooler';
+
+const base = findPreset('pooler-session-lock')!.withoutFix;
+const withPooler = (mode: 'session' | 'transaction' | null, rest: Partial<Scenario> = {}): Scenario => {
+  const { pooler: _, ...database } = base.database;
+  return { ...base, ...rest, database: mode === null ? database : { ...database, pooler: { mode, serverConnections: 2 } } };
+};
+/** `<actor> <command> @ <session>` for every SQL event: which backend each statement ran on. */
+const routing = (r: RunResult) => r.events.filter((e) => e.kind === 'sql').map((e) => `${e.actor} ${e.command} @ ${e.call?.caller}`);
+
+describe('PoolerResource', () => {
+  const opened: string[] = [];
+  const make = (inTx: (id: string) => boolean = () => false) => new PoolerResource('transaction', 2, { openSession: (id) => opened.push(id), inTransaction: inTx });
+
+  it('opens its server connections and hands the last returned one first (LIFO)', () => {
+    opened.length = 0;
+    const p = make();
+    expect(opened).toEqual(['s1', 's2']);
+    expect(p.execute(0, 'A', { op: 'link', client: 'c1' }).reply).toEqual({ status: 'ok', server: 's1' });
+    expect(p.execute(0, 'B', { op: 'link', client: 'c2' }).reply).toEqual({ status: 'ok', server: 's2' });
+    p.execute(0, 'A', { op: 'unlink', client: 'c1' });
+    p.execute(0, 'B', { op: 'unlink', client: 'c2' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'ok', server: 's2' });
+  });
+
+  it('queues a client when every server connection is linked and hands it the next one returned', () => {
+    const p = make();
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    p.execute(0, 'B', { op: 'link', client: 'c2' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'waits', position: 1 });
+    const r = p.execute(0, 'B', { op: 'unlink', client: 'c2' });
+    expect(r.completions).toEqual([{ caller: 'C', command: { op: 'link', client: 'c3' }, reply: { status: 'ok', server: 's2' } }]);
+    expect(p.serverOf('c3')).toBe('s2');
+    expect(p.snapshot()).toEqual({ mode: 'transaction', servers: [{ id: 's1', client: 'c1' }, { id: 's2', client: 'c3' }], waiting: [] });
+  });
+
+  it('closing a client: DISCARD ALL on an idle server connection, a closed one inside a transaction', () => {
+    const closed: string[] = [];
+    const p = make((id) => id === 's2');
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    p.execute(0, 'B', { op: 'link', client: 'c2' });
+    expect(p.close('c1', (id) => closed.push(id)).reply).toEqual({ status: 'discarded', server: 's1' });
+    expect(p.close('c2', (id) => closed.push(id)).reply).toEqual({ status: 'serverClosed', server: 's2', replacement: 's3' });
+    expect(closed).toEqual(['s1', 's2']);
+    expect(p.close('c9', () => closed.push('never')).reply).toEqual({ status: 'none' });
+  });
+
+  it('a server connection closed by a dying client is replaced lazily: an idle one is handed out before the new one (fidelity: PgBouncer opens one only when none is idle)', () => {
+    const p = make((id) => id === 's1');
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    p.execute(0, 'B', { op: 'link', client: 'c2' });
+    p.execute(0, 'B', { op: 'unlink', client: 'c2' });
+    expect(p.close('c1', () => undefined).reply).toEqual({ status: 'serverClosed', server: 's1', replacement: 's3' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'ok', server: 's2' });
+    expect(p.execute(0, 'D', { op: 'link', client: 'c4' }).reply).toEqual({ status: 'ok', server: 's3' });
+  });
+});
+
+describe('a scenario behind PgBouncer', () => {
+  it('session mode behaves as with no pooler: the same statements, each client on one backend throughout', () => {
+    const none = runScenario(withPooler(null));
+    const session = runScenario(withPooler('session'));
+    const line = (e: RunResult['events'][number]) => `${e.actor} ${e.command ?? e.kind} → ${(e.reply ?? '').replace(/session [cs](\d)/, 'session #$1')}`;
+    expect(session.events.map(line)).toEqual(none.events.map(line));
+    // c1 → s1 for A (and for C, who borrows c1 after A), c2 → s2 for B.
+    expect(routing(session)).toEqual(routing(none).map((x) => x.replace('@ c1', '@ s1').replace('@ c2', '@ s2')));
+    expect(session.verdict.violations.map((v) => v.invariant)).toEqual(none.verdict.violations.map((v) => v.invariant));
+  });
+
+  it('transaction mode: a statement outside a transaction runs on any idle backend, a transaction on one', () => {
+    const r = runScenario(withPooler('transaction'));
+    expect(routing(r)).toEqual([
+      'A SELECT pg_advisory_lock(42) @ s1',
+      'B BEGIN @ s1',
+      'B SELECT pg_advisory_lock(42) @ s1',
+      'A SELECT pg_advisory_unlock(42) @ s2',
+      'C SELECT pg_advisory_lock(42) @ s2',
+      'B SELECT pg_advisory_unlock(42) @ s1',
+      'B COMMIT @ s1',
+    ]);
+    // Every SQL event says where it ran.
+    for (const e of r.events.filter((x) => x.kind === 'sql')) expect(e.narration).toMatch(/^\[backend s\d\] /);
+  });
+
+  it('a client that waits for a backend is queued by PgBouncer and runs when one is returned', () => {
+    const s = withPooler('transaction', {
+      mechanism: { ...base.mechanism, lock: 'advisory-xact' },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('connect', 'begin', 'acquire', ['work', 1_000], 'commit', 'disconnect') },
+        { id: 'B', startMs: 0, steps: steps('connect', 'begin', ['work', 2_000], 'commit', 'disconnect') },
+        { id: 'C', startMs: 100, steps: steps('connect', 'begin', 'acquire', ['work', 100], 'commit', 'disconnect') },
+      ],
+    });
+    const r = runScenario(s);
+    const pool = r.events.filter((e) => e.actor === 'C' && e.kind === 'pool').map((e) => `${e.atMs} ${e.narration}`);
+    expect(pool).toEqual([
+      '100 C borrows connection c3 from the pool.',
+      '100 Every server connection of PgBouncer is in use: C\'s statement waits for one (position 1 in PgBouncer\'s queue).',
+      '1000 PgBouncer hands server connection s1 to C after 900 ms in its queue.',
+      '1100 C returns connection c3 to the pool.',
+    ]);
+    expect(routing(r).filter((x) => x.startsWith('C'))).toEqual(['C BEGIN @ s1', 'C SELECT pg_advisory_xact_lock(42) @ s1', 'C COMMIT @ s1']);
+    expect(r.metrics.connectionWait.maxMs).toBe(900);
+  });
+
+  it('session mode: a client that dies gets DISCARD ALL on its backend, which releases its session lock', () => {
+    const s = withPooler('session', { faults: [{ kind: 'crash', worker: 'A', atMs: 200, restartAfterMs: null }] });
+    const r = runScenario(s);
+    const discard = r.events.find((e) => e.actor === 'pooler')!;
+    expect(discard).toMatchObject({ atMs: 200, command: 'DISCARD ALL', reply: 'DISCARD ALL' });
+    expect(discard.narration).toContain('session advisory locks included');
+    // B, waiting on s2, gets the lock as soon as s1 is reset.
+    expect(r.events.find((e) => e.actor === 'B' && e.command === 'SELECT pg_advisory_lock(42)' && e.reply === '(void)')?.atMs).toBe(500);
+  });
+
+  it('transaction mode: a client that dies between transactions leaves its session lock on the backend', () => {
+    const s = withPooler('transaction', { faults: [{ kind: 'crash', worker: 'A', atMs: 200, restartAfterMs: null }] });
+    const r = runScenario(s);
+    expect(r.events.find((e) => e.actor === 'pooler')?.narration).toBe('PgBouncer had no server connection linked to c1 (transaction mode, between transactions): nothing is reset. s1 still holds session advisory lock 42.');
+  });
+
+  it('refuses a bad pooler with its field path, and a version-1 file that names one', () => {
+    const bad = validateScenario({ ...JSON.parse(JSON.stringify(base)), database: { poolSize: 2, pooler: { mode: 'statement', serverConnections: 0 } } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors.map((e) => e.path)).toEqual(expect.arrayContaining(['database.pooler.mode', 'database.pooler.serverConnections']));
+    const { client: _, ...v1File } = JSON.parse(JSON.stringify(base)) as Scenario;
+    const v1 = parseScenario({ ...v1File, version: 1 });
+    expect(v1.ok).toBe(false);
+    if (!v1.ok) expect(v1.errors).toEqual([{ path: 'database.pooler', message: 'exists only in scenario version 2: set "version": 2' }]);
+  });
+});
+
+describe('the pooler example file (fixtures/scenario-v2-pooler.json, README "Scenario format, version 2")', () => {
+  it('a web transaction takes the backend that holds the migration lock, deploy1\'s unlock lands on the other (f + WARNING), deploy2 waits for ever', async () => {
+    const { readFileSync } = await import('node:fs');
+    const json = JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-pooler.json', import.meta.url), 'utf8'));
+    const parsed = parseScenario(json);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const r = runScenario(parsed.scenario);
+    expect(routing(r)).toEqual([
+      'deploy1 SELECT pg_advisory_lock(4242) @ s1',
+      'web BEGIN @ s1',
+      'deploy1 SELECT pg_advisory_unlock(4242) @ s2',
+      'deploy2 SELECT pg_advisory_lock(4242) @ s2',
+      'web COMMIT @ s1',
+    ]);
+    expect(r.events.find((e) => e.actor === 'deploy1' && e.command === 'SELECT pg_advisory_unlock(4242)')?.reply).toBe('WARNING:  you don\'t own a lock of type ExclusiveLock; f');
+    expect(r.verdict.violations.map((v) => `${v.invariant}: ${v.message}`)).toEqual(['boundedWait: deploy2 was still waiting for a lock when the run ended, 28.5 s after it started (the limit is 10 s)']);
+  });
+});
