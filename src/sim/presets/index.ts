@@ -16,15 +16,17 @@ import { pexpireRenewal } from './pexpireRenewal';
 import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
+import { queueRedelivery } from './queueRedelivery';
+import { skipLockedClaim } from './skipLockedClaim';
 
 export type { Preset } from './build';
 
-/** All 16 presets. */
+/** All 18 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
-  adminBypass, sessionLockPool, lockOrderDeadlock,
+  adminBypass, sessionLockPool, lockOrderDeadlock, skipLockedClaim,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal,
-  crashAfterEffect, manualUnlock, remoteCallInTxn,
+  crashAfterEffect, manualUnlock, remoteCallInTxn, queueRedelivery,
 ];
 
 /** The preset with this id, or undefined. */

@@ -219,3 +219,6 @@ registerResource<PoolResource>({
   },
   snapshotFields: (r) => ({ pool: r.snapshot() }),
 });
+
+// The SQS-like message queue (version 2) registers itself after the four above.
+import './messageQueue';

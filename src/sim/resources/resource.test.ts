@@ -13,7 +13,7 @@ interface QueueSnapshot { readonly visible: readonly string[]; readonly inFlight
 
 /** A queue: a received message is invisible for `visibilityMs`, then visible again unless deleted (here: never deleted). */
 class ToyQueue implements Resource<QueueCmd, QueueReply, QueueSnapshot> {
-  readonly name = 'queue';
+  readonly name = 'toyQueue';
   readonly traceKind = 'queue';
   private next = 1;
   private readonly visible: { id: string; body: string }[] = [];
@@ -60,13 +60,13 @@ interface QueueFault extends FaultBase {
 
 describe('resources', () => {
   it('the built-ins are registered in the order a snapshot shows them', () => {
-    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool']);
+    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'queue']);
     const r = runScenario(findPreset('invoice-race')!.withoutFix, { captureSnapshots: true });
     expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'waitFor', 'destination', 'pool']);
   });
 
   it('a toy resource joins a run through registerResource alone', () => {
-    const offResource = registerResource<ToyQueue>({ name: 'queue', create: () => new ToyQueue(5_000) });
+    const offResource = registerResource<ToyQueue>({ name: 'toyQueue', create: () => new ToyQueue(5_000) });
     const offFault = registerFaultKind<QueueFault>({
       kind: 'toyQueueTraffic',
       schema: z.strictObject({ kind: z.literal('toyQueueTraffic'), ...faultPlacement, worker: z.string().optional() }) as z.ZodType<QueueFault>,
@@ -76,7 +76,7 @@ describe('resources', () => {
       appliesTo: () => true,
       generate: (rng) => ({ kind: 'toyQueueTraffic', atMs: rng.int(0, 1_000) }),
       apply: (ctx) => {
-        const queue = ctx.world.resource<ToyQueue>('queue');
+        const queue = ctx.world.resource<ToyQueue>('toyQueue');
         ctx.world.call('producer', queue, { op: 'SEND', body: 'invoice-42' }, (r) => `The producer sends ${r?.id}.`);
         ctx.world.call('consumer', queue, { op: 'RECEIVE' }, (r) => (r ? `The consumer receives ${r.id} and never deletes it.` : 'Nothing to receive.'));
         return 'continue';
@@ -103,7 +103,7 @@ describe('resources', () => {
       offFault();
       offResource();
     }
-    expect(resourceDefs().map((d) => d.name)).not.toContain('queue');
+    expect(resourceDefs().map((d) => d.name)).not.toContain('toyQueue');
   });
 
   it('refuses a second resource of the same name', () => {

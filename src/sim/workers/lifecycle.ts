@@ -11,6 +11,7 @@ import type { WorkerOutcome } from './workerMachine';
 import { releaseLease } from './coordination';
 import { rollbackThen, runStepHandler } from './steps';
 import { runSql } from './replyClass';
+import { backOffOnError } from './queueSteps';
 
 /** Steps that still run once the job skips the rest of its work. */
 const CLEANUP_STEPS = new Set<Step['do']>(['commit', 'release', 'disconnect']);
@@ -35,6 +36,8 @@ function startJob(world: World, w: WorkerRuntime): void {
   w.cleanupOnly = false;
   w.outcome = 'completed';
   w.enqueued = false;
+  w.queueItem = null;
+  w.emptyReceives = 0;
   runStep(world, w);
 }
 
@@ -82,6 +85,7 @@ function skipRest(world: World, w: WorkerRuntime, outcome: WorkerOutcome): void 
 function failJob(world: World, w: WorkerRuntime, reason: string): void {
   w.outcome = 'failed';
   world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });
+  backOffOnError(world, w);
   const m = world.scenario.mechanism;
   rollbackThen(world, w, () => {
     const afterUnlock = () => {
@@ -131,4 +135,5 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   gaveUp: 'it gave up',
   skipped: 'the lock was taken, so it skipped the job without an error',
   crashed: 'it crashed',
+  noJob: 'there was no job in the queue for it',
 };
