@@ -30,9 +30,9 @@ function queueTable(ctx: CheckerContext): string | null {
 
 /** The job a table queue's claim SELECT delivered (`job_queue id=7`), if this event is one. */
 function claimedRow(e: CheckedEvent, table: string | null): string | null {
-  const sql = sqlCallOf(e);
-  if (table === null || sql === undefined || sql.command.op !== 'select' || sql.command.table !== table || sql.reply.status !== 'ok') return null;
-  const id = sql.reply.rows[0]?.id;
+  const call = sqlCallOf(e);
+  if (table === null || call === undefined || call.command.op !== 'select' || call.command.table !== table || call.reply.status !== 'ok') return null;
+  const id = call.reply.rows[0]?.id;
   return id === undefined ? null : `${table} id=${String(id)}`;
 }
 
@@ -65,16 +65,16 @@ export function jobCompletesWithin(ctx: CheckerContext, withinMs: number): Invar
     kind: 'jobCompletesWithin',
     findings: log.findings,
     onEvent(e) {
-      const q = queueCallOf(e);
-      if (q !== undefined) {
-        if (q.reply.op === 'ReceiveMessage') {
-          const m = q.reply.messages[0];
+      const call = queueCallOf(e);
+      if (call !== undefined) {
+        if (call.reply.op === 'ReceiveMessage') {
+          const m = call.reply.messages[0];
           if (m !== undefined) {
             jobOfMessage.set(m.messageId, m.body);
             deliver(m.body, e);
           }
-        } else if (q.reply.op === 'DeleteMessage' && q.reply.deleted && q.reply.messageId !== null) {
-          const job = jobOfMessage.get(q.reply.messageId);
+        } else if (call.reply.op === 'DeleteMessage' && call.reply.deleted && call.reply.messageId !== null) {
+          const job = jobOfMessage.get(call.reply.messageId);
           if (job !== undefined) complete(job, e);
         }
         return;

@@ -1,7 +1,8 @@
 /**
- * The four built-in resources behind the `Resource` interface (resource.ts), registered in the
+ * The built-in resources behind the `Resource` interface (resource.ts), registered in the
  * order a World creates them and shows them in a WorldSnapshot: the lease store (Redis), the
- * database (PostgreSQL), the destination, the connection pool. Each adapter wraps the model
+ * database (PostgreSQL), the destination, the connection pool, and (version 2) the SQS-like
+ * message queue (messageQueue.ts). Each adapter wraps the model
  * class unchanged (`Database`, `LeaseStore`, `Destination`, `ConnectionPool`), which the fidelity
  * suite and the tests also use directly.
  */
@@ -13,6 +14,7 @@ import { LeaseStore } from './leaseStore';
 import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from './redisTypes';
 import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connectionPool';
 import { Destination, type DestinationSnapshot, type DestinationWrite } from './destination';
+import { MessageQueue, queueFor } from './messageQueue';
 import { NO_COMPLETIONS, registerResource, type Completion, type Execution, type Resource, type ResourceNotice } from './resource';
 
 /** PostgreSQL: callers are session ids; a statement that waits for a lock is answered later. */
@@ -220,5 +222,9 @@ registerResource<PoolResource>({
   snapshotFields: (r) => ({ pool: r.snapshot() }),
 });
 
-// The SQS-like message queue (version 2) registers itself after the four above.
-import './messageQueue';
+registerResource<MessageQueue>({
+  name: 'queue',
+  create: (scenario) => queueFor(scenario),
+  // Only a scenario with an SQS-like queue shows it (the others' snapshots stay as they were).
+  snapshotFields: (r, nowMs, scenario) => (scenario.queue?.kind === 'sqs' ? { queue: r.snapshot(nowMs) } : {}),
+});

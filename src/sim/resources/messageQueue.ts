@@ -23,7 +23,7 @@
  * Pure: time is only the `nowMs` each call is given.
  */
 import type { Scenario } from '../scenario/schema';
-import { NO_COMPLETIONS, registerResource, type Execution, type Resource, type ResourceNotice } from './resource';
+import { NO_COMPLETIONS, type Execution, type Resource, type ResourceNotice } from './resource';
 
 /** A command to the queue. Timeouts in ms (whole seconds, as SQS takes them). */
 export type QueueCmd =
@@ -197,10 +197,3 @@ export function queueFor(s: Scenario): MessageQueue {
   const body = s.job.kind === 'external' ? s.job.jobKey : s.id ?? 'job';
   return new MessageQueue(q.name, [body], q.stalledCheckEveryMs ?? null);
 }
-
-registerResource<MessageQueue>({
-  name: 'queue',
-  create: (scenario) => queueFor(scenario),
-  // Only a scenario with an SQS-like queue shows it (others' snapshots stay as they were).
-  snapshotFields: (r, nowMs, scenario) => (scenario.queue?.kind === 'sqs' ? { queue: r.snapshot(nowMs) } : {}),
-});

@@ -94,8 +94,8 @@ describe('resources', () => {
         [6_000, 'queue', undefined, undefined, 'm1 was not deleted in time: it is visible again.'],
       ]);
       const at = (id: string) => r.snapshots![r.events.findIndex((e) => e.id === id)]!;
-      expect(at(queueEvents[1]!.id).queue).toEqual({ visible: [], inFlight: ['m1'] });
-      expect(at(queueEvents[2]!.id).queue).toEqual({ visible: ['m1'], inFlight: [] });
+      expect(at(queueEvents[1]!.id).toyQueue).toEqual({ visible: [], inFlight: ['m1'] });
+      expect(at(queueEvents[2]!.id).toyQueue).toEqual({ visible: ['m1'], inFlight: [] });
       // The rest of the run is the preset's own (its worker events are unchanged).
       const plain = runScenario({ ...base, horizonMs: 10_000 });
       expect(r.events.filter((e) => e.kind !== 'queue' && e.kind !== 'fault').map((e) => e.narration)).toEqual(plain.events.map((e) => e.narration));
