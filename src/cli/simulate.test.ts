@@ -12,10 +12,10 @@ function cli(...argv: string[]) {
 }
 
 describe('simulate CLI', () => {
-  it('--list prints the 16 preset ids', () => {
+  it('--list prints the 18 preset ids', () => {
     const r = cli('--list');
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')).toHaveLength(16);
+    expect(r.out.split('\n')).toHaveLength(18);
     expect(r.out).toContain('export-lease-expiry');
   });
 
