@@ -4,10 +4,10 @@
  * an old handle that answers 200 and deletes nothing, extension counted from the call, the
  * stalled-job checker's period.
  */
-import { MessageQueue } from './messageQueue';
+import { MessageQueue, type QueueReply } from './messageQueue';
 
 const Q = 'jobs';
-const receive = (q: MessageQueue, at: number, who: string, vtMs = 30_000) => q.execute(at, who, { op: 'ReceiveMessage', queue: Q, visibilityTimeoutMs: vtMs }).reply;
+const receive = (q: MessageQueue, at: number, who: string, vtMs = 30_000) => q.execute(at, who, { op: 'ReceiveMessage', queue: Q, visibilityTimeoutMs: vtMs }).reply as Extract<QueueReply, { op: 'ReceiveMessage' }>;
 const del = (q: MessageQueue, at: number, handle: string) => q.execute(at, 'x', { op: 'DeleteMessage', queue: Q, receiptHandle: handle }).reply;
 const change = (q: MessageQueue, at: number, handle: string, vtMs: number) => q.execute(at, 'x', { op: 'ChangeMessageVisibility', queue: Q, receiptHandle: handle, visibilityTimeoutMs: vtMs }).reply;
 
