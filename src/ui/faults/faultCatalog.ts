@@ -79,6 +79,9 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
         { id: 'failover', label: 'Redis failover', hint: `the replica lags ${fmtSeconds(scenario.lease.replicationLagMs)} and may lose the lock`, make: () => ({ kind: 'failover', atMs: t }) },
         { id: 'clockJump', label: 'Clock jump +20 s on the lease store', hint: 'keys expire early', make: () => ({ kind: 'clockJump', atMs: t, jumpMs: 20_000 }) },
       ];
+    // The queue itself takes no fault here: its redeliveries come from its consumers (pause, crash, job error on their lanes).
+    case 'queue':
+      return [];
     case 'database':
     case 'destination':
       return [
