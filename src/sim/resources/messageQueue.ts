@@ -70,6 +70,8 @@ interface Message {
   invisibleUntilMs: number | null;
   /** Timeout passed while a stalled-job checker decides when it returns: visible from this ms. */
   returnsAtMs: number | null;
+  /** Its consumer handed it back (`VisibilityTimeout=0`) rather than letting the timeout pass. */
+  handedBack: boolean;
   deleted: boolean;
 }
 
@@ -90,7 +92,7 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
 
   /** `bodies`: one message per body, ids `m1`, `m2`, … in order; `stalledCheckEveryMs`: null = SQS (visible again at the timeout). */
   constructor(readonly queueName: string, bodies: readonly string[], readonly stalledCheckEveryMs: number | null = null) {
-    this.messages = bodies.map((body, i) => ({ messageId: `m${i + 1}`, body, handle: null, receivedBy: null, receiveCount: 0, invisibleUntilMs: null, returnsAtMs: null, deleted: false }));
+    this.messages = bodies.map((body, i) => ({ messageId: `m${i + 1}`, body, handle: null, receivedBy: null, receiveCount: 0, invisibleUntilMs: null, returnsAtMs: null, handedBack: false, deleted: false }));
   }
 
   /** When a message whose timeout passes at `untilMs` is visible again. */
@@ -115,6 +117,7 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
       m.receiveCount += 1;
       m.invisibleUntilMs = nowMs + cmd.visibilityTimeoutMs;
       m.returnsAtMs = null;
+      m.handedBack = false;
       return { reply: { op: 'ReceiveMessage', messages: [{ messageId: m.messageId, receiptHandle: m.handle, body: m.body, receiveCount: m.receiveCount }] }, completions: NO_COMPLETIONS };
     }
     const m = this.messages.find((x) => x.handle === cmd.receiptHandle) ?? null;
@@ -130,6 +133,7 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
       return { reply: { op: 'ChangeMessageVisibility', ok: false, error: 'AWS.SimpleQueueService.MessageNotInflight' }, completions: NO_COMPLETIONS };
     }
     m.invisibleUntilMs = nowMs + cmd.visibilityTimeoutMs;
+    m.handedBack = cmd.visibilityTimeoutMs === 0;
     return { reply: { op: 'ChangeMessageVisibility', ok: true, visibleAtMs: this.visibleFrom(m.invisibleUntilMs) }, completions: NO_COMPLETIONS };
   }
 
@@ -181,7 +185,9 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
       if (at > nowMs) continue;
       m.returnsAtMs = at;
       const who = m.receivedBy ?? 'its consumer';
-      const narration = this.stalledCheckEveryMs === null
+      const narration = m.handedBack
+        ? `${m.messageId} is visible again: ${who} handed it back, and the next ReceiveMessage delivers it to run from the start.`
+        : this.stalledCheckEveryMs === null
         ? `${m.messageId}'s visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not ${who} is still working on it.`
         : `The stalled-job checker finds ${m.messageId}'s lock expired (${who} did not extend or acknowledge it): it moves the job back to wait, and the next consumer takes it, whether or not ${who} is still working on it.`;
       out.push({ actor: 'queue', narration, data: { t: 'queue', op: 'visible', messageId: m.messageId, job: m.body } });

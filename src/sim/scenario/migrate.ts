@@ -22,7 +22,7 @@ export const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) 
 };
 
 /** Fault kinds that version 2 introduced (a version-1 scenario cannot name them). */
-const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
+const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall', 'shutdown']);
 /** Queue steps and invariants that version 2 introduced. */
 const STEPS_SINCE_V2 = new Set(['receive', 'markClaimed', 'extendVisibility', 'ack']);
 const INVARIANTS_SINCE_V2 = new Set(['jobCompletesWithin', 'oneClaimPerJob']);

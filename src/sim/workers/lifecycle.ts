@@ -136,4 +136,5 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   skipped: 'the lock was taken, so it skipped the job without an error',
   crashed: 'it crashed',
   noJob: 'there was no job in the queue for it',
+  shutDown: 'it shut down before finishing the job',
 };

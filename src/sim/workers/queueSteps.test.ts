@@ -55,6 +55,18 @@ describe('queue steps', () => {
     ]);
   });
 
+  it('a shutdown pushes the message back (visibility 0): the next consumer runs the job from the start, once', () => {
+    const short = steps('receive', ['work', 20_000], ['effect', 2_000], 'ack');
+    const s: Scenario = { ...base, workers: base.workers.map((w) => ({ ...w, steps: short })), faults: [{ kind: 'shutdown', worker: 'A', atMs: 10_000 }] };
+    const r = runScenario(s);
+    const at10 = r.events.filter((e) => e.atMs === 10_000).map((e) => `${e.actor} ${e.command ?? e.kind} → ${e.reply ?? ''}`);
+    expect(at10).toEqual(['A fault → ', 'A ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=0 → 200 OK', 'queue queue → ']);
+    expect(r.events.filter((e) => e.actor === 'B' && /MessageId=m1/.test(e.reply ?? '')).map((e) => e.atMs)).toEqual([11_000]);
+    expect(r.events.filter((e) => e.kind === 'destination' && e.reply === '201 Created').map((e) => e.actor)).toEqual(['B']);
+    expect(r.verdict.held).toBe(true);
+    expect(r.metrics.wastedWorkMs).toBe(10_000);
+  });
+
   it('an extension after the timeout passed gets MessageNotInflight, and says so', () => {
     const late = steps('receive', ['work', 31_000], 'extendVisibility', ['effect', 1_000], 'ack');
     const s: Scenario = { ...base, workers: [{ id: 'A', startMs: 0, steps: late }] };

@@ -55,14 +55,16 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
   failover: ['worker'],
   clockJump: ['worker', 'jumpMs'],
   renewalStall: ['worker', 'durationMs'],
+  shutdown: ['worker'],
 };
-const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall']);
+const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall', 'shutdown']);
 
 /** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
 const FAULT_KIND_LABEL: Record<string, string> = {
   pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
   adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
   renewalStall: "stall a worker's renewal timer (starved watchdog)",
+  shutdown: 'shut a worker down (it pushes its message back)',
 };
 /** A fault's duration fields in words. */
 const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
@@ -397,6 +399,7 @@ function defaultFault(kind: string, worker: string, atMs: number): unknown {
     case 'crash': return { kind, worker, atMs, restartAfterMs: null };
     case 'partition': return { kind, worker, atMs, durationMs: 10_000 };
     case 'jobError': return { kind, worker, atMs };
+    case 'shutdown': return { kind, worker, atMs };
     case 'clockJump': return { kind, atMs, jumpMs: 10_000 };
     case 'renewalStall': return { kind, worker, atMs, durationMs: 10_000 };
     default: return { kind, atMs };
