@@ -462,6 +462,32 @@ const ROWS: SqlCase[] = [
     ],
   },
   {
+    // A row queue (skip-locked-claim): the claim's row lock ends at its COMMIT, so a claim in one
+    // transaction and the mark in another let a second worker claim the still-pending row.
+    name: 'queue claim committed before the mark: a second SKIP LOCKED claim gets the same rows, both marks succeed', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'queue', columns: ['id'], where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 3'),
+      on('s1', COMMIT),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'queue', columns: ['id'], where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 3'),
+      on('s2', COMMIT),
+      on('s1', { op: 'update', table: 'queue', set: { status: 'running' }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s2', { op: 'update', table: 'queue', set: { status: 'running' }, where: { id: 1 } }, 'UPDATE 1'),
+    ],
+  },
+  {
+    // The fix: claim and mark in one transaction; SKIP LOCKED passes over the locked rows, and
+    // after the COMMIT the marked row no longer matches `status = 'pending'`.
+    name: 'queue claim and mark in one transaction: SKIP LOCKED passes over the claimed rows; after COMMIT the marked row is not pending', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
+    ops: [
+      on('s1', BEGIN), on('s1', { op: 'select', table: 'queue', columns: ['id'], where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 3'),
+      on('s1', { op: 'update', table: 'queue', set: { status: 'running' }, where: { id: 1 } }, 'UPDATE 1'),
+      on('s2', BEGIN), on('s2', { op: 'select', table: 'queue', columns: ['id'], where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 0'),
+      on('s1', COMMIT),
+      on('s2', { op: 'select', table: 'queue', columns: ['id'], where: { status: 'pending' }, lock: 'forUpdateSkipLocked' }, 'SELECT 2'),
+      on('s2', COMMIT),
+    ],
+  },
+  {
     name: 'FOR UPDATE of a row the holder deletes: no row after its commit', primitive: 'row locks', tables: [QUEUE], sessions: ['s1', 's2'],
     ops: [
       on('s1', BEGIN), on('s1', { op: 'delete', table: 'queue', where: { id: 2 } }, 'DELETE 1'),

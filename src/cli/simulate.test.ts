@@ -12,10 +12,10 @@ function cli(...argv: string[]) {
 }
 
 describe('simulate CLI', () => {
-  it('--list prints the 20 preset ids', () => {
+  it('--list prints the 22 preset ids', () => {
     const r = cli('--list');
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')).toHaveLength(20);
+    expect(r.out.split('\n')).toHaveLength(22);
     expect(r.out).toContain('export-lease-expiry');
   });
 

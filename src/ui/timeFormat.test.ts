@@ -19,6 +19,7 @@ const ALLOWED: Record<string, string> = {
   'ui/timeline/axisScale.ts': 'axis ticks: one unit along the whole axis, decimals by the tick step',
   'ui/fields/SecondsInput.tsx': 'the value of a number field in seconds, not words',
   'sim/engine/world.ts': 'a programming error message (RangeError), never shown in the app',
+  'sim/resources/messageQueue.ts': 'SQS\'s VisibilityTimeout parameter of the literal request: an integer number of seconds, not words',
   'ui/interview/InterviewPanel.tsx': 'the interview timer: a stopwatch of wall-clock time (m:ss), not a virtual time',
 };
 

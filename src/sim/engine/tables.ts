@@ -23,8 +23,29 @@ function typeOf(v: SqlValue): 'bigint' | 'text' {
   return typeof v === 'number' ? 'bigint' : 'text';
 }
 
-/** Tables for the scenario, in creation order. */
+/**
+ * A table queue's table (version 2): `id`, `status` ('pending' → 'running' → 'done') and
+ * `claimed_by`, with the one pending job row.
+ */
+export function queueTableFor(s: Scenario): TableSpec | null {
+  const q = s.queue;
+  if (q === undefined || q.kind !== 'table') return null;
+  return {
+    name: q.table,
+    columns: [{ name: 'id', type: 'bigint' }, { name: 'status', type: 'text' }, { name: 'claimed_by', type: 'text' }],
+    primaryKey: ['id'],
+    initialRows: [{ id: q.jobId, status: 'pending', claimed_by: null }],
+  };
+}
+
+/** Tables for the scenario, in creation order (a table queue's table last). */
 export function tablesFor(s: Scenario): TableSpec[] {
+  const queue = queueTableFor(s);
+  const tables = jobTablesFor(s);
+  return queue === null ? tables : [...tables, queue];
+}
+
+function jobTablesFor(s: Scenario): TableSpec[] {
   const job = s.job;
   const m = s.mechanism;
   switch (job.kind) {

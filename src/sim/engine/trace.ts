@@ -39,7 +39,9 @@ export type EventData =
     }
   | { readonly t: 'wait'; readonly on: 'db' | 'pool' | 'lease'; readonly phase: 'begin' | 'end'; readonly sinceMs: number }
   | { readonly t: 'step'; readonly step: number; readonly name: string }
-  | { readonly t: 'fault'; readonly faultIndex: number; readonly kind: string };
+  | { readonly t: 'fault'; readonly faultIndex: number; readonly kind: string }
+  /** A queue's message became visible again on its own (its visibility timeout passed, or a stalled-job checker moved it back). */
+  | { readonly t: 'queue'; readonly op: 'visible'; readonly messageId: string; readonly job: string };
 
 /**
  * The resource command behind an event, as data: which resource, who called it (a database

@@ -86,6 +86,14 @@ export interface WorkerRuntime {
   requestStartMs: number | null;
   /** When the worker first reached each step (its `before` boundary), by step index; a fault search places faults there. */
   stepReachedMs: (number | undefined)[];
+  /**
+   * The job this worker took from the scenario's queue (the `receive` step), or null: the message
+   * and its latest receipt handle (SQS-like), or the claimed row's id (table queue). What the
+   * worker believes it holds; the queue may have given it to another since.
+   */
+  queueItem: { readonly job: string; readonly messageId: string | null; readonly receiptHandle: string | null; readonly receiveCount: number; readonly rowId: number | null } | null;
+  /** Empty receives in a row in the current attempt (the `receive` step polls up to `queue.maxEmptyReceives`). */
+  emptyReceives: number;
 }
 
 /** A fresh runtime (and started machine) for a worker that has not begun its job. */
@@ -95,7 +103,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
   return {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
     waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, workMsAtTxnStart: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
-    workStep: null, pausedTotalMs: 0, pauseStartedMs: null,
+    workStep: null, pausedTotalMs: 0, pauseStartedMs: null, queueItem: null, emptyReceives: 0,
   };
 }
 

@@ -17,6 +17,7 @@ import type { SessionState } from '../resources/dbTypes';
 import type { FaultContext, FaultEffect, FaultKindDef } from './registry';
 import { runRedis, runSql } from '../workers/replyClass';
 import { fencedValuesFor } from '../engine/tables';
+import { handBackAtShutdown } from '../workers/queueSteps';
 
 // The schemas, one per kind (each is that kind's variant of the scenario's fault union).
 const pauseSchema = z.strictObject({ kind: z.literal('pause'), worker: identifier, pauseMs: positiveMs, ...faultPlacement });
@@ -29,12 +30,13 @@ const jobErrorSchema = z.strictObject({ kind: z.literal('jobError'), worker: ide
 const failoverSchema = z.strictObject({ kind: z.literal('failover'), ...faultPlacement, worker: identifier.optional() });
 const clockJumpSchema = z.strictObject({ kind: z.literal('clockJump'), jumpMs: positiveMs, ...faultPlacement, worker: identifier.optional() });
 const renewalStallSchema = z.strictObject({ kind: z.literal('renewalStall'), worker: identifier, durationMs: positiveMs, ...faultPlacement });
+const shutdownSchema = z.strictObject({ kind: z.literal('shutdown'), worker: identifier, ...faultPlacement });
 
 /** A fault of one of the built-in kinds. */
 export type BuiltinFault =
   | z.infer<typeof pauseSchema> | z.infer<typeof expireLeaseSchema> | z.infer<typeof crashSchema> | z.infer<typeof partitionSchema>
   | z.infer<typeof adminBypassSchema> | z.infer<typeof manualDeleteSchema> | z.infer<typeof jobErrorSchema> | z.infer<typeof failoverSchema>
-  | z.infer<typeof clockJumpSchema> | z.infer<typeof renewalStallSchema>;
+  | z.infer<typeof clockJumpSchema> | z.infer<typeof renewalStallSchema> | z.infer<typeof shutdownSchema>;
 
 type Of<K extends BuiltinFault['kind']> = Extract<BuiltinFault, { kind: K }>;
 
@@ -98,6 +100,39 @@ const jobError: FaultKindDef<Of<'jobError'>> = {
     ctx.event(`${w.id}'s job throws an exception here.`, { worker: w });
     ctx.world.interrupt(w);
     ctx.world.jobs.fail(w, 'an exception');
+    return 'stop';
+  },
+};
+
+/**
+ * A graceful shutdown (SIGTERM during a deploy; scenario version 2, queues): the worker stops its
+ * job where it is and pushes the message it holds back (`ChangeMessageVisibility … VisibilityTimeout=0`),
+ * so it is visible at once and runs again from the start on the next consumer (SQS API reference;
+ * ../shared/semantics.md "Queues and at-least-once delivery": a job interrupted at shutdown is
+ * pushed back). Whatever it already did (an effect) stays done.
+ */
+const shutdown: FaultKindDef<Of<'shutdown'>> = {
+  kind: 'shutdown', schema: shutdownSchema, lane: 'worker', glyph: 'S',
+  describe: (f, _s, when) => `Shut ${f.worker} down ${when}`,
+  appliesTo: (s) => s.queue?.kind === 'sqs',
+  inapplicableReason: 'the scenario has no message queue: a shutdown here is only a job error',
+  generate: (rng, s) => ({ kind: 'shutdown', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s) }),
+  apply: (ctx, f) => {
+    const { world } = ctx;
+    const w = ctx.worker;
+    if (!w || !world.isAlive(w)) return ctx.event(`Shutdown of ${f.worker}: it is not running, nothing happens.`), 'continue';
+    const holds = w.queueItem !== null && w.queueItem.receiptHandle !== null;
+    ctx.event(`${w.id} is told to shut down (SIGTERM): it stops its job here${holds ? ' and pushes its message back before it exits' : ' and exits'}.`, { worker: w });
+    handBackAtShutdown(world, w);
+    // Then the process exits: its timers, waits and renewals end, a request in flight is abandoned, its connection closes.
+    const aborted = world.crash(w);
+    if (aborted) {
+      const write = aborted.write;
+      world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} exits without its reply.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' }, call: aborted.call });
+    }
+    world.send(w, 'CRASH', { outcome: 'shutDown' });
+    w.outcome = 'shutDown';
+    if (world.beliefs(w).connection !== null) world.giveBack(w, true);
     return 'stop';
   },
 };
@@ -224,7 +259,7 @@ const renewalStall: FaultKindDef<Of<'renewalStall'>> = {
 };
 
 /** The built-in kinds, in the order the scenario format has always listed them (version 2 added renewalStall). */
-export const BUILTIN_FAULT_KINDS = [pause, expireLease, crash, partition, adminBypass, manualDelete, jobError, failover, clockJump, renewalStall] as const;
+export const BUILTIN_FAULT_KINDS = [pause, expireLease, crash, partition, adminBypass, manualDelete, jobError, failover, clockJump, renewalStall, shutdown] as const;
 
 function pauseWorker(ctx: FaultContext, w: WorkerRuntime, pauseMs: number): FaultEffect {
   const { world } = ctx;

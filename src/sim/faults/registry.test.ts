@@ -10,8 +10,8 @@ import type { Scenario } from '../scenario/schema';
 const exportBase = findPreset('export-lease-expiry')!.withoutFix;
 
 describe('fault registry', () => {
-  it('lists the ten built-in kinds (renewalStall since scenario version 2) in the format\'s order', () => {
-    expect(faultKinds().map((k) => k.kind)).toEqual(['pause', 'expireLease', 'crash', 'partition', 'adminBypass', 'manualDelete', 'jobError', 'failover', 'clockJump', 'renewalStall']);
+  it('lists the eleven built-in kinds (renewalStall and shutdown since scenario version 2) in the format\'s order', () => {
+    expect(faultKinds().map((k) => k.kind)).toEqual(['pause', 'expireLease', 'crash', 'partition', 'adminBypass', 'manualDelete', 'jobError', 'failover', 'clockJump', 'renewalStall', 'shutdown']);
   });
 
   it('every kind generates valid faults for every preset, the same ones for the same seed', () => {

@@ -7,6 +7,7 @@ import { effectOnce, noOverlappingWrites, noStaleTokenAccepted, repeatedEffectsN
 import { noLostUpdate, noOversell } from './dataIntegrity';
 import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
 import { noWaitCycle } from './waitCycle';
+import { jobCompletesWithin, oneClaimPerJob } from './queue';
 
 export type { Finding, FindingListener, InvariantChecker } from './types';
 export { performedEffects, duplicateEffects, EffectTracker, type PerformedEffect, type DuplicateEffect } from './effects';
@@ -33,6 +34,8 @@ export function checkersFor(scenario: Scenario, listener?: FindingListener): Inv
       case 'singleLeaseOwner': return singleLeaseOwner(ctx);
       case 'boundedWait': return boundedWait(ctx, inv.maxWaitMs);
       case 'noWaitCycle': return noWaitCycle(ctx);
+      case 'jobCompletesWithin': return jobCompletesWithin(ctx, inv.withinMs);
+      case 'oneClaimPerJob': return oneClaimPerJob(ctx);
     }
   });
   const checksRepeats = scenario.invariants.some((i) => i.kind === 'effectOnce' || (i.kind === 'uniqueBusinessKey' && scenario.job.kind === 'insertOnce'));
@@ -64,4 +67,6 @@ export const INVARIANT_TEXT: Record<Invariant['kind'], string> = {
   singleLeaseOwner: 'one live lease owner at a time',
   boundedWait: 'no worker waits beyond the limit',
   noWaitCycle: 'no wait cycle through the application (always checked)',
+  jobCompletesWithin: 'every delivered job completes in time',
+  oneClaimPerJob: 'at most one claim per job row',
 };

@@ -21,13 +21,13 @@ const rows = (r: RunResult, table: string) => {
 };
 
 describe('catalogue', () => {
-  it('has the 20 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s pooler-session-lock, watchdog-starved, pexpire-renewal, fenced-db-write, failover-fence and serializable-retry), each valid in both variants', () => {
+  it('has the 22 presets (product.md\'s 13, lock-order-deadlock, and issue 10\'s pooler-session-lock, skip-locked-claim, watchdog-starved, pexpire-renewal, fenced-db-write, failover-fence, serializable-retry and queue-redelivery), each valid in both variants', () => {
     expect(PRESETS.map((p) => p.id)).toEqual([
-      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'pooler-session-lock', 'lock-order-deadlock',
+      'invoice-race', 'balance-update', 'inventory-reserve', 'thumbnail', 'admin-bypass', 'session-lock-pool', 'pooler-session-lock', 'lock-order-deadlock', 'skip-locked-claim',
       'export-lease-expiry', 'unsafe-release', 'fence-ignored', 'renew-partition', 'watchdog-starved', 'pexpire-renewal', 'fenced-db-write', 'failover-fence', 'crash-after-effect', 'manual-unlock', 'remote-call-in-txn',
-      'serializable-retry',
+      'serializable-retry', 'queue-redelivery',
     ].sort((a, b) => PRESETS.findIndex((p) => p.id === a) - PRESETS.findIndex((p) => p.id === b)));
-    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(20);
+    expect(new Set(PRESETS.map((p) => p.id)).size).toBe(22);
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const v = validateScenario(JSON.parse(JSON.stringify(s)));
@@ -457,5 +457,45 @@ describe('lock-order-deadlock', () => {
     const p = findPreset('lock-order-deadlock')!;
     const r = runScenario({ ...p.withoutFix, database: { ...p.withoutFix.database, deadlockTimeoutMs: 2_000 } });
     expect(find(r, (e) => (e.reply ?? '').startsWith('ERROR 40P01')).map((e) => `${e.atMs} ${e.actor}`)).toEqual(['2100 A']);
+  });
+});
+
+describe('queue-redelivery', () => {
+  it('without the fix: the message is visible again at 30 s, B receives it (delivery 2) and charges too; A\'s DeleteMessage with its old handle deletes nothing', () => {
+    const r = run('queue-redelivery', false);
+    const bReceives = cmd(r, 'B', 'ReceiveMessage').filter((e) => /MessageId=m1/.test(e.reply ?? ''));
+    expect(bReceives.map((e) => [e.atMs, e.reply])).toEqual([[31_000, 'Messages: [MessageId=m1 ReceiptHandle=rh-2 Body=charge-order-42 ApproximateReceiveCount=2]']]);
+    expect(find(r, (e) => e.actor === 'queue').map((e) => e.atMs)).toEqual([30_000, 61_000]);
+    const aDelete = cmd(r, 'A', 'DeleteMessage')[0]!;
+    expect([aDelete.command, aDelete.reply]).toEqual(['DeleteMessage QueueUrl=charges ReceiptHandle=rh-1', '200 OK']);
+    expect(aDelete.narration).toMatch(/message stays in the queue/);
+    expect(find(r, (e) => e.kind === 'destination' && e.reply === '201 Created').map((e) => e.actor)).toEqual(['A', 'B']);
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce', 'jobCompletesWithin']);
+  });
+  it('with the fix: A extends the visibility at 20 s, deletes the message at 37 s; B never receives it and stops after 12 empty receives', () => {
+    const r = run('queue-redelivery', true);
+    expect(cmd(r, 'A', 'ChangeMessageVisibility').map((e) => [e.atMs, e.reply])).toEqual([[20_000, '200 OK']]);
+    expect(cmd(r, 'B', 'ReceiveMessage').every((e) => e.reply === 'Messages: [] (none visible)')).toBe(true);
+    expect(cmd(r, 'B', 'ReceiveMessage')).toHaveLength(12);
+    expect(find(r, (e) => e.actor === 'queue')).toEqual([]);
+    expect(find(r, (e) => e.kind === 'destination' && e.reply === '201 Created')).toHaveLength(1);
+  });
+});
+
+describe('skip-locked-claim', () => {
+  it('without the fix: A commits its claim before marking the row; B claims the still-pending row, and both mark it', () => {
+    const r = run('skip-locked-claim', false);
+    const claim = "SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED";
+    expect(cmd(r, 'A', claim).map((e) => e.reply)).toEqual(['SELECT 1 → id=7']);
+    expect(cmd(r, 'B', claim).map((e) => [e.atMs, e.reply])).toEqual([[10, 'SELECT 1 → id=7']]);
+    expect(cmd(r, 'B', 'UPDATE job_queue SET status = \'running\'').map((e) => e.reply)).toEqual(['UPDATE 1']);
+    expect(r.verdict.violations[0]!.message).toBe('job row 7 of job_queue was claimed 2 times: by A, then by B');
+  });
+  it('with the fix: B\'s SKIP LOCKED passes over A\'s locked row (SELECT 0) and B has no job; one claim', () => {
+    const r = run('skip-locked-claim', true);
+    const claim = "SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED";
+    expect(cmd(r, 'B', claim).map((e) => [e.atMs, e.reply])).toEqual([[10, 'SELECT 0']]);
+    expect(cmd(r, 'B', 'UPDATE')).toEqual([]);
+    expect(rows(r, 'job_queue')).toEqual([{ id: 7, status: 'done', claimed_by: 'A' }]);
   });
 });

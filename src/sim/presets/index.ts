@@ -20,15 +20,17 @@ import { crashAfterEffect } from './crashAfterEffect';
 import { manualUnlock } from './manualUnlock';
 import { remoteCallInTxn } from './remoteCallInTxn';
 import { serializableRetry } from './serializableRetry';
+import { queueRedelivery } from './queueRedelivery';
+import { skipLockedClaim } from './skipLockedClaim';
 
 export type { Preset } from './build';
 
-/** All 20 presets. */
+/** All 22 presets. */
 export const PRESETS: readonly Preset[] = [
   invoiceRace, balanceUpdate, inventoryReserve, thumbnail,
-  adminBypass, sessionLockPool, poolerSessionLock, lockOrderDeadlock,
+  adminBypass, sessionLockPool, poolerSessionLock, lockOrderDeadlock, skipLockedClaim,
   exportLeaseExpiry, unsafeRelease, fenceIgnored, renewPartition, watchdogStarved, pexpireRenewal, fencedDbWrite, failoverFence,
-  crashAfterEffect, manualUnlock, remoteCallInTxn, serializableRetry,
+  crashAfterEffect, manualUnlock, remoteCallInTxn, serializableRetry, queueRedelivery,
 ];
 
 /** The preset with this id, or undefined. */

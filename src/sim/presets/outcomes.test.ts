@@ -200,6 +200,83 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       metrics: { acquisitionLatency: { count: 4, meanMs: 35, maxMs: 140 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 23 },
     },
   },
+  'skip-locked-claim': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation oneClaimPerJob: job row 7 of job_queue was claimed 2 times: by A, then by B",
+          "cites": [
+            "20 A COMMIT \u2192 COMMIT",
+            "30 B COMMIT \u2192 COMMIT"
+          ]
+        },
+        {
+          "finding": "violation effectOnce: the effect POST /v1/emails was performed 2 times",
+          "cites": [
+            "20 A POST /v1/emails \u2192 (pending: no reply yet)",
+            "30 B POST /v1/emails \u2192 (pending: no reply yet)"
+          ]
+        }
+      ],
+      "outcomes": [
+        "220 A is done: it completed the job.",
+        "230 B is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "leaseAgeAtCommit": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 1,
+        "wastedWorkMs": 0,
+        "events": 26
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "10 B is done: there was no job in the queue for it.",
+        "220 A is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "leaseAgeAtCommit": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "connectionWait": {
+          "count": 2,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 0,
+        "events": 17
+      }
+    }
+  },
   'export-lease-expiry': {
     withoutFix: {
       held: false,
@@ -688,6 +765,83 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       ],
       metrics: { acquisitionLatency: { count: 0, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 300, events: 26 },
     },
+  },
+  'queue-redelivery': {
+    "withoutFix": {
+      "held": false,
+      "findings": [
+        {
+          "finding": "violation effectOnce: the effect POST /v1/charges was performed 2 times",
+          "cites": [
+            "35000 A POST /v1/charges \u2192 (pending: no reply yet)",
+            "66000 B POST /v1/charges \u2192 (pending: no reply yet)"
+          ]
+        },
+        {
+          "finding": "violation jobCompletesWithin: job charge-order-42 was acknowledged 68 s after its first delivery (the limit is 60 s)",
+          "cites": [
+            "0 A ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount \u2192 Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1]",
+            "68000 B DeleteMessage QueueUrl=charges ReceiptHandle=rh-2 \u2192 200 OK"
+          ]
+        }
+      ],
+      "outcomes": [
+        "37000 A is done: it completed the job.",
+        "68000 B is done: it completed the job."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "leaseAgeAtCommit": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "connectionWait": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 1,
+        "wastedWorkMs": 0,
+        "events": 20
+      }
+    },
+    "withFix": {
+      "held": true,
+      "findings": [],
+      "outcomes": [
+        "37000 A is done: it completed the job.",
+        "56000 B is done: there was no job in the queue for it."
+      ],
+      "metrics": {
+        "acquisitionLatency": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "leaseAgeAtCommit": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "connectionWait": {
+          "count": 0,
+          "meanMs": 0,
+          "maxMs": 0
+        },
+        "renewFailures": 0,
+        "staleWritesRejected": 0,
+        "duplicateEffects": 0,
+        "wastedWorkMs": 0,
+        "events": 21
+      }
+    }
   },
 };
 

@@ -1,7 +1,8 @@
 /**
- * The four built-in resources behind the `Resource` interface (resource.ts), registered in the
+ * The built-in resources behind the `Resource` interface (resource.ts), registered in the
  * order a World creates them and shows them in a WorldSnapshot: the lease store (Redis), the
- * database (PostgreSQL), the destination, the connection pool. Each adapter wraps the model
+ * database (PostgreSQL), the destination, the connection pool, and (version 2) the SQS-like
+ * message queue (messageQueue.ts). Each adapter wraps the model
  * class unchanged (`Database`, `LeaseStore`, `Destination`, `ConnectionPool`), which the fidelity
  * suite and the tests also use directly.
  */
@@ -14,6 +15,7 @@ import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '.
 import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connectionPool';
 import { PoolerResource } from './pooler';
 import { Destination, type DestinationSnapshot, type DestinationWrite } from './destination';
+import { MessageQueue, queueFor } from './messageQueue';
 import { NO_COMPLETIONS, registerResource, type Completion, type Execution, type Resource, type ResourceNotice } from './resource';
 
 /** PostgreSQL: callers are session ids; a statement that waits for a lock is answered later. */
@@ -235,4 +237,11 @@ registerResource<PoolerResource>({
   },
   // Only a scenario with a pooler has its field (snapshots of the others stay as they were).
   snapshotFields: (r) => (r.mode === null ? {} : { pooler: r.snapshot() }),
+});
+
+registerResource<MessageQueue>({
+  name: 'queue',
+  create: (scenario) => queueFor(scenario),
+  // Only a scenario with an SQS-like queue shows it (the others' snapshots stay as they were).
+  snapshotFields: (r, nowMs, scenario) => (scenario.queue?.kind === 'sqs' ? { queue: r.snapshot(nowMs) } : {}),
 });

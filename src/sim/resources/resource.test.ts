@@ -13,7 +13,7 @@ interface QueueSnapshot { readonly visible: readonly string[]; readonly inFlight
 
 /** A queue: a received message is invisible for `visibilityMs`, then visible again unless deleted (here: never deleted). */
 class ToyQueue implements Resource<QueueCmd, QueueReply, QueueSnapshot> {
-  readonly name = 'queue';
+  readonly name = 'toyQueue';
   readonly traceKind = 'queue';
   private next = 1;
   private readonly visible: { id: string; body: string }[] = [];
@@ -60,7 +60,7 @@ interface QueueFault extends FaultBase {
 
 describe('resources', () => {
   it('the built-ins are registered in the order a snapshot shows them', () => {
-    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'pooler']);
+    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'pooler', 'queue']);
     const r = runScenario(findPreset('invoice-race')!.withoutFix, { captureSnapshots: true });
     // A scenario without a pooler has no pooler field; one with a pooler has it last.
     expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'waitFor', 'destination', 'pool']);
@@ -69,7 +69,7 @@ describe('resources', () => {
   });
 
   it('a toy resource joins a run through registerResource alone', () => {
-    const offResource = registerResource<ToyQueue>({ name: 'queue', create: () => new ToyQueue(5_000) });
+    const offResource = registerResource<ToyQueue>({ name: 'toyQueue', create: () => new ToyQueue(5_000) });
     const offFault = registerFaultKind<QueueFault>({
       kind: 'toyQueueTraffic',
       schema: z.strictObject({ kind: z.literal('toyQueueTraffic'), ...faultPlacement, worker: z.string().optional() }) as z.ZodType<QueueFault>,
@@ -79,7 +79,7 @@ describe('resources', () => {
       appliesTo: () => true,
       generate: (rng) => ({ kind: 'toyQueueTraffic', atMs: rng.int(0, 1_000) }),
       apply: (ctx) => {
-        const queue = ctx.world.resource<ToyQueue>('queue');
+        const queue = ctx.world.resource<ToyQueue>('toyQueue');
         ctx.world.call('producer', queue, { op: 'SEND', body: 'invoice-42' }, (r) => `The producer sends ${r?.id}.`);
         ctx.world.call('consumer', queue, { op: 'RECEIVE' }, (r) => (r ? `The consumer receives ${r.id} and never deletes it.` : 'Nothing to receive.'));
         return 'continue';
@@ -97,8 +97,8 @@ describe('resources', () => {
         [6_000, 'queue', undefined, undefined, 'm1 was not deleted in time: it is visible again.'],
       ]);
       const at = (id: string) => r.snapshots![r.events.findIndex((e) => e.id === id)]!;
-      expect(at(queueEvents[1]!.id).queue).toEqual({ visible: [], inFlight: ['m1'] });
-      expect(at(queueEvents[2]!.id).queue).toEqual({ visible: ['m1'], inFlight: [] });
+      expect(at(queueEvents[1]!.id).toyQueue).toEqual({ visible: [], inFlight: ['m1'] });
+      expect(at(queueEvents[2]!.id).toyQueue).toEqual({ visible: ['m1'], inFlight: [] });
       // The rest of the run is the preset's own (its worker events are unchanged).
       const plain = runScenario({ ...base, horizonMs: 10_000 });
       expect(r.events.filter((e) => e.kind !== 'queue' && e.kind !== 'fault').map((e) => e.narration)).toEqual(plain.events.map((e) => e.narration));
@@ -106,7 +106,7 @@ describe('resources', () => {
       offFault();
       offResource();
     }
-    expect(resourceDefs().map((d) => d.name)).not.toContain('queue');
+    expect(resourceDefs().map((d) => d.name)).not.toContain('toyQueue');
   });
 
   it('refuses a second resource of the same name', () => {

@@ -25,7 +25,10 @@ export const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) 
 const V2_DATABASE_FIELDS = ['statementTimeoutMs', 'idleInTransactionSessionTimeoutMs', 'isolation', 'serializationRetries'] as const;
 
 /** Fault kinds that version 2 introduced (a version-1 scenario cannot name them). */
-const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall']);
+const FAULT_KINDS_SINCE_V2 = new Set(['renewalStall', 'shutdown']);
+/** Queue steps and invariants that version 2 introduced. */
+const STEPS_SINCE_V2 = new Set(['receive', 'markClaimed', 'extendVisibility', 'ack']);
+const INVARIANTS_SINCE_V2 = new Set(['jobCompletesWithin', 'oneClaimPerJob']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
@@ -37,6 +40,23 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const errors: ValidationError[] = [];
   const since2 = 'exists only in scenario version 2: set "version": 2';
   if ('client' in value) errors.push({ path: 'client', message: since2 });
+  if ('queue' in value) errors.push({ path: 'queue', message: since2 });
+  if (Array.isArray(value.workers)) {
+    value.workers.forEach((w: unknown, i) => {
+      const steps = typeof w === 'object' && w !== null ? (w as Record<string, unknown>).steps : undefined;
+      if (!Array.isArray(steps)) return;
+      steps.forEach((st: unknown, j) => {
+        const d = typeof st === 'object' && st !== null ? (st as Record<string, unknown>).do : undefined;
+        if (typeof d === 'string' && STEPS_SINCE_V2.has(d)) errors.push({ path: `workers[${i}].steps[${j}].do`, message: `"${d}" ${since2}` });
+      });
+    });
+  }
+  if (Array.isArray(value.invariants)) {
+    value.invariants.forEach((inv: unknown, i) => {
+      const kind = typeof inv === 'object' && inv !== null ? (inv as Record<string, unknown>).kind : undefined;
+      if (typeof kind === 'string' && INVARIANTS_SINCE_V2.has(kind)) errors.push({ path: `invariants[${i}].kind`, message: `"${kind}" ${since2}` });
+    });
+  }
   const m = value.mechanism;
   const renewal = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).renewal : undefined;
   if (renewal === 'pexpire' || renewal === 'set-px') errors.push({ path: 'mechanism.renewal', message: `"${renewal}" ${since2}` });

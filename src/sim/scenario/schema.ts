@@ -3,8 +3,9 @@
  * workers' job steps + faults + invariants). Version 2 adds `client` (how the lock client library
  * behaves), the `set-px` and `pexpire` renewals, the `renewalStall` fault, the database's
  * `statementTimeoutMs`, `idleInTransactionSessionTimeoutMs`, `isolation` and `serializationRetries`
- * (with a `begin` step's `isolation`), the fencing token's source (`mechanism.fenceSource`) and the
- * `fencedRow` job; version-1 files and links migrate
+ * (with a `begin` step's `isolation`), the fencing token's source (`mechanism.fenceSource`), the
+ * `fencedRow` job, `database.pooler`, and an optional `queue` (SQS-like or a table) with its steps and
+ * invariants; version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -52,6 +53,20 @@ export const stepSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('enqueue') }),
   /** Write the completion record ('done'). */
   z.strictObject({ do: z.literal('record') }),
+  /**
+   * Take the next job from the scenario's `queue` (version 2): `ReceiveMessage` with the queue's
+   * visibility timeout (an empty reply is polled again every `queue.pollEveryMs`, up to
+   * `queue.maxEmptyReceives` times, then the worker stops: no job for it), or for a table queue
+   * `SELECT id FROM <table> WHERE status = 'pending'` with `mechanism.rowLock` (e.g. `FOR UPDATE
+   * SKIP LOCKED`; no row: no job for it).
+   */
+  z.strictObject({ do: z.literal('receive') }),
+  /** Table queue: mark the claimed row `UPDATE <table> SET status = 'running', claimed_by = '<worker>' WHERE id = <id>` (in the claim's transaction or another). */
+  z.strictObject({ do: z.literal('markClaimed') }),
+  /** SQS-like queue: `ChangeMessageVisibility` with the queue's visibility timeout again, counted from now (extending it while working). */
+  z.strictObject({ do: z.literal('extendVisibility') }),
+  /** Acknowledge the job: `DeleteMessage` with the latest receipt handle, or for a table queue `UPDATE <table> SET status = 'done' WHERE id = <id>`. */
+  z.strictObject({ do: z.literal('ack') }),
 ]);
 
 /** What the job is about (its business invariant lives here). */
@@ -187,6 +202,40 @@ export const clientSchema = z.strictObject({
 /** The client of version 1: wait for the lock, ignore the release's reply, renew from the grant, no margin. */
 export const DEFAULT_CLIENT: z.infer<typeof clientSchema> = Object.freeze({ onBusy: 'wait', retries: 0, checkRelease: false, renewFrom: 'grant', renewMarginMs: 0 });
 
+/** Whole seconds from 0 to 12 h, in ms: what SQS accepts as a `VisibilityTimeout`. */
+const visibilityMs = z.int().min(0).max(43_200_000).refine((ms) => ms % 1000 === 0, { error: 'must be whole seconds (a multiple of 1000): SQS takes VisibilityTimeout in seconds' });
+
+/**
+ * The queue the workers take their job from (version 2, optional). Sources: the SQS API reference
+ * (ReceiveMessage, DeleteMessage, ChangeMessageVisibility), BullMQ "Stalled jobs", PostgreSQL
+ * SELECT "The Locking Clause" (SKIP LOCKED); `../shared/semantics.md` "Queues and at-least-once delivery".
+ */
+export const queueSchema = z.discriminatedUnion('kind', [
+  /** An SQS-like queue holding one message whose body is the job key (`job.jobKey`). */
+  z.strictObject({
+    kind: z.literal('sqs'),
+    /** Queue name (`QueueUrl`). */
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be 1 to 80 letters, digits, - or _ (an SQS queue name)' }),
+    /** How long a received message stays invisible before another consumer can receive it. */
+    visibilityTimeoutMs: visibilityMs,
+    /** How long a consumer waits before asking again after an empty receive. */
+    pollEveryMs: positiveMs,
+    /** After this many empty receives the consumer stops (no job for it). */
+    maxEmptyReceives: z.int().min(1).max(1_000),
+    /** A stalled-job checker (BullMQ) runs every this many ms: a job whose timeout passed returns to the queue only then. Absent or null: SQS, visible again at the timeout. */
+    stalledCheckEveryMs: positiveMs.nullable().optional(),
+    /** On a job error, the consumer hands the message back after this backoff, doubled per earlier delivery (`ChangeMessageVisibility` to backoff × 2^(receiveCount − 1), at most 12 h). Absent or null: it waits out the visibility timeout. */
+    retryBackoffMs: visibilityMs.nullable().optional(),
+  }),
+  /** A table of job rows (`id`, `status`, `claimed_by`) with one pending row, claimed with SELECT … FOR UPDATE [SKIP LOCKED]. */
+  z.strictObject({
+    kind: z.literal('table'),
+    table: z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, { error: 'must be a lower-case SQL table name' }),
+    /** The job row's id. */
+    jobId: sqlInt,
+  }),
+]);
+
 export const databaseSchema = z.strictObject({
   /** Connections in the application's pool. */
   poolSize: z.int().min(1).max(64),
@@ -313,6 +362,14 @@ export const invariantSchema = z.discriminatedUnion('kind', [
    * PostgreSQL's deadlock check cannot see, so it hangs. Always checked, declared or not.
    */
   z.strictObject({ kind: z.literal('noWaitCycle') }),
+  /**
+   * Liveness for a queue (version 2): every job delivered (received, or claimed from a table
+   * queue) is acknowledged within `withinMs` of its first delivery; a job that starves — still
+   * unacknowledged that long after — fails the run.
+   */
+  z.strictObject({ kind: z.literal('jobCompletesWithin'), withinMs: positiveMs }),
+  /** Table queue (version 2): a job row is claimed (committed as claimed by a worker) at most once. */
+  z.strictObject({ kind: z.literal('oneClaimPerJob') }),
 ]);
 
 /** The whole scenario, version 2. */
@@ -334,6 +391,8 @@ function buildScenarioSchema() {
     lease: leaseSchema,
     database: databaseSchema,
     destination: destinationSchema,
+    /** The queue the workers take their job from (version 2, optional). */
+    queue: queueSchema.optional(),
     workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
     faults: z.array(faultSchema).max(LIMITS.maxFaults),
     invariants: z.array(invariantSchema).min(1).max(12),
@@ -356,6 +415,7 @@ export type Mechanism = z.infer<typeof mechanismSchema>;
 export type ClientConfig = z.infer<typeof clientSchema>;
 export type LeaseConfig = z.infer<typeof leaseSchema>;
 export type DestinationConfig = z.infer<typeof destinationSchema>;
+export type QueueConfig = z.infer<typeof queueSchema>;
 export type WorkerSpec = z.infer<typeof workerSchema>;
 /** A fault of one of the built-in kinds (a registered kind beyond them is only known at run time). */
 export type Fault = BuiltinFault;

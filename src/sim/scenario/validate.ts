@@ -109,6 +109,7 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
     for (const col of ['id', 'fence']) if (col in s.job.values) errors.push({ path: `job.values.${col}`, message: `is written by the fenced UPDATE itself (${col === 'id' ? 'WHERE id = job.rowId' : 'SET fence = $token'}); remove it` });
     if (s.job.table === 'jobs') errors.push({ path: 'job.table', message: '"jobs" is the durable job records\' table; name the fenced table otherwise' });
   }
+  errors.push(...queueErrors(s));
   if (s.mechanism.renewal !== 'none' && s.client.renewMarginMs >= s.lease.renewEveryMs) {
     errors.push({ path: 'client.renewMarginMs', message: `must be < lease.renewEveryMs (${s.lease.renewEveryMs}): the renewal would be due before the period starts` });
   }
@@ -128,6 +129,38 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
       }
     }
   });
+  return errors;
+}
+
+/** What each queue step needs: a queue of either kind, an SQS-like one, or a table. */
+const QUEUE_STEP_NEEDS: Readonly<Record<string, 'any' | 'sqs' | 'table'>> = { receive: 'any', ack: 'any', extendVisibility: 'sqs', markClaimed: 'table' };
+
+/**
+ * The queue's rules (version 2): its steps and invariants need a `queue` of the right kind; an
+ * SQS-like queue carries one message whose body is an external job's key (so the key names no
+ * `{worker}`); a table queue's table is not one the job already uses.
+ */
+function queueErrors(s: Scenario): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const q = s.queue;
+  s.workers.forEach((w, i) => w.steps.forEach((st, j) => {
+    const needs = QUEUE_STEP_NEEDS[st.do];
+    if (needs === undefined) return;
+    if (q === undefined) errors.push({ path: `workers[${i}].steps[${j}].do`, message: `"${st.do}" takes its job from a queue: add a "queue" block` });
+    else if (needs !== 'any' && q.kind !== needs) errors.push({ path: `workers[${i}].steps[${j}].do`, message: `"${st.do}" only applies to a queue of kind "${needs}" (queue.kind is "${q.kind}")` });
+  }));
+  s.invariants.forEach((inv, i) => {
+    if (inv.kind === 'jobCompletesWithin' && q === undefined) errors.push({ path: `invariants[${i}].kind`, message: '"jobCompletesWithin" judges jobs taken from a queue: add a "queue" block' });
+    if (inv.kind === 'oneClaimPerJob' && q?.kind !== 'table') errors.push({ path: `invariants[${i}].kind`, message: '"oneClaimPerJob" judges the rows of a table queue: set queue.kind to "table"' });
+  });
+  if (q?.kind === 'sqs') {
+    if (s.job.kind !== 'external') errors.push({ path: 'queue.kind', message: `an "sqs" queue carries one message whose body is the key of an "external" job; job.kind is "${s.job.kind}"` });
+    else if (s.job.jobKey.includes('{worker}')) errors.push({ path: 'job.jobKey', message: 'must not contain {worker} with an "sqs" queue: every consumer receives the same message, so the job key is the same for all' });
+  }
+  if (q?.kind === 'table') {
+    const taken = new Set(['jobs', s.job.kind === 'insertOnce' ? s.job.table : s.job.kind === 'debit' ? 'accounts' : s.job.kind === 'reserve' ? 'items' : 'jobs']);
+    if (taken.has(q.table)) errors.push({ path: 'queue.table', message: `"${q.table}" is already a table of this scenario (the job's); name the queue's table differently, e.g. "job_queue"` });
+  }
   return errors;
 }
 

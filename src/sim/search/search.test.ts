@@ -50,6 +50,8 @@ const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: numb
   'crash-after-effect': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script performs the effect without the idempotency key' },
   'manual-unlock': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script writes without a fencing token' },
   'lock-order-deadlock': { broken: 'boundedWait', faults: 1, kind: 'pause', why: 'one lock order prevents the deadlock, but a holder paused with the locks makes the other wait past the bound' },
+  'skip-locked-claim': { broken: 'effectOnce', faults: 1, kind: 'adminBypass', why: 'the admin script sends the email without claiming the job row' },
+  'queue-redelivery': { broken: 'effectOnce', faults: 1, kind: 'pause', why: 'a consumer paused past the visibility timeout before it extends it gets the message taken from it: extending the visibility bounds nothing a pause can outlast, only an idempotency key at the destination makes the second charge harmless' },
   'remote-call-in-txn': { broken: 'boundedWait', faults: 2, kind: 'pause', why: 'two workers paused before their first statement hold their pooled connections: the pool of two is exhausted' },
   'serializable-retry': { broken: 'effectOnce', faults: 2, kind: 'adminBypass', why: 'two runs of the admin script charge its own key twice, past the job record and without the idempotency key' },
 };

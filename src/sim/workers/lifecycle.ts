@@ -11,6 +11,7 @@ import type { WorkerOutcome } from './workerMachine';
 import { releaseLease } from './coordination';
 import { rollbackThen, runStepHandler } from './steps';
 import { runSql } from './replyClass';
+import { backOffOnError } from './queueSteps';
 
 /** Steps that still run once the job skips the rest of its work. */
 const CLEANUP_STEPS = new Set<Step['do']>(['commit', 'release', 'disconnect']);
@@ -38,6 +39,8 @@ function startJob(world: World, w: WorkerRuntime): void {
   w.txnStartPc = null;
   w.txnRetries = 0;
   w.effectsInTxn = 0;
+  w.queueItem = null;
+  w.emptyReceives = 0;
   runStep(world, w);
 }
 
@@ -86,6 +89,7 @@ function failJob(world: World, w: WorkerRuntime, reason: string, sqlState?: stri
   if (sqlState === '40001' && retryTransaction(world, w)) return;
   w.outcome = 'failed';
   world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });
+  backOffOnError(world, w);
   const m = world.scenario.mechanism;
   rollbackThen(world, w, () => {
     const afterUnlock = () => {
@@ -163,4 +167,6 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   gaveUp: 'it gave up',
   skipped: 'the lock was taken, so it skipped the job without an error',
   crashed: 'it crashed',
+  noJob: 'there was no job in the queue for it',
+  shutDown: 'it shut down before finishing the job',
 };

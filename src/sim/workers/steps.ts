@@ -15,6 +15,7 @@ import type { WriteStatus } from '../resources/destination';
 import type { Job, Step } from '../scenario/schema';
 import { acquireCoordination, releaseCoordination, stillHeld } from './coordination';
 import { runSql } from './replyClass';
+import { ack, extendVisibility, markClaimed, receive } from './queueSteps';
 
 /** What one kind of step does: starts it, and eventually calls `world.jobs.done(w)` (or fails or skips the rest). */
 export type StepHandler<K extends Step['do']> = (world: World, w: WorkerRuntime, step: Extract<Step, { do: K }>) => void;
@@ -78,6 +79,10 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
     });
   },
   record: (world, w) => record(world, w),
+  receive: (world, w) => receive(world, w),
+  markClaimed: (world, w) => markClaimed(world, w),
+  extendVisibility: (world, w) => extendVisibility(world, w),
+  ack: (world, w) => ack(world, w),
 };
 
 /** Runs the handler of `step`. */

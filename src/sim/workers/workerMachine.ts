@@ -38,7 +38,7 @@ export interface Beliefs {
 
 /** How a job ended. */
 /** `skipped`: the lock was taken and the client (`client.onBusy: 'skip'`) skipped the job without failing it. */
-export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'gaveUp' | 'skipped' | 'crashed';
+export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'gaveUp' | 'skipped' | 'crashed' | 'noJob' | 'shutDown';
 
 /** Teacher-named states (flattened from the machine's state value). */
 export type WorkerStateName = 'idle' | 'requesting' | 'waiting' | 'holding' | 'working' | 'performingEffect' | 'recordingCompletion' | 'releasing' | 'paused' | 'crashed' | 'done';

@@ -153,6 +153,24 @@ describe('Scenario editor', () => {
     expect(store().composed.client.renewMarginMs).toBe(0);
   });
 
+  it('exposes the queue in a user\'s words; a visibility timeout that is not whole seconds is refused at queue.visibilityTimeoutMs; "no queue" removes it', () => {
+    store().loadPreset('queue-redelivery', 'without');
+    renderIn(view, <EditorView />);
+    const kind = screen.getByLabelText('The workers take their job from') as HTMLSelectElement;
+    expect(kind.value).toBe('sqs');
+    expect(screen.getByLabelText(/Visibility timeout \(ms\)/)).toHaveValue(30000);
+    expect(screen.getByLabelText(/Stalled-job checker runs every/)).toHaveValue(null);
+    expect([...(screen.getByLabelText('Worker A step 4') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('ack after the job (DeleteMessage / mark done)');
+    expect(screen.getByLabelText(/Every delivered job completes within/)).toHaveValue(60000);
+    fireEvent.change(screen.getByLabelText(/Visibility timeout \(ms\)/), { target: { value: '30500' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('queue.visibilityTimeoutMs must be whole seconds');
+    expect((store().composed.queue as { visibilityTimeoutMs: number }).visibilityTimeoutMs).toBe(30000);
+    fireEvent.change(screen.getByLabelText(/Visibility timeout \(ms\)/), { target: { value: '40000' } });
+    expect((store().composed.queue as { visibilityTimeoutMs: number }).visibilityTimeoutMs).toBe(40000);
+    fireEvent.change(kind, { target: { value: 'none' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('workers[0].steps[0].do "receive" takes its job from a queue: add a "queue" block');
+  });
+
   it('a step duration edit re-runs; the mechanism, lease and invariants are editable', async () => {
     const user = userEvent.setup();
     renderIn(view, <EditorView />);

@@ -1,6 +1,6 @@
 /**
  * The scenario form: every field a scenario holds (title, description, seed, horizon, the job,
- * workers and their steps, mechanism, the lock client, lease, pool, destination, invariants, faults). It edits a
+ * workers and their steps, mechanism, the lock client, lease, pool, destination, the queue, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
@@ -11,7 +11,25 @@ import { editSteps, type StepOp } from './stepEdits';
 import { useLockscopeStore, useRun } from '../store';
 import { describeFault, faultTimeMs } from '../faults/faultCatalog';
 
-const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect'];
+const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect', 'receive', 'markClaimed', 'extendVisibility', 'ack'];
+/** The queue steps (scenario version 2) in a user's words; the others read as their names. */
+const STEP_LABEL: Partial<Record<Step['do'], string>> = {
+  receive: 'receive (take a job from the queue)',
+  markClaimed: 'mark claimed (table queue)',
+  extendVisibility: 'extend the visibility (SQS)',
+  ack: 'ack after the job (DeleteMessage / mark done)',
+};
+const STEP_OPTIONS = STEP_KINDS.map((k) => (STEP_LABEL[k] ? { value: k, label: STEP_LABEL[k] } : k));
+/** Where the workers take their job from (scenario version 2, `queue`). */
+const QUEUE_KIND_OPTIONS = [
+  { value: 'none', label: 'no queue' },
+  { value: 'sqs', label: 'a message queue (SQS: visibility timeout, DeleteMessage)' },
+  { value: 'table', label: 'a table of job rows (SELECT … FOR UPDATE SKIP LOCKED)' },
+];
+const DEFAULT_QUEUE: Record<string, unknown> = {
+  sqs: { kind: 'sqs', name: 'jobs', visibilityTimeoutMs: 30_000, pollEveryMs: 5_000, maxEmptyReceives: 12 },
+  table: { kind: 'table', table: 'job_queue', jobId: 1 },
+};
 const TIMED = new Set<string>(['work', 'effect']);
 const LESSONS = ['invariants', 'locks', 'leases', 'recovery'] as const;
 const M = mechanismSchema.shape;
@@ -38,14 +56,16 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
   failover: ['worker'],
   clockJump: ['worker', 'jumpMs'],
   renewalStall: ['worker', 'durationMs'],
+  shutdown: ['worker'],
 };
-const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall']);
+const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall', 'shutdown']);
 
 /** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
 const FAULT_KIND_LABEL: Record<string, string> = {
   pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
   adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
   renewalStall: "stall a worker's renewal timer (starved watchdog)",
+  shutdown: 'shut a worker down (it pushes its message back)',
 };
 /** A fault's duration fields in words. */
 const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
@@ -138,6 +158,8 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const xactLocks = isObj(mechanism) && mechanism.lock === 'advisory-xact';
   const workers = arr(getIn(d, ['workers']));
   const invariants = arr(getIn(d, ['invariants']));
+  const queueKindRaw = getIn(d, ['queue', 'kind']);
+  const queueKind = queueKindRaw === 'sqs' || queueKindRaw === 'table' ? queueKindRaw : 'none';
   const faults = arr(getIn(d, ['faults']));
   const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
 
@@ -210,7 +232,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                     const kind = isObj(st) ? str(st.do, '') : '';
                     return (
                       <li key={j} className="step-row">
-                        <SelectField ctx={ctx} path={`${sp}.do`} label={<span className="sr-only">Worker {id} step {j + 1}</span>} options={STEP_KINDS}
+                        <SelectField ctx={ctx} path={`${sp}.do`} label={<span className="sr-only">Worker {id} step {j + 1}</span>} options={STEP_OPTIONS}
                           onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
                         {kind === 'begin' && <SelectField ctx={ctx} path={`${sp}.isolation`} label={<span className="sr-only">Worker {id} step {j + 1} isolation level</span>} hint="isolation (empty: the database's)" options={ISOLATION_OPTIONS} optional />}
@@ -328,6 +350,34 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       </fieldset>
 
       <fieldset>
+        <legend>Queue (where the job comes from)</legend>
+        <div className="row wrap">
+          <div className={`field${ctx.errors.some((e) => e.path === 'queue.kind') ? ' invalid' : ''}`}>
+            <label htmlFor="queue-kind">The workers take their job from</label>
+            <select id="queue-kind" value={queueKind} onChange={(e) => ctx.edit('queue', e.target.value === 'none' ? undefined : DEFAULT_QUEUE[e.target.value])}>
+              {QUEUE_KIND_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+            {ctx.errors.filter((e) => e.path === 'queue.kind').map((e, i) => <p key={i} className="field-error">{e.message}</p>)}
+          </div>
+          {queueKind === 'sqs' && <>
+            <TextField ctx={ctx} path="queue.name" label="Queue name" />
+            <NumField ctx={ctx} path="queue.visibilityTimeoutMs" label="Visibility timeout (ms)" hint="whole seconds: a message received and not deleted this long goes to the next consumer" />
+            <NumField ctx={ctx} path="queue.pollEveryMs" label="Ask again after an empty receive (ms)" />
+            <NumField ctx={ctx} path="queue.maxEmptyReceives" label="Stop after this many empty receives" />
+          </>}
+          {queueKind === 'table' && <>
+            <TextField ctx={ctx} path="queue.table" label="Job table" />
+            <NumField ctx={ctx} path="queue.jobId" label="Job row id" hint="claimed with the mechanism's row lock (FOR UPDATE SKIP LOCKED)" />
+          </>}
+        </div>
+        {queueKind === 'sqs' && <div className="row wrap">
+          <NumField ctx={ctx} path="queue.stalledCheckEveryMs" label="Stalled-job checker runs every (ms)" hint="a timed-out job returns only when it runs (BullMQ); empty: at the timeout (SQS)" optional nullable />
+          <NumField ctx={ctx} path="queue.retryBackoffMs" label="On a job error, retry after (ms)" hint="doubled for each earlier delivery; empty: wait out the visibility timeout" optional nullable />
+        </div>}
+        {ctx.errors.filter((e) => e.path === 'queue').map((e, i) => <p key={i} className="field-error">queue: {e.message}</p>)}
+      </fieldset>
+
+      <fieldset>
         <legend>Invariants (what must never happen)</legend>
         {invariants === null ? <NotAList what="invariants" /> : (
           <ul className="invariant-list">
@@ -338,12 +388,13 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                 <li key={kind}>
                   <div className="field check">
                     <input id={id} type="checkbox" checked={idx >= 0} onChange={(e) => ctx.edit('invariants', e.target.checked
-                      ? [...invariants, kind === 'effectOnce' ? { kind, harmless: false } : kind === 'boundedWait' ? { kind, maxWaitMs: 10_000 } : { kind }]
+                      ? [...invariants, kind === 'effectOnce' ? { kind, harmless: false } : kind === 'boundedWait' ? { kind, maxWaitMs: 10_000 } : kind === 'jobCompletesWithin' ? { kind, withinMs: 60_000 } : { kind }]
                       : invariants.filter((_, k) => k !== idx))} />
                     <label htmlFor={id}>{INVARIANT_TEXT[kind]}</label>
                   </div>
                   {idx >= 0 && kind === 'effectOnce' && <CheckField ctx={ctx} path={`invariants[${idx}].harmless`} label="Duplicates are harmless (report as redundant)" />}
                   {idx >= 0 && kind === 'boundedWait' && <NumField ctx={ctx} path={`invariants[${idx}].maxWaitMs`} label="Longest allowed wait (ms)" />}
+                  {idx >= 0 && kind === 'jobCompletesWithin' && <NumField ctx={ctx} path={`invariants[${idx}].withinMs`} label="Every delivered job completes within (ms)" hint="from its first delivery to its ack" />}
                 </li>
               );
             })}
@@ -387,6 +438,7 @@ function defaultFault(kind: string, worker: string, atMs: number): unknown {
     case 'crash': return { kind, worker, atMs, restartAfterMs: null };
     case 'partition': return { kind, worker, atMs, durationMs: 10_000 };
     case 'jobError': return { kind, worker, atMs };
+    case 'shutdown': return { kind, worker, atMs };
     case 'clockJump': return { kind, atMs, jumpMs: 10_000 };
     case 'renewalStall': return { kind, worker, atMs, durationMs: 10_000 };
     default: return { kind, atMs };

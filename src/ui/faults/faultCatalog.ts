@@ -68,6 +68,8 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
         { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when onError is "return")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
       );
+      // Only a consumer of a message queue has a message to push back when it shuts down.
+      if (scenario.queue?.kind === 'sqs') opts.push({ id: 'shutdown', label: `Shut ${w} down here (a deploy)`, hint: 'SIGTERM: it pushes its message back (visibility 0); the next consumer runs the job from the start', make: () => ({ kind: 'shutdown', worker: w, atMs: t }) });
       // A renewal timer exists only for a lease that is renewed.
       if (scenario.mechanism.lock === 'lease') opts.push({ id: 'renewalStall', label: `Stall ${w}'s renewal timer past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'a starved watchdog or blocked event loop: no renewal runs, the work carries on', make: () => ({ kind: 'renewalStall', worker: w, atMs: t, durationMs: Math.min(ttl + 10_000, 3_600_000) }) });
       return opts;
@@ -79,6 +81,9 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
         { id: 'failover', label: 'Redis failover', hint: `the replica lags ${fmtSeconds(scenario.lease.replicationLagMs)} and may lose the lock`, make: () => ({ kind: 'failover', atMs: t }) },
         { id: 'clockJump', label: 'Clock jump +20 s on the lease store', hint: 'keys expire early', make: () => ({ kind: 'clockJump', atMs: t, jumpMs: 20_000 }) },
       ];
+    // The queue itself takes no fault here: its redeliveries come from its consumers (pause, crash, job error on their lanes).
+    case 'queue':
+      return [];
     case 'database':
     case 'destination':
       return [

@@ -1,6 +1,6 @@
 /**
  * The lane kinds, registered once: the timeline shows each kind's lanes in this order (workers,
- * lease keys, the database, the destination). Adding a lane kind = its module (a `LaneKind`: its
+ * lease keys, an SQS-like queue's messages, the database, the destination). Adding a lane kind = its module (a `LaneKind`: its
  * lanes from a run, its items, its background) + one entry in `REGISTERED`; `LaneRef` follows.
  */
 import type { DerivedRun } from '../../store/derive';
@@ -11,9 +11,10 @@ import { workerLanes } from './worker';
 import { leaseLanes } from './lease';
 import { databaseLanes } from './database';
 import { destinationLanes } from './destination';
+import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
 
-const REGISTERED = [workerLanes, leaseLanes, databaseLanes, destinationLanes] as const;
+const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
 
 /** Names a lane of any registered kind (where a fault is placed, where the fault menu opened). */
 export type LaneRef = RefOf<(typeof REGISTERED)[number]>;

@@ -1,0 +1,119 @@
+/**
+ * Queue lanes (scenario version 2, an SQS-like `queue`): one per message, a bar per delivery —
+ * from the ReceiveMessage that delivered it to the DeleteMessage that deleted it, or to the moment
+ * it was visible again (its visibility timeout passed, or the stalled-job checker moved it back) —
+ * with its consumer, delivery number and the visibility deadline as a ramp, like a lease's TTL.
+ * Derived from the events' data (`call`, `data`), not from their texts.
+ */
+import { runEndMs } from '../../store/derive';
+import { fmtSeconds } from '../../faults/faultCatalog';
+import { fitText } from '../fit';
+import type { G } from '../draw/items';
+import type { LaneKind } from './types';
+import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
+
+/** One delivery of a message: who had it, from when to when, and when its visibility would end. */
+export interface Delivery {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly consumer: string;
+  readonly receiptHandle: string;
+  readonly receiveCount: number;
+  /** The visibility deadline last set (receive or extension). */
+  readonly visibleAtMs: number;
+  /** How it ended: deleted, visible again, or still in flight when the run ended. */
+  readonly end: 'deleted' | 'visible' | 'open';
+}
+
+/** Names a message's lane. */
+export interface QueueLaneRef { readonly kind: 'queue'; readonly messageId: string }
+
+type Open = { startMs: number; consumer: string; receiptHandle: string; receiveCount: number; visibleAtMs: number };
+
+/** The deliveries of every message of the run, by message id. */
+export function deliveriesOf(events: readonly { atMs: number; call?: { resource: string; caller: string; command: unknown; reply: unknown }; data?: unknown }[], endMs: number): Map<string, Delivery[]> {
+  const out = new Map<string, Delivery[]>();
+  const open = new Map<string, Open>();
+  const close = (id: string, atMs: number, end: Delivery['end']) => {
+    const o = open.get(id);
+    if (!o) return;
+    open.delete(id);
+    out.get(id)!.push({ ...o, endMs: Math.max(atMs, o.startMs), end });
+  };
+  for (const e of events) {
+    const d = e.data as { t?: string; op?: string; messageId?: string } | undefined;
+    if (d?.t === 'queue' && d.op === 'visible' && d.messageId) close(d.messageId, e.atMs, 'visible');
+    if (e.call?.resource !== 'queue') continue;
+    const cmd = e.call.command as QueueCmd;
+    const reply = e.call.reply as QueueReply;
+    if (reply.op === 'ReceiveMessage' && cmd.op === 'ReceiveMessage') {
+      const m = reply.messages[0];
+      if (!m) continue;
+      if (!out.has(m.messageId)) out.set(m.messageId, []);
+      close(m.messageId, e.atMs, 'visible');
+      open.set(m.messageId, { startMs: e.atMs, consumer: e.call.caller, receiptHandle: m.receiptHandle, receiveCount: m.receiveCount, visibleAtMs: e.atMs + cmd.visibilityTimeoutMs });
+    } else if (reply.op === 'DeleteMessage' && reply.deleted && reply.messageId) {
+      close(reply.messageId, e.atMs, 'deleted');
+    } else if (reply.op === 'ChangeMessageVisibility' && reply.ok && cmd.op === 'ChangeMessageVisibility') {
+      for (const o of open.values()) if (o.receiptHandle === cmd.receiptHandle) o.visibleAtMs = reply.visibleAtMs;
+    }
+  }
+  for (const id of [...open.keys()]) close(id, endMs, 'open');
+  return out;
+}
+
+/** The queue lane kind. */
+export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
+  kind: 'queue',
+  background: 'var(--lane-lease)',
+  idOf: (ref) => `queue-${ref.messageId}`,
+
+  lanes(run) {
+    const q = run.scenario.queue;
+    if (q === undefined || q.kind !== 'sqs') return [];
+    const byMessage = deliveriesOf(run.events, runEndMs(run));
+    const ids = byMessage.size > 0 ? [...byMessage.keys()] : ['m1'];
+    return ids.map((messageId) => ({
+      ref: { kind: 'queue', messageId },
+      label: `${q.name}: ${messageId}`,
+      ariaLabel: `Queue ${q.name}, message ${messageId}: who has it in flight, and until when it is invisible`,
+      h: 36,
+      data: byMessage.get(messageId) ?? [],
+    }));
+  },
+
+  items(deliveries, { X, W, y, h, plotW }, lane) {
+    return deliveries.map((s) => {
+      const rx = X(s.startMs);
+      const rw = W(s.startMs, s.endMs);
+      const until = Math.max(s.startMs, Math.min(s.visibleAtMs, s.endMs));
+      const ex = X(until);
+      const span = s.visibleAtMs - s.startMs;
+      const left = span <= 0 ? 0 : Math.max(0, Math.min(1, (s.visibleAtMs - until) / span));
+      const words = `${s.consumer} · delivery ${s.receiveCount}`;
+      const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, words, s.consumer);
+      const how = s.end === 'deleted' ? `deleted at ${fmtSeconds(s.endMs)}` : s.end === 'visible' ? `visible again at ${fmtSeconds(s.endMs)}` : 'still in flight when the run ended';
+      return {
+        key: `${s.startMs}|${s.receiptHandle}`,
+        sig: `${rx}|${rw}|${ex}|${y}|${h}|${words}|${s.end}|${text}|${left}`,
+        label: `${lane.ref.messageId} in flight with ${s.consumer} (delivery ${s.receiveCount}) from ${fmtSeconds(s.startMs)}, ${how}`,
+        draw: (sg: G) => {
+          sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', s.receiveCount > 1 ? '#9f1239' : '#0e7490');
+          sg.append('path').attr('d', `M${rx},${y + h - 15} L${ex},${y + h - 4 - 11 * left} L${ex},${y + h - 4} L${rx},${y + h - 4} Z`).attr('fill', '#22d3ee').attr('opacity', 0.6);
+          sg.append('title').text(`${lane.ref.messageId}: receipt handle ${s.receiptHandle}, ${s.consumer}, delivery ${s.receiveCount}; invisible until ${fmtSeconds(s.visibleAtMs)}; ${how}`);
+          if (text) sg.append('text').attr('x', rx + 5).attr('y', y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
+        },
+      };
+    });
+  },
+
+  // Who has the message at the cursor, and how long it stays invisible.
+  cursorNote: {
+    className: 'ttl',
+    flipWithinPx: 140,
+    text(deliveries, cursorMs) {
+      const d = deliveries.find((s) => s.startMs <= cursorMs && cursorMs < s.endMs);
+      return !d ? 'visible or deleted' : `${d.consumer}: invisible ${fmtSeconds(Math.max(0, d.visibleAtMs - cursorMs))} more`;
+    },
+  },
+};
