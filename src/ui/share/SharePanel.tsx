@@ -10,8 +10,8 @@ import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
 import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
 
-function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
-  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview' | 'bookmarks'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview, bookmarks: s.bookmarks });
   return `${window.location.origin}${window.location.pathname}${h}`;
 }
 
@@ -33,7 +33,8 @@ export function useShareLink(): string {
   const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
   const mode = useLockscope((s) => s.mode);
   const interview = useLockscope((s) => s.interview);
-  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview]);
+  const bookmarks = useLockscope((s) => s.bookmarks);
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview, bookmarks }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview, bookmarks]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
