@@ -64,7 +64,7 @@ export function App() {
   const showAnswer = !interviewing;
   // Interview mode has no compare view (its other side is the preset's fix), no catalogue (its verdicts), no lessons and no workshop: the simulator instead.
   const shown = interviewing && view !== 'simulate' && view !== 'edit' ? 'simulate' : view === 'workshop' && workshopRole === null ? 'simulate' : view;
-  useCursorKeys(shown === 'simulate' || shown === 'compare');
+  useCursorKeys(shown === 'simulate' || shown === 'compare' || shown === 'lesson');
   usePlayback();
 
   const open = (id: string, v: 'without' | 'with') => {

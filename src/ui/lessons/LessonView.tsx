@@ -197,7 +197,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
           <section className="panel lesson-stage" aria-labelledby="lesson-exercise-h" data-testid="lesson-exercise">
             <h2 id="lesson-exercise-h" tabIndex={-1} ref={lesson.st === 3 ? stageRef : undefined}>Exercise</h2>
             <p>{def.exercise}</p>
-            <p className="small">Change the mechanism (left), then check: the fault search tries every schedule of ≤ {def.maxFaults} fault{def.maxFaults === 1 ? '' : 's'} of these kinds: {def.kinds.map(kindLabel).join(', ')}.</p>
+            <p className="small">Change the mechanism (the panel on the right), then check: the fault search tries every schedule of ≤ {def.maxFaults} fault{def.maxFaults === 1 ? '' : 's'} of these kinds: {def.kinds.map(kindLabel).join(', ')}.</p>
             <button type="button" className="button primary" onClick={() => void check()} disabled={grade.kind === 'busy'} data-testid="lesson-grade">Check my design</button>
             {grade.kind === 'busy' && <p role="status">Searching…</p>}
             {grade.kind === 'error' && <p className="error" role="alert">{grade.message}</p>}

@@ -6,18 +6,17 @@
  *
  * Keys (in either window; the audience's are forwarded to the presenter): → / PageDown next step
  * (reveals an open vote first), ← / PageUp previous event, ] / [ next / previous bookmark,
- * R reveal, B or . blank screen, V ask "what happens next?", Esc close the vote.
+ * Home / End first / last event, R reveal, B or . blank screen, V ask "what happens next?", Esc
+ * close the vote.
  */
 import { useCallback, useEffect, useMemo } from 'react';
 import { findPreset } from '../../sim';
-import { encodeShare } from '../../share/link';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
 import type { LockscopeState } from '../store/types';
 import { Timeline } from '../timeline/Timeline';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 import { fmtSeconds } from '../faults/faultCatalog';
-import { shareStateOf } from '../url/urlState';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
 import { makeVote, withCount } from './vote';
@@ -26,7 +25,7 @@ import { deriveRun } from '../store/derive';
 type Store = { getState(): LockscopeState };
 
 /** The keys the workshop acts on (the audience forwards these). */
-export const WORKSHOP_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.', 'v', 'V', 'Escape']);
+export const WORKSHOP_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.', 'v', 'V', 'Escape', 'Home', 'End']);
 
 /** Shows the vote's answer: the cursor moves to the event it asked about. */
 function revealVote(s: LockscopeState): void {
@@ -57,6 +56,12 @@ export function workshopKey(store: Store, key: string): boolean {
       if (s.vote) s.setVote(null);
       s.setPlaying(false);
       s.stepEvent(-1);
+      return true;
+    case 'Home':
+    case 'End':
+      if (s.vote) s.setVote(null);
+      if (key === 'Home') s.home();
+      else s.end();
       return true;
     case ']':
       s.stepBookmark(1);
@@ -172,7 +177,9 @@ export function PresenterView() {
     const off = installPresenterSync(store as never, channel, workshop.ch, handle);
     return () => { off(); channel.close(); };
   }, [store, workshop.ch, handle]);
-  const audienceUrl = useMemo(() => `${window.location.origin}${window.location.pathname}#${audienceKey(store.getState(), workshop.ch)}`, [store, workshop.ch, run]); // eslint-disable-line react-hooks/exhaustive-deps
+  const composed = useLockscope((s) => s.composed);
+  // The audience's link follows the scenario and the bookmarks (the cursor travels over the channel).
+  const audienceUrl = useMemo(() => `${window.location.origin}${window.location.pathname}#${audienceKey({ ...store.getState(), composed, bookmarks }, workshop.ch)}`, [store, workshop.ch, composed, bookmarks]);
   const note = bookmarkAt(bookmarks, cursorMs, 0);
   const nextBookmark = bookmarks.find((b) => b.atMs > cursorMs);
   const next = run.events[cursorIndex + 1];
@@ -255,8 +262,8 @@ export function AudienceView() {
       <main id="main" tabIndex={-1} className="audience-main" aria-hidden={blank || undefined}>
         <h1>{title}</h1>
         <CurrentSentence live />
-        <VotePanel editable={false} />
         <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={noop} />
+        <VotePanel editable={false} />
         <VerdictPanel run={run} onEventId={noop} />
         {!channel && <p className="error">This browser has no BroadcastChannel: the audience window cannot follow the presenter.</p>}
       </main>
@@ -270,10 +277,4 @@ export function WorkshopView() {
   if (role === 'presenter') return <PresenterView />;
   if (role === 'audience') return <AudienceView />;
   return null;
-}
-
-/** The presenter's link for the state on screen: the same scenario and bookmarks, a new workshop id. */
-export function presenterHash(s: LockscopeState, ch: string): string {
-  const st = shareStateOf({ ...s, view: 'workshop', workshop: { role: 'presenter', ch } });
-  return st === null ? '#/' : `#${encodeShare(st)}`;
 }
