@@ -104,9 +104,10 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     try {
       const st = store.getState();
       const now = st.composed;
-      const t = timelineSvg(root, imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict));
+      const title = imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
+      const t = timelineSvg(root, title);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
-      else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
+      else download(await svgToPng(t.svg, t.width, t.height, 2, title), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
     } catch (e) {
       store.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
