@@ -18,7 +18,6 @@ import { HelpButton } from './help/HelpDialog';
 import type { Theme } from './store/types';
 import { WorkshopView } from './workshop/WorkshopView';
 import { LessonPath, LessonView } from './lessons/LessonView';
-import { randomToken } from './interview/kit';
 
 const TABS = [['catalogue', 'Catalogue'], ['lessons', 'Lessons'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
@@ -74,14 +73,6 @@ export function App() {
     window.scrollTo(0, 0);
   };
 
-  const present = () => {
-    const s = store.getState();
-    s.setVote(null);
-    s.setBlank(false);
-    s.setWorkshop({ role: 'presenter', ch: randomToken() });
-    s.setView('workshop');
-  };
-
   // The audience's window is the timeline, large: no header, nothing to click.
   if (shown === 'workshop' && workshopRole === 'audience') return <div className="app"><WorkshopView /></div>;
 
@@ -110,7 +101,6 @@ export function App() {
             </select>
           </label>
         )}
-        {showAnswer && shown === 'simulate' && <button type="button" onClick={present} data-testid="present" title="A presenter window with notes and controls, and an audience window kept in step">Present</button>}
         <HelpButton />
         <details className="display-prefs">
           <summary>Display{largeType ? ' · large' : ''}</summary>

@@ -1,12 +1,23 @@
 /**
  * Bookmarks on moments of the timeline, each with a short annotation ("here A still believes it
  * owns the lease"). Kept in the link (`b`); shown as numbered flags on the time axis; `[` and `]`
- * step through them in time order (../timeline/Transport.tsx).
+ * step through them in time order (../timeline/Transport.tsx). "Present (workshop)…" starts
+ * presenter mode from here (../workshop/).
  */
 import { useState } from 'react';
 import { MAX_BOOKMARK_CHARS, MAX_BOOKMARKS } from '../../share/link';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { useLockscope, useLockscopeStore } from '../store';
+import { randomToken } from '../interview/kit';
+import type { LockscopeState } from '../store/types';
+
+/** Turns this window into a workshop's presenter window (a new channel id; the audience window opens from there). */
+export function startPresenting(s: LockscopeState): void {
+  s.setVote(null);
+  s.setBlank(false);
+  s.setWorkshop({ role: 'presenter', ch: randomToken() });
+  s.setView('workshop');
+}
 
 /** The bookmarks panel: add one at the cursor, edit or remove one, go to one. */
 export function BookmarksPanel() {
@@ -15,6 +26,8 @@ export function BookmarksPanel() {
   const cursorMs = useLockscope((s) => s.cursorMs);
   const [draft, setDraft] = useState('');
   const full = bookmarks.length >= MAX_BOOKMARKS;
+  // A candidate's interview page has no presenter mode (its notes show the fix).
+  const canPresent = useLockscope((s) => s.mode !== 'interview');
   const add = () => {
     store.getState().addBookmark({ atMs: Math.round(cursorMs), note: draft.trim().slice(0, MAX_BOOKMARK_CHARS) });
     setDraft('');
@@ -44,6 +57,7 @@ export function BookmarksPanel() {
           <p className="small muted">Keys: <kbd>[</kbd> previous bookmark, <kbd>]</kbd> next.</p>
         </>
       )}
+      {canPresent && <button type="button" onClick={() => startPresenting(store.getState())} data-testid="present" title="A presenter window with notes and controls, and an audience window kept in step">Present (workshop)…</button>}
     </section>
   );
 }
