@@ -91,7 +91,7 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   const candTitle = pngTitle(readFileSync(await pngDl.path()));
   expect(candTitle).toBe('Nightly export: the lease expires under a paused worker');
   // Nor a way to the lessons (their takeaways name fixes) or to presenter mode.
-  await expect(tabs.getByRole('button', { name: 'Lessons', exact: true })).toHaveCount(0);
+  await expect(cand.getByTestId('to-lessons')).toHaveCount(0);
   await expect(cand.getByTestId('present')).toHaveCount(0);
   // The candidate's address bar never gains the interviewer's notes.
   expect(JSON.stringify(stateOf(cand.url()))).not.toContain(token);

@@ -18,7 +18,8 @@ async function tabTo(page: Page, target: Locator, back = false, max = 80): Promi
 
 test('lessons: a learner completes the fencing lesson by keyboard alone — prediction checked, reveal with the cited events, the exercise graded by the fault search; progress kept; the lesson state is a link', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.goto('/#/lessons');
+  await page.goto('/#/');
+  await page.getByTestId('to-lessons').click();
   await expect(page.getByRole('heading', { name: 'Lessons', level: 1 })).toBeVisible();
   await expect(page.getByTestId('lesson-progress')).toHaveText('0 of 8 lessons done.');
   expect(await seriousAxe(page)).toEqual([]);

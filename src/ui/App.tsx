@@ -19,7 +19,7 @@ import type { Theme } from './store/types';
 import { WorkshopView } from './workshop/WorkshopView';
 import { LessonPath, LessonView } from './lessons/LessonView';
 
-const TABS = [['catalogue', 'Catalogue'], ['lessons', 'Lessons'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
+const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
 /**
  * "Skip to content": focuses the view's main region without touching the address (the route is
@@ -82,8 +82,8 @@ export function App() {
       <header className="app-header">
         {showAnswer ? <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a> : <span className="brand">Lockscope · interview</span>}
         <nav aria-label="Views" className="tabs">
-          {TABS.filter(([v]) => showAnswer || (v !== 'compare' && v !== 'catalogue' && v !== 'lessons')).map(([v, label]) => (
-            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v || (v === 'lessons' && shown === 'lesson') ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
+          {TABS.filter(([v]) => showAnswer || (v !== 'compare' && v !== 'catalogue')).map(([v, label]) => (
+            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v || (v === 'catalogue' && (shown === 'lessons' || shown === 'lesson')) ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
               {label}
             </button>
           ))}
