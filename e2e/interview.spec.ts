@@ -7,6 +7,27 @@ const FIX = "fencing token (INCR) checked by the file store rejects A's stale up
 /** Words that would give the answer away on the candidate's page. */
 const ANSWER = ['Violated', 'Held', 'The fix', 'with the fix', 'With the fix', FIX, 'DUPLICATE', 'Break my design', 'How often?'];
 
+/** The Title text of an exported PNG (its iTXt chunk), or null. */
+function pngTitle(png: Buffer): string | null {
+  for (let at = 8; at + 8 <= png.length;) {
+    const len = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    if (type === 'iTXt') {
+      const data = png.subarray(at + 8, at + 8 + len);
+      const key = data.subarray(0, data.indexOf(0)).toString('latin1');
+      if (key === 'Title') {
+        // keyword \0, compression flag, method, language \0, translated keyword \0, text
+        let i = data.indexOf(0) + 3;
+        i = data.indexOf(0, i) + 1;
+        i = data.indexOf(0, i) + 1;
+        return data.subarray(i).toString('utf8');
+      }
+    }
+    at += 12 + len;
+  }
+  return null;
+}
+
 async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: string }> {
   await page.goto('/#/sim/export-lease-expiry');
   await expect(page.getByTestId('verdict')).toContainText('Violated');
@@ -28,6 +49,8 @@ async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: 
 }
 
 test("interview: the candidate's link shows no answer anywhere (page, HTML, exported SVG); Check my design answers; the interviewer's link shows the answer", async ({ page, context }) => {
+  // Two fault searches and three pages on a shared 2-core machine: a hang guard, not a speed goal.
+  test.setTimeout(150_000);
   const errors = watchErrors(page);
   const { candidate, interviewer } = await makeLinks(page);
   expect(candidate).not.toBe(interviewer);
@@ -63,6 +86,13 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   const svg = readFileSync(await svgDl.path(), 'utf8');
   expect(svg).toContain('Nightly export');
   for (const w of ['violated', 'held', 'DUPLICATE', 'Violation']) expect(svg).not.toContain(w);
+  // The PNG: its title (kept as the file's Title text, the words the image draws) has no verdict either.
+  const [pngDl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: 'Timeline PNG' }).click()]);
+  const candTitle = pngTitle(readFileSync(await pngDl.path()));
+  expect(candTitle).toBe('Nightly export: the lease expires under a paused worker');
+  // Nor a way to the lessons (their takeaways name fixes) or to presenter mode.
+  await expect(cand.getByTestId('to-lessons')).toHaveCount(0);
+  await expect(cand.getByTestId('present')).toHaveCount(0);
   // The candidate's address bar never gains the interviewer's notes.
   expect(JSON.stringify(stateOf(cand.url()))).not.toContain(token);
 
@@ -92,6 +122,8 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   await expect(notes).toContainText('Starting design, with ');
   await expect(notes).toContainText('States the invariant');
   await expect(intv.getByText('with the fix')).toBeVisible();
+  const [intvPng] = await Promise.all([intv.waitForEvent('download'), intv.getByRole('button', { name: 'Timeline PNG' }).click()]);
+  expect(pngTitle(readFileSync(await intvPng.path()))).toBe('Nightly export: the lease expires under a paused worker — violated');
   await intv.screenshot({ path: 'test-results/interview-interviewer-1280x800.png', fullPage: true });
   const intvAxe = await new AxeBuilder({ page: intv }).analyze();
   expect(intvAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);

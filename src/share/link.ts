@@ -48,6 +48,41 @@ export const interviewerNotesSchema = z.strictObject({
   r: z.array(z.string().max(MAX_NOTE_CHARS)).max(8),
 });
 
+/** Longest bookmark annotation, in characters ("here A still believes it owns the lease"). */
+export const MAX_BOOKMARK_CHARS = 140;
+/** Most bookmarks a link holds. */
+export const MAX_BOOKMARKS = 24;
+
+/** A bookmark: a moment of the timeline (virtual ms) and a short annotation. */
+export const bookmarkSchema = z.strictObject({
+  /** The moment, in virtual ms. */
+  m: z.int().min(0).max(LIMITS.maxHorizonMs),
+  /** The annotation (may be empty). */
+  n: z.string().max(MAX_BOOKMARK_CHARS),
+});
+
+/** Ids of the guided lessons (src/ui/lessons/lessons.ts holds their content). */
+export const LESSON_IDS = ['invariant', 'unique', 'row-lock', 'advisory-lock', 'lease', 'fencing', 'idempotency', 'recovery'] as const;
+
+/** A guided lesson's state: which lesson, the question's seed, the stage reached and the prediction chosen. */
+export const lessonStateSchema = z.strictObject({
+  /** The lesson's id. */
+  id: z.enum(LESSON_IDS),
+  /** Seed of the question drawn ("which of these fault schedules breaks this design?"). */
+  q: z.int().min(0).max(2 ** 31 - 1),
+  /** Stage reached: 0 question, 1 prediction checked, 2 reveal, 3 exercise. */
+  st: z.int().min(0).max(3),
+  /** The options picked in the prediction (indexes). */
+  a: z.array(z.int().min(0).max(7)).max(8).optional(),
+});
+
+/** A workshop window: the presenter's or the audience's, and the channel (BroadcastChannel name part) that keeps them in step. */
+export const workshopSchema = z.strictObject({
+  role: z.enum(['presenter', 'audience']),
+  /** Random channel id (URL-safe, 8–64 characters): two workshops in one browser do not hear each other. */
+  ch: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+});
+
 /** What a link holds (short keys keep links short). */
 export const shareStateSchema = z.strictObject({
   /** Preset id the scenario starts from. */
@@ -84,12 +119,20 @@ export const shareStateSchema = z.strictObject({
    * never writes drafts or preferences and never adds a history entry to the page around it.
    */
   e: z.literal(1).optional(),
+  /** Bookmarks with annotations on moments of the timeline. */
+  b: z.array(bookmarkSchema).max(MAX_BOOKMARKS).optional(),
+  /** A guided lesson's state. */
+  l: lessonStateSchema.optional(),
+  /** Workshop presenter mode: which window this is. */
+  r: workshopSchema.optional(),
 }).superRefine((st, ctx) => {
   if (st.z !== undefined && st.i !== 2) ctx.addIssue({ code: 'custom', path: ['z'], message: "interviewer's notes belong only in an interviewer's link (i=2)" });
   if (st.i === 2 && st.z === undefined) ctx.addIssue({ code: 'custom', path: ['z'], message: "is missing: an interviewer's link carries the notes" });
   if (st.e !== undefined && st.i !== undefined) ctx.addIssue({ code: 'custom', path: ['e'], message: 'an embed shows a run, not an interview: a link cannot be both' });
   if (st.e !== undefined && st.w !== undefined && st.w !== 'single') ctx.addIssue({ code: 'custom', path: ['e'], message: `an embed shows the simulator only, not the ${st.w} view` });
   if (st.i === 1 && st.p !== undefined) ctx.addIssue({ code: 'custom', path: ['p'], message: "a candidate's link carries the scenario in full, never a preset id" });
+  if (st.l !== undefined && st.i !== undefined) ctx.addIssue({ code: 'custom', path: ['l'], message: 'a lesson cannot be part of an interview' });
+  if (st.r !== undefined && st.i !== undefined) ctx.addIssue({ code: 'custom', path: ['r'], message: 'a workshop window cannot be part of an interview' });
 });
 
 /** Decoded link state. */
@@ -156,12 +199,15 @@ export function scenarioFromShare(state: ShareState): { ok: true; scenario: Scen
   return r.ok ? { ok: true, scenario: r.scenario } : { ok: false, errors: r.errors.map(prefix('scenario')) };
 }
 
+/** What a link holds besides the scenario. */
+export type ShareExtra = Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z' | 'e' | 'b' | 'l' | 'r'>;
+
 /**
  * The smallest state for a scenario: preset id + variant + changed switches + faults when it
  * differs from a preset only there; the whole scenario otherwise. `prefer` = 1 tries the preset's
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
-export function shareFromScenario(scenario: Scenario, extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z' | 'e'> = {}, prefer: 0 | 1 = 0): ShareState {
+export function shareFromScenario(scenario: Scenario, extra: ShareExtra = {}, prefer: 0 | 1 = 0): ShareState {
   // A candidate's link names no preset (its id would lead to the preset's fix): the scenario in full, without its id.
   if (extra.i === 1) {
     const { id: _id, ...rest } = scenario;

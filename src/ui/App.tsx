@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { LESSONS, PRESETS } from '../sim';
-import { useLockscope, useLockscopeStore, useVisibility } from './store';
+import { useLockscope, useLockscopeStore } from './store';
 import { Catalogue } from './catalogue/Catalogue';
 import { SimulateView } from './SimulateView';
 import { CompareView } from './compare/CompareView';
@@ -16,6 +16,8 @@ import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 import { applyPrefs, savePrefs, THEMES } from './prefs';
 import { HelpButton } from './help/HelpDialog';
 import type { Theme } from './store/types';
+import { WorkshopView } from './workshop/WorkshopView';
+import { LessonPath, LessonView } from './lessons/LessonView';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
@@ -55,10 +57,13 @@ export function App() {
     return () => mq?.removeEventListener('change', apply);
   }, [largeType, theme]);
 
-  const { showAnswer } = useVisibility();
-  // Interview mode has no compare view (its other side is the preset's fix) and no catalogue (its verdicts): the simulator instead.
-  const shown = (view === 'compare' || view === 'catalogue') && !showAnswer ? 'simulate' : view;
-  useCursorKeys(shown === 'simulate' || shown === 'compare');
+  const mode = useLockscope((s) => s.mode);
+  const workshopRole = useLockscope((s) => s.workshop?.role ?? null);
+  const interviewing = mode === 'interview';
+  const showAnswer = !interviewing;
+  // Interview mode has no compare view (its other side is the preset's fix), no catalogue (its verdicts), no lessons and no workshop: the simulator instead.
+  const shown = interviewing && view !== 'simulate' && view !== 'edit' ? 'simulate' : view === 'workshop' && workshopRole === null ? 'simulate' : view;
+  useCursorKeys(shown === 'simulate' || shown === 'compare' || shown === 'lesson');
   usePlayback();
 
   const open = (id: string, v: 'without' | 'with') => {
@@ -68,6 +73,9 @@ export function App() {
     window.scrollTo(0, 0);
   };
 
+  // The audience's window is the timeline, large: no header, nothing to click.
+  if (shown === 'workshop' && workshopRole === 'audience') return <div className="app"><WorkshopView /></div>;
+
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={skipToContent}>Skip to content</a>
@@ -75,12 +83,12 @@ export function App() {
         {showAnswer ? <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a> : <span className="brand">Lockscope · interview</span>}
         <nav aria-label="Views" className="tabs">
           {TABS.filter(([v]) => showAnswer || (v !== 'compare' && v !== 'catalogue')).map(([v, label]) => (
-            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
+            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v || (v === 'catalogue' && (shown === 'lessons' || shown === 'lesson')) ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
               {label}
             </button>
           ))}
         </nav>
-        {view !== 'catalogue' && showAnswer && (
+        {(view === 'simulate' || view === 'compare' || view === 'edit') && showAnswer && (
           <label className="preset-picker">
             <span>Scenario</span>
             <select value={presetId ?? ''} onChange={(e) => e.target.value && store.getState().loadPreset(e.target.value, 'without')}>
@@ -116,6 +124,9 @@ export function App() {
       {shown === 'simulate' && <SimulateView />}
       {shown === 'compare' && <CompareView />}
       {shown === 'edit' && <EditorView />}
+      {shown === 'workshop' && <WorkshopView />}
+      {shown === 'lessons' && <LessonPath />}
+      {shown === 'lesson' && <LessonView />}
       <FaultMenu />
     </div>
   );

@@ -19,6 +19,7 @@ import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
+import { BookmarksPanel } from './bookmarks/BookmarksPanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
 import { ExploreAction } from './explore/ExplorePanel';
 import { OddsSection } from './odds/OddsPanel';
@@ -89,6 +90,7 @@ export function SimulateView() {
       <aside className="col-left" aria-label="Scenario setup">
         <MechanismPanel />
         <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
+        <BookmarksPanel />
         <SharePanel />
       </aside>
       <main className="col-main" id="main" tabIndex={-1}>

@@ -63,6 +63,7 @@ export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' 
     <main className="catalogue" id="main" tabIndex={-1}>
       <h1>Two workers attempt the same job. What keeps the invariant true?</h1>
       <p className="tagline">Start from the invariant — what must never happen — and choose the weakest mechanism that enforces it. Open a scenario to step through it, inject faults, and compare mechanisms.</p>
+      {showAnswer && <p><a className="button primary" href="#/lessons" data-testid="to-lessons">Guided lessons: a path through this catalogue, with predictions and exercises</a></p>}
       {LESSONS.map((lesson) => (
         <section key={lesson.id} aria-labelledby={`lesson-${lesson.id}`}>
           <h2 id={`lesson-${lesson.id}`}>{lesson.title}</h2>

@@ -52,6 +52,9 @@ export function HelpButton() {
             {showAnswer && <li><strong>Compare</strong>: the same faults without and with the fix, or with one switch flipped, side by side.</li>}
             {showAnswer && <li><strong>Break my design</strong> (under the timeline, and in Edit): the search tries every schedule of up to N faults and shows the shortest one that breaks the scenario, or says none does; open it in the simulator or replay it against another mechanism. A matrix shows which mechanism holds against which fault.</li>}
             {showAnswer && <li><strong>How often? (the odds)</strong> (below the log, lease scenarios): from the p50 and p99 of the pauses you see, the chance of a violation for each lease TTL.</li>}
+            <li><strong>Bookmarks</strong> (left): mark the moment at the cursor with a short note; <kbd>[</kbd> / <kbd>]</kbd> step to the previous / next bookmark. The link keeps them.</li>
+            {showAnswer && <li><strong>Present (workshop)…</strong> (under the bookmarks): a presenter window with notes and controls, and an audience window kept in step. Keys: → / ← step, [ / ] bookmarks, R reveal, B blank, V "what happens next?".</li>}
+            {showAnswer && <li><strong>Guided lessons</strong> (on the catalogue page): from the invariant to recovery, each with a prediction, the reveal and an exercise graded by the fault search.</li>}
             <li><strong>Share</strong>: the address is the whole state; Copy link, or export JSON / the timeline as SVG or PNG.</li>
           </ol>
           <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the themes: Auto (follows the system), Light, Dark and Projector (high contrast, for the back of a room).</p>

@@ -12,8 +12,8 @@ import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
 import { TranscriptExport } from './TranscriptExport';
 import { EmbedSnippet } from '../embed/EmbedSnippet';
 
-function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview'>): string {
-  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview });
+function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview' | 'bookmarks'>): string {
+  const h = hashOf({ composed: s.composed, variant: s.variant, view: s.view === 'catalogue' ? 'simulate' : s.view, cursorIndex: s.cursorIndex, cursorMs: s.cursorMs, compareTarget: s.compareTarget, mode: s.mode, interview: s.interview, bookmarks: s.bookmarks });
   return `${window.location.origin}${window.location.pathname}${h}`;
 }
 
@@ -35,7 +35,8 @@ export function useShareLink(): string {
   const compareTarget = useDeferredValue(useLockscope((s) => s.compareTarget));
   const mode = useLockscope((s) => s.mode);
   const interview = useLockscope((s) => s.interview);
-  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview]);
+  const bookmarks = useLockscope((s) => s.bookmarks);
+  return useMemo(() => linkFor({ composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview, bookmarks }), [composed, variant, view, cursorIndex, cursorMs, compareTarget, mode, interview, bookmarks]);
 }
 
 /** "Copy link": the Clipboard API, or (when it is blocked) the link in a selected text field. */
@@ -106,9 +107,10 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     try {
       const st = store.getState();
       const now = st.composed;
-      const t = timelineSvg(root, imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict));
+      const title = imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
+      const t = timelineSvg(root, title);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
-      else download(await svgToPng(t.svg, t.width, t.height), `${fileBase(now)}-timeline.png`);
+      else download(await svgToPng(t.svg, t.width, t.height, 2, title), `${fileBase(now)}-timeline.png`);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
     } catch (e) {
       store.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);

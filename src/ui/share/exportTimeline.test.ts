@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { imageTitle, timelineSvg } from './exportTimeline';
+import { crc32, imageTitle, pngWithText, timelineSvg } from './exportTimeline';
 
 function fakeTimeline(label: string): HTMLElement {
   const root = document.createElement('div');
@@ -32,5 +32,41 @@ describe('the exported image title', () => {
   it('names the verdict only while the view shows it (predict before the reveal and interview mode hide it)', () => {
     expect(imageTitle('Unsafe release', 'violated', true)).toBe('Unsafe release — violated');
     expect(imageTitle('Unsafe release', 'violated', false)).toBe('Unsafe release');
+  });
+});
+
+/** A 1×1 PNG (as a canvas writes one). */
+const ONE_PIXEL = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+
+function chunks(png: Uint8Array): { type: string; data: Uint8Array; crcOk: boolean }[] {
+  const out = [];
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  for (let at = 8; at < png.length;) {
+    const len = view.getUint32(at);
+    const type = new TextDecoder().decode(png.subarray(at + 4, at + 8));
+    const crc = view.getUint32(at + 8 + len);
+    out.push({ type, data: png.subarray(at + 8, at + 8 + len), crcOk: crc === crc32(png.subarray(at + 4, at + 8 + len)) });
+    at += 12 + len;
+  }
+  return out;
+}
+
+describe('PNG export title', () => {
+  it('keeps the title as an iTXt chunk after IHDR, UTF-8, with a valid CRC; the image chunks untouched', () => {
+    const before = chunks(ONE_PIXEL);
+    expect(before.every((c) => c.crcOk)).toBe(true); // the CRC matches the encoder's
+    const out = pngWithText(ONE_PIXEL, 'Title', 'Nightly export — violated');
+    const after = chunks(out);
+    expect(after.map((c) => c.type)).toEqual(['IHDR', 'iTXt', ...before.slice(1).map((c) => c.type)]);
+    expect(after.every((c) => c.crcOk)).toBe(true);
+    const text = new TextDecoder().decode(after[1]!.data);
+    expect(text.startsWith('Title\0\0\0\0\0')).toBe(true);
+    expect(text.endsWith('Nightly export — violated')).toBe(true);
+    expect(after[2]!.data).toEqual(before[1]!.data);
+  });
+
+  it('leaves anything that is not a PNG alone', () => {
+    const junk = new Uint8Array([1, 2, 3]);
+    expect(pngWithText(junk, 'Title', 'x')).toBe(junk);
   });
 });

@@ -109,8 +109,49 @@ export function timelineSvg(root: Element, title: string): { svg: string; width:
   return { svg, width, height };
 }
 
-/** Renders SVG text to a PNG blob at `scale` (canvas drawImage of the SVG as an image). */
-export function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (ISO-HDLC, as PNG chunks use it). */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * The PNG with an `iTXt` chunk `keyword` = `text` (UTF-8) right after its header chunk: the
+ * image's title as metadata, the same words the image draws (so what a title hides can be
+ * checked in the file). Returns the input unchanged when it is not a PNG.
+ */
+export function pngWithText(png: Uint8Array, keyword: string, text: string): Uint8Array {
+  const SIG = [137, 80, 78, 71, 13, 10, 26, 10];
+  if (png.length < 33 || SIG.some((b, i) => png[i] !== b)) return png;
+  const enc = new TextEncoder();
+  const data = new Uint8Array([...enc.encode(keyword.slice(0, 79)), 0, 0, 0, 0, 0, ...enc.encode(text)]);
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(enc.encode('iTXt'), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  // Signature (8) + IHDR (4 length + 4 type + 13 data + 4 CRC) = 33 bytes, then the new chunk.
+  const out = new Uint8Array(png.length + chunk.length);
+  out.set(png.subarray(0, 33), 0);
+  out.set(chunk, 33);
+  out.set(png.subarray(33), 33 + chunk.length);
+  return out;
+}
+
+/** Renders SVG text to a PNG blob at `scale` (canvas drawImage of the SVG as an image); with `title`, also kept as the PNG's `Title` text. */
+export function svgToPng(svg: string, width: number, height: number, scale = 2, title?: string): Promise<Blob> {
   return new Promise((resolve, reject) => {
     const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
     const img = new Image();
@@ -125,7 +166,11 @@ export function svgToPng(svg: string, width: number, height: number, scale = 2):
         ctx.fillStyle = '#ffffff';
         ctx.fillRect(0, 0, width, height);
         ctx.drawImage(img, 0, 0, width, height);
-        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the canvas produced no PNG'))), 'image/png');
+        canvas.toBlob((b) => {
+          if (!b) return reject(new Error('the canvas produced no PNG'));
+          if (title === undefined) return resolve(b);
+          b.arrayBuffer().then((buf) => resolve(new Blob([pngWithText(new Uint8Array(buf), 'Title', title) as Uint8Array<ArrayBuffer>], { type: 'image/png' })), reject);
+        }, 'image/png');
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)));
       } finally {

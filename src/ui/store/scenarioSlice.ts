@@ -2,6 +2,7 @@
 import { findPreset, PRESETS } from '../../sim';
 import { compose, commitScenario } from './commit';
 import { deriveRun, indexAtMs, runEndMs } from './derive';
+import { sortBookmarks } from './bookmarks';
 import type { ScenarioSlice, Slice } from './types';
 
 const first = PRESETS.find((p) => p.id === 'export-lease-expiry') ?? PRESETS[0]!;
@@ -31,7 +32,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
     const composed = compose(scenario, scenario.faults);
     set({
       presetId: id, variant, scenario, faults: [...scenario.faults], composed, error: null,
-      cursorMs: 0, cursorIndex: -1, playing: false, badge: null, selectedFault: null, faultMenu: null, revealed: false,
+      cursorMs: 0, cursorIndex: -1, playing: false, badge: null, selectedFault: null, faultMenu: null, revealed: false, bookmarks: [], vote: null,
       lastEdit: { key: uniqueEditKey('preset'), serial: (get().lastEdit?.serial ?? 0) + 1 },
     });
   },
@@ -58,6 +59,9 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
       mode: opts.mode ?? 'explore',
       interview: opts.interview ?? null,
+      bookmarks: sortBookmarks(opts.bookmarks ?? []),
+      lesson: opts.lesson ?? null,
+      workshop: opts.workshop ?? null,
       ...(opts.largeType ? { largeType: true } : {}),
       ...(opts.embed ? { embed: true } : {}),
       revealed: events.length > 0 && cursorIndex === events.length - 1,

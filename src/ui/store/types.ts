@@ -21,6 +21,35 @@ export interface InterviewSetup {
   readonly notes: InterviewerNotes | null;
 }
 
+/** A bookmark: a moment of the timeline and a short annotation (kept in the link as `b`). */
+export interface Bookmark {
+  /** The moment, in virtual ms. */
+  readonly atMs: number;
+  /** The annotation ("here A still believes it owns the lease"; may be empty). */
+  readonly note: string;
+}
+
+/** A guided lesson's state, as its link holds it (src/share/link.ts `l`). */
+export type LessonState = NonNullable<ShareState['l']>;
+
+/** A workshop window (presenter or audience) and its channel, as its link holds it (`r`). */
+export type Workshop = NonNullable<ShareState['r']>;
+
+/**
+ * A "what happens next?" vote of a workshop: the options (the next event's sentence among two
+ * later ones), the tally the presenter enters, and whether the answer is revealed.
+ */
+export interface Vote {
+  /** The cursor's event index when the vote was asked (the answer is the event after it). */
+  readonly atIndex: number;
+  readonly options: readonly string[];
+  /** Index of the option that happens next. */
+  readonly answer: number;
+  /** Hands counted per option (entered by the presenter). */
+  readonly tally: readonly number[];
+  readonly revealed: boolean;
+}
+
 /** Which preset variant is loaded. */
 export type Variant = 'without' | 'with';
 
@@ -76,6 +105,12 @@ export interface SharedOpts {
   readonly interview?: InterviewSetup;
   /** The link asks for the embed view (`e=1`; absent: the view stays as it was). */
   readonly embed?: boolean;
+  /** The link's bookmarks (absent: none). */
+  readonly bookmarks?: readonly Bookmark[];
+  /** The guided lesson the link opens (absent: none). */
+  readonly lesson?: LessonState;
+  /** The workshop window the link opens (absent: none). */
+  readonly workshop?: Workshop;
 }
 
 /** What the last edit changed, for the badge. */
@@ -126,15 +161,16 @@ export interface CursorSlice {
  * after the cursor stay hidden until the cursor reaches the last event or the user reveals them.
  * The link keeps it (`h=1`). `interview` (the candidate's side of an interview link, `i=1`): every
  * hint of the answer hidden for good — the verdict, findings, metrics, the preset's fix, the
- * mechanism hints, the search panels — with no reveal.
+ * mechanism hints, the search panels — with no reveal. `lesson` (a guided lesson): the run and
+ * the mechanism hints shown, the preset's fix hidden (the exercise asks for it).
  */
-export type ViewMode = 'explore' | 'predict' | 'interview';
+export type ViewMode = 'explore' | 'predict' | 'interview' | 'lesson';
 
 /** Colour theme: `auto` follows the system's `prefers-color-scheme`; `projector` is high-contrast light. */
 export type Theme = 'auto' | 'light' | 'dark' | 'projector';
 
 /** Top-level screen. */
-export type View = 'catalogue' | 'simulate' | 'compare' | 'edit';
+export type View = 'catalogue' | 'simulate' | 'compare' | 'edit' | 'lessons' | 'lesson' | 'workshop';
 
 /** A visible, dismissible message about input the app refused (a link, a file). */
 export interface Notice {
@@ -200,6 +236,26 @@ export interface ViewSlice {
   /** Starts the clock (once per interview) and notes the starting design. */
   startInterviewClock(nowMs: number, base: Scenario): void;
   reveal(): void;
+  /** Bookmarks on the timeline, in time order (kept in the link). */
+  bookmarks: readonly Bookmark[];
+  /** Adds a bookmark (kept in time order; one per moment: a second at the same moment replaces the note). */
+  addBookmark(b: Bookmark): void;
+  updateBookmark(index: number, note: string): void;
+  removeBookmark(index: number): void;
+  /** Moves the cursor to the next (+1) or previous (−1) bookmark after/before the cursor; false when there is none. */
+  stepBookmark(delta: 1 | -1): boolean;
+  /** The guided lesson open (view `lesson`), or null. */
+  lesson: LessonState | null;
+  setLesson(lesson: LessonState | null): void;
+  /** The workshop window this is (view `workshop`), or null. */
+  workshop: Workshop | null;
+  setWorkshop(workshop: Workshop | null): void;
+  /** The audience's screen is blanked (a workshop's "blank screen"). */
+  blank: boolean;
+  setBlank(blank: boolean): void;
+  /** The workshop's "what happens next?" vote, or null. */
+  vote: Vote | null;
+  setVote(vote: Vote | null): void;
   compareTarget: CompareTarget;
   faultMenu: FaultMenuState | null;
   notice: Notice | null;

@@ -1,8 +1,9 @@
 /** View slice: which screen is shown and in which mode, large type for projectors, the compare target and the fault menu. */
+import { sortBookmarks } from './bookmarks';
 import type { Slice, ViewSlice } from './types';
 
 /** Creates the view slice. */
-export const createViewSlice: Slice<ViewSlice> = (set) => ({
+export const createViewSlice: Slice<ViewSlice> = (set, get) => ({
   view: 'catalogue',
   embed: false,
   largeType: false,
@@ -18,7 +19,9 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   notice: null,
   draftOffer: null,
   setView(view) {
-    set({ view, faultMenu: null, playing: false });
+    // A lesson's mode (the fix hidden) belongs to the lesson view: leaving it goes back to explore.
+    const mode = view === 'lesson' ? 'lesson' : get().mode === 'lesson' ? 'explore' : get().mode;
+    set({ view, faultMenu: null, playing: false, mode });
   },
   setMode(mode) {
     set({ mode, revealed: false });
@@ -34,6 +37,40 @@ export const createViewSlice: Slice<ViewSlice> = (set) => ({
   },
   reveal() {
     set({ revealed: true });
+  },
+  bookmarks: [],
+  addBookmark(b) {
+    set((s) => ({ bookmarks: sortBookmarks([...s.bookmarks.filter((x) => x.atMs !== b.atMs), b]) }));
+  },
+  updateBookmark(index, note) {
+    set((s) => ({ bookmarks: s.bookmarks.map((b, i) => (i === index ? { ...b, note } : b)) }));
+  },
+  removeBookmark(index) {
+    set((s) => ({ bookmarks: s.bookmarks.filter((_b, i) => i !== index) }));
+  },
+  stepBookmark(delta) {
+    const s = get();
+    const target = delta > 0 ? s.bookmarks.find((b) => b.atMs > s.cursorMs) : [...s.bookmarks].reverse().find((b) => b.atMs < s.cursorMs);
+    if (!target) return false;
+    s.setPlaying(false);
+    s.setCursorMs(target.atMs);
+    return true;
+  },
+  lesson: null,
+  setLesson(lesson) {
+    set({ lesson });
+  },
+  workshop: null,
+  setWorkshop(workshop) {
+    set({ workshop });
+  },
+  blank: false,
+  setBlank(blank) {
+    set({ blank });
+  },
+  vote: null,
+  setVote(vote) {
+    set({ vote });
   },
   setLargeType(largeType) {
     set({ largeType });

@@ -11,6 +11,7 @@
  *   the verdict, findings, metrics, the preset's fix and the "with the fix" variant, the mechanism
  *   hints, the catalogue's verdicts, the search and odds panels, the compare view, the verdict in
  *   an exported image's title — and no way to reveal or to leave the mode from the page.
+ * - `lesson` (a guided lesson): everything but the preset's fix (the exercise asks for it).
  */
 import { deriveRun } from './derive';
 import { useLockscope } from './context';
@@ -45,6 +46,9 @@ const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: 
 const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, offerModeToggle: true });
 const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: false });
 
+/** A guided lesson: the run and the hints shown; the preset's fix hidden (the lesson's exercise asks for it). */
+const LESSON: Visibility = Object.freeze({ ...EVERYTHING, showAnswer: false, offerModeToggle: false });
+
 /** Predict mode's condition: not revealed yet, and the cursor before the run's last event. */
 function outcomeStillAhead(s: LockscopeState): boolean {
   if (s.revealed || s.view === 'edit') return false;
@@ -61,6 +65,8 @@ export function visibilityOf(s: LockscopeState): Visibility {
       return outcomeStillAhead(s) ? PREDICTING : EVERYTHING;
     case 'interview':
       return INTERVIEWING;
+    case 'lesson':
+      return LESSON;
   }
 }
 

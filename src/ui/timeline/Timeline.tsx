@@ -47,6 +47,33 @@ export interface TimelineProps {
   readonly domainEndMs?: number;
 }
 
+/** The bookmarks as numbered flags in the marks row under the time axis (buttons: activating one moves the cursor there). */
+function BookmarkMarkers({ x, plotW, gutter, k, top, onCursorMs }: { x: (ms: number) => number; plotW: number; gutter: number; k: number; top: number; onCursorMs: (ms: number) => void }) {
+  const bookmarks = useLockscope((s) => s.bookmarks);
+  if (bookmarks.length === 0) return null;
+  return (
+    <div className="bookmark-layer" data-testid="bookmark-markers" style={{ top }}>
+      {bookmarks.map((b, i) => {
+        const cx = x(b.atMs);
+        if (cx < 0 || cx > plotW) return null;
+        return (
+          <button
+            key={b.atMs}
+            type="button"
+            className="bookmark-marker"
+            style={{ left: gutter + cx * k }}
+            aria-label={`Bookmark ${i + 1} at ${fmtSeconds(b.atMs)}${b.note ? `: ${b.note}` : ''}`}
+            title={`${fmtSeconds(b.atMs)}${b.note ? ` · ${b.note}` : ''}`}
+            onClick={() => onCursorMs(b.atMs)}
+          >
+            <span aria-hidden="true">{i + 1}</span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
 /** The timeline component. */
 export function Timeline(props: TimelineProps) {
   const { run, cursorMs, faults, selectedFault, label } = props;
@@ -155,6 +182,7 @@ export function Timeline(props: TimelineProps) {
           <rect className="scrub-strip no-zoom" x={0} y={0} width={plotW} height={AXIS_H} fill="transparent" style={{ cursor: 'ew-resize' }} />
           <g className="faults" clipPath={`url(#${uid}-marks)`} />
         </svg>
+        <BookmarkMarkers x={x} plotW={plotW} gutter={GUTTER} k={k} top={(AXIS_H + 1) * k} onCursorMs={props.onCursorMs} />
         <div className="cursor-overlay" ref={cursorRef} style={{ height: height * k }}>
           {!showFuture && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H * k }} title="Hidden until the end: predict what happens next" />}
           <div className="cursor-line" />

@@ -22,7 +22,7 @@ function isActivatable(t: EventTarget | null): boolean {
   return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'INPUT' || el.tagName === 'SUMMARY' || ['button', 'menuitem', 'radio', 'checkbox'].includes(el.getAttribute('role') ?? '');
 }
 
-/** Global cursor keys: space play/pause, ←/→ previous/next event, Home/End. Ignored while typing in a field. */
+/** Global cursor keys: space play/pause, ←/→ previous/next event, [/] previous/next bookmark, Home/End. Ignored while typing in a field. */
 export function useCursorKeys(enabled: boolean): void {
   const store = useLockscopeStore();
   useEffect(() => {
@@ -46,6 +46,14 @@ export function useCursorKeys(enabled: boolean): void {
           e.preventDefault();
           s.setPlaying(false);
           s.stepEvent(-1);
+          break;
+        case ']':
+          e.preventDefault();
+          s.stepBookmark(1);
+          break;
+        case '[':
+          e.preventDefault();
+          s.stepBookmark(-1);
           break;
         case 'Home':
           e.preventDefault();

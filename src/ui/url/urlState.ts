@@ -4,15 +4,16 @@
  * full, the faults, the cursor, the view and the compare side). Old `#/sim/<id>[/fixed]` and
  * `#/compare/<id>[/fixed]` routes still open, and are rewritten to the new form.
  */
-import { decodeShare, encodeShare, shareFromScenario, type ShareState } from '../../share/link';
+import { decodeShare, encodeShare, shareFromScenario, type ShareExtra, type ShareState } from '../../share/link';
 import type { Mechanism, Scenario, ValidationError } from '../../sim';
 import { flipSwitch, relevantSwitches } from '../mechanism/switches';
 import { parseHash } from '../routing';
 import { deriveRun } from '../store/derive';
-import type { CompareTarget, InterviewSetup, LockscopeState, SharedOpts, View, ViewMode } from '../store/types';
+import { bookmarksFromLink, bookmarksToLink } from '../store/bookmarks';
+import type { Bookmark, CompareTarget, InterviewSetup, LessonState, LockscopeState, SharedOpts, View, ViewMode, Workshop } from '../store/types';
 
 /** The parts of the store the URL holds. */
-export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number; readonly interview?: InterviewSetup | null; readonly embed?: boolean };
+export type UrlFields = Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'compareTarget'> & { readonly mode?: ViewMode; readonly largeType?: boolean; readonly cursorMs?: number; readonly interview?: InterviewSetup | null; readonly embed?: boolean; readonly bookmarks?: readonly Bookmark[]; readonly lesson?: LessonState | null; readonly workshop?: Workshop | null };
 
 /** Mechanism fields that differ between two scenarios (b relative to a). */
 function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
@@ -23,8 +24,8 @@ function mechanismDiff(a: Scenario, b: Scenario): Partial<Mechanism> {
 
 /** The link state for the current store (catalogue: null). */
 export function shareStateOf(s: UrlFields): ShareState | null {
-  if (s.view === 'catalogue') return null;
-  const extra: Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i' | 'g' | 'z' | 'e'> = {};
+  if (s.view === 'catalogue' || s.view === 'lessons') return null;
+  const extra: ShareExtra = {};
   if (s.mode === 'predict') extra.h = 1;
   if (s.interview) Object.assign(extra, interviewShare(s.interview));
   if (s.largeType) extra.t = 1;
@@ -37,6 +38,10 @@ export function shareStateOf(s: UrlFields): ShareState | null {
   const embed = s.embed === true && !s.interview;
   if (s.view === 'compare' && !embed) extra.w = 'compare';
   if (s.view === 'edit' && !embed) extra.w = 'edit';
+  const b = bookmarksToLink(s.bookmarks ?? []);
+  if (b) extra.b = b;
+  if (s.view === 'lesson' && s.lesson && !embed) extra.l = s.lesson;
+  if (s.view === 'workshop' && s.workshop && !embed) extra.r = s.workshop;
   if (s.compareTarget.kind === 'switch' && !embed) extra.k = mechanismDiff(s.composed, flipSwitch(s.composed, s.compareTarget.switchId));
   return shareFromScenario(s.composed, extra, s.variant === 'with' ? 1 : 0);
 }
@@ -74,6 +79,8 @@ export function compareTargetOf(scenario: Scenario, k: Partial<Mechanism> | unde
 /** What a fragment asks for. */
 export type UrlIntent =
   | { readonly kind: 'catalogue' }
+  /** The guided lessons' path. */
+  | { readonly kind: 'lessons' }
   | { readonly kind: 'preset'; readonly presetId: string; readonly variant: 'without' | 'with'; readonly view: View }
   | { readonly kind: 'shared'; readonly scenario: Scenario; readonly opts: SharedOpts; readonly state: ShareState }
   | { readonly kind: 'invalid'; readonly errors: readonly ValidationError[] }
@@ -84,6 +91,7 @@ export type UrlIntent =
 export function readHash(hash: string): UrlIntent {
   const h = hash.replace(/^#/, '');
   if (h === '' || h === '/') return { kind: 'catalogue' };
+  if (h === '/lessons') return { kind: 'lessons' };
   if (h.startsWith('/')) {
     const r = parseHash(hash);
     if (r.presetId) return { kind: 'preset', presetId: r.presetId, variant: r.variant, view: r.view };
@@ -99,14 +107,17 @@ export function readHash(hash: string): UrlIntent {
     state: st,
     opts: {
       ...(st.p !== undefined ? { variant: st.f === 1 ? 'with' : 'without' } : {}),
-      view: st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
+      view: st.l !== undefined ? 'lesson' : st.r !== undefined ? 'workshop' : st.w === 'compare' ? 'compare' : st.w === 'edit' ? 'edit' : 'simulate',
       cursorIndex: st.c ?? -1,
       ...(st.a !== undefined ? { cursorMs: st.a } : {}),
       compareTarget: compareTargetOf(r.scenario, st.k),
-      mode: st.i === 1 ? 'interview' : st.h === 1 ? 'predict' : 'explore',
+      mode: st.i === 1 ? 'interview' : st.l !== undefined ? 'lesson' : st.h === 1 ? 'predict' : 'explore',
       ...(st.i !== undefined ? { interview: interviewOf(st)! } : {}),
       ...(st.t === 1 ? { largeType: true } : {}),
       ...(st.e === 1 ? { embed: true } : {}),
+      ...(st.b !== undefined ? { bookmarks: bookmarksFromLink(st.b) } : {}),
+      ...(st.l !== undefined ? { lesson: st.l } : {}),
+      ...(st.r !== undefined ? { workshop: st.r } : {}),
     },
   };
 }

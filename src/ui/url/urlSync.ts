@@ -99,6 +99,9 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
         case 'catalogue':
           s.setView('catalogue');
           break;
+        case 'lessons':
+          s.setView('lessons');
+          break;
         case 'preset':
           if (intent.presetId !== s.presetId || intent.variant !== s.variant || isEdited(shareStateOf({ ...s, view: 'simulate' }))) s.loadPreset(intent.presetId, intent.variant);
           s.setView(intent.view);
@@ -153,7 +156,8 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     if (applying) return;
     const scenarioChanged = s.composed !== prev.composed;
     const structural = s.view !== prev.view || s.presetId !== prev.presetId || s.variant !== prev.variant
-      || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length || s.mode !== prev.mode;
+      || s.compareTarget !== prev.compareTarget || s.faults.length !== prev.faults.length || s.mode !== prev.mode
+      || s.bookmarks.length !== prev.bookmarks.length || s.lesson !== prev.lesson || s.workshop !== prev.workshop;
     if (scenarioChanged && !s.embed) saveDraftSoon();
     if (structural || scenarioChanged) {
       const key = s.lastEdit?.key ?? null;
@@ -163,10 +167,10 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
       lastAt = now;
       // Inside a frame a pushState would add an entry to the history of the page around it: an embed only replaces.
       write(coalesce || s.embed ? 'replace' : 'push', prev);
-    } else if (s.largeType !== prev.largeType && s.view !== 'catalogue') {
-      // A display setting: the link keeps it, without a history entry of its own.
+    } else if ((s.largeType !== prev.largeType || s.bookmarks !== prev.bookmarks) && s.view !== 'catalogue' && s.view !== 'lessons') {
+      // A display setting or a bookmark's note being typed: the link keeps it, without a history entry of its own.
       write('replace', prev);
-    } else if ((s.cursorIndex !== prev.cursorIndex || s.cursorMs !== prev.cursorMs) && s.view !== 'catalogue' && cursorTimer === null) {
+    } else if ((s.cursorIndex !== prev.cursorIndex || s.cursorMs !== prev.cursorMs) && s.view !== 'catalogue' && s.view !== 'lessons' && cursorTimer === null) {
       cursorTimer = setTimeout(() => {
         cursorTimer = null;
         flush();

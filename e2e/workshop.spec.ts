@@ -1,0 +1,118 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { watchErrors } from './support';
+
+async function seriousAxe(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+}
+
+const cursorOf = (page: Page) => page.locator('.cursor-grip').first().getAttribute('aria-valuenow');
+
+test('workshop: bookmarks kept in the link; the presenter opens the audience window and both stay in step through 20 steps, a vote, a blank screen and a reveal', async ({ page, context }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/sim/export-lease-expiry');
+  await expect(page.getByTestId('verdict')).toContainText('Violated');
+  // Two bookmarks: at 3 s and at 33 s, with notes.
+  for (const [steps, note] of [[3, 'A pauses here'], [14, 'here A still believes it owns the lease']] as const) {
+    await page.keyboard.press('Home');
+    for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
+    await page.getByTestId('bookmark-note').fill(note);
+    await page.getByTestId('bookmark-add').click();
+  }
+  await expect(page.getByTestId('bookmark-list').getByRole('listitem')).toHaveCount(2);
+  await expect(page.getByTestId('bookmark-markers').getByRole('button')).toHaveCount(2);
+  // ] and [ step through them in order.
+  await page.keyboard.press('Home');
+  await page.keyboard.press(']');
+  const first = await cursorOf(page);
+  await page.keyboard.press(']');
+  const second = await cursorOf(page);
+  expect(Number(second)).toBeGreaterThan(Number(first));
+  await page.keyboard.press('[');
+  await expect.poll(() => cursorOf(page)).toBe(first);
+  // The link keeps them: a reload shows both.
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(page.getByTestId('bookmark-list').getByRole('listitem')).toHaveCount(2);
+  await expect(page.getByRole('textbox', { name: 'Note of bookmark 2' })).toHaveValue('here A still believes it owns the lease');
+
+  await page.getByTestId('present').click();
+  await expect(page.getByRole('heading', { name: /^Presenter/ })).toBeVisible();
+  const [audience] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-audience').click()]);
+  const audErrors = watchErrors(audience);
+  await expect(audience.getByTestId('audience')).toBeVisible();
+  await expect(audience.getByTestId('verdict')).toContainText(/hidden/i);
+
+  const inStep = async () => {
+    const want = await page.getByTestId('workshop-now').textContent();
+    await expect(audience.getByTestId('workshop-now')).toHaveText(want ?? '');
+    await expect.poll(() => cursorOf(audience)).toBe(await cursorOf(page));
+  };
+  await inStep();
+  const keys = ['ArrowRight', 'ArrowRight', 'ArrowRight', ']', 'ArrowRight', 'ArrowLeft', 'ArrowRight', ']', 'ArrowRight', 'ArrowRight', '[', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowRight', 'ArrowRight', ']', 'ArrowRight', 'ArrowLeft', 'ArrowRight'];
+  expect(keys).toHaveLength(20);
+  const seen = new Set<string>();
+  for (const k of keys) {
+    await page.keyboard.press(k);
+    await inStep();
+    seen.add((await page.getByTestId('workshop-now').textContent()) ?? '');
+  }
+  expect(seen.size).toBeGreaterThan(5);
+  // At a bookmark the presenter sees its note; the audience never does.
+  await page.keyboard.press('Home');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await expect(page.getByTestId('presenter-note')).toContainText('here A still believes it owns the lease');
+  await inStep();
+  await expect(audience.locator('body')).not.toContainText('here A still believes');
+
+  // Predict-then-reveal: the presenter asks, enters the tally, then reveals.
+  await page.keyboard.press('v');
+  await expect(audience.getByTestId('vote')).toBeVisible();
+  await page.getByTestId('tally-1').fill('7');
+  await expect(audience.getByTestId('vote-option-1')).toContainText('7 hands');
+  const options = await audience.getByTestId('vote').getByRole('listitem').allTextContents();
+  // (Focus is in the tally field, where arrows edit the number: the button reveals.)
+  await expect(page.getByTestId('next-step')).toContainText('Reveal the vote');
+  await page.getByTestId('next-step').click();
+  const answer = audience.locator('.vote-answer');
+  await expect(answer).toContainText('this happens');
+  await inStep();
+  const now = (await audience.getByTestId('workshop-now').textContent()) ?? '';
+  expect(options.some((o) => now.includes(o.replace(/^[A-C]/, '').replace(/7 hands$/, '').trim().slice(0, 30)))).toBe(true);
+  await page.screenshot({ path: 'test-results/workshop-presenter-1280x800.png' });
+  await audience.setViewportSize({ width: 1280, height: 800 });
+  await audience.screenshot({ path: 'test-results/workshop-audience-1280x800.png' });
+  await page.keyboard.press('ArrowRight'); // closes the revealed vote, next event
+  await expect(audience.getByTestId('vote')).toHaveCount(0);
+  await inStep();
+
+  // A key pressed in the audience window drives the presenter (a clicker aimed at the projector).
+  const before = await cursorOf(page);
+  await audience.keyboard.press('ArrowRight');
+  await expect.poll(() => cursorOf(page)).not.toBe(before);
+  await inStep();
+
+  // Blank screen, and back.
+  await page.keyboard.press('b');
+  await expect(audience.getByTestId('blank-screen')).toBeVisible();
+  await page.keyboard.press('b');
+  await expect(audience.getByTestId('blank-screen')).toHaveCount(0);
+
+  // Reveal: the audience sees the verdict.
+  await page.keyboard.press('r');
+  await expect(audience.getByTestId('verdict')).toContainText('Violated');
+
+  // A reloaded audience window catches up (it says hello; the presenter answers).
+  await audience.reload();
+  await inStep();
+
+  expect(await seriousAxe(page)).toEqual([]);
+  expect(await seriousAxe(audience)).toEqual([]);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await audience.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: 'test-results/workshop-presenter-1920x1080.png' });
+  await audience.screenshot({ path: 'test-results/workshop-audience-1920x1080.png' });
+  expect([...errors, ...audErrors]).toEqual([]);
+});

@@ -1,0 +1,101 @@
+/**
+ * The guided lessons (issue 12): a path through the catalogue in the order the lesson is told —
+ * start from the invariant → unique constraint → row lock → advisory lock → lease → fencing →
+ * idempotency → recovery. Each lesson names a preset (src/sim/presets), asks a question, and sets
+ * one exercise ("make it hold with the weakest mechanism") graded by the fault search against
+ * ≤ `maxFaults` faults of `kinds` (`lessons.test.ts` checks that the preset's fix passes it and
+ * that the starting design does not, except the first lesson, whose answer is "no mechanism").
+ */
+import { LESSON_IDS } from '../../share/link';
+
+/** A lesson's id (the link's `l.id`). */
+export type LessonId = (typeof LESSON_IDS)[number];
+
+/** One lesson of the path. */
+export interface Lesson {
+  readonly id: LessonId;
+  /** The step of the path ("Unique constraint"). */
+  readonly step: string;
+  /** The catalogue preset it opens (its "without the fix" variant). */
+  readonly presetId: string;
+  /** The question the lesson asks first. */
+  readonly question: string;
+  /** The exercise, in words. */
+  readonly exercise: string;
+  /** Fault kinds the exercise's grading allows (registry ids). */
+  readonly kinds: readonly string[];
+  /** At most this many faults per schedule. */
+  readonly maxFaults: number;
+  /** Why the weakest mechanism is enough (shown once the exercise passes). */
+  readonly takeaway: string;
+}
+
+/** The path, in order. */
+export const LESSON_PATH: readonly Lesson[] = [
+  {
+    id: 'invariant', step: 'Start from the invariant', presetId: 'thumbnail',
+    question: 'Two workers render the same thumbnail. Before reaching for a lock: what must never happen here?',
+    exercise: 'Make it hold with the weakest mechanism. (Is a mechanism needed at all?)',
+    kinds: ['pause', 'crash'], maxFaults: 1,
+    takeaway: 'Rendering twice wastes work but breaks no invariant: the weakest mechanism is none. Start from what must never happen.',
+  },
+  {
+    id: 'unique', step: 'Unique constraint', presetId: 'invoice-race',
+    question: 'Two workers check that order 42 has no invoice, then insert one. What stops the second invoice?',
+    exercise: 'Make "one invoice per order" hold with the weakest mechanism.',
+    kinds: ['pause'], maxFaults: 1,
+    takeaway: 'A unique constraint states the invariant in the database: the second INSERT waits, gets 23505, and no lock is needed.',
+  },
+  {
+    id: 'row-lock', step: 'Row lock', presetId: 'inventory-reserve',
+    question: 'Two buyers read stock = 1 and both reserve the last item. Which statement should have waited?',
+    exercise: 'Make "stock never below zero" hold with the weakest mechanism.',
+    kinds: ['pause'], maxFaults: 1,
+    takeaway: 'SELECT … FOR UPDATE (or a CHECK constraint) makes the second reader wait for, or refuse, the first one\'s write.',
+  },
+  {
+    id: 'advisory-lock', step: 'Advisory lock', presetId: 'session-lock-pool',
+    question: 'A job takes a session advisory lock through a connection pool and fails. Who holds the lock now?',
+    exercise: 'Make the lock come free when the job fails, with the weakest mechanism.',
+    kinds: ['jobError'], maxFaults: 1,
+    takeaway: 'pg_advisory_xact_lock is released by the transaction\'s end, rollback included: no lock outlives its job on a pooled connection.',
+  },
+  {
+    id: 'lease', step: 'Lease', presetId: 'renew-partition',
+    question: 'A worker holds a lease and renews it, but a network partition cuts it off from Redis. It keeps working. Who owns the lease when the partition heals?',
+    exercise: 'Make "one export writer at a time" hold across a partition, with the weakest mechanism.',
+    kinds: ['partition'], maxFaults: 1,
+    takeaway: 'A lease is only as good as the holder\'s checks: stop before the write when a renewal fails, and let the store reject a stale writer.',
+  },
+  {
+    id: 'fencing', step: 'Fencing token', presetId: 'export-lease-expiry',
+    question: 'A worker pauses longer than its lease TTL, then uploads. Can a lease alone stop the stale upload?',
+    exercise: 'Make "one export writer at a time" hold against a pause of any length, with the weakest mechanism.',
+    kinds: ['pause'], maxFaults: 1,
+    takeaway: 'A lease cannot stop a paused process; the destination must reject the stale writer: a fencing token it checks.',
+  },
+  {
+    id: 'idempotency', step: 'Idempotency', presetId: 'crash-after-effect',
+    question: 'A worker charges a card, crashes before recording it, restarts and runs the job again. How many charges?',
+    exercise: 'Make "one charge per order" hold across a crash, with the weakest mechanism.',
+    kinds: ['crash'], maxFaults: 1,
+    takeaway: 'Only the destination can recognise a repeat: an idempotency key makes the retry replay the first charge.',
+  },
+  {
+    id: 'recovery', step: 'Recovery', presetId: 'manual-unlock',
+    question: 'An operator deletes a stuck-looking lock by hand while its owner is still working. What happens next?',
+    exercise: 'Make "one shipment" hold even when someone deletes the lock, with the weakest mechanism.',
+    kinds: ['manualDelete'], maxFaults: 1,
+    takeaway: 'Recovery by hand is a fault like any other: the destination must tell a repeat (an idempotency key) or a stale writer (fencing).',
+  },
+];
+
+/** The lesson with this id, or undefined. */
+export function findLesson(id: string): Lesson | undefined {
+  return LESSON_PATH.find((l) => l.id === id);
+}
+
+/** The lesson after this one, or undefined at the end of the path. */
+export function nextLesson(id: LessonId): Lesson | undefined {
+  return LESSON_PATH[LESSON_PATH.findIndex((l) => l.id === id) + 1];
+}
