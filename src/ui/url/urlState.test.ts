@@ -53,3 +53,12 @@ describe('URL state', () => {
     expect(readHash('#/compare/invoice-race/fixed')).toEqual({ kind: 'preset', presetId: 'invoice-race', variant: 'with', view: 'compare' });
   });
 });
+
+describe('the lessons path has its own address', () => {
+  it('hashOf gives #/lessons for the lessons view, and readHash reads it back as the lessons', () => {
+    const base = { composed: findPreset('invoice-race')!.withoutFix, variant: 'without' as const, cursorIndex: -1, compareTarget: { kind: 'otherVariant' as const } };
+    expect(hashOf({ ...base, view: 'lessons' })).toBe('#/lessons');
+    expect(readHash('#/lessons')).toEqual({ kind: 'lessons' });
+    expect(hashOf({ ...base, view: 'catalogue' })).toBe('#/');
+  });
+});

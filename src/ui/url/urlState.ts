@@ -62,6 +62,8 @@ export function interviewOf(st: ShareState): InterviewSetup | undefined {
 
 /** The fragment (with `#`) for the current store. */
 export function hashOf(s: UrlFields): string {
+  // The lessons' path has an address of its own (README "Lessons"), read back by readHash.
+  if (s.view === 'lessons') return '#/lessons';
   const state = shareStateOf(s);
   return state === null ? '#/' : `#${encodeShare(state)}`;
 }
