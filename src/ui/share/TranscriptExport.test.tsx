@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { findPreset, runScenario, renderTranscript, buildTranscript } from '../../sim';
+import { findPreset, runScenario, renderTranscript, buildTranscript, PRESETS } from '../../sim';
+import { hashOf, readHash } from '../url/urlState';
 import { sessionFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
 
 describe('TranscriptExport ("Run it yourself")', () => {
@@ -11,6 +12,16 @@ describe('TranscriptExport ("Run it yourself")', () => {
     expect(unchangedPreset(preset.withoutFix)).toEqual({ id: 'lock-order-deadlock', variant: 'without the fix' });
     expect(unchangedPreset(preset.withFix)).toEqual({ id: 'lock-order-deadlock', variant: 'with the fix' });
     expect(unchangedPreset({ ...preset.withFix, seed: preset.withFix.seed + 1 })).toBeNull();
+  });
+
+  it('a preset opened from a link (or a reload) is still that preset: the claim does not depend on the key order a link decodes to', () => {
+    for (const p of PRESETS) {
+      for (const [variant, scenario] of [['without', p.withoutFix], ['with', p.withFix]] as const) {
+        const intent = readHash(hashOf({ composed: scenario, variant, view: 'simulate', cursorIndex: 0, compareTarget: { kind: 'otherVariant' } }));
+        const opened = intent.kind === 'shared' ? intent.scenario : intent.kind === 'preset' ? (variant === 'with' ? findPreset(intent.presetId)!.withFix : findPreset(intent.presetId)!.withoutFix) : null;
+        expect(opened && unchangedPreset(opened), `${p.id} ${variant}`).toEqual({ id: p.id, variant: variant === 'with' ? 'with the fix' : 'without the fix' });
+      }
+    }
   });
 
   it('offers the combined transcript and one file per session, and copies the text the CLI prints', async () => {

@@ -8,13 +8,20 @@ import { buildTranscript, findPreset, renderSessionScript, renderTranscript, typ
 import { FidelityLine } from '../fidelity/FidelityLine';
 import { download, fileBase } from './files';
 
-/** The preset a scenario is, unchanged (`withFix` or `withoutFix`), or null for an edited or own scenario. */
+/** JSON with every object's keys in sorted order: a scenario decoded from a link (zod's key order) equals the preset it came from. */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : x));
+}
+
+/** The preset a scenario is, unchanged (`withFix` or `withoutFix`), or null for an edited or own scenario. Key order does not count. */
 export function unchangedPreset(s: Scenario): { id: string; variant: 'with the fix' | 'without the fix' } | null {
   const p = s.id ? findPreset(s.id) : undefined;
   if (!p) return null;
-  const json = JSON.stringify(s);
-  if (json === JSON.stringify(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
-  if (json === JSON.stringify(p.withFix)) return { id: p.id, variant: 'with the fix' };
+  const json = canonicalJson(s);
+  if (json === canonicalJson(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
+  if (json === canonicalJson(p.withFix)) return { id: p.id, variant: 'with the fix' };
   return null;
 }
 
