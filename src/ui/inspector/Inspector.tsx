@@ -7,7 +7,7 @@
 import { usesDatabase, usesDestination, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
-import { STATE_TEXT } from '../timeline/lanes/worker';
+import { LANE_STATE_TEXT, laneStateOf } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
 
@@ -65,6 +65,15 @@ export interface InspectorProps {
   readonly title?: string;
 }
 
+/** The lane state of `worker` after event `index`: that of its latest event with a state (none: undefined). */
+function laneStateAt(events: DerivedRun['events'], index: number, worker: string): ReturnType<typeof laneStateOf> {
+  for (let i = index; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.actor === worker && e.state !== undefined) return laneStateOf(e);
+  }
+  return undefined;
+}
+
 /** The inspector panel. */
 export function Inspector({ run, index, cursorMs, title = 'World at the cursor' }: InspectorProps) {
   const snap = index >= 0 ? run.snapshots[index] : undefined;
@@ -83,13 +92,17 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
           <table className="grid" aria-label="Workers">
             <thead><tr><th scope="col">Worker</th><th scope="col">State</th><th scope="col">Believes</th></tr></thead>
             <tbody>
-              {snap.workers.map((w) => (
+              {snap.workers.map((w) => {
+                // What the trace says the worker is doing (polling an empty queue), as its lane says.
+                const state = w.state === 'working' && laneStateAt(run.events, index, w.id) === 'polling' ? 'polling' : w.state;
+                return (
                 <tr key={w.id} data-testid={`worker-${w.id}`}>
                   <th scope="row">{w.id}</th>
-                  <td><span className={`state state-${w.state}`}>{STATE_TEXT[w.state]}</span></td>
+                  <td><span className={`state state-${state}`}>{LANE_STATE_TEXT[state]}</span></td>
                   <td>{w.id} {beliefsInWords(w.beliefs, leaseKey)}</td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
 
