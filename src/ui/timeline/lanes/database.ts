@@ -7,7 +7,10 @@ import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { Item } from '../draw/items';
-import { ROW_H, stack, type LaneKind } from './types';
+import { ROW_H, stack, touches, type LaneKind } from './types';
+
+/** SQL statements and the connection pool's borrow/return (PgBouncer's events are the pool's too). */
+const DATABASE_TRACE_KINDS = ['sql', 'pool'];
 
 /** A span during which a session held (or waited for) one database lock. */
 export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
@@ -36,11 +39,13 @@ function holderOf(sessionId: string, borrowers: ReadonlyMap<string, string | nul
 export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   kind: 'database',
   background: 'var(--lane-database)',
+  traceKinds: DATABASE_TRACE_KINDS,
   idOf: () => 'database',
 
   lanes(run) {
-    // Only when something talks to PostgreSQL (a lease-only job has no database to show).
-    if (!usesDatabase(run.scenario)) return [];
+    // Only when something talks to PostgreSQL (a lease-only job has no database to show): the
+    // scenario says so, or the trace has a statement or a pooled connection.
+    if (!usesDatabase(run.scenario) && !touches(run, DATABASE_TRACE_KINDS)) return [];
     const { events, snapshots } = run;
     const endMs = runEndMs(run);
     // Locks: open segments keyed by lock object + session + granted.
