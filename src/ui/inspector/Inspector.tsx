@@ -105,7 +105,9 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             <tbody>
               {snap.workers.map((w) => {
                 // What the trace says the worker is doing (polling an empty queue), as its lane says.
-                const state = w.state === 'working' && laneStateAt(run.events, index, w.id) === 'polling' ? 'polling' : w.state;
+                // An admin script (no scenario worker) has finished once its last event is behind the cursor and left it not waiting.
+                const scriptDone = !run.scenario.workers.some((x) => x.id === w.id) && w.state !== 'waiting' && run.events.findLastIndex((e) => e.actor === w.id) <= index;
+                const state = scriptDone ? 'done' : w.state === 'working' && laneStateAt(run.events, index, w.id) === 'polling' ? 'polling' : w.state;
                 return (
                 <tr key={w.id} data-testid={`worker-${w.id}`}>
                   <th scope="row">{w.id}</th>

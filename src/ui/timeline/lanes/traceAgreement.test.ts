@@ -11,6 +11,7 @@ import { scenarioArb } from '../../../sim/testing/scenarioArb';
 import { deriveRun, runEndMs, type DerivedRun } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { buildLanes, laneKindOfTraceKind } from '.';
+import { databaseLanes } from './database';
 import { leaseLanes, ttlPieceAt } from './lease';
 import { workerLanes, type StateSegment } from './worker';
 
@@ -218,6 +219,8 @@ describe('every resource the trace touches has its lane', () => {
     const r = run('failover-fence', 'withFix');
     expect(r.events.some((e) => e.command === "SELECT nextval('fence_seq')")).toBe(true);
     expect(buildLanes(r).lanes.map((l) => l.ref.kind)).toContain('database');
+    // It holds no lock to draw (autocommit): the tokens it hands out are its marks.
+    expect(databaseLanes.lanes(r)[0]!.data.marks.filter((m) => m.kind === 'sequence').map((m) => [m.atMs, m.label])).toEqual([[0, "A: nextval('fence_seq') = 33"], [2_000, "B: nextval('fence_seq') = 34"]]);
     // The lane follows the trace, not only what the scenario declares: the same events under a
     // scenario that says its tokens come from Redis still get their database lane.
     const declared = { ...r, scenario: { ...r.scenario, mechanism: { ...r.scenario.mechanism, fenceSource: 'redis-incr' as const } } };
