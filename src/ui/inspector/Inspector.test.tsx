@@ -37,6 +37,31 @@ describe('Inspector', () => {
     expect(within(screen.getByTestId('lease-lease:export')).getByText('B')).toBeInTheDocument();
   });
 
+  it('says a worker polling an empty queue is polling, as its lane does (its machine says working)', () => {
+    const run = deriveRun(findPreset('queue-redelivery')!.withFix);
+    // e9: B's fifth empty ReceiveMessage; A is working on m1.
+    const i = indexOfEvent(run, 'e9');
+    expect(run.events[i]!).toMatchObject({ actor: 'B', state: 'working', reply: 'Messages: [] (none visible)' });
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    expect(within(screen.getByTestId('worker-B')).getAllByRole('cell')[0]).toHaveTextContent(/^polling$/);
+    expect(within(screen.getByTestId('worker-A')).getAllByRole('cell')[0]).toHaveTextContent(/^working$/);
+  });
+
+  it('says the admin script is done once its statement is answered, as its lane ends there (its machine stays working after the 23505)', () => {
+    const run = deriveRun(findPreset('admin-bypass')!.withFix);
+    const answered = run.events.findIndex((e) => e.actor === 'admin' && (e.reply ?? '').startsWith('ERROR 23505'));
+    const state = (i: number) => {
+      const view = render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+      const text = within(screen.getByTestId('worker-admin')).getAllByRole('cell')[0]!.textContent;
+      view.unmount();
+      return text;
+    };
+    expect(state(answered - 1)).toBe('waiting');
+    expect(run.snapshots.at(-1)!.workers.find((w) => w.id === 'admin')!.state).toBe('working');
+    expect(state(answered)).toBe('done');
+    expect(state(run.events.length - 1)).toBe('done');
+  });
+
   it('lists the stale upload as rejected in the destination table', () => {
     const run = deriveRun(preset.withFix);
     render(<Inspector run={run} index={run.events.length - 1} cursorMs={run.endMs} />);

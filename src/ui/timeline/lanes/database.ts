@@ -1,18 +1,22 @@
 /**
  * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
- * pg_locks view, stacked in rows; rows written and errors as marks, from the SQL replies.
+ * pg_locks view, stacked in rows; rows written, errors and sequence values taken (`nextval`) as
+ * marks, from the SQL calls and replies.
  */
-import { usesDatabase } from '../../../sim';
+import { sqlCallOf, usesDatabase } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { Item } from '../draw/items';
-import { ROW_H, stack, type LaneKind } from './types';
+import { ROW_H, stack, touches, type LaneKind } from './types';
+
+/** SQL statements and the connection pool's borrow/return (PgBouncer's events are the pool's too). */
+const DATABASE_TRACE_KINDS = ['sql', 'pool'];
 
 /** A span during which a session held (or waited for) one database lock. */
 export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
-/** A point mark on the database lane. */
-export interface DbMark { readonly atMs: number; readonly kind: 'row' | 'error'; readonly eventId: string; readonly label: string }
+/** A point mark on the database lane: a row written, an error, a sequence value taken (`nextval`). */
+export interface DbMark { readonly atMs: number; readonly kind: 'row' | 'error' | 'sequence'; readonly eventId: string; readonly label: string; readonly value?: number }
 
 /** Names the database lane. */
 export interface DatabaseLaneRef { readonly kind: 'database' }
@@ -36,11 +40,13 @@ function holderOf(sessionId: string, borrowers: ReadonlyMap<string, string | nul
 export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   kind: 'database',
   background: 'var(--lane-database)',
+  traceKinds: DATABASE_TRACE_KINDS,
   idOf: () => 'database',
 
   lanes(run) {
-    // Only when something talks to PostgreSQL (a lease-only job has no database to show).
-    if (!usesDatabase(run.scenario)) return [];
+    // Only when something talks to PostgreSQL (a lease-only job has no database to show): the
+    // scenario says so, or the trace has a statement or a pooled connection.
+    if (!usesDatabase(run.scenario) && !touches(run, DATABASE_TRACE_KINDS)) return [];
     const { events, snapshots } = run;
     const endMs = runEndMs(run);
     // Locks: open segments keyed by lock object + session + granted.
@@ -69,10 +75,16 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     lockSegs.sort((a, b) => a.startMs - b.startMs);
     const lockStack = stack(lockSegs.map((l) => ({ startMs: l.startMs, endMs: Math.max(l.endMs, l.startMs + 1) })));
 
-    // Rows written, errors.
+    // Rows written, errors, sequence values taken (a fencing token from nextval holds no lock to draw).
     const marks: DbMark[] = [];
     for (const e of events) {
       if (e.kind !== 'sql' || !e.reply) continue;
+      const call = sqlCallOf(e);
+      if (call?.command.op === 'nextval' && call.reply.status === 'ok') {
+        const value = Number(call.reply.rows?.[0]?.nextval);
+        marks.push({ atMs: e.atMs, kind: 'sequence', eventId: e.id, label: `${e.actor}: nextval('${call.command.seq}') = ${value}`, value });
+        continue;
+      }
       // FATAL: the server ended the session (idle_in_transaction_session_timeout), marked like an error.
       if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: e.reply.slice(0, 80) });
       else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}` });
@@ -113,9 +125,12 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
       items.push({
         key: `mark|${m.kind}|${m.atMs}|${m.label}`,
         sig: `${mx}|${top}|${h}`,
-        label: m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        label: m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : m.kind === 'sequence' ? `Sequence value taken at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
         draw: (sg) => {
-          if (m.kind === 'error') {
+          if (m.kind === 'sequence') {
+            sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
+            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
+          } else if (m.kind === 'error') {
             sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
             sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
           } else {

@@ -9,7 +9,7 @@ import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { G } from '../draw/items';
-import type { LaneKind } from './types';
+import { touches, type LaneKind } from './types';
 import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
 
 /** One delivery of a message: who had it, from when to when, and when its visibility would end. */
@@ -66,17 +66,20 @@ export function deliveriesOf(events: readonly { atMs: number; call?: { resource:
 export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
   kind: 'queue',
   background: 'var(--lane-lease)',
+  traceKinds: ['queue'],
   idOf: (ref) => `queue-${ref.messageId}`,
 
   lanes(run) {
     const q = run.scenario.queue;
-    if (q === undefined || q.kind !== 'sqs') return [];
+    // An SQS-like queue, or any queue call in the trace (a table queue's rows are the database lane's).
+    if ((q === undefined || q.kind !== 'sqs') && !touches(run, ['queue'])) return [];
+    const name = q?.kind === 'sqs' ? q.name : 'queue';
     const byMessage = deliveriesOf(run.events, runEndMs(run));
     const ids = byMessage.size > 0 ? [...byMessage.keys()] : ['m1'];
     return ids.map((messageId) => ({
       ref: { kind: 'queue', messageId },
-      label: `${q.name}: ${messageId}`,
-      ariaLabel: `Queue ${q.name}, message ${messageId}: who has it in flight, and until when it is invisible`,
+      label: `${name}: ${messageId}`,
+      ariaLabel: `Queue ${name}, message ${messageId}: who has it in flight, and until when it is invisible`,
       h: 36,
       data: byMessage.get(messageId) ?? [],
     }));
