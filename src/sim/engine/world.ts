@@ -669,6 +669,11 @@ export class World {
     return w.helper === null || w.helper.connection === null ? '' : `[helper ${w.helper.connection}] `;
   }
 
+  /** The worker borrowing client connection `client` now (helpers included), or undefined. */
+  private ownerOfClient(client: string): string | undefined {
+    return this.sessionOwner.get(client);
+  }
+
   /** `[backend s2] `, the server connection a statement ran on, behind a pooler; empty without one. */
   private backendNote(session: string): string {
     return this.poolerResource.mode === null ? '' : `[backend ${session}] `;
@@ -695,7 +700,10 @@ export class World {
     }
     if (reply.status !== 'waits') return null;
     this.park(w, 'pooler', () => retry());
-    this.emit(w.id, 'pool', `Every server connection of PgBouncer is in use: ${w.id}'s statement waits for one (position ${reply.position} in PgBouncer's queue).`, {
+    const said = w.helper === null
+      ? `Every server connection of PgBouncer is in use: ${w.id}'s statement waits for one (position ${reply.position} in PgBouncer's queue).`
+      : `Every server connection of PgBouncer is in use (${pooler.snapshot().servers.map((x) => `${x.id} by ${x.client === null ? 'nobody' : `${this.ownerOfClient(x.client) ?? '?'}'s ${x.client}`}`).join(', ')}): ${w.id}'s helper's statement waits for one (position ${reply.position} in PgBouncer's queue), and ${w.id} waits for its helper.`;
+    this.emit(w.id, 'pool', said, {
       command: '', reply: pooler.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pooler', caller: w.id, command: cmd, reply },
     });
     return null;
@@ -843,14 +851,14 @@ export class World {
       this.sessionOwner.set(reply.connection, w.id);
       this.send(w, 'BELIEVE', { connection: reply.connection });
       this.metrics.connectionWaitMs.push(0);
-      const said = process === undefined ? `${w.id} borrows connection ${reply.connection} from the pool.` : `${w.id} borrows connection ${reply.connection} from ${this.poolName(process)} (${this.inUse(process)}).`;
+      const said = process === undefined && this.scenario.processes === undefined ? `${w.id} borrows connection ${reply.connection} from the pool.` : `${w.id} borrows connection ${reply.connection} from ${this.poolName(process)} (${this.inUse(process)}).`;
       this.emit(w.id, 'pool', said, { command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       k();
       return;
     }
     if (reply.status !== 'waits') return;
     this.parkForConnection(w, cmd, k);
-    const said = process === undefined
+    const said = process === undefined && this.scenario.processes === undefined
       ? `Every connection is lent out: ${w.id} waits for one (position ${reply.position} in the queue).`
       : `Every connection of ${this.poolName(process)} is in use (${this.inUse(process, false)}): ${w.id} waits for one (position ${reply.position} in the queue)${this.giveUpNote(process)}.`;
     this.emit(w.id, 'pool', said, {
@@ -888,7 +896,7 @@ export class World {
     const stuck = own.length === holders.length
       ? ` Every one of them is ${w.id}'s own, and ${w.id} keeps ${own.join(' and ')} until the helper returns: nothing can free one.`
       : own.length > 0 ? ` ${w.id} keeps its own ${own.join(' and ')} until the helper returns.` : '';
-    this.emit(w.id, 'pool', `${w.id} calls a helper that needs a connection of its own, but every connection of ${where} is in use (${this.inUse(process, false)}): the helper waits for one (position ${reply.position} in the queue)${this.giveUpNote(process)}, and ${w.id} waits for the helper.${stuck}`, {
+    this.emit(w.id, 'pool', `${w.id} calls a helper that needs a connection of its own, but every connection of ${where} is in use (${this.inUse(process, false)}): the helper waits for one (position ${reply.position} in the queue) and ${w.id} waits for the helper${this.giveUpNote(process)}.${stuck}`, {
       command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: cmd, reply },
     });
   }

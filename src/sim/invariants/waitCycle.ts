@@ -93,7 +93,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     if (call?.resource === 'pooler') {
       const { command, reply } = call as { command: { op: string; client?: string }; reply: { status: string; server?: string } };
       if (command.op === 'link' && reply.status === 'ok' && reply.server !== undefined && command.client !== undefined) backendClient.set(reply.server, command.client);
-      else if (command.op === 'link' && reply.status === 'waits') poolWaits.set(e.actor, { kind: 'pooler', process: '', helper: false, eventId: e.id });
+      else if (command.op === 'link' && reply.status === 'waits') poolWaits.set(e.actor, { kind: 'pooler', process: '', helper: command.client !== undefined && helperConns.has(command.client), eventId: e.id });
       else if (command.op === 'close' && reply.server !== undefined) backendClient.delete(reply.server);
     }
     const sql = sqlCallOf(e);
@@ -146,6 +146,13 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     return [...connPool].filter(([c, proc]) => proc === p.process && sessionOwner.has(c)).map(([c]) => [c, sessionOwner.get(c)]);
   };
 
+  /** How many connections the pool a wait is for has: the process's `poolSize`, the shared `database.poolSize`, or PgBouncer's `serverConnections`. */
+  const sizeOf = (p: PoolWait): number => {
+    if (p.kind === 'pooler') return scenario.database.pooler?.serverConnections ?? 0;
+    if (p.process === '') return scenario.database.poolSize;
+    return scenario.processes?.find((x) => x.id === p.process)?.poolSize ?? 0;
+  };
+
   /** The waiters that can never proceed (see the module comment); computed only when a pool wait exists. */
   const stuckWorkers = (): Set<string> => {
     const stuck = new Set([...waits.keys(), ...poolWaits.keys()]);
@@ -155,8 +162,9 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
         const single = waits.get(x);
         const pool = poolWaits.get(x);
         const ok = single !== undefined ? stuck.has(single.to) : pool !== undefined && (() => {
+          // Every connection of the pool lent out (not a moment between a return and its hand-over), each to a stuck worker.
           const holders = holdersOf(pool);
-          return holders.length > 0 && holders.every(([, h]) => h !== undefined && stuck.has(h));
+          return holders.length > 0 && holders.length >= sizeOf(pool) && holders.every(([, h]) => h !== undefined && stuck.has(h));
         })();
         if (!ok) {
           stuck.delete(x);
@@ -172,7 +180,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     const holders = holdersOf(p);
     const to = holders.find(([, h]) => h !== from)?.[1] ?? from;
     const held = holders.map(([c, h]) => `${c} by ${h ?? '?'}`).join(', ');
-    if (p.kind === 'pooler') return { from, to, on: 'pool', what: `a server connection from PgBouncer (all ${holders.length} in use: ${held})`, eventId: p.eventId };
+    if (p.kind === 'pooler') return { from, to, on: 'pool', what: `a server connection from PgBouncer${p.helper ? ' for its helper' : ''} (all ${holders.length} in use: ${held})`, eventId: p.eventId };
     const pool = p.process === '' ? (scenario.processes === undefined ? 'the pool' : 'the shared pool') : `process ${p.process}'s pool`;
     const own = [...sessionOwner].filter(([c, w]) => w === from && !helperConns.has(c)).map(([c]) => c);
     const what = p.helper
