@@ -925,7 +925,10 @@ export class World {
       const reply: PoolReply = { status: 'timeout' };
       const who = helper ? `${w.id}'s helper` : w.id;
       const then = helper ? ` The helper throws, and ${w.id}'s job fails with it.` : '';
-      this.emit(w.id, 'pool', `${who} gives up waiting for a connection from ${this.poolName(process)} after ${fmtMs(limitMs)} (the pool's acquire timeout): the pool throws "timeout exceeded when trying to connect".${then}`, {
+      const waitedMs = this.nowMs - parked.sinceMs;
+      // The timer is the process's own: a paused process's fires late.
+      const after = waitedMs === limitMs ? `after ${fmtMs(limitMs)} (the pool's acquire timeout)` : `after ${fmtMs(waitedMs)} (the pool's acquire timeout, ${fmtMs(limitMs)}, fired late: the process was paused)`;
+      this.emit(w.id, 'pool', `${who} gives up waiting for a connection from ${this.poolName(process)} ${after}: the pool throws "timeout exceeded when trying to connect".${then}`, {
         command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command: cmd, reply },
       });
       this.jobs.fail(w, 'timeout exceeded when trying to connect');

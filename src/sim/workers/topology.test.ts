@@ -136,6 +136,13 @@ describe('a helper on a second connection from the same pool: the pool deadlocks
     expect(r.verdict.violations.map((v) => v.message)).toEqual(['stuck: wait cycle A→B→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B)); PostgreSQL cannot see the wait outside the database, so only process web-1\'s acquire timeout (1 s) will end it, failing a job']);
   });
 
+  it('the acquire timeout is the process\'s own timer: in a paused process it fires when the process resumes, and says so', () => {
+    const r = runScenario({ ...s, processes: [{ id: 'web-1', poolSize: 1, acquireTimeoutMs: 500 }], workers: [s.workers[0]!], faults: [{ kind: 'pause', worker: 'A', atMs: 300, pauseMs: 2_000 }] });
+    expect(lines(r, (e) => e.kind === 'pool' && e.reply?.startsWith('Error') === true)).toEqual([
+      '2300 A pool.connect() → Error: timeout exceeded when trying to connect | A\'s helper gives up waiting for a connection from process web-1\'s pool after 2.1 s (the pool\'s acquire timeout, 500 ms, fired late: the process was paused): the pool throws "timeout exceeded when trying to connect". The helper throws, and A\'s job fails with it.',
+    ]);
+  });
+
   it('the fix — a third connection, or the record on the caller\'s own connection — completes both jobs', () => {
     const bigger = runScenario({ ...s, processes: [{ id: 'web-1', poolSize: 3 }] });
     expect(bigger.verdict.status).toBe('held');
