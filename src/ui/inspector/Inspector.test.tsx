@@ -17,6 +17,18 @@ describe('Inspector', () => {
     expect(screen.getByTestId('worker-A')).toBeInTheDocument();
   });
 
+  it('groups the connections by the process whose pool they belong to, a helper\'s second connection with its worker', async () => {
+    const { parseScenario } = await import('../../sim');
+    const fixture = await import('../../sim/scenario/fixtures/scenario-v2-helper-lock.json');
+    const parsed = parseScenario(fixture.default);
+    if (!parsed.ok) throw new Error('the helper-lock fixture does not parse');
+    const run = deriveRun(parsed.scenario);
+    const last = run.events.length - 1;
+    render(<Inspector run={run} index={last} cursorMs={run.events[last]!.atMs} />);
+    expect(screen.getByRole('heading', { name: 'Connection pools (one per process)' })).toBeInTheDocument();
+    expect(screen.getByTestId('pool-state')).toHaveTextContent('process web-1: c1 A, c2 A, c3 idle, c4 idle');
+  });
+
   it('shows the lease owner, token and remaining TTL of the snapshot at the cursor', () => {
     const run = deriveRun(preset.withFix);
     const i = run.events.findIndex((e) => e.narration.startsWith('B gets fencing token'));

@@ -51,6 +51,21 @@ function breakable(word: string): ReactNode {
   return word.split(/(?=[A-Z])|(?<=^transaction)(?=id$)|(?<=^virtual)(?=xid$)/).flatMap((w, i) => (i === 0 ? [w] : [<wbr key={i} />, w]));
 }
 
+/**
+ * The application's pool: `c1: A · c2: idle`; with processes (scenario version 2) grouped by the
+ * process whose pool each connection belongs to: `process web-1: c1 A, c2 A · process web-2: c3 idle` (a worker whose helper holds a second connection appears twice).
+ */
+function poolText(snap: WorldSnapshot): string {
+  const conns = snap.pool.connections;
+  if (conns.every((c) => c.process === undefined)) return conns.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ');
+  const groups = new Map<string, string[]>();
+  for (const c of conns) {
+    const key = c.process === undefined ? 'shared pool' : `process ${c.process}`;
+    groups.set(key, [...(groups.get(key) ?? []), `${c.id} ${c.borrower ?? 'idle'}`]);
+  }
+  return [...groups].map(([k, v]) => `${k}: ${v.join(', ')}`).join(' · ');
+}
+
 /** The snapshot's PgBouncer part, or null when the scenario has no pooler. */
 function poolerOf(snap: WorldSnapshot): PoolerSnapshot | null {
   return (snap.pooler as PoolerSnapshot | undefined) ?? null;
@@ -245,9 +260,9 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
 
           {usesDatabase(run.scenario) && (
             <>
-              <h3>Connection pool</h3>
-              <p className="small">
-                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
+              <h3>{run.scenario.processes === undefined ? 'Connection pool' : 'Connection pools (one per process)'}</h3>
+              <p className="small" data-testid="pool-state">
+                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : poolText(snap)}
                 {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
               </p>
               {poolerOf(snap) !== null && <p className="small" data-testid="pooler-routing">{poolerText(snap, poolerOf(snap)!)}</p>}
