@@ -103,3 +103,160 @@ describe('queue steps', () => {
     expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['queue', 'workers[0].steps[0].do', 'workers[0].steps[3].do', 'workers[1].steps[0].do', 'workers[1].steps[3].do', 'invariants[1].kind']);
   });
 });
+
+/** Every event of a run as `time actor: command → reply | narration` (what the event log shows). */
+const transcript = (s: Scenario) => runScenario(s).events.map((e) => `${e.atMs} ${e.actor}: ${e.command ?? ''} → ${e.reply ?? ''} | ${e.narration}`);
+
+describe('queue steps, event by event', () => {
+  const table = findPreset('skip-locked-claim')!;
+
+  it('skip-locked-claim without the fix: both claim row 7 (the claim\'s lock ends at its COMMIT), both mark it, both send', () => {
+    expect(transcript(table.withoutFix)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | B claims job row 7 of job_queue and locks it until its transaction ends.",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: BEGIN → BEGIN | A opens a transaction.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: BEGIN → BEGIN | B opens a transaction.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B.",
+      "30 B: COMMIT → COMMIT | B commits.",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('skip-locked-claim with the fix: B\'s SKIP LOCKED passes over A\'s locked row and B stops with no job', () => {
+    expect(transcript(table.withFix)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 0 | B finds no pending job row it can lock (SKIP LOCKED passes over a row another transaction has locked): no job for it.",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B: client.release() → ok | B returns connection c2 to the pool.",
+      "10 B:  →  | B is done: there was no job in the queue for it.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+    ]);
+  });
+
+  it('a table claim with no row lock says another worker can read the row as pending too', () => {
+    const noLock: Scenario = { ...table.withoutFix, mechanism: { ...table.withoutFix.mechanism, rowLock: 'none' } };
+    expect(transcript(noLock)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' → SELECT 1 → id=7 | A claims job row 7 of job_queue (no lock: another worker can read it as pending too).",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' → SELECT 1 → id=7 | B claims job row 7 of job_queue (no lock: another worker can read it as pending too).",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: BEGIN → BEGIN | A opens a transaction.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: BEGIN → BEGIN | B opens a transaction.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B.",
+      "30 B: COMMIT → COMMIT | B commits.",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('a claim and a mark with no transaction open: the lock ends with the statement, the mark is its own transaction', () => {
+    const noTxn: Scenario = { ...table.withoutFix, workers: table.withoutFix.workers.map((w) => ({ ...w, steps: steps('receive', ['work', 20], 'markClaimed', ['effect', 200], 'ack') })) };
+    expect(transcript(noTxn)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it — but with no transaction open the lock ends with the statement.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | B claims job row 7 of job_queue and locks it — but with no transaction open the lock ends with the statement.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A (in its own transaction: whoever read the row as pending meanwhile will claim it too).",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B (in its own transaction: whoever read the row as pending meanwhile will claim it too).",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('queue-redelivery without the fix: B polls every 5 s, receives delivery 2 at 31 s; A\'s DeleteMessage with its old handle deletes nothing', () => {
+    expect(transcript(base)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-2 Body=charge-order-42 ApproximateReceiveCount=2] | B receives m1 (charge-order-42) with receipt handle rh-2; nobody else can receive it for 30 s — delivery 2: the message was received before and never deleted.",
+      "31000 B:  →  | B works for 35 s.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job with receipt handle rh-1: SQS answers 200, but that handle is no longer the message's latest (it was received again since), so the message stays in the queue.",
+      "37000 A:  →  | A is done: it completed the job.",
+      "61000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not B is still working on it.",
+      "66000 B: POST /v1/charges → (pending: no reply yet) | B calls POST /v1/charges; the request is in progress, no reply yet.",
+      "68000 B: POST /v1/charges → 201 Created | B's call returns: 201 Created.",
+      "68000 B: DeleteMessage QueueUrl=charges ReceiptHandle=rh-2 → 200 OK | B acknowledges the job: DeleteMessage with receipt handle rh-2 deletes m1 from charges.",
+      "68000 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('after maxEmptyReceives empty receives a consumer stops (1: at once, singular; 2: after one more poll)', () => {
+    expect(transcript({ ...base, horizonMs: 10_000, queue: { ...sqs, maxEmptyReceives: 1 } })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 1 empty receive it stops.",
+      "1000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+    expect(transcript({ ...base, horizonMs: 15_000, queue: { ...sqs, maxEmptyReceives: 2 } })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 2 empty receives it stops.",
+      "6000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+  });
+});
