@@ -260,3 +260,18 @@ describe('queue steps, event by event', () => {
     ]);
   });
 });
+
+describe('queue steps and the worker\'s state', () => {
+  const stateOf = (s: Scenario, actor: string, command: RegExp) => runScenario(s).events.filter((e) => e.actor === actor && command.test(e.command ?? '')).map((e) => e.state);
+
+  it('receiving, claiming and extending are work; acknowledging is recording the completion', () => {
+    const fixed = findPreset('queue-redelivery')!.withFix;
+    expect(stateOf(fixed, 'A', /^ReceiveMessage/)).toEqual(['working']);
+    expect(stateOf(fixed, 'B', /^ReceiveMessage/)[0]).toBe('working');
+    expect(stateOf(fixed, 'A', /^ChangeMessageVisibility/)).toEqual(['working']);
+    expect(stateOf(fixed, 'A', /^DeleteMessage/)).toEqual(['recordingCompletion']);
+    const table = findPreset('skip-locked-claim')!.withoutFix;
+    expect(stateOf(table, 'A', /^SELECT id FROM job_queue/)).toEqual(['working']);
+    expect(stateOf(table, 'A', /^UPDATE job_queue SET status = 'done'/)).toEqual(['recordingCompletion']);
+  });
+});
