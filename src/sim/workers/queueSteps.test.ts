@@ -275,3 +275,98 @@ describe('queue steps and the worker\'s state', () => {
     expect(stateOf(table, 'A', /^UPDATE job_queue SET status = 'done'/)).toEqual(['recordingCompletion']);
   });
 });
+
+describe('queue steps at the edges', () => {
+  it('queue-redelivery with the fix: A extends the visibility at 20 s, B keeps getting none, A deletes with its first handle', () => {
+    expect(transcript(findPreset('queue-redelivery')!.withFix)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 20 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "20000 A: ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=30 → 200 OK | A extends m1's visibility: nobody else can receive it for 30 s from now.",
+      "20000 A:  →  | A works for 15 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "36000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "37000 A:  →  | A is done: it completed the job.",
+      "41000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "46000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "51000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "56000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 12 empty receives it stops.",
+      "56000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+  });
+
+  it('a shutdown after the message went to another consumer: the hand-back is MessageNotInflight, B still completes', () => {
+    const s: Scenario = { ...base, faults: [{ kind: 'shutdown', worker: 'A', atMs: 33_000 }] };
+    expect(transcript(s)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-2 Body=charge-order-42 ApproximateReceiveCount=2] | B receives m1 (charge-order-42) with receipt handle rh-2; nobody else can receive it for 30 s — delivery 2: the message was received before and never deleted.",
+      "31000 B:  →  | B works for 35 s.",
+      "33000 A:  →  | A is told to shut down (SIGTERM): it stops its job here and pushes its message back before it exits.",
+      "33000 A: ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=0 → 400 AWS.SimpleQueueService.MessageNotInflight | A shuts down and tries to push m1 back, but the message is no longer in flight under its receipt handle (MessageNotInflight).",
+      "61000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not B is still working on it.",
+      "66000 B: POST /v1/charges → (pending: no reply yet) | B calls POST /v1/charges; the request is in progress, no reply yet.",
+      "68000 B: POST /v1/charges → 201 Created | B's call returns: 201 Created.",
+      "68000 B: DeleteMessage QueueUrl=charges ReceiptHandle=rh-2 → 200 OK | B acknowledges the job: DeleteMessage with receipt handle rh-2 deletes m1 from charges.",
+      "68000 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('a shutdown before receiving hands nothing back; a shutdown where there is no queue pushes nothing', () => {
+    expect(transcript({ ...base, faults: [{ kind: 'shutdown', worker: 'B', atMs: 500 }] })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "500 B:  →  | B is told to shut down (SIGTERM): it stops its job here and exits.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "37000 A:  →  | A is done: it completed the job.",
+    ]);
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const lines = transcript({ ...exp, faults: [{ kind: 'shutdown', worker: 'A', atMs: 1_000 }] });
+    expect(lines).toContain('1000 A:  →  | A is told to shut down (SIGTERM): it stops its job here and exits.');
+    expect(lines.filter((l) => /ChangeMessageVisibility|ReceiveMessage/.test(l))).toEqual([]);
+  });
+
+  it('the engine runs a scenario the validator refuses without a queue call: queue steps without their queue do nothing', () => {
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const noQueue: Scenario = { ...exp, faults: [], workers: [{ id: 'A', startMs: 0, steps: steps('receive', 'markClaimed', 'extendVisibility', 'ack') }] };
+    expect(validateScenario(noQueue).ok).toBe(false);
+    expect(transcript(noQueue)).toEqual(['0 A:  →  | A is done: it completed the job.']);
+    // extendVisibility on a table queue, markClaimed on an SQS queue: skipped.
+    const table = findPreset('skip-locked-claim')!.withoutFix;
+    const tableExtend: Scenario = { ...table, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'receive', 'extendVisibility', 'markClaimed', 'commit', 'ack') }] };
+    expect(transcript(tableExtend)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "0 A: client.release() → ok | A returns connection c1 to the pool.",
+      "0 A:  →  | A is done: it completed the job.",
+    ]);
+    const sqsMark: Scenario = { ...base, workers: [{ id: 'A', startMs: 0, steps: steps('markClaimed', 'ack', 'receive', 'markClaimed', 'ack') }] };
+    expect(transcript(sqsMark)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "0 A:  →  | A is done: it completed the job.",
+    ]);
+  });
+});
