@@ -370,3 +370,37 @@ describe('queue steps at the edges', () => {
     ]);
   });
 });
+
+describe('the error path\'s hand-back', () => {
+  // A holds the lease all along; B tries once (onBusy retry, 0 retries), so its job fails.
+  const failing = (queue: Partial<typeof sqs>, bSteps: ReturnType<typeof steps>, ttlMs = base.lease.ttlMs): Scenario => ({
+    ...base,
+    horizonMs: 45_000,
+    mechanism: { ...base.mechanism, lock: 'lease' },
+    lease: { ...base.lease, ttlMs },
+    client: { ...base.client, onBusy: 'retry', retries: 0 },
+    queue: { ...sqs, pollEveryMs: 1_000, maxEmptyReceives: 50, ...queue },
+    workers: [
+      { id: 'A', startMs: 0, steps: steps('acquire', ['work', 50_000], 'release') },
+      { id: 'B', startMs: 1_000, steps: bSteps },
+    ],
+  });
+  const handBacks = (s: Scenario) => runScenario(s).events.filter((e) => (e.command ?? '').startsWith('ChangeMessageVisibility')).map((e) => `${e.atMs} ${e.actor}: ${e.reply ?? ''} | ${e.narration}`);
+
+  it('says the backoff and its arithmetic: 5 s × 2^(delivery − 1)', () => {
+    const s = failing({ retryBackoffMs: 5_000 }, steps('receive', 'acquire', ['effect', 1_000], 'ack'));
+    expect(handBacks(s)[0]).toBe('1000 B: 200 OK | B\'s error path hands m1 back with a backoff: it is visible again in 5 s (delivery 1, so 5 s × 2^0).');
+  });
+
+  it('without retryBackoffMs a failed job hands nothing back: the message waits out its visibility timeout', () => {
+    const s = failing({}, steps('receive', 'acquire', ['effect', 1_000], 'ack'));
+    const r = runScenario(s);
+    expect(handBacks(s)).toEqual([]);
+    expect(r.events.find((e) => e.actor === 'queue')!.atMs).toBe(31_000);
+  });
+
+  it('a job that fails after its visibility timeout passed cannot hand the message back (MessageNotInflight)', () => {
+    const s = failing({ retryBackoffMs: 5_000 }, steps('receive', ['work', 35_000], 'acquire', ['effect', 1_000], 'ack'), 60_000);
+    expect(handBacks(s)).toEqual(['36000 B: 400 AWS.SimpleQueueService.MessageNotInflight | B\'s error path tries to hand m1 back with a backoff, but the message is no longer in flight under its receipt handle (MessageNotInflight).']);
+  });
+});
