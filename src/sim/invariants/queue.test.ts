@@ -100,3 +100,13 @@ describe('queue invariants and a claim that waits', () => {
     expect(broken(within(s, 219))).toEqual(['job job_queue id=7 was acknowledged 220 ms after its first delivery (the limit is 219 ms)']);
   });
 });
+
+describe('queue invariants on a scenario the validator refuses', () => {
+  it('with no queue, or oneClaimPerJob on an SQS queue, the checkers find nothing (and do not throw)', () => {
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const noQueue: Scenario = { ...exp, invariants: [{ kind: 'jobCompletesWithin', withinMs: 1 }, { kind: 'oneClaimPerJob' }] };
+    expect(runScenario(noQueue).verdict.violations).toEqual([]);
+    const sqsClaims: Scenario = { ...redelivery.withoutFix, invariants: [{ kind: 'oneClaimPerJob' }] };
+    expect(runScenario(sqsClaims).verdict.violations).toEqual([]);
+  });
+});
