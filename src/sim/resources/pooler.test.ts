@@ -189,6 +189,8 @@ describe('PoolerResource: what it prints and the small answers', () => {
     expect(p.waits({ status: 'ok', server: 's1' })).toBe(false);
     expect(p.nextWakeMs()).toBeNull();
     expect(p.wake()).toEqual([]);
+    // Its names in a trace: the resource `pooler`, events of kind `pool`.
+    expect([p.name, p.traceKind]).toEqual(['pooler', 'pool']);
     expect(() => p.execute(0, 'A', { op: 'close', client: 'c1' })).toThrow(/closed with close\(\)/);
   });
 
@@ -209,7 +211,7 @@ describe('PoolerResource: what it prints and the small answers', () => {
     expect(p.snapshot().waiting).toEqual(['B']);
     p.cancelWait('B');
     expect(p.snapshot().waiting).toEqual([]);
-    expect(p.execute(1, 'A', { op: 'unlink', client: 'c1' }).completions).toEqual([]);
+    expect(p.execute(1, 'A', { op: 'unlink', client: 'c1' })).toEqual({ reply: { status: 'unlinked', server: 's1' }, completions: [] });
     expect(p.serverOf('c2')).toBeNull();
   });
 });
