@@ -404,3 +404,17 @@ describe('the error path\'s hand-back', () => {
     expect(handBacks(s)).toEqual(['36000 B: 400 AWS.SimpleQueueService.MessageNotInflight | B\'s error path tries to hand m1 back with a backoff, but the message is no longer in flight under its receipt handle (MessageNotInflight).']);
   });
 });
+
+describe('a claim that fails', () => {
+  it('FOR UPDATE NOWAIT on a row another worker has locked: 55P03, B\'s job fails and its error path rolls back', () => {
+    const c = findPreset('skip-locked-claim')!.withFix;
+    const lines = transcript({ ...c, mechanism: { ...c.mechanism, rowLock: 'forUpdateNowait' } }).filter((l) => /^\d+ B:/.test(l));
+    expect(lines.slice(lines.findIndex((l) => l.includes('SELECT')))).toEqual([
+      '10 B: SELECT id FROM job_queue WHERE status = \'pending\' FOR UPDATE NOWAIT → ERROR 55P03 could not obtain lock on row in relation "job_queue" | B\'s claim fails: could not obtain lock on row in relation "job_queue".',
+      '10 B:  →  | B\'s job fails (could not obtain lock on row in relation "job_queue"); its error path runs.',
+      '10 B: ROLLBACK → ROLLBACK | B rolls back.',
+      '10 B: client.release() → ok | B returns connection c2 to the pool.',
+      '10 B:  →  | B is done: the job failed.',
+    ]);
+  });
+});
