@@ -205,3 +205,58 @@ describe('a pooler that keeps a server connection after its client died (fixture
     expect(r.verdict.status).toBe('held');
   });
 });
+
+describe('PoolerResource: what it prints and the small answers', () => {
+  const db = { openSession: () => {}, inTransaction: () => false };
+
+  it('prints nothing for a link or an unlink; closing a client prints DISCARD ALL in session mode only', () => {
+    const session = new PoolerResource('session', 1, db);
+    const transaction = new PoolerResource('transaction', 1, db);
+    expect(session.renderCommand({ op: 'close', client: 'c1' })).toBe('DISCARD ALL');
+    expect(transaction.renderCommand({ op: 'close', client: 'c1' })).toBe('');
+    expect(session.renderCommand({ op: 'link', client: 'c1' })).toBe('');
+    expect(session.renderCommand({ op: 'unlink', client: 'c1' })).toBe('');
+  });
+
+  it('prints each reply', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    expect(p.renderReply({ status: 'ok', server: 's1' })).toBe('server connection s1');
+    expect(p.renderReply({ status: 'waits', position: 1 })).toBe('waits (no idle server connection)');
+    expect(p.renderReply({ status: 'unlinked', server: 's1' })).toBe('s1 back to the pool');
+    expect(p.renderReply({ status: 'discarded', server: 's1' })).toBe('DISCARD ALL');
+    expect(p.renderReply({ status: 'serverClosed', server: 's1', replacement: 's2' })).toBe('s1 closed; s2 opened');
+    expect(p.renderReply({ status: 'none' })).toBe('');
+  });
+
+  it('only a queued link waits; it never wakes by itself; close goes through close()', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    expect(p.waits({ status: 'waits', position: 1 })).toBe(true);
+    expect(p.waits({ status: 'ok', server: 's1' })).toBe(false);
+    expect(p.nextWakeMs()).toBeNull();
+    expect(p.wake()).toEqual([]);
+    // Its names in a trace: the resource `pooler`, events of kind `pool`.
+    expect([p.name, p.traceKind]).toEqual(['pooler', 'pool']);
+    expect(() => p.execute(0, 'A', { op: 'close', client: 'c1' })).toThrow(/closed with close\(\)/);
+  });
+
+  it('a client already linked keeps its server connection; unlinking a client that has none answers none', () => {
+    const p = new PoolerResource('session', 2, db);
+    expect(p.execute(0, 'A', { op: 'link', client: 'c1' }).reply).toEqual({ status: 'ok', server: 's1' });
+    expect(p.execute(5, 'A', { op: 'link', client: 'c1' }).reply).toEqual({ status: 'ok', server: 's1' });
+    expect(p.clientOf('s1')).toBe('c1');
+    expect(p.clientOf('s2')).toBeNull();
+    expect(p.execute(5, 'B', { op: 'unlink', client: 'c2' })).toEqual({ reply: { status: 'none' }, completions: [] });
+    expect(p.serverOf('c2')).toBeNull();
+  });
+
+  it('a worker that stops waiting (it crashed) is not handed the next server connection returned', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    expect(p.execute(0, 'B', { op: 'link', client: 'c2' }).reply).toEqual({ status: 'waits', position: 1 });
+    expect(p.snapshot().waiting).toEqual(['B']);
+    p.cancelWait('B');
+    expect(p.snapshot().waiting).toEqual([]);
+    expect(p.execute(1, 'A', { op: 'unlink', client: 'c1' })).toEqual({ reply: { status: 'unlinked', server: 's1' }, completions: [] });
+    expect(p.serverOf('c2')).toBeNull();
+  });
+});

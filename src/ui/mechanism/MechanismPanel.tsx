@@ -5,6 +5,9 @@
  * with the reason (`switchStatus` of the simulation core: structural reasons first, then one run
  * per other value, computed after the edit's frame in short slices); such switches wait in a
  * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
+ * Until the statuses of a newly opened scenario are known the panel is `aria-busy`: when they
+ * arrive, the switches that change nothing fold into that disclosure and the panel gets shorter,
+ * moving everything below it (the Faults panel) up — a pointer (or a test) aimed below waits.
  */
 import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope, useVisibility } from '../store';
@@ -60,7 +63,7 @@ export function MechanismPanel() {
     );
   };
   return (
-    <section className="panel mechanism" aria-label="Mechanism">
+    <section className="panel mechanism" aria-label="Mechanism" aria-busy={statuses === null}>
       {preset && showAnswer && (
         <fieldset className="variant-toggle">
           <legend>Load the preset</legend>
