@@ -18,7 +18,7 @@ describe('fencing fields', () => {
   });
 
   it.each([
-    ['an unknown fencing source', (s: any) => (s.mechanism.fenceSource = 'zookeeper'), 'mechanism.fenceSource: must be one of "redis-incr", "db-sequence"'],
+    ['an unknown fencing source', (s: any) => (s.mechanism.fenceSource = 'zookeeper'), 'mechanism.fenceSource: must be one of "redis-incr", "db-sequence", "lock-service-revision"'],
     ['a fenced row that writes the fence itself', (s: any) => (s.job.values.fence = 3), 'job.values.fence: is written by the fenced UPDATE itself (SET fence = $token); remove it'],
     ['a fenced row that writes the id', (s: any) => (s.job.values.id = 3), 'job.values.id: is written by the fenced UPDATE itself (WHERE id = job.rowId); remove it'],
     ['the jobs table as the fenced table', (s: any) => (s.job.table = 'jobs'), 'job.table: "jobs" is the durable job records\' table; name the fenced table otherwise'],

@@ -32,7 +32,7 @@ const INVARIANTS_SINCE_V2 = new Set(['jobCompletesWithin', 'oneClaimPerJob']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
- * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`), each with its path: such a file says `"version": 1` but was
+ * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`, `queue`, `lockService`), each with its path: such a file says `"version": 1` but was
  * not written for version 1, so it is refused rather than guessed at.
  */
 export function laterVersionFields(value: Record<string, unknown>, version: number): ValidationError[] {
@@ -41,6 +41,7 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const since2 = 'exists only in scenario version 2: set "version": 2';
   if ('client' in value) errors.push({ path: 'client', message: since2 });
   if ('queue' in value) errors.push({ path: 'queue', message: since2 });
+  if ('lockService' in value) errors.push({ path: 'lockService', message: since2 });
   if (Array.isArray(value.workers)) {
     value.workers.forEach((w: unknown, i) => {
       const steps = typeof w === 'object' && w !== null ? (w as Record<string, unknown>).steps : undefined;
