@@ -192,8 +192,8 @@ const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
     const L = ctx.world.scenario.lease;
     if (inEtcd(ctx.world.scenario)) {
       runEtcd(ctx.world, 'operator', { op: 'del', key: L.key }, {
-        ok: () => ({ text: `An operator deletes ${L.key} by hand with etcdctl del to "unstick the queue"; its owner is alive, keeps its lease alive and still believes it holds the lock.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }),
-        none: () => `An operator deletes ${L.key} by hand with etcdctl del; there was no key.`,
+        ok: () => ({ text: `An operator deletes ${L.key} by hand with etcdctl del to "unstick the queue"; its owner is alive, its lease still runs, and it still believes it holds the lock.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }),
+        none: () => `An operator runs etcdctl del ${L.key} by hand; there was no key.`,
         error: (r) => `An operator tries to delete ${L.key} by hand, but etcdctl del fails: ${r.message}.`,
         timeout: () => `An operator tries to delete ${L.key} by hand, but gets no reply.`,
       });

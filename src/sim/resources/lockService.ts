@@ -345,14 +345,14 @@ export class EtcdLockService implements Resource<EtcdCmd, EtcdReply, EtcdSnapsho
     for (const lease of due) this.unreported.push(this.expiryNotice(lease, this.revoke(lease)));
   }
 
-  private expiryNotice(lease: Lease, deleted: readonly string[]): ResourceNotice {
+  /** The trace notice of a lease that ran out (`forced`: made to run out now, by the `expireLease` fault). */
+  private expiryNotice(lease: Lease, deleted: readonly string[], forced = false): ResourceNotice {
     const key = deleted[0];
-    if (key === undefined) {
-      return { actor: 'etcd', kind: 'expiry', narration: `Lease ${lease.id} (${lease.grantedTo}'s) was not kept alive for its TTL of ${lease.ttlS} s: etcd revokes it. No key was attached to it, so nothing is deleted.` };
-    }
+    const why = forced ? `Lease ${lease.id} (${lease.grantedTo}'s) runs out now` : `Lease ${lease.id} (${lease.grantedTo}'s) was not kept alive for its TTL of ${lease.ttlS} s`;
+    if (key === undefined) return { actor: 'etcd', kind: 'expiry', narration: `${why}: etcd revokes it. No key was attached to it, so nothing is deleted.` };
     return {
       actor: 'etcd', kind: 'expiry',
-      narration: `Lease ${lease.id} (${lease.grantedTo}'s) was not kept alive for its TTL of ${lease.ttlS} s: etcd revokes it and deletes ${deleted.join(', ')} (revision ${this.rev}). Whoever believes they hold the lock no longer does, and anyone may take it.`,
+      narration: `${why}: etcd revokes it and deletes ${deleted.join(', ')} (revision ${this.rev}). Whoever believes they hold the lock no longer does, and anyone may take it.`,
       data: { t: 'lease', op: 'expired', key },
     };
   }
@@ -366,7 +366,7 @@ export class EtcdLockService implements Resource<EtcdCmd, EtcdReply, EtcdSnapsho
     const id = this.kvs.get(key)?.lease ?? null;
     const lease = id === null ? undefined : this.leases.get(id);
     if (!lease) return null;
-    return this.expiryNotice(lease, this.revoke(lease));
+    return this.expiryNotice(lease, this.revoke(lease), true);
   }
 
   waits(): boolean {

@@ -2,7 +2,8 @@
  * Test support (imported by property tests only, never by the app): fast-check arbitraries for
  * random valid-looking scenarios — a preset (either variant) with a random seed, start times,
  * mechanism switches, replication lag, a PgBouncer in front of the database (session or
- * transaction mode) and faults from each fault kind's own generator. Some
+ * transaction mode), the lease in etcd instead of Redis (`lockService`) and faults from each fault
+ * kind's own generator. Some
  * generated scenarios fail validation (a fault placed oddly): a property validates first and
  * skips those.
  */
@@ -31,6 +32,24 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   releaseInFinally: fc.boolean(),
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
 
+/**
+ * The scenario with its lease in etcd (`lockService: { kind: 'etcd' }`), made valid for it: the
+ * TTL rounded up to whole seconds, a Redis-only renewal (`set`, `set-px`, `pexpire`) made a
+ * keep-alive, a Redis INCR token made the grant's revision, the key one etcdctl takes unquoted,
+ * Redis failovers and clock jumps left out.
+ */
+export function leaseInEtcd(s: Scenario): Scenario {
+  const m = s.mechanism;
+  const redisOnly = m.renewal === 'set' || m.renewal === 'set-px' || m.renewal === 'pexpire';
+  return {
+    ...s,
+    lockService: { kind: 'etcd' },
+    lease: { ...s.lease, key: s.lease.key.replace(/[^A-Za-z0-9_:./-]/g, '-'), ttlMs: Math.ceil(s.lease.ttlMs / 1000) * 1000 },
+    mechanism: { ...m, renewal: redisOnly ? 'compare-and-extend' : m.renewal, fenceSource: m.fenceSource === 'db-sequence' ? 'db-sequence' : 'lock-service-revision' },
+    faults: s.faults.filter((f) => f.kind !== 'failover' && f.kind !== 'clockJump'),
+  };
+}
+
 /** A random fault of a random registered kind, from each kind's own generator (src/sim/faults/registry.ts). */
 export function faultArb(s: Scenario): fc.Arbitrary<Fault> {
   return fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), s) as Fault);
@@ -49,14 +68,19 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       lag: fc.integer({ min: 0, max: 5_000 }),
       // PgBouncer in front of the database (or the preset's own setting), 1–3 server connections.
       pooler: fc.option(fc.record({ mode: fc.constantFrom('session' as const, 'transaction' as const), serverConnections: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
-    }).map((r): Scenario => ({
-      ...base,
-      database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
-      seed: r.seed,
-      mechanism: { ...base.mechanism, ...r.mechanism },
-      lease: { ...base.lease, replicationLagMs: r.lag },
-      workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
-      faults: [...base.faults, ...r.faults],
-    }));
+      // One scenario in four keeps its lease in etcd.
+      etcd: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    }).map((r): Scenario => {
+      const s: Scenario = {
+        ...base,
+        database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
+        seed: r.seed,
+        mechanism: { ...base.mechanism, ...r.mechanism },
+        lease: { ...base.lease, replicationLagMs: r.lag },
+        workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
+        faults: [...base.faults, ...r.faults],
+      };
+      return r.etcd ? leaseInEtcd(s) : s;
+    });
   });
 
