@@ -44,9 +44,10 @@ export const ETCD_MIN_LEASE_TTL_S = 2;
 export const ETCD_LEASE_NOT_FOUND = 'etcdserver: requested lease not found';
 
 /**
- * What a client cut off from etcd sees: etcdctl's request runs into its `--command-timeout` (5 s by
- * default) and prints `Error: context deadline exceeded`. The request may or may not have reached
- * the server; in the model it did not.
+ * What a client cut off from etcd gets: its request runs into its deadline (etcdctl's
+ * `--command-timeout`, 5 s by default: `Error: context deadline exceeded`, `Error: failed to grant
+ * lease (context deadline exceeded)`). The request may or may not have reached the server; in the
+ * model it did not.
  */
 export const ETCD_TIMEOUT_MESSAGE = 'context deadline exceeded';
 
@@ -131,8 +132,9 @@ const LEASE_ID_STEP = 2;
  * The one line a shell runs for a request (`etcdctl` with `ETCDCTL_API=3`, the default of 3.4's
  * etcdctl): `etcdctl lease grant 10`, `etcdctl lease keep-alive --once 694d71ddacfda227`,
  * `etcdctl lease revoke …`, `etcdctl del lease:export`, `etcdctl get lease:export`, and for the
- * transaction its three blocks on standard input, as bash's `$'…'` string:
- * `etcdctl txn <<< $'create("lease:export") = "0"\n\nput lease:export 7f3a --lease=694d…\n\nget lease:export\n'`.
+ * transaction its three blocks on standard input, as bash's `$'…'` string (bash's `<<<` adds the
+ * last newline): `etcdctl txn <<< $'create("lease:export") = "0"\n\nput lease:export 7f3a
+ * --lease=694d…\n\nget lease:export\n'`.
  * Keys and values are printed as they are: the scenario restricts them to characters that need no
  * quoting (letters, digits, `_ : / . -`).
  */
@@ -145,7 +147,8 @@ export function renderEtcd(cmd: EtcdCmd): string {
     case 'leaseRevoke':
       return `etcdctl lease revoke ${cmd.id}`;
     case 'txnAcquire':
-      return `etcdctl txn <<< $'${txnInput(cmd).replace(/\n/g, '\\n')}'`;
+      // A here-string ends with a newline of its own: the input's last one is left to it.
+      return `etcdctl txn <<< $'${txnInput(cmd).slice(0, -1).replace(/\n/g, '\\n')}'`;
     case 'del':
       return `etcdctl del ${cmd.key}`;
     case 'get':
@@ -153,9 +156,13 @@ export function renderEtcd(cmd: EtcdCmd): string {
   }
 }
 
-/** What `etcdctl txn` reads on standard input for an acquire: compares, blank line, success requests, blank line, failure requests. */
+/**
+ * What `etcdctl txn` reads on standard input for an acquire: compares, blank line, success
+ * requests, blank line, failure requests, blank line (etcdctl 3.4 fails with `Error: EOF` when the
+ * last block is not ended by a blank line).
+ */
 export function txnInput(cmd: Extract<EtcdCmd, { op: 'txnAcquire' }>): string {
-  return `create("${cmd.key}") = "0"\n\nput ${cmd.key} ${cmd.value} --lease=${cmd.lease}\n\nget ${cmd.key}\n`;
+  return `create("${cmd.key}") = "0"\n\nput ${cmd.key} ${cmd.value} --lease=${cmd.lease}\n\nget ${cmd.key}\n\n`;
 }
 
 /**
@@ -185,7 +192,9 @@ export function etcdctlArgs(cmd: EtcdCmd): { readonly args: readonly string[]; r
  * `SUCCESS`, ``, `OK` or `FAILURE`, ``, `<key>`, `<value>` for the transaction, the number of
  * deleted keys for `del`, the key and its value (or nothing) for `get`; an error as its `Error: …`
  * line on standard error (`Error: failed to revoke lease (etcdserver: requested lease not found)`
- * for a revoke).
+ * for a revoke, `Error: failed to grant lease (…)` for a grant). Cut off from etcd, the requests
+ * with a command timeout print `Error: … (context deadline exceeded)`; `txn` and `lease
+ * keep-alive --once` have none and print nothing (they wait).
  */
 export function etcdctlOutput(r: EtcdReply): readonly string[] {
   switch (r.op) {
@@ -202,7 +211,9 @@ export function etcdctlOutput(r: EtcdReply): readonly string[] {
     case 'get':
       return r.kv === null ? [] : [r.kv.key, r.kv.value];
     case 'error':
-      return [r.of === 'leaseRevoke' && r.message !== ETCD_TIMEOUT_MESSAGE ? `Error: failed to revoke lease (${r.message})` : `Error: ${r.message}`];
+      // etcdctl's txn and keep-alive --once set no deadline: cut off, they print nothing and wait.
+      if (r.message === ETCD_TIMEOUT_MESSAGE && (r.of === 'txnAcquire' || r.of === 'leaseKeepAlive')) return [];
+      return [r.of === 'leaseRevoke' ? `Error: failed to revoke lease (${r.message})` : r.of === 'leaseGrant' ? `Error: failed to grant lease (${r.message})` : `Error: ${r.message}`];
   }
 }
 
@@ -210,9 +221,11 @@ export function etcdctlOutput(r: EtcdReply): readonly string[] {
  * etcdctl's output on one line, as the trace shows replies: its lines joined with ` | `, the blank
  * separator lines left out (as a psql result is written on one line): `SUCCESS | OK`,
  * `FAILURE | lease:export | 7f3a`, `lease 694d71ddacfda227 granted with TTL(10s)`, `1`; `(no
- * output)` for a `get` of a missing key.
+ * output)` for a `get` of a missing key; `(no reply: connection timed out)` for a transaction or a
+ * keep-alive of a client cut off from etcd (a lock client's own timeout; etcdctl would wait).
  */
 export function renderEtcdReply(r: EtcdReply): string {
+  if (r.op === 'error' && r.message === ETCD_TIMEOUT_MESSAGE && etcdctlOutput(r).length === 0) return '(no reply: connection timed out)';
   return oneLine(etcdctlOutput(r));
 }
 
