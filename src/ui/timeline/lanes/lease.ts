@@ -2,6 +2,7 @@
  * Lease lanes: one per lease key (the fencing counter is not a lease), a segment per value the
  * key held (from the snapshots) with its owner, fencing token and the remaining-TTL ramp.
  */
+import { leaseEntriesOf } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
@@ -60,7 +61,8 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     };
     snapshots.forEach((snap, i) => {
       const atMs = events[i]?.atMs ?? snap.atMs;
-      const lease = snap.leases.find((l) => l.key === leaseKey);
+      // Redis's lease store, or etcd's keys when the lease lives there (lockService).
+      const lease = leaseEntriesOf(snap).find((l) => l.key === leaseKey);
       // A key past its expiry time is gone even before the expiry event.
       if (L.cur && L.cur.expiresAtMs !== null && L.cur.expiresAtMs < atMs && (!lease || lease.value !== L.cur.value)) close(L.cur.expiresAtMs);
       if (!lease) close(atMs);
