@@ -1,7 +1,7 @@
 /**
  * The coordination a worker takes and gives back: PostgreSQL advisory locks (session or
  * transaction scope) or a Redis lease (`SET NX PX`, `INCR` fencing token, renewal, release by
- * plain `DEL` or compare-and-delete). Sources: PostgreSQL "Advisory Lock Functions"; Redis
+ * plain `DEL` or compare-and-delete); a lease that lives in etcd (`lockService`) is etcdLease.ts's. Sources: PostgreSQL "Advisory Lock Functions"; Redis
  * "Distributed Locks with Redis"; Kleppmann, "How to do distributed locking".
  */
 import type { World, WorkerRuntime } from '../engine/world';
