@@ -280,7 +280,7 @@ export interface GeneratedReport {
   /** Printed flake warnings. */
   readonly flakes: string[];
   /** The entries that found a confirmed disagreement, with its first problem. */
-  readonly failing: { readonly kind: 'sql' | 'redis'; readonly label: string; readonly seed: number; readonly problem: string }[];
+  readonly failing: { readonly kind: 'sql' | 'redis' | 'etcd'; readonly label: string; readonly seed: number; readonly problem: string }[];
 }
 
 function emptyReport(): GeneratedReport {

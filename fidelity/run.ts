@@ -23,6 +23,10 @@
  *    PgBouncer in transaction mode (PGBOUNCER_TX_PORT, default 6432) and session mode
  *    (PGBOUNCER_SESSION_PORT, default 6433), FIDELITY_PGBOUNCER_RUNS generated per mode (default 60).
  * `FIDELITY_ONLY=pgbouncer` runs only step 5 and the replay of the presets behind a pooler.
+ * 6. etcd (fidelity/etcd.ts; ETCD_ENDPOINT, default http://127.0.0.1:2379): the lock service's
+ *    hand-written cases through etcdctl, a cut-off client, and generated sequences through the
+ *    HTTP gateway (FIDELITY_ETCD_RUNS / FIDELITY_ETCD_TIMED, default 100 / 30); row "etcd lock
+ *    service", which `FIDELITY_ONLY='etcd lock service'` runs alone (with its generated sequences).
  * Every disagreement is confirmed by re-running the sequence (`confirm.ts`); one that does not
  * reproduce is printed as a flake warning with both transcripts and does not fail the run.
  * Prints a summary table and the simplifications left out of the comparison; exits 1 on any
@@ -37,7 +41,8 @@ import { replayPresets, type PresetReplayRow } from './presetReplay';
 import { REPORT_PATH, simSourceHash, writeReport } from './report';
 import type { FidelityReport, FidelityVariantResult } from '../src/ui/fidelity/fidelityStatus';
 import { runGeneratedRedis, runGeneratedSql, type GeneratedReport, type RedisSeedRun, type SqlSeedRun } from './generated';
-import { REDIS_SEEDS, SQL_SEEDS } from './seeds';
+import { ETCD_SEEDS, REDIS_SEEDS, SQL_SEEDS } from './seeds';
+import { checkEtcd, ETCD_CASES, ETCD_ENDPOINT, ETCD_REVOKE_SLACK_MS, ETCD_STATS, ETCD_TIMING, runCutOffCase, runEtcdCase, runGeneratedEtcd, type EtcdSeedRun } from './etcd';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
 import { checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
@@ -60,6 +65,8 @@ const deadlockRuns = Number(process.env.FIDELITY_DEADLOCK_RUNS ?? 150);
 const redisUntimed = Number(process.env.FIDELITY_REDIS_RUNS ?? 300);
 const redisTimed = Number(process.env.FIDELITY_REDIS_TIMED ?? 40);
 const pgbouncerRuns = Number(process.env.FIDELITY_PGBOUNCER_RUNS ?? 60);
+const etcdUntimed = Number(process.env.FIDELITY_ETCD_RUNS ?? 100);
+const etcdTimed = Number(process.env.FIDELITY_ETCD_TIMED ?? 30);
 
 function exploreCount(argv: readonly string[]): number | null {
   const i = argv.findIndex((a) => a === '--explore' || a.startsWith('--explore='));
@@ -82,22 +89,22 @@ const serverVersions = { postgresql: '?', redis: '?' };
  * the SQL sequences uses fast-check seed `seed + l` (so a failing lane-l seed S + l is repeated as
  * the first lane of FIDELITY_SEED=S + l).
  */
-function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[] } {
+function seedRuns(seed: number): { sql: SqlSeedRun[]; redis: RedisSeedRun[]; etcd: EtcdSeedRun[] } {
   const perLane = Math.ceil(sqlRuns / lanes);
   const deadlockPerLane = Math.ceil(deadlockRuns / lanes);
   const general = Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: perLane }));
   const deadlocks = deadlockRuns > 0 ? Array.from({ length: lanes }, (_, lane): SqlSeedRun => ({ seed: seed + lane, runs: deadlockPerLane, generator: 'deadlocks' })) : [];
-  return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }] };
+  return { sql: [...general, ...deadlocks], redis: [{ seed, untimed: redisUntimed, timed: redisTimed }], etcd: [{ seed, untimed: etcdUntimed, timed: etcdTimed }] };
 }
 
 /** `FIDELITY_PRESETS=<id>,…`: replay only those presets' transcripts (with FIDELITY_ONLY, in addition to its rows). */
 const onlyPresets: readonly string[] | undefined = process.env.FIDELITY_PRESETS ? process.env.FIDELITY_PRESETS.split(',').map((x) => x.trim()).filter((x) => x !== '') : undefined;
 
 const skipped = new Set((process.env.FIDELITY_SKIP_SEEDS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '').map(Number));
-const mode: { label: string; sql: SqlSeedRun[]; redis: RedisSeedRun[]; seeds: number[] } = (() => {
+const mode: { label: string; sql: SqlSeedRun[]; redis: RedisSeedRun[]; etcd: EtcdSeedRun[]; seeds: number[] } = (() => {
   if (explore !== null) {
     const seeds = Array.from({ length: explore }, () => Math.floor(Math.random() * 2 ** 31));
-    return { label: `exploring ${explore} fresh seed(s): ${seeds.join(', ')}`, sql: seeds.flatMap((x) => seedRuns(x).sql), redis: seeds.flatMap((x) => seedRuns(x).redis), seeds };
+    return { label: `exploring ${explore} fresh seed(s): ${seeds.join(', ')}`, sql: seeds.flatMap((x) => seedRuns(x).sql), redis: seeds.flatMap((x) => seedRuns(x).redis), etcd: seeds.flatMap((x) => seedRuns(x).etcd), seeds };
   }
   if (process.env.FIDELITY_SEED) {
     const seed = Number(process.env.FIDELITY_SEED);
@@ -105,13 +112,14 @@ const mode: { label: string; sql: SqlSeedRun[]; redis: RedisSeedRun[]; seeds: nu
   }
   const sql = SQL_SEEDS.filter((e) => !skipped.has(e.seed));
   const redis = REDIS_SEEDS.filter((e) => !skipped.has(e.seed));
-  const left = [...skipped].filter((x) => ![...SQL_SEEDS, ...REDIS_SEEDS].some((e) => e.seed === x));
+  const etcd = ETCD_SEEDS.filter((e) => !skipped.has(e.seed));
+  const left = [...skipped].filter((x) => ![...SQL_SEEDS, ...REDIS_SEEDS, ...ETCD_SEEDS].some((e) => e.seed === x));
   if (left.length > 0) {
     console.error(`FIDELITY_SKIP_SEEDS names seeds not in fidelity/seeds.ts: ${left.join(', ')}`);
     process.exit(2);
   }
   const skippedNote = skipped.size > 0 ? `; skipping ${[...skipped].join(', ')} (FIDELITY_SKIP_SEEDS)` : '';
-  return { label: `the fixed seeds of fidelity/seeds.ts${skippedNote}`, sql, redis, seeds: [] };
+  return { label: `the fixed seeds of fidelity/seeds.ts${skippedNote}`, sql, redis, etcd, seeds: [] };
 })();
 
 async function checkServers(): Promise<string[]> {
@@ -139,13 +147,16 @@ async function checkServers(): Promise<string[]> {
     redis.disconnect();
   }
   problems.push(...await checkPgBouncer());
+  const etcd = await checkEtcd();
+  if (etcd.problem !== null) problems.push(etcd.problem);
+  else console.log(`etcd ${etcd.version ?? '?'} at ${ETCD_ENDPOINT}`);
   return problems;
 }
 
 const serverProblems = await checkServers();
 if (serverProblems.length > 0) {
   for (const p of serverProblems) console.error(`✗ ${p}`);
-  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT and PGBOUNCER_TX_PORT/PGBOUNCER_SESSION_PORT at yours).');
+  console.error('Start them with `bash scripts/ensure-services.sh` (or point PGHOST/PGPORT/PGUSER/PGDATABASE, REDIS_HOST/REDIS_PORT, PGBOUNCER_TX_PORT/PGBOUNCER_SESSION_PORT and ETCD_ENDPOINT at yours).');
   process.exit(2);
 }
 
@@ -178,7 +189,7 @@ const redisTotal = mode.redis.reduce((n, e) => n + e.untimed + e.timed, 0);
 console.log(`database ${runDatabase} (this run's own, dropped at the end)`);
 if (transcriptsOnly) console.log('only the preset transcripts (--transcripts)\n');
 else if (only !== null) console.log(`FIDELITY_ONLY: ${[...only].join(', ')}${onlyPresets ? ` and the replay of ${onlyPresets.join(', ')}` : ''}${pgbouncerOnly ? ` (${pgbouncerRuns} generated PgBouncer sequences per pool mode)` : ''}\n`);
-else console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences\n`);
+else console.log(`generated sequences: ${mode.label}; ${sqlTotal} SQL sequences in ${mode.sql.length} seed run(s), ${lanes} at a time; ${redisTotal} Redis sequences; ${mode.etcd.reduce((n, e) => n + e.untimed + e.timed, 0)} etcd sequences\n`);
 
 const results: CaseResult[] = [];
 const failures: string[] = [];
@@ -196,6 +207,7 @@ let handMs = 0;
 let replayMs = 0;
 let genMs = 0;
 let bouncerMs = 0;
+let etcdMs = 0;
 try {
   let t = performance.now();
   for (const c of transcriptsOnly ? [] : SQL_CASES.filter((x) => wanted(x.primitive))) {
@@ -254,6 +266,25 @@ try {
     for (const r of await runPgBouncerFidelity(20261130, pgbouncerRuns)) if (wanted(r.primitive)) report(r);
   }
   bouncerMs = performance.now() - t;
+
+  t = performance.now();
+  if (!transcriptsOnly && wanted('etcd lock service')) {
+    // One at a time: the hand-written cases compare the server's one revision counter exactly.
+    for (const c of ETCD_CASES) {
+      const { result, flake } = await runConfirmed(() => runEtcdCase(c));
+      report(result);
+      if (flake) flakes.push(formatFlake(`etcd lock service — ${c.name}`, flake));
+    }
+    report(await runCutOffCase());
+    for (const e of mode.etcd) {
+      const g = await runGeneratedEtcd(e);
+      results.push(...g.results);
+      failures.push(...g.failures);
+      flakes.push(...g.flakes);
+      gen.failing.push(...g.failing);
+    }
+  }
+  etcdMs = performance.now() - t;
 } catch (e) {
   console.error(`✗ harness error: ${(e as Error).stack ?? String(e)}`);
   await finish(2);
@@ -265,6 +296,7 @@ const ORDER: Primitive[] = [
   'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
   'PgBouncer transaction mode', 'PgBouncer session mode',
+  'etcd lock service',
 ];
 const rows = ORDER.filter((p) => (transcriptsOnly ? p.startsWith('transcript replay') : only === null || wanted(p) || results.some((r) => r.primitive === p))).map((p) => {  const rs = results.filter((r) => r.primitive === p);
   return [p, rs.length, rs.filter((r) => r.outcome === 'agree').length, rs.filter((r) => r.outcome === 'disagree').length, rs.filter((r) => r.outcome === 'excluded').length] as const;
@@ -275,7 +307,7 @@ const widths = header.map((h, i) => Math.max(h.length, 'pg_locks (every step)'.l
 const line = (cells: readonly (string | number)[]): string => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i] ?? 0) : String(c).padStart(widths[i] ?? 0))).join('  ');
 
 for (const f of failures) console.log(`\n${f}`);
-console.log('\nFidelity summary (model vs PostgreSQL / Redis)');
+console.log('\nFidelity summary (model vs PostgreSQL / Redis / etcd)');
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 rows.forEach((r) => console.log(line(r)));
@@ -317,6 +349,7 @@ const simplifications = [
   'Redis integers beyond 2^53 (the model keeps integer replies as JS numbers) and TTLs beyond 2^53 ms are not generated.',
   `The transcript replay of redis-cli stops at the first wait for real time (a TTL running out, forced expiry, clock jump or failover: TTLs of 5–60 s are literal in the commands, so time cannot be compressed); ${notReplayed} later steps were not replayed — the same patterns run in the timed cases with short TTLs. Commands of a worker cut off from Redis are notes in the transcript: they never reach the server.`,
   'Replication, failover and clock jumps of Redis are model faults with no single-server equivalent: not compared.',
+  `etcd revokes an expired lease within about half a second (its lessor checks every 500 ms); the model at the exact millisecond. The etcd cases keep every command at least their margin before an expiry instant and ${ETCD_REVOKE_SLACK_MS} ms plus the margin after it (a run whose lateness spread reaches the margin is retried). Lease ids differ (mapped in grant order). Concurrent timed sequences share the server's revision counter, so there the revisions of a sequence's own writes are compared by order; elsewhere exactly. A single member: leader changes are not compared.`,
 ];
 simplifications.forEach((s) => console.log(`  - ${s}`));
 if (excludedCounts.size > 0) {
@@ -328,6 +361,11 @@ const generated = results.filter((r) => r.primitive === 'generated SQL' || r.pri
 const checked = generated.filter((r) => r.transcript.some((l) => l.includes('(deadlock_timeout fires')));
 const failed40P01 = generated.filter((r) => r.transcript.some((l) => l.includes('server: ERROR 40P01') || / proceeds → ERROR 40P01/.test(l)));
 if (!transcriptsOnly) console.log(`\nDeadlocks in generated sequences: ${checked.length} of ${generated.length} ran a deadlock check, ${failed40P01.length} compared a 40P01 (early advisory deadlocks included).`);
+
+if (ETCD_STATS.requests > 0) {
+  const by = [...ETCD_STATS.byReply].sort((x, y) => (x[0] < y[0] ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`\netcd: ${ETCD_STATS.requests} requests compared in the runs that agreed (${by}); ${ETCD_STATS.expiryDeletes} lock keys deleted by a lease running out between requests.`);
+}
 
 for (const f of flakes) console.log(`\n${f}`);
 
@@ -351,21 +389,23 @@ if (replayRows.length > 0 && onlyPresets === undefined) {
 
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
-console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms`);
-console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s; total ${secs(performance.now() - started)} s`);
+console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms; widest etcd lateness spread ${ETCD_TIMING.maxSpreadMs.toFixed(0)} ms`);
+console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s, etcd ${secs(etcdMs)} s; total ${secs(performance.now() - started)} s`);
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');
   for (const f of gen.failing) {
-    const known = (f.kind === 'sql' ? SQL_SEEDS : REDIS_SEEDS).find((e) => e.seed === f.seed && e.found !== undefined);
+    const known = (f.kind === 'sql' ? SQL_SEEDS : f.kind === 'etcd' ? ETCD_SEEDS : REDIS_SEEDS).find((e) => e.seed === f.seed && e.found !== undefined);
     console.log(`  ${f.label}${known ? ` — known regression entry of fidelity/seeds.ts: ${known.found ?? ''}` : ' — NEW'}`);
     if (!known) {
       const what = f.problem.replace(/'/g, '\u2019').slice(0, 160);
       console.log(f.kind === 'sql'
         ? `    add to SQL_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, runs: ${mode.sql.find((e) => e.seed === f.seed)?.runs ?? 250}, found: '${what}' },`
-        : `    add to REDIS_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, untimed: ${redisUntimed}, timed: ${redisTimed}, found: '${what}' },`);
+        : f.kind === 'etcd'
+          ? `    add to ETCD_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, untimed: ${etcdUntimed}, timed: ${etcdTimed}, found: '${what}' },`
+          : `    add to REDIS_SEEDS in fidelity/seeds.ts: { seed: ${f.seed}, untimed: ${redisUntimed}, timed: ${redisTimed}, found: '${what}' },`);
     }
   }
 }
 if (flakes.length > 0) console.log(`⚠ ${flakes.length} flake warning(s): a disagreement that did not reproduce on re-run (printed above; not counted as a disagreement)`);
-console.log(disagreements > 0 ? `✗ ${disagreements} disagreement(s) between the model and the real servers` : '✓ the model agrees with PostgreSQL and Redis on every compared sequence');
+console.log(disagreements > 0 ? `✗ ${disagreements} disagreement(s) between the model and the real servers` : '✓ the model agrees with PostgreSQL, Redis and etcd on every compared sequence');
 await finish(disagreements > 0 ? 1 : 0);

@@ -12,6 +12,7 @@
  * minute on a quiet machine.
  */
 import type { RedisSeedRun, SqlSeedRun } from './generated';
+import type { EtcdSeedRun } from './etcd';
 
 /** A SQL seed entry; `found` names the disagreement it once found (a regression entry). */
 export interface SqlSeedEntry extends SqlSeedRun {
@@ -52,4 +53,15 @@ export const SQL_SEEDS: readonly SqlSeedEntry[] = [
 export const REDIS_SEEDS: readonly RedisSeedEntry[] = [
   // A general seed (no disagreement found with it): 300 untimed and 40 timed sequences.
   { seed: 357165846, untimed: 300, timed: 40 },
+];
+
+/** An etcd seed entry; `found` as above. */
+export interface EtcdSeedEntry extends EtcdSeedRun {
+  readonly found?: string;
+}
+
+export const ETCD_SEEDS: readonly EtcdSeedEntry[] = [
+  // A general seed (no disagreement found with it): 100 untimed sequences (one at a time) and 30
+  // timed ones (at once, each about 6 s).
+  { seed: 357165846, untimed: 100, timed: 30 },
 ];

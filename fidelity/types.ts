@@ -1,5 +1,6 @@
 /**
- * Shared types of the fidelity suite: operation sequences for PostgreSQL and Redis, and the
+ * Shared types of the fidelity suite: operation sequences for PostgreSQL and Redis (etcd's are in
+ * etcd.ts), and the
  * outcome of running one sequence against the model and the real server.
  */
 import type { Stmt, TableSpec } from '../src/sim/resources/sqlTypes';
@@ -38,7 +39,9 @@ export type Primitive =
   | 'connection pools (app side)'
   /** Statements routed through a real PgBouncer (fidelity/pgbouncer.ts): which backend ran each, its reply and WARNING, who holds which lock. */
   | 'PgBouncer transaction mode'
-  | 'PgBouncer session mode';
+  | 'PgBouncer session mode'
+  /** The etcd lock service (fidelity/etcd.ts): etcdctl lines and replies, revisions, leases and expiry, hand-written and generated. */
+  | 'etcd lock service';
 
 /**
  * One step of a SQL sequence, for session `s`:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure what the full test suite needs is on this machine: Debian's Chromium for the
-# Playwright specs (never a downloaded browser), and PostgreSQL + Redis answering on
-# 127.0.0.1 for the fidelity suite. Idempotent; needs root (apt-get) on a fresh Debian machine.
+# Playwright specs (never a downloaded browser), and PostgreSQL, Redis, PgBouncer and etcd
+# answering on 127.0.0.1 for the fidelity suite. Idempotent; needs root (apt-get) on a fresh
+# Debian machine; fails (non-zero) when a server cannot be started.
 set -euo pipefail
 
 if [ ! -x /usr/bin/chromium ]; then
@@ -69,3 +70,38 @@ INI
   if [ "$(id -u)" = 0 ]; then "$PGBOUNCER_BIN" -d -u postgres "$PGBOUNCER_DIR/pgbouncer-$port.ini"; else "$PGBOUNCER_BIN" -d "$PGBOUNCER_DIR/pgbouncer-$port.ini"; fi
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p "$port" -q && break; sleep 1; done
 done
+
+# etcd (Debian's etcd-server 3.4 and etcd-client's etcdctl), for the fidelity suite's "etcd lock
+# service" row: one member on 127.0.0.1 (clients on ETCD_CLIENT_PORT, default 2379; peers on
+# ETCD_PEER_PORT, default 2380), its data, log and pid file in ETCD_DIR (default
+# /tmp/lockscope-etcd). The package's own service is not used (no systemd here). An etcd already
+# answering on the client port is left alone.
+if ! command -v etcd >/dev/null 2>&1 || ! command -v etcdctl >/dev/null 2>&1; then
+  echo "== installing Debian's etcd-server and etcd-client"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server etcd-client >/dev/null
+fi
+ETCD_DIR="${ETCD_DIR:-/tmp/lockscope-etcd}"
+ETCD_CLIENT_PORT="${ETCD_CLIENT_PORT:-2379}"
+ETCD_PEER_PORT="${ETCD_PEER_PORT:-2380}"
+etcd_healthy() { ETCDCTL_API=3 etcdctl --endpoints="127.0.0.1:$ETCD_CLIENT_PORT" --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1; }
+if ! etcd_healthy; then
+  echo "== starting etcd on 127.0.0.1:$ETCD_CLIENT_PORT (data in $ETCD_DIR)"
+  mkdir -p "$ETCD_DIR"
+  # setsid: the server outlives this script (CI runs the suites after it returns). etcd reads
+  # ETCD_* variables as its flags: this script's own are kept from it.
+  env -u ETCD_DIR -u ETCD_CLIENT_PORT -u ETCD_PEER_PORT setsid etcd --name lockscope --data-dir "$ETCD_DIR/data" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_CLIENT_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_CLIENT_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "lockscope=http://127.0.0.1:$ETCD_PEER_PORT" \
+    >"$ETCD_DIR/etcd.log" 2>&1 < /dev/null &
+  etcd_pid=$!
+  echo "$etcd_pid" > "$ETCD_DIR/etcd.pid"
+  # Up to 30 s; a server that exited (a port in use, a bad data dir) ends the wait at once.
+  for _ in $(seq 1 30); do etcd_healthy && break; kill -0 "$etcd_pid" 2>/dev/null || break; sleep 1; done
+  if ! etcd_healthy; then
+    echo "etcd did not start; its log ($ETCD_DIR/etcd.log) ends:" >&2
+    tail -n 20 "$ETCD_DIR/etcd.log" >&2
+    exit 1
+  fi
+fi

@@ -2,7 +2,7 @@
  * Public entry of the simulation core: validate a scenario, run it, look up presets.
  * Pure and deterministic (see README.md in this folder).
  */
-export { runScenario, snapshotWorld, verdictOf, type RunResult, type RunOptions, type Verdict, type VerdictStatus, type CutShort, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
+export { runScenario, snapshotWorld, verdictOf, leaseEntriesOf, type RunResult, type RunOptions, type Verdict, type VerdictStatus, type CutShort, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
 export { traceHash, sqlCallOf, destinationCallOf, type TraceEvent, type TraceKind, type BuiltinTraceKind, type EventData, type CheckedEvent, type ResourceCall, type BuiltinCall } from './engine/trace';
 export { validateScenario, formatErrors, formatZodIssues, type ValidationError, type ValidationResult } from './scenario/validate';
 export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scenario/migrate';
@@ -19,6 +19,7 @@ export type { Row, SqlValue } from './resources/sqlTypes';
 export type { DestinationWrite, DestinationSnapshot, WriteStatus } from './resources/destination';
 export type { PoolSnapshot } from './resources/connectionPool';
 export type { PoolerSnapshot, PoolerCmd, PoolerReply } from './resources/pooler';
+export type { EtcdSnapshot, EtcdLeaseSnapshot, EtcdKv, EtcdCmd, EtcdReply } from './resources/lockService';
 export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
 export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
 export { fmtTime, fmtMs, fmtSeconds } from './engine/fmt';
@@ -26,7 +27,7 @@ export { Rng } from './engine/rng';
 export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
 export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
-export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, type SwitchDef } from './controls/switches';
+export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, switchOptions, type SwitchDef, type SwitchOption } from './controls/switches';
 export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
 export { usesDestination, usesDatabase } from './controls/uses';
 export { buildTranscript, renderTranscript, renderSessionScript, deadlockVictimEvents, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type Transcript, type TranscriptEntry, type TranscriptStep, type TranscriptNote, type TranscriptSession } from './transcript/transcript';

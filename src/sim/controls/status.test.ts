@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PRESETS, runScenario, traceHash, validateScenario, generateFault, Rng, type Scenario } from '..';
-import { SWITCHES, relevantSwitches } from './switches';
+import { SWITCHES, relevantSwitches, switchHint, switchOptions, switchValueText } from './switches';
 import { switchStatus, switchStatusSteps, switchValues } from './status';
 
 const hashOf = (s: Scenario) => traceHash(runScenario(s).events);
@@ -9,7 +9,7 @@ const hashOf = (s: Scenario) => traceHash(runScenario(s).events);
 function changingValues(s: Scenario, id: string): string[] {
   const d = SWITCHES.find((x) => x.id === id)!;
   const base = hashOf(s);
-  return switchValues(d).filter((v) => {
+  return switchValues(d, s).filter((v) => {
     if (v === String(d.get(s))) return false;
     const next = validateScenario(d.options ? d.set(s, v) : d.set(s, v === 'true'));
     return next.ok && hashOf(next.scenario) !== base;
@@ -46,6 +46,26 @@ describe('every switch the mechanism panel shows can change the run it is shown 
     }), { numRuns: process.env.LOCKSCOPE_MUTATION ? 5 : 20 });
   });
 
+  it('a lease in etcd (lockService): etcd\'s values in etcd\'s words, each enabled only if it changes the run', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseScenario } = await import('../scenario/migrate');
+    const parsed = parseScenario(JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')));
+    if (!parsed.ok) throw new Error('the etcd fixture does not validate');
+    const s = parsed.scenario;
+    checkEverySwitch(s, 'scenario-v2-etcd.json');
+    const options = (id: string) => switchOptions(SWITCHES.find((d) => d.id === id)!, s).map((o) => `${o.value}=${o.label}`);
+    expect(options('fenceSource')).toEqual(['lock-service-revision=etcd revision (issued with the grant)', 'db-sequence=database sequence']);
+    expect(options('renewal')).toEqual(['none=none', 'compare-and-extend=keep-alive']);
+    expect(options('release')).toEqual(['del=plain etcdctl del', 'compare-and-delete=revoke its lease']);
+    expect(switchValueText(s, 'lock')).toBe('Lock: etcd lease (grant + txn)');
+    expect(switchHint(s, SWITCHES.find((d) => d.id === 'renewal')!)).toBe('keeps its own lease alive (not the key)');
+    // The token from a sequence instead changes the run (nextval), and keeping the lease alive or not does too.
+    expect(switchStatus(s, SWITCHES.find((d) => d.id === 'fenceSource')!)).toEqual({ enabled: true, changing: ['db-sequence'] });
+    // A Redis lease is offered Redis's values only.
+    const redis = PRESETS.find((p) => p.id === 'export-lease-expiry')!.withFix;
+    expect(switchOptions(SWITCHES.find((d) => d.id === 'fenceSource')!, redis).map((o) => o.value)).toEqual(['redis-incr', 'db-sequence']);
+  });
+
   it('the issue\'s cases: the job record and stop-on-renewal-failure switches say why they cannot apply', () => {
     const remote = PRESETS.find((p) => p.id === 'remote-call-in-txn')!;
     const jobRecord = SWITCHES.find((d) => d.id === 'jobRecord')!;
@@ -68,7 +88,7 @@ describe('every switch the mechanism panel shows can change the run it is shown 
         r = it.next();
       }
       expect(r.value, `${p.id} ${d.id}`).toEqual(switchStatus(s, d));
-      expect(steps).toBeLessThanOrEqual(switchValues(d).length);
+      expect(steps).toBeLessThanOrEqual(switchValues(d, s).length);
     }
   });
 

@@ -11,7 +11,7 @@ import { traceHash, type TraceEvent } from '../engine/trace';
 import { validateScenario } from '../scenario/validate';
 import type { Fault, Scenario } from '../scenario/schema';
 import { faultKindOf } from '../faults/registry';
-import { SWITCHES, type SwitchDef } from './switches';
+import { SWITCHES, switchOptions, type SwitchDef } from './switches';
 
 /** A shown switch's status: enabled (with the values that change the run), or disabled with the reason, in words. */
 export type SwitchStatus =
@@ -27,9 +27,9 @@ export function runHashOf(s: Scenario): string {
   return h;
 }
 
-/** Every value a switch can take, as strings ('true'/'false' for a boolean switch). */
-export function switchValues(d: SwitchDef): readonly string[] {
-  return d.options ? d.options.map((o) => o.value) : ['true', 'false'];
+/** Every value a switch can take for scenario `s`, as strings ('true'/'false' for a boolean switch). */
+export function switchValues(d: SwitchDef, s: Scenario): readonly string[] {
+  return d.options ? switchOptions(d, s).map((o) => o.value) : ['true', 'false'];
 }
 
 function withValue(s: Scenario, d: SwitchDef, v: string): Scenario {
@@ -46,7 +46,7 @@ export function switchStatus(s: Scenario, d: SwitchDef): SwitchStatus {
   if (structural !== null) return { enabled: false, reason: structural };
   const current = String(d.get(s));
   const base = runHashOf(s);
-  const changing = switchValues(d).filter((v) => {
+  const changing = switchValues(d, s).filter((v) => {
     if (v === current) return false;
     const checked = validateScenario(withValue(s, d, v));
     return checked.ok && runHashOf(checked.scenario) !== base;
@@ -99,7 +99,7 @@ export function* switchStatusSteps(s: Scenario, d: SwitchDef): Generator<void, S
   const base = runHashOf(s);
   yield;
   const changing: string[] = [];
-  for (const v of switchValues(d)) {
+  for (const v of switchValues(d, s)) {
     if (v === current) continue;
     const checked = validateScenario(withValue(s, d, v));
     if (checked.ok && runHashOf(checked.scenario) !== base) changing.push(v);

@@ -18,7 +18,13 @@ export interface SwitchDef {
   readonly help: string;
   /** What the current value does, per value ('true'/'false' for booleans): shown under the control. */
   readonly hints?: Readonly<Record<string, string>>;
-  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly options?: readonly SwitchOption[];
+  /**
+   * The options this scenario offers, when they depend on it (optional; absent = `options`): a
+   * lease in etcd (`lockService`) is offered etcd's words and values — keep-alive, revoke, the
+   * grant's revision as the token — and not Redis's. Read them through `switchOptions`.
+   */
+  optionsFor?(s: Scenario): readonly SwitchOption[];
   relevant(s: Scenario): boolean;
   /**
    * Structural applicability: null when the switch may change this scenario's run, else the reason
@@ -33,6 +39,16 @@ export interface SwitchDef {
   get(s: Scenario): string | boolean;
   set(s: Scenario, v: string | boolean): Scenario;
 }
+
+/** One value of a select switch; `hint` (optional) replaces the switch's `hints` entry for it. */
+export interface SwitchOption {
+  readonly value: string;
+  readonly label: string;
+  readonly hint?: string;
+}
+
+/** The lease lives in etcd (`lockService`). */
+const inEtcd = (s: Scenario): boolean => s.lockService !== undefined;
 
 const hasStep = (s: Scenario, step: string) => s.workers.some((w) => w.steps.some((x) => x.do === step));
 const hasFault = (s: Scenario, kind: string) => s.faults.some((f) => f.kind === kind);
@@ -49,6 +65,12 @@ export const SWITCHES: readonly SwitchDef[] = [
       { value: 'advisory-session', label: 'pg_advisory_lock' },
       { value: 'lease', label: 'Redis lease (SET NX PX)' },
     ],
+    optionsFor: (s) => (inEtcd(s) ? [
+      { value: 'none', label: 'none' },
+      { value: 'advisory-xact', label: 'pg_advisory_xact_lock' },
+      { value: 'advisory-session', label: 'pg_advisory_lock' },
+      { value: 'lease', label: 'etcd lease (grant + txn)', hint: 'a key etcd deletes when its lease is not kept alive' },
+    ] : SWITCHES[0]!.options!),
     relevant: (s) => hasStep(s, 'acquire'),
     idleReason: 'no worker reaches its acquire step in this run',
     get: (s) => s.mechanism.lock,
@@ -58,6 +80,9 @@ export const SWITCHES: readonly SwitchDef[] = [
     id: 'release', label: 'Lease release', short: 'Release', help: 'how the holder gives the lease back',
     hints: { del: 'DEL removes the key, whoever holds it', 'compare-and-delete': 'deletes only if the key is still ours' },
     options: [{ value: 'del', label: 'plain DEL' }, { value: 'compare-and-delete', label: 'compare-and-delete' }],
+    optionsFor: (s) => (inEtcd(s)
+      ? [{ value: 'del', label: 'plain etcdctl del', hint: 'deletes the key, whoever holds it' }, { value: 'compare-and-delete', label: 'revoke its lease', hint: 'only its own lease\'s key goes' }]
+      : [{ value: 'del', label: 'plain DEL' }, { value: 'compare-and-delete', label: 'compare-and-delete' }]),
     relevant: (s) => s.mechanism.lock === 'lease',
     idleReason: 'no worker releases the lease in this run',
     appliesTo: (s) => (hasStep(s, 'release') || s.mechanism.releaseInFinally === true || hasFault(s, 'jobError') ? null : 'no step releases the lease (the job has no release step)'),
@@ -68,6 +93,10 @@ export const SWITCHES: readonly SwitchDef[] = [
     id: 'renewal', label: 'Lease renewal', short: 'Renewal', help: 'extend the lease while working',
     hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'SET overwrites whoever holds it', 'set-px': 'SET … PX re-acquires after a gap', pexpire: 'PEXPIRE extends whoever holds it' },
     options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET (unsafe)' }, { value: 'set-px', label: 'SET PX again' }, { value: 'pexpire', label: 'plain PEXPIRE' }],
+    // An etcd lease is renewed by keep-alive only (its lease id names it: it extends its own lease, not the key).
+    optionsFor: (s) => (inEtcd(s)
+      ? [{ value: 'none', label: 'none', hint: 'no keep-alive: the lease runs out after its TTL' }, { value: 'compare-and-extend', label: 'keep-alive', hint: 'keeps its own lease alive (not the key)' }]
+      : SWITCHES.find((d) => d.id === 'renewal')!.options!),
     relevant: (s) => s.mechanism.lock === 'lease',
     idleReason: 'every job ends before its first renewal is due',
     get: (s) => s.mechanism.renewal,
@@ -92,15 +121,19 @@ export const SWITCHES: readonly SwitchDef[] = [
   },
   {
     id: 'fenceSource', label: 'Fencing token from', short: 'Token from', help: 'where the fencing token comes from',
-    hints: { 'redis-incr': 'INCR in the lock\'s Redis: a failover can lose it', 'db-sequence': 'nextval: durable, never handed out twice' },
+    hints: { 'redis-incr': 'INCR in the lock\'s Redis: a failover can lose it', 'db-sequence': 'nextval: durable, never handed out twice', 'lock-service-revision': 'the revision of the put that took the lock: only grows' },
     options: [{ value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' }, { value: 'db-sequence', label: 'database sequence' }],
+    // A lease in etcd has no Redis next to it: its token is the grant's revision (or a sequence).
+    optionsFor: (s) => (inEtcd(s)
+      ? [{ value: 'lock-service-revision', label: 'etcd revision (issued with the grant)' }, { value: 'db-sequence', label: 'database sequence' }]
+      : SWITCHES.find((d) => d.id === 'fenceSource')!.options!),
     relevant: (s) => s.mechanism.lock === 'lease' && s.mechanism.fencing,
     idleReason: 'no worker takes a fencing token in this run',
     get: (s) => s.mechanism.fenceSource ?? 'redis-incr',
     // Redis INCR is the default: leave the field out, so the scenario reads as before it existed.
     set: (s, v) => {
       const { fenceSource: _, ...rest } = s.mechanism;
-      return v === 'db-sequence' ? m(s, { fenceSource: 'db-sequence' }) : { ...s, mechanism: rest };
+      return v === 'db-sequence' || v === 'lock-service-revision' ? m(s, { fenceSource: v }) : { ...s, mechanism: rest };
     },
   },
   {
@@ -188,13 +221,18 @@ export function relevantSwitches(s: Scenario): SwitchDef[] {
   return SWITCHES.filter((d) => d.relevant(s));
 }
 
+/** The options switch `d` offers for scenario `s` (its `optionsFor`, else its `options`; none for a boolean switch). */
+export function switchOptions(d: SwitchDef, s: Scenario): readonly SwitchOption[] {
+  return d.optionsFor?.(s) ?? d.options ?? [];
+}
+
 /** The scenario with one switch flipped (booleans toggle; enums take the next option). */
 export function flipSwitch(s: Scenario, id: string): Scenario {
   const d = SWITCHES.find((x) => x.id === id);
   if (!d) return s;
   const v = d.get(s);
   if (typeof v === 'boolean') return d.set(s, !v);
-  const opts = d.options ?? [];
+  const opts = switchOptions(d, s);
   const i = opts.findIndex((o) => o.value === v);
   return d.set(s, opts[(i + 1) % opts.length]?.value ?? v);
 }
@@ -205,10 +243,11 @@ export function switchValueText(s: Scenario, id: string): string {
   if (!d) return id;
   const v = d.get(s);
   if (typeof v === 'boolean') return `${d.label}: ${v ? 'on' : 'off'}`;
-  return `${d.label}: ${d.options?.find((o) => o.value === v)?.label ?? v}`;
+  return `${d.label}: ${switchOptions(d, s).find((o) => o.value === v)?.label ?? v}`;
 }
 
 /** What the switch's current value does, in a few words (falls back to the general help). */
 export function switchHint(s: Scenario, d: SwitchDef): string {
-  return d.hints?.[String(d.get(s))] ?? d.help;
+  const v = String(d.get(s));
+  return switchOptions(d, s).find((o) => o.value === v)?.hint ?? d.hints?.[v] ?? d.help;
 }

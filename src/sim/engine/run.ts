@@ -3,6 +3,7 @@
  * to the horizon, feeds every event to the invariant checkers, and returns the trace, the verdict
  * (citing event ids), the metrics and the trace hash. Deterministic: same scenario, same result.
  */
+import type { EtcdSnapshot } from '../resources/lockService';
 import { World, EventLimitError } from './world';
 import { traceHash, type TraceEvent } from './trace';
 import { checkersFor, duplicateEffects, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
@@ -108,6 +109,16 @@ export interface WorldSnapshot {
   readonly pool: PoolSnapshot;
   /** Fields of registered resources beyond the built-ins. */
   readonly [resourceField: string]: unknown;
+}
+
+/**
+ * The lease keys of a snapshot wherever the lease lives: etcd's keys (`lockService`, each with its
+ * lease's expiry as the key's) or the Redis lease store's, in the shape of `WorldSnapshot.leases`.
+ */
+export function leaseEntriesOf(snap: WorldSnapshot): WorldSnapshot['leases'] {
+  const etcd = snap.lockService as EtcdSnapshot | undefined;
+  if (etcd === undefined) return snap.leases;
+  return etcd.keys.map((k) => ({ key: k.key, value: k.value, expiresAtMs: k.expiresAtMs, pttlMs: k.expiresAtMs === null ? -1 : k.expiresAtMs - snap.atMs }));
 }
 
 /** Everything a run produces. */

@@ -9,9 +9,10 @@ import type { DbReply, Row, Stmt } from '../resources/sqlTypes';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { DestinationWrite } from '../resources/destination';
 import type { DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
+import type { EtcdCmd, EtcdReply } from '../resources/lockService';
 
 /** The trace kinds of the built-in resources and of the engine itself. */
-export type BuiltinTraceKind = 'sql' | 'redis' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
+export type BuiltinTraceKind = 'sql' | 'redis' | 'etcd' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
 
 /**
  * Which part of the world an event belongs to (also the timeline lane family): a built-in kind,
@@ -27,7 +28,8 @@ export type EventData =
   | { readonly t: 'sessionEnded'; readonly session: string }
   /**
    * A lease changed hands or state. `worker` is whose lease it is (or who acted); `fencingToken`
-   * comes with `fenced`; `deletedOwner` names whose lease a plain DEL removed.
+   * comes with `fenced` (Redis `INCR`), or with `acquired` when the grant itself carries it (the
+   * revision of an etcd lock's put); `deletedOwner` names whose lease a plain DEL removed.
    */
   | {
       readonly t: 'lease';
@@ -75,6 +77,15 @@ export type BuiltinCall =
       /** The caller was cut off from the lease store: the command never arrived and `reply` is the client's timeout. */
       readonly cutOff?: true;
     }
+  /** The lock service (etcd, `lockService`): one etcdctl request and its answer. */
+  | {
+      readonly resource: 'etcd';
+      readonly caller: string;
+      readonly command: EtcdCmd;
+      readonly reply: EtcdReply;
+      /** The caller was cut off from etcd: the request never arrived and `reply` is the client's timeout. */
+      readonly cutOff?: true;
+    }
   | { readonly resource: 'pool'; readonly caller: string; readonly command: PoolCmd; readonly reply: PoolReply }
   /** `reply` is a copy of the write as it stands after the command. */
   | { readonly resource: 'destination'; readonly caller: string; readonly command: DestinationCmd; readonly reply: DestinationWrite };
@@ -82,6 +93,11 @@ export type BuiltinCall =
 /** The database call behind an event, if any. */
 export function sqlCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'db' }> | undefined {
   return e.call?.resource === 'db' ? (e.call as Extract<BuiltinCall, { resource: 'db' }>) : undefined;
+}
+
+/** The lock service (etcd) call behind an event, if any. */
+export function etcdCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'etcd' }> | undefined {
+  return e.call?.resource === 'etcd' ? (e.call as Extract<BuiltinCall, { resource: 'etcd' }>) : undefined;
 }
 
 /** The destination call behind an event, if any. */

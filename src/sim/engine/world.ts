@@ -16,9 +16,10 @@ import type { DbReply, Stmt } from '../resources/sqlTypes';
 import { idleInTransactionTimeoutError, statementTimeoutError } from '../resources/sqlErrors';
 import type { LeaseStore } from '../resources/leaseStore';
 import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
+import { ETCD_TIMEOUT_MESSAGE, etcdError, type EtcdCmd, type EtcdLockService, type EtcdReply } from '../resources/lockService';
 import type { ConnectionPool } from '../resources/connectionPool';
 import type { Destination, DestinationWrite } from '../resources/destination';
-import { resourceDefs, type Completion, type Resource, type ResourceDef } from '../resources/resource';
+import { resourceDefs, type Completion, type Resource, type ResourceDef, type ResourceNotice } from '../resources/resource';
 // Registers the built-in resources (a side effect no bundler may drop, whatever it makes of the types below).
 import '../resources/builtinResources';
 import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
@@ -102,6 +103,12 @@ export interface WorkerRuntime {
   helper: { connection: string | null } | null;
   /** The pool borrow the worker waits for (its command, and a number that tells this wait from later ones), or null. */
   poolWait: { readonly cmd: PoolCmd; readonly seq: number } | null;
+  /**
+   * The etcd lease the worker's client holds (`lockService`): its id, TTL (s) and when it was
+   * granted or last kept alive — what the client knows, not whether etcd still has it. Null before
+   * a grant and once the client learnt it is gone (revoked, not found).
+   */
+  etcdLease: { readonly id: string; readonly ttlS: number; sinceMs: number } | null;
 }
 
 /** A fresh runtime (and started machine) for a worker that has not begun its job. */
@@ -112,7 +119,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
     waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, workMsAtTxnStart: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
     workStep: null, pausedTotalMs: 0, pauseStartedMs: null, queueItem: null, emptyReceives: 0,
-    helper: null, poolWait: null,
+    helper: null, poolWait: null, etcdLease: null,
   };
 }
 
@@ -214,6 +221,8 @@ export class World {
   /** PgBouncer between the pool and the database (mode null: the scenario has none). */
   readonly poolerResource: PoolerResource;
   readonly destinationResource: DestinationResource;
+  /** The lock service (etcd); idle unless the scenario's lease lives there (`lockService`). */
+  readonly etcd: EtcdLockService;
   readonly db: Database;
   readonly pool: ConnectionPool;
   readonly leases: LeaseStore;
@@ -268,6 +277,7 @@ export class World {
     this.poolResource = this.resource<PoolResource>('pool');
     this.poolerResource = this.resource<PoolerResource>('pooler');
     this.destinationResource = this.resource<DestinationResource>('destination');
+    this.etcd = this.resource<EtcdLockService>('etcd');
     this.db = this.sqlResource.db;
     this.leases = this.redisResource.store;
     this.pool = this.poolResource.pool;
@@ -1086,6 +1096,30 @@ export class World {
     return this.call(actor, redis, cmd, narrate, w);
   }
 
+  /**
+   * Sends a request to the lock service (etcd) for an actor. A lease whose TTL ran out by now is
+   * revoked first, and its expiry narrated before the request (as etcd would have revoked it
+   * already). A worker cut off from the lease store gets etcdctl's `Error: context deadline
+   * exceeded` instead, and the request never arrives. `narrate` as for `call`.
+   */
+  etcdCall(actor: string, cmd: EtcdCmd, narrate: ReplyHandler<EtcdReply>, w?: WorkerRuntime): EtcdReply {
+    const etcd = this.etcd;
+    this.emitNotices(etcd, etcd.wake(this.nowMs));
+    if (w && w.cutOffUntilMs !== null && this.nowMs < w.cutOffUntilMs) {
+      const reply = etcdError(cmd.op, ETCD_TIMEOUT_MESSAGE);
+      const said = takeReply(narrate, reply);
+      this.emit(actor, etcd.traceKind, typeof said === 'string' ? said : said.text, { command: etcd.renderCommand(cmd), reply: etcd.renderReply(reply), worker: w, ...(typeof said === 'string' ? {} : { data: said.data }), call: { resource: 'etcd', caller: actor, command: cmd, reply, cutOff: true } });
+      this.scheduleWake(etcd);
+      return reply;
+    }
+    return this.call(actor, etcd, cmd, narrate, w);
+  }
+
+  /** Emits what a resource did on its own (its wake-up notices) as trace events. */
+  emitNotices(resource: Resource, notices: readonly ResourceNotice[]): void {
+    for (const n of notices) this.emit(n.actor, n.kind ?? resource.traceKind, n.narration, n.data === undefined ? undefined : { data: n.data as EventData });
+  }
+
   /** The data of a database event; INSERT and UPDATE also record the session's transaction state and their table's committed rows, COMMIT every table's. */
   private sqlCall(session: string, stmt: Stmt, reply: DbReply, client?: string): ResourceCall {
     if (this.poolerResource.mode !== null && client !== undefined) return { ...(this.sqlCall(session, stmt, reply) as Extract<ResourceCall, { resource: 'db' }>), client, ...(this.unlinksAfter(session, reply) ? { unlinked: true as const } : {}) };
@@ -1127,9 +1161,7 @@ export class World {
     checks.add(next);
     this.at(next, () => {
       checks.delete(next);
-      for (const n of resource.wake(this.nowMs)) {
-        this.emit(n.actor, n.kind ?? resource.traceKind, n.narration, n.data === undefined ? undefined : { data: n.data as EventData });
-      }
+      this.emitNotices(resource, resource.wake(this.nowMs));
       this.scheduleWake(resource);
     });
   }

@@ -15,7 +15,7 @@ import { initialBeliefs } from '../workers/workerMachine';
 import type { Stmt } from '../resources/sqlTypes';
 import type { SessionState } from '../resources/dbTypes';
 import type { FaultContext, FaultEffect, FaultKindDef } from './registry';
-import { runRedis, runSql } from '../workers/replyClass';
+import { runEtcd, runRedis, runSql } from '../workers/replyClass';
 import { fencedValuesFor } from '../engine/tables';
 import { handBackAtShutdown } from '../workers/queueSteps';
 
@@ -55,6 +55,10 @@ function involvesLeaseStore(s: Scenario): boolean {
 }
 const LEASE_KINDS = new Set<string>(['expireLease', 'manualDelete', 'failover', 'clockJump']);
 const NO_LEASE = 'the scenario has no lease: its lock is not a Redis lease';
+/** The lease lives in etcd (`lockService`), not in Redis. */
+const inEtcd = (s: Scenario): boolean => s.lockService !== undefined;
+/** The lease store the faults act on, in words. */
+const storeName = (s: Scenario): string => (inEtcd(s) ? 'etcd' : 'the lease store');
 
 const always = (): boolean => true;
 
@@ -140,7 +144,7 @@ const shutdown: FaultKindDef<Of<'shutdown'>> = {
 const partition: FaultKindDef<Of<'partition'>> = {
   kind: 'partition', schema: partitionSchema, lane: 'worker', glyph: 'N',
   duration: { label: 'cut off for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
-  describe: (f, _s, when) => `Cut ${f.worker} off from the lease store for ${fmtSeconds(f.durationMs)} ${when}`,
+  describe: (f, s, when) => `Cut ${f.worker} off from ${storeName(s)} for ${fmtSeconds(f.durationMs)} ${when}`,
   appliesTo: involvesLeaseStore, inapplicableReason: `${NO_LEASE}, so there is no lease store to cut a worker off from`,
   generate: (rng, s) => ({ kind: 'partition', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), durationMs: rng.int(1, 30_000) }),
   apply: (ctx, f) => {
@@ -148,8 +152,9 @@ const partition: FaultKindDef<Of<'partition'>> = {
     const w = ctx.worker;
     if (!w) return 'continue';
     world.cutOff(w, world.nowMs + f.durationMs);
-    ctx.event(`${w.id} is cut off from the lease store for ${fmtMs(f.durationMs)}; it can still reach the database and the destination.`, { worker: w });
-    world.at(world.nowMs + f.durationMs, () => ctx.event(`${w.id} can reach the lease store again.`, { worker: w }));
+    const store = storeName(world.scenario);
+    ctx.event(`${w.id} is cut off from ${store} for ${fmtMs(f.durationMs)}; it can still reach the database and the destination.`, { worker: w });
+    world.at(world.nowMs + f.durationMs, () => ctx.event(`${w.id} can reach ${store} again.`, { worker: w }));
     return 'continue';
   },
 };
@@ -162,6 +167,16 @@ const expireLease: FaultKindDef<Of<'expireLease'>> = {
   apply: (ctx) => {
     const { world } = ctx;
     const L = world.scenario.lease;
+    if (inEtcd(world.scenario)) {
+      // etcd: the lease the key is attached to runs out now, and etcd deletes the key with it.
+      world.emitNotices(world.etcd, world.etcd.wake(world.nowMs));
+      const id = world.etcd.kv(world.nowMs, L.key)?.lease ?? null;
+      ctx.event(id !== null ? `Lease ${id}, which ${L.key} is attached to, is forced to run out now (as if its TTL had passed).` : `Forced expiry of ${L.key}'s lease: no such key right now.`);
+      const notice = world.etcd.forceExpire(world.nowMs, L.key);
+      if (notice !== null) world.emitNotices(world.etcd, [notice]);
+      world.scheduleWake(world.etcd);
+      return 'continue';
+    }
     const removed = world.leases.forceExpire(world.nowMs, L.key);
     ctx.event(removed ? `${L.key} is forced to expire now (as if its TTL had run out).` : `Forced expiry of ${L.key}: no such key right now.`);
     return 'continue';
@@ -175,6 +190,15 @@ const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
   generate: (rng, s) => ({ kind: 'manualDelete', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const L = ctx.world.scenario.lease;
+    if (inEtcd(ctx.world.scenario)) {
+      runEtcd(ctx.world, 'operator', { op: 'del', key: L.key }, {
+        ok: () => ({ text: `An operator deletes ${L.key} by hand with etcdctl del to "unstick the queue"; its owner is alive, its lease still runs, and it still believes it holds the lock.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }),
+        none: () => `An operator runs etcdctl del ${L.key} by hand; there was no key.`,
+        error: (r) => `An operator tries to delete ${L.key} by hand, but etcdctl del fails: ${r.message}.`,
+        timeout: () => `An operator tries to delete ${L.key} by hand, but gets no reply.`,
+      });
+      return 'continue';
+    }
     runRedis(ctx.world, 'operator', { op: 'DEL', keys: [L.key] }, {
       ok: () => ({ text: `An operator deletes ${L.key} by hand to "unstick the queue"; its owner is alive and still believes it owns it.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: 'operator' } }),
       none: () => `An operator deletes ${L.key} by hand; there was no key.`,
@@ -199,7 +223,7 @@ const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
 const failover: FaultKindDef<Of<'failover'>> = {
   kind: 'failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
   describe: (_f, _s, when) => `Redis failover ${when}`,
-  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
+  appliesTo: (s) => involvesLeaseStore(s) && !inEtcd(s), inapplicableReason: `${NO_LEASE}, or it lives in etcd, whose quorum keeps every committed write`,
   generate: (rng, s) => ({ kind: 'failover', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const { world } = ctx;
@@ -216,7 +240,7 @@ const clockJump: FaultKindDef<Of<'clockJump'>> = {
   kind: 'clockJump', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
   duration: { label: 'jump', get: (f) => f.jumpMs, set: (f, ms) => ({ ...f, jumpMs: ms ?? f.jumpMs }) },
   describe: (f, _s, when) => `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`,
-  appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
+  appliesTo: (s) => involvesLeaseStore(s) && !inEtcd(s), inapplicableReason: `${NO_LEASE}, or it lives in etcd, which times leases on a monotonic clock`,
   generate: (rng, s) => ({ kind: 'clockJump', atMs: randomAtMs(rng, s), jumpMs: rng.int(1, 60_000) }),
   apply: (ctx, f) => {
     const { world } = ctx;
@@ -285,7 +309,7 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
   world.send(w, 'CRASH', { outcome: 'crashed' });
   const consequences = [
     before.connection !== null ? connectionLoss(world, w) : '',
-    leaseStillItsOwn(world, before.ownerToken) ? `its lease stays in Redis until its TTL runs out` : '',
+    leaseStillItsOwn(world, before.ownerToken) ? (inEtcd(world.scenario) ? 'nothing keeps its etcd lease alive now: the lock stays until the lease runs out' : 'its lease stays in Redis until its TTL runs out') : '',
   ].filter((x) => x !== '');
   const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
   ctx.event(`${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}.${tail}`, { worker: w });
@@ -330,6 +354,7 @@ export function sessionLosses(state: SessionState): string {
 function leaseStillItsOwn(world: FaultContext['world'], ownerToken: string | null): boolean {
   if (ownerToken === null) return false;
   const key = world.scenario.lease.key;
+  if (inEtcd(world.scenario)) return world.etcd.kv(world.nowMs, key)?.value === ownerToken;
   return world.leases.entries(world.nowMs).some((e) => e.key === key && e.value === ownerToken);
 }
 

@@ -144,7 +144,7 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
       lastState.set(e.actor, e.state);
       const start = since.get(e.actor);
       if (e.state === 'waiting') {
-        if (!start) since.set(e.actor, { atMs: e.atMs, eventId: e.id, on: e.kind === 'pool' ? 'a connection' : e.kind === 'redis' ? 'the lease' : 'a lock' });
+        if (!start) since.set(e.actor, { atMs: e.atMs, eventId: e.id, on: e.kind === 'pool' ? 'a connection' : e.kind === 'redis' || e.kind === 'etcd' ? 'the lease' : 'a lock' });
         return;
       }
       if (e.state === 'paused' || !start) return;

@@ -128,6 +128,17 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
           : { from: e.actor, to, on: 'db', what: on, eventId: e.id });
       }
     }
+    if (call?.resource === 'etcd') {
+      // An etcd lock's acquire transaction: a failed compare means the key is held (like SET NX → nil).
+      const { command, reply } = call as { command: { op: string; key?: string }; reply: { op: string; succeeded?: boolean } };
+      if (command.op === 'txnAcquire' && command.key !== undefined && reply.op === 'txnAcquire') {
+        const holder = leaseHolder.get(command.key);
+        if (reply.succeeded === true) waits.delete(e.actor);
+        else if (holder !== undefined && holder !== e.actor && waits.get(e.actor)?.to !== holder) {
+          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lock ${command.key} (etcd)`, eventId: e.id });
+        }
+      }
+    }
     if (call?.resource === 'redis') {
       const { command, reply } = call as { command: { op: string; key?: string; nx?: boolean }; reply: { kind: string } };
       if (command.op === 'SET' && command.nx === true && command.key !== undefined) {

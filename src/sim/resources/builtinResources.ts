@@ -4,7 +4,8 @@
  * database (PostgreSQL), the destination, the connection pool, and (version 2) the SQS-like
  * message queue (messageQueue.ts). Each adapter wraps the model
  * class unchanged (`Database`, `LeaseStore`, `Destination`, `ConnectionPool`), which the fidelity
- * suite and the tests also use directly.
+ * suite and the tests also use directly; and (version 2) the lock service, etcd (lockService.ts),
+ * registered last, idle unless the scenario's lease lives there (`lockService`).
  */
 import { sequencesFor, tablesFor } from '../engine/tables';
 import { Database, type DatabaseSnapshot, type WaitCycle } from './database';
@@ -16,6 +17,7 @@ import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connecti
 import { PoolerResource } from './pooler';
 import { Destination, type DestinationSnapshot, type DestinationWrite } from './destination';
 import { MessageQueue, queueFor } from './messageQueue';
+import { EtcdLockService } from './lockService';
 import { NO_COMPLETIONS, registerResource, type Completion, type Execution, type Resource, type ResourceNotice } from './resource';
 
 /** PostgreSQL: callers are session ids; a statement that waits for a lock is answered later. */
@@ -312,4 +314,12 @@ registerResource<MessageQueue>({
   create: (scenario) => queueFor(scenario),
   // Only a scenario with an SQS-like queue shows it (the others' snapshots stay as they were).
   snapshotFields: (r, nowMs, scenario) => (scenario.queue?.kind === 'sqs' ? { queue: r.snapshot(nowMs) } : {}),
+});
+
+registerResource<EtcdLockService>({
+  name: 'etcd',
+  // The store's revision before the run: lease.fenceStart (a fresh etcd is at revision 1).
+  create: (scenario) => new EtcdLockService(Math.max(1, scenario.lease.fenceStart)),
+  // Only a scenario whose lease lives in etcd shows it (the others' snapshots stay as they were).
+  snapshotFields: (r, nowMs, scenario) => (scenario.lockService !== undefined ? { lockService: r.snapshot(nowMs) } : {}),
 });

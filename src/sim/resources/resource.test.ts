@@ -5,6 +5,8 @@
  * wake-ups and snapshot appear without any change to the engine.
  */
 import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import { parseScenario } from '../scenario/migrate';
 import { findPreset, registerFaultKind, registerResource, resourceDefs, runScenario, validateScenario, faultPlacement, type Execution, type FaultBase, type Resource, type ResourceNotice, type Scenario } from '../index';
 
 type QueueCmd = { readonly op: 'SEND'; readonly body: string } | { readonly op: 'RECEIVE' };
@@ -60,12 +62,17 @@ interface QueueFault extends FaultBase {
 
 describe('resources', () => {
   it('the built-ins are registered in the order a snapshot shows them', () => {
-    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'pooler', 'queue']);
+    expect(resourceDefs().map((d) => d.name)).toEqual(['redis', 'db', 'destination', 'pool', 'pooler', 'queue', 'etcd']);
     const r = runScenario(findPreset('invoice-race')!.withoutFix, { captureSnapshots: true });
     // A scenario without a pooler has no pooler field; one with a pooler has it last.
     expect(Object.keys(r.snapshots![0]!)).toEqual(['atMs', 'workers', 'leases', 'tables', 'locks', 'pgLocks', 'waitFor', 'destination', 'pool']);
     const p = runScenario(findPreset('pooler-session-lock')!.withoutFix, { captureSnapshots: true });
     expect(Object.keys(p.snapshots![0]!).at(-1)).toBe('pooler');
+    // A scenario whose lease lives in etcd has the lock service's field, last.
+    const parsed = parseScenario(JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')));
+    if (!parsed.ok) throw new Error(`the etcd fixture does not validate: ${JSON.stringify(parsed.errors)}`);
+    const e = runScenario(parsed.scenario, { captureSnapshots: true });
+    expect(Object.keys(e.snapshots![0]!).at(-1)).toBe('lockService');
   });
 
   it('a toy resource joins a run through registerResource alone', () => {

@@ -32,7 +32,7 @@ const INVARIANTS_SINCE_V2 = new Set(['jobCompletesWithin', 'oneClaimPerJob']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
- * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`, `processes`, a worker's
+ * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`, `queue`, `lockService`, `processes`, a worker's
  * `process`, a step's `helper`), each with its path: such a file says `"version": 1` but was
  * not written for version 1, so it is refused rather than guessed at.
  */
@@ -43,6 +43,7 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   if ('client' in value) errors.push({ path: 'client', message: since2 });
   if ('queue' in value) errors.push({ path: 'queue', message: since2 });
   if ('processes' in value) errors.push({ path: 'processes', message: since2 });
+  if ('lockService' in value) errors.push({ path: 'lockService', message: since2 });
   if (Array.isArray(value.workers)) {
     value.workers.forEach((w: unknown, i) => {
       if (typeof w === 'object' && w !== null && 'process' in w) errors.push({ path: `workers[${i}].process`, message: since2 });

@@ -5,8 +5,9 @@
  * `statementTimeoutMs`, `idleInTransactionSessionTimeoutMs`, `isolation` and `serializationRetries`
  * (with a `begin` step's `isolation`), the fencing token's source (`mechanism.fenceSource`), the
  * `fencedRow` job, `database.pooler`, an optional `queue` (SQS-like or a table) with its steps and
- * invariants, `processes` (each with its own connection pool) with `workers[].process`, and a SQL
- * step's `helper` (it runs on a second connection from the same pool); version-1 files and links migrate
+ * invariants, `processes` (each with its own connection pool) with `workers[].process`, a SQL
+ * step's `helper` (it runs on a second connection from the same pool), and an optional
+ * `lockService` (the lease in etcd, its revision as the fencing token); version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -154,9 +155,11 @@ export const mechanismSchema = z.strictObject({
    * failover promotes a replica that had not received them; `db-sequence`, `SELECT
    * nextval('fence_seq')` in PostgreSQL (durable, not transactional: a value is never handed out
    * twice), the sequence starting at `lease.fenceStart + 1` (semantics.md, "Fencing beyond a
-   * Redis counter").
+   * Redis counter"); `lock-service-revision`, the revision the lock service issues with the grant —
+   * with `lockService` etcd, the revision of the transaction's put that created the lock key (its
+   * create revision), durable in etcd's quorum and higher for every later grant.
    */
-  fenceSource: z.enum(['redis-incr', 'db-sequence']).optional(),
+  fenceSource: z.enum(['redis-incr', 'db-sequence', 'lock-service-revision']).optional(),
   /** Send an idempotency key (the job key) with the effect. */
   idempotencyKey: z.boolean(),
   /** Check the durable job record first and skip the work when it says done. */
@@ -173,7 +176,11 @@ export const mechanismSchema = z.strictObject({
   releaseInFinally: z.boolean().optional(),
 });
 
-/** Lease store settings (Redis semantics). */
+/**
+ * Lease settings. The lease lives in Redis (`SET NX PX`), or with `lockService` in etcd, where
+ * `key` is the lock key, `ttlMs` the lease's TTL (whole seconds there) and `fenceStart` the store's
+ * revision before the run.
+ */
 export const leaseSchema = z.strictObject({
   key: z.string().min(1).max(100),
   /** Counter key for fencing tokens (`INCR`). */
@@ -218,6 +225,21 @@ export const clientSchema = z.strictObject({
 
 /** The client of version 1: wait for the lock, ignore the release's reply, renew from the grant, no margin. */
 export const DEFAULT_CLIENT: z.infer<typeof clientSchema> = Object.freeze({ onBusy: 'wait', retries: 0, checkRelease: false, renewFrom: 'grant', renewMarginMs: 0 });
+
+/**
+ * The lock service the lease lives in instead of Redis (version 2, optional; absent = Redis).
+ * `etcd`: etcd v3 as a lock service — the acquire step grants a lease of `lease.ttlMs` (whole
+ * seconds; etcd raises a TTL below its minimum, 2 s, to it) and takes the lock with one transaction
+ * (`create("<lease.key>") = "0"` → put the key with the lease, else get it); renewal
+ * (`mechanism.renewal` "compare-and-extend") is a keep-alive of the worker's own lease, release a
+ * revoke of it ("compare-and-delete") or a plain `etcdctl del` ("del"); a lease not kept alive runs
+ * out and etcd deletes its key. The store's revision before the run is `lease.fenceStart` (0 reads
+ * as 1, a fresh store's), and with `mechanism.fenceSource` "lock-service-revision" the fencing token
+ * is the revision of the put that took the lock. Sources: etcd v3 API reference (KV Txn, Lease),
+ * "Interacting with etcd"; src/sim/resources/lockService.ts; ../shared/semantics.md "Fencing beyond a
+ * Redis counter".
+ */
+export const lockServiceSchema = z.strictObject({ kind: z.literal('etcd') });
 
 /** Whole seconds from 0 to 12 h, in ms: what SQS accepts as a `VisibilityTimeout`. */
 const visibilityMs = z.int().min(0).max(43_200_000).refine((ms) => ms % 1000 === 0, { error: 'must be whole seconds (a multiple of 1000): SQS takes VisibilityTimeout in seconds' });
@@ -436,6 +458,8 @@ function buildScenarioSchema() {
     queue: queueSchema.optional(),
     /** Application processes, each with its own connection pool (version 2, optional; see `processSchema`). */
     processes: z.array(processSchema).min(1).max(LIMITS.maxWorkers).optional(),
+    /** The lock service the lease lives in instead of Redis (version 2, optional). */
+    lockService: lockServiceSchema.optional(),
     workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
     faults: z.array(faultSchema).max(LIMITS.maxFaults),
     invariants: z.array(invariantSchema).min(1).max(12),
@@ -459,6 +483,8 @@ export type ClientConfig = z.infer<typeof clientSchema>;
 export type LeaseConfig = z.infer<typeof leaseSchema>;
 export type DestinationConfig = z.infer<typeof destinationSchema>;
 export type QueueConfig = z.infer<typeof queueSchema>;
+/** The lock service a lease can live in (`lockService`). */
+export type LockServiceConfig = z.infer<typeof lockServiceSchema>;
 export type WorkerSpec = z.infer<typeof workerSchema>;
 /** An application process and its pool (`scenario.processes`). */
 export type ProcessSpec = z.infer<typeof processSchema>;

@@ -111,6 +111,7 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
   }
   errors.push(...queueErrors(s));
   errors.push(...topologyErrors(s));
+  errors.push(...lockServiceErrors(s));
   if (s.mechanism.renewal !== 'none' && s.client.renewMarginMs >= s.lease.renewEveryMs) {
     errors.push({ path: 'client.renewMarginMs', message: `must be < lease.renewEveryMs (${s.lease.renewEveryMs}): the renewal would be due before the period starts` });
   }
@@ -194,6 +195,36 @@ function queueErrors(s: Scenario): ValidationError[] {
     const taken = new Set(['jobs', s.job.kind === 'insertOnce' ? s.job.table : s.job.kind === 'debit' ? 'accounts' : s.job.kind === 'reserve' ? 'items' : 'jobs']);
     if (taken.has(q.table)) errors.push({ path: 'queue.table', message: `"${q.table}" is already a table of this scenario (the job's); name the queue's table differently, e.g. "job_queue"` });
   }
+  return errors;
+}
+
+/** Redis renewals that have no etcd equivalent (an etcd lease is renewed by keep-alive only). */
+const REDIS_ONLY_RENEWALS: Readonly<Record<string, string>> = { set: 'a plain SET', 'set-px': 'SET … PX', pexpire: 'a plain PEXPIRE' };
+
+/**
+ * Where the lease lives and where its fencing token comes from (version 2): the revision issued
+ * with the grant needs the lock service; a lease in etcd takes no token from Redis `INCR` (there is
+ * no Redis next to it), is renewed by keep-alive only, has a TTL in whole seconds and a key etcdctl
+ * takes unquoted; a Redis failover or a clock jump of the lease store is not something etcd has.
+ */
+function lockServiceErrors(s: Scenario): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const m = s.mechanism;
+  if (s.lockService === undefined) {
+    if (m.fenceSource === 'lock-service-revision') errors.push({ path: 'mechanism.fenceSource', message: '"lock-service-revision" is the revision a lock service issues with the grant: add "lockService": { "kind": "etcd" } (the lease then lives in etcd)' });
+    return errors;
+  }
+  if (s.lease.ttlMs % 1000 !== 0) errors.push({ path: 'lease.ttlMs', message: `must be whole seconds (a multiple of 1000) with lockService "etcd": etcd grants a lease TTL in seconds (${s.lease.ttlMs} ms is not)` });
+  if (!/^[A-Za-z0-9_:./-]+$/.test(s.lease.key)) errors.push({ path: 'lease.key', message: 'must be letters, digits, _ : . / or - with lockService "etcd" (the key etcdctl is given unquoted)' });
+  if (m.lock === 'lease' && m.fencing && (m.fenceSource === undefined || m.fenceSource === 'redis-incr')) {
+    errors.push({ path: 'mechanism.fenceSource', message: 'the lease lives in etcd, so there is no Redis INCR counter next to it: take the token from "lock-service-revision" (the revision etcd issues with the grant) or "db-sequence"' });
+  }
+  const redisRenewal = REDIS_ONLY_RENEWALS[m.renewal];
+  if (m.lock === 'lease' && redisRenewal !== undefined) errors.push({ path: 'mechanism.renewal', message: `"${m.renewal}" renews with ${redisRenewal}, a Redis command; an etcd lease is renewed by keep-alive: "compare-and-extend" (a keep-alive of the worker's own lease) or "none"` });
+  s.faults.forEach((f, i) => {
+    if (f.kind === 'failover') errors.push({ path: `faults[${i}].kind`, message: '"failover" fails over a Redis primary to a lagging replica; the lease lives in etcd, whose quorum keeps every committed write (a leader change is not modelled)' });
+    if (f.kind === 'clockJump') errors.push({ path: `faults[${i}].kind`, message: '"clockJump" moves the lease store\'s wall clock; etcd times leases on a monotonic clock, so a wall-clock jump expires nothing there' });
+  });
   return errors;
 }
 

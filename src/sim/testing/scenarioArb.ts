@@ -3,8 +3,8 @@
  * random valid-looking scenarios — a preset (either variant) with a random seed, start times,
  * mechanism switches, replication lag, a PgBouncer in front of the database (session or
  * transaction mode), a third of the time a connection topology (the workers in one or two
- * processes with a small pool each, some SQL steps run by a helper on a second connection) and
- * faults from each fault kind's own generator. Some
+ * processes with a small pool each, some SQL steps run by a helper on a second connection), the
+ * lease in etcd instead of Redis (`lockService`) and faults from each fault kind's own generator. Some
  * generated scenarios fail validation (a fault placed oddly): a property validates first and
  * skips those.
  */
@@ -84,6 +84,24 @@ export function withTopology(s: Scenario, t: TopologyDraw | undefined): Scenario
   };
 }
 
+/**
+ * The scenario with its lease in etcd (`lockService: { kind: 'etcd' }`), made valid for it: the
+ * TTL rounded up to whole seconds, a Redis-only renewal (`set`, `set-px`, `pexpire`) made a
+ * keep-alive, a Redis INCR token made the grant's revision, the key one etcdctl takes unquoted,
+ * Redis failovers and clock jumps left out.
+ */
+export function leaseInEtcd(s: Scenario): Scenario {
+  const m = s.mechanism;
+  const redisOnly = m.renewal === 'set' || m.renewal === 'set-px' || m.renewal === 'pexpire';
+  return {
+    ...s,
+    lockService: { kind: 'etcd' },
+    lease: { ...s.lease, key: s.lease.key.replace(/[^A-Za-z0-9_:./-]/g, '-'), ttlMs: Math.ceil(s.lease.ttlMs / 1000) * 1000 },
+    mechanism: { ...m, renewal: redisOnly ? 'compare-and-extend' : m.renewal, fenceSource: m.fenceSource === 'db-sequence' ? 'db-sequence' : 'lock-service-revision' },
+    faults: s.faults.filter((f) => f.kind !== 'failover' && f.kind !== 'clockJump'),
+  };
+}
+
 /** A random fault of a random registered kind, from each kind's own generator (src/sim/faults/registry.ts). */
 export function faultArb(s: Scenario): fc.Arbitrary<Fault> {
   return fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), s) as Fault);
@@ -103,14 +121,19 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       // PgBouncer in front of the database (or the preset's own setting), 1–3 server connections.
       pooler: fc.option(fc.record({ mode: fc.constantFrom('session' as const, 'transaction' as const), serverConnections: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
       topology: topologyArb,
-    }).map((r): Scenario => withTopology({
-      ...base,
-      database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
-      seed: r.seed,
-      mechanism: { ...base.mechanism, ...r.mechanism },
-      lease: { ...base.lease, replicationLagMs: r.lag },
-      workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
-      faults: [...base.faults, ...r.faults],
-    }, r.topology));
+      // One scenario in four keeps its lease in etcd.
+      etcd: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    }).map((r): Scenario => {
+      const s: Scenario = withTopology({
+        ...base,
+        database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
+        seed: r.seed,
+        mechanism: { ...base.mechanism, ...r.mechanism },
+        lease: { ...base.lease, replicationLagMs: r.lag },
+        workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
+        faults: [...base.faults, ...r.faults],
+      }, r.topology);
+      return r.etcd ? leaseInEtcd(s) : s;
+    });
   });
 

@@ -96,6 +96,21 @@ describe('what cannot be typed becomes a comment', () => {
     for (const e of cutOff) expect(t.entries.find((x) => x.eventId === e.id)).toMatchObject({ kind: 'note', redisTiming: false });
   });
 
+  it('the etcd lock service is outside what a transcript replays: each etcdctl request is a note with its literal line and reply, never a step', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseScenario } = await import('../scenario/migrate');
+    const parsed = parseScenario(JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')));
+    if (!parsed.ok) throw new Error('the etcd fixture does not validate');
+    const run = runScenario(parsed.scenario);
+    const t = buildTranscript(run);
+    expect(t.entries.filter((e) => e.kind !== 'note')).toEqual([]);
+    expect(t.sessions).toEqual([]);
+    const notes = t.entries.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+    expect(notes[0]).toBe('A → etcd (not replayed by this transcript: lease ids are the server\'s and TTLs run in real time): `etcdctl lease grant 10` → lease 694d71ddacfda227 granted with TTL(10s)');
+    expect(notes).toContain('(10 s, virtual time) Lease 694d71ddacfda227 (A\'s) was not kept alive for its TTL of 10 s: etcd revokes it and deletes locks/export (revision 34). Whoever believes they hold the lock no longer does, and anyone may take it. In etcd the lease runs out in real time, and etcd revokes it within about half a second.');
+    expect(run.events.filter((e) => e.kind === 'etcd').every((e) => t.entries.some((x) => x.eventId === e.id && x.kind === 'note'))).toBe(true);
+  });
+
   it('a destroyed connection ends its session', () => {
     const run = runScenario(findPreset('crash-after-effect')!.withFix);
     const t = buildTranscript(run);

@@ -8,7 +8,10 @@
  * Built from the trace's structured `call` data (`renderSql`, `renderReply`, `renderRedis`,
  * `renderRedisReply`, `redisArgv`), never by parsing the event texts. What cannot be typed into a
  * server — virtual time passing, a TTL running out, faults (a pause, a crash, a partition), the
- * destination (file store / external API) — becomes a comment line saying so. The fidelity suite
+ * destination (file store / external API) — becomes a comment line saying so. So do the requests
+ * to a lock service (etcd, `lockService`): the note gives the literal etcdctl line and the reply
+ * the run got, but they are outside what a transcript replays (a real server's lease ids differ,
+ * and its TTLs run in real time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
  * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
  * on any reply that differs from the `expect` of a step.
  *
@@ -21,6 +24,7 @@ import { fmtTime } from '../engine/fmt';
 import { sequencesFor, tablesFor } from '../engine/tables';
 import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
 import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
+import { renderEtcd, renderEtcdReply, type EtcdCmd, type EtcdReply } from '../resources/lockService';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../scenario/schema';
 import type { Scenario } from '../scenario/schema';
 
@@ -203,6 +207,17 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       entries.push({ kind: 'redis', n, atMs: e.atMs, eventId: e.id, session: 'redis', actor: e.actor, line, argv: redisArgv(cmd), expect: renderRedisReply(reply) });
       continue;
     }
+    if (call?.resource === 'etcd') {
+      // The lock service: outside what a transcript replays (lease ids and TTLs are the server's
+      // and real-time), so a note with the literal etcdctl line and the reply the run got.
+      const cmd = call.command as EtcdCmd;
+      const reply = call.reply as EtcdReply;
+      const line = renderEtcd(cmd);
+      const got = renderEtcdReply(reply).replace(/\n+/g, ' ');
+      if ('cutOff' in call && call.cutOff) note(e, `${e.actor} is cut off from etcd: its \`${line}\` never reaches the server; etcdctl prints ${got}. Nothing to type.`);
+      else note(e, `${e.actor} → etcd (not replayed by this transcript: lease ids are the server's and TTLs run in real time): \`${line}\` → ${got === '' ? '(no output)' : got}`);
+      continue;
+    }
     if (call?.resource === 'pool') {
       const cmd = call.command as { op: string; connection?: string; process?: string; helper?: boolean };
       const reply = call.reply as { status: string; connection?: string };
@@ -238,6 +253,10 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     }
     if (call?.resource === 'destination') {
       note(e, `${e.actor} → the destination (an external API or file store, not a server this transcript reaches): ${e.command ?? ''} → ${e.reply ?? ''}`);
+      continue;
+    }
+    if (e.kind === 'expiry' && e.actor === 'etcd') {
+      note(e, `(${fmtTime(e.atMs)}, virtual time) ${e.narration} In etcd the lease runs out in real time, and etcd revokes it within about half a second.`);
       continue;
     }
     if (e.kind === 'expiry' && e.data?.t === 'lease') {

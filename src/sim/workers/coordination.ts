@@ -1,16 +1,16 @@
 /**
  * The coordination a worker takes and gives back: PostgreSQL advisory locks (session or
  * transaction scope) or a Redis lease (`SET NX PX`, `INCR` fencing token, renewal, release by
- * plain `DEL` or compare-and-delete). Sources: PostgreSQL "Advisory Lock Functions"; Redis
+ * plain `DEL` or compare-and-delete); a lease that lives in etcd (`lockService`) is etcdLease.ts's. Sources: PostgreSQL "Advisory Lock Functions"; Redis
  * "Distributed Locks with Redis"; Kleppmann, "How to do distributed locking".
  */
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
-import { runRedis, runSql, type SqlDone } from './replyClass';
-import { sqlCallOf } from '../engine/trace';
-import { FENCE_SEQUENCE } from '../engine/tables';
+import { runRedis, runSql } from './replyClass';
+import { compareToken, failOnLostRelease, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
+import { acquireEtcdLease, keepAliveEtcdLease, releaseEtcdLease } from './etcdLease';
 
 /**
  * Takes the mechanism's lock or lease for the worker; calls `k` once it holds it. `advisoryKey`
@@ -111,17 +111,6 @@ function tryAdvisory(world: World, w: WorkerRuntime, k: () => void, key: number)
   attempt();
 }
 
-/**
- * The client checks the release's reply (`client.checkRelease`) and it says the lock was not
- * held: the job fails (its error path runs) instead of going on. Only on the job's own release
- * step (an error path that releases is already failing). Returns true if it failed the job.
- */
-function failOnLostRelease(world: World, w: WorkerRuntime, what: string): boolean {
-  if (!world.scenario.client.checkRelease || w.outcome === 'failed') return false;
-  world.jobs.fail(w, what);
-  return true;
-}
-
 /** Releases what `acquireCoordination` took (a transaction-scoped lock goes with COMMIT instead). */
 export function releaseCoordination(world: World, w: WorkerRuntime, k: () => void): void {
   const m = world.scenario.mechanism;
@@ -179,8 +168,13 @@ function failFromCoordination(world: World, w: WorkerRuntime, reason: string): v
   world.jobs.fail(w, `could not take the lock: ${reason}`);
 }
 
-/** `SET key token NX PX ttl` until it succeeds (retrying every retryEveryMs), then `INCR` the fencing counter if fencing is on. */
+/**
+ * `SET key token NX PX ttl` until it succeeds (retrying every retryEveryMs), then `INCR` the
+ * fencing counter if fencing is on; or, when the lease lives in etcd (`lockService`), a lease grant
+ * and the acquire transaction (etcdLease.ts).
+ */
 export function acquireLease(world: World, w: WorkerRuntime, k: () => void): void {
+  if (world.scenario.lockService !== undefined) return acquireEtcdLease(world, w, k);
   const L = world.scenario.lease;
   const fencing = world.scenario.mechanism.fencing;
   const token = world.rng.hexToken();
@@ -231,7 +225,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     const grantedAtMs = world.nowMs;
     const granted = (): void => {
       world.metrics.acquisitionLatencyMs.push(grantedAtMs - started);
-      scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : grantedAtMs);
+      scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : grantedAtMs, renew);
       k();
     };
     if (fencing && world.scenario.mechanism.fenceSource === 'db-sequence') return sequenceToken(world, w, grantedAtMs, granted);
@@ -253,84 +247,8 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   attempt();
 }
 
-/**
- * The highest fencing token granted so far in this run, or null: from the trace's `fenced` events
- * (`INCR`) and the replies to `SELECT nextval('fence_seq')`.
- */
-function highestTokenGranted(world: World): number | null {
-  let max: number | null = null;
-  for (const e of world.events) {
-    const d = e.data;
-    const sql = sqlCallOf(e);
-    const token = d?.t === 'lease' && d.op === 'fenced' ? d.fencingToken
-      : sql?.command.op === 'nextval' && sql.reply.status === 'ok' ? sql.reply.rows[0]?.nextval : undefined;
-    if (typeof token === 'number' && (max === null || token > max)) max = token;
-  }
-  return max;
-}
-
-/**
- * The fencing token from the database (`mechanism.fenceSource: 'db-sequence'`): `SELECT
- * nextval('fence_seq')` once the lease is granted, on the worker's connection (borrowed if it has
- * none). The sequence is durable and not transactional, so a Redis failover cannot hand a token
- * out twice (semantics.md, "Fencing beyond a Redis counter"). `granted` continues the acquire.
- */
-function sequenceToken(world: World, w: WorkerRuntime, grantedAtMs: number, granted: () => void): void {
-  const L = world.scenario.lease;
-  const earlier = highestTokenGranted(world);
-  const tokenOf = (r: SqlDone): number | null => (r.status === 'ok' && typeof r.rows[0]?.nextval === 'number' ? r.rows[0].nextval : null);
-  const noToken = `${w.id}'s nextval returns no value: it goes on without a fencing token.`;
-  runSql(world, w, { op: 'nextval', seq: FENCE_SEQUENCE }, {
-    believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: grantedAtMs, leaseBelievedUntilMs: grantedAtMs + L.ttlMs, renewFailed: false, fencingToken: tokenOf(r) }),
-    ok: (r) => {
-      const token = tokenOf(r);
-      return token === null ? noToken : `${w.id} gets fencing token ${token} from the database sequence ${FENCE_SEQUENCE}${compareToken(token, earlier)}.`;
-    },
-    none: () => noToken,
-    refused: () => noToken,
-    error: (r) => `${w.id} could not get a fencing token (${r.error.message}): it goes on without one.`,
-  }, () => granted());
-}
-
-/** How a new token compares with the highest granted before: "higher" only when strictly higher. */
-function compareToken(token: number, earlier: number | null): string {
-  if (earlier === null) return ' (the first token granted in this run)';
-  if (token > earlier) return `, higher than any granted before (${earlier})`;
-  if (token === earlier) return `, the same token as an earlier grant: the counter lost its increments (a failover?), so two holders now carry token ${token}`;
-  return `, lower than one granted before (${earlier}): the counter went back (a failover?), so a stale holder outranks it`;
-}
-
-/**
- * Schedules the next renewal of the worker's lease (a background timer; a pause delays it too):
- * `lease.renewEveryMs - client.renewMarginMs` after `fromMs` (the grant, the first acquire
- * attempt, or the last renewal: now), and never before now.
- */
-function scheduleRenewal(world: World, w: WorkerRuntime, fromMs: number = world.nowMs): void {
-  const m = world.scenario.mechanism;
-  if (m.renewal === 'none') return;
-  const gen = w.renewGen;
-  const periodMs = Math.max(1, world.scenario.lease.renewEveryMs - world.scenario.client.renewMarginMs);
-  const due = (): void => {
-    if (w.renewGen !== gen || !world.isAlive(w)) return;
-    // A starved renewal timer (the renewalStall fault) runs only once its thread or event loop is free again.
-    const stall = w.renewStall;
-    if (stall !== null && world.nowMs < stall.untilMs) {
-      if (world.beliefs(w).ownsLease) stall.say(`${w.id}'s renewal of ${world.scenario.lease.key} is due now, but its stalled timer cannot run it: the lease is not extended, and ${w.id} does not know.`);
-      return void world.at(stall.untilMs, due, w);
-    }
-    renew(world, w);
-  };
-  world.at(Math.max(world.nowMs, fromMs + periodMs), due, w);
-}
-
-/** Who holds a lease value: the worker whose owner token it is, `token …` otherwise, `nobody` for null. */
-function ownerOfValue(world: World, value: string | null): string {
-  if (value === null) return 'nobody';
-  for (const other of world.workers.values()) if (world.beliefs(other).ownerToken === value) return other.id;
-  return `token ${value}`;
-}
-
 function renew(world: World, w: WorkerRuntime): void {
+  if (world.scenario.lockService !== undefined) return keepAliveEtcdLease(world, w);
   const L = world.scenario.lease;
   const b = world.beliefs(w);
   if (!b.ownsLease || b.ownerToken === null) return;
@@ -349,7 +267,7 @@ function renew(world: World, w: WorkerRuntime): void {
       error: (r) => ({ text: `${w.id}'s plain-SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s plain-SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
     }, w);
-    return scheduleRenewal(world, w);
+    return scheduleRenewal(world, w, world.nowMs, renew);
   }
   if (world.scenario.mechanism.renewal === 'set-px') {
     // A client that "extends" by setting the key again with a TTL: SET without NX always succeeds
@@ -367,7 +285,7 @@ function renew(world: World, w: WorkerRuntime): void {
       error: (r) => ({ text: `${w.id}'s SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
     }, w);
-    return scheduleRenewal(world, w);
+    return scheduleRenewal(world, w, world.nowMs, renew);
   }
   if (world.scenario.mechanism.renewal === 'pexpire') {
     // Redis PEXPIRE: 1 if the key exists (whoever's it is), 0 if not. No owner check.
@@ -387,7 +305,7 @@ function renew(world: World, w: WorkerRuntime): void {
       timeout: () => ({ text: `${w.id}'s PEXPIRE renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
     }, w);
     if (pexpired.kind === 'int' && pexpired.value === 0) return;
-    return scheduleRenewal(world, w);
+    return scheduleRenewal(world, w, world.nowMs, renew);
   }
   const reply = runRedis(world, w.id, { op: 'COMPARE_AND_EXTEND', key: L.key, token, ms: L.ttlMs }, {
     believe: (_r, c) => {
@@ -402,11 +320,12 @@ function renew(world: World, w: WorkerRuntime): void {
     timeout: () => ({ text: `${w.id}'s renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
   }, w);
   if (reply.kind === 'int' && reply.value === 0) return;
-  scheduleRenewal(world, w);
+  scheduleRenewal(world, w, world.nowMs, renew);
 }
 
-/** Releases the worker's lease with plain `DEL` or the compare-and-delete script. */
+/** Releases the worker's lease with plain `DEL` or the compare-and-delete script (in etcd: `etcdctl del` or a revoke of its lease). */
 export function releaseLease(world: World, w: WorkerRuntime, k: () => void): void {
+  if (world.scenario.lockService !== undefined) return releaseEtcdLease(world, w, k);
   const L = world.scenario.lease;
   const b = world.beliefs(w);
   const token = b.ownerToken ?? '';

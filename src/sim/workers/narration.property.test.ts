@@ -18,9 +18,11 @@ import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
 import type { Scenario } from '../scenario/schema';
-import { faultArb, mechanismArb, topologyArb, withTopology } from '../testing/scenarioArb';
+import { faultArb, leaseInEtcd, mechanismArb, topologyArb, withTopology } from '../testing/scenarioArb';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
+import type { EtcdCmd, EtcdReply } from '../resources/lockService';
+import { etcdClassOf } from './replyClass';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
 
 /** A `pg_try_advisory_lock` or `pg_try_advisory_xact_lock` statement. */
@@ -30,6 +32,8 @@ import { PENDING_REPLY } from '../resources/destination';
 
 /** Success claims a Redis narration may make only for a reply that did what was asked. */
 const REDIS_SUCCESS = /\b(takes the lease|extends its lease|releases its own lease|releases its lease|releases with plain DEL and deletes|overwrites|sees \S+ token|gets fencing token|deletes \S+ by hand to)/;
+/** Success claims an etcd narration may make only for a reply that did what was asked. */
+const ETCD_SUCCESS = /\b(holds the lock|keeps its lease \S+ alive|revokes its lease|releases the lock|releases with a plain etcdctl del and deletes|gets lease|deletes \S+ by hand with)/;
 /** Success claims of a SQL narration. */
 const SQL_SUCCESS = /\b(records the job as done|inserts the row|writes balance|reserves \d|writes a durable job record|writes directly|opens a transaction|holds advisory lock|reads \w+ =|loads the winner's row|unlocks advisory lock)/;
 /** Words that admit a failure or a missing reply. */
@@ -48,9 +52,9 @@ export function narrationContradictions(r: RunResult): string[] {
     const call = e.call as Call | undefined;
     const text = e.narration;
     if (e.data?.t === 'lease' && e.data.op === 'renewFailed') renewFailedEvents.add(e.id);
-    // A granted token: INCR's (the event's data) or a database sequence's (the nextval reply).
+    // A granted token: INCR's or an etcd grant's revision (the event's data), or a database sequence's (the nextval reply).
     const sql = call?.resource === 'db' ? (call.command as Stmt).op === 'nextval' && (call.reply as DbReply).status === 'ok' ? (call.reply as Extract<DbReply, { status: 'ok' }>).rows[0]?.nextval : undefined : undefined;
-    const granted = e.data?.t === 'lease' && e.data.op === 'fenced' ? e.data.fencingToken : typeof sql === 'number' ? sql : undefined;
+    const granted = e.data?.t === 'lease' && (e.data.op === 'fenced' || e.data.op === 'acquired') && e.data.fencingToken !== undefined ? e.data.fencingToken : typeof sql === 'number' ? sql : undefined;
     if (/\bhigher\b/.test(text)) {
       const token = e.data?.t === 'lease' ? e.data.fencingToken : granted;
       if (token === undefined || (highestToken !== null && token <= highestToken)) bad(e, `says "higher" but the token is not strictly higher than ${String(highestToken)}`);
@@ -85,6 +89,19 @@ export function narrationContradictions(r: RunResult): string[] {
         if (!/\b(nothing|no row|no job record|matches no|conflicting)\b/.test(text)) bad(e, `${reply.tag} is not narrated as touching nothing`);
       } else if (reply.warning !== undefined && !/\bWARNING|warns\b/.test(text)) bad(e, 'a WARNING is not narrated');
       else if (isTryLock(call.command as Stmt) && reply.rows[0]?.[(call.command as { fn: string }).fn] === 'f' && (SQL_SUCCESS.test(text) || !/returns false/.test(text))) bad(e, 'a try-lock that returned f is not narrated as not getting the lock');
+    } else if (call.resource === 'etcd') {
+      const reply = call.reply as EtcdReply;
+      const cmd = call.command as EtcdCmd;
+      const timedOut = (call as { cutOff?: boolean }).cutOff === true;
+      const cls = etcdClassOf(reply);
+      if (timedOut !== (cls === 'timeout')) bad(e, 'a request of a cut-off client is not classed a timeout');
+      if (cls === 'timeout' && !NO_REPLY.test(text)) bad(e, 'a timeout is not narrated as one');
+      if (cls !== 'ok' && ETCD_SUCCESS.test(text)) bad(e, `${cls} narrated as a success`);
+      if (cls === 'ok' && cmd.op === 'txnAcquire' && !/holds the lock/.test(text)) bad(e, 'a transaction that took the lock is not narrated as taking it');
+      if (cmd.op === 'txnAcquire' && reply.op === 'txnAcquire' && !reply.succeeded && !/is held by/.test(text)) bad(e, 'a failed compare is not narrated as the key being held');
+      if (reply.op === 'error' && !FAILURE.test(text) && !/\bis gone\b/.test(text)) bad(e, 'an error is not narrated as a failure');
+      if (cmd.op === 'leaseKeepAlive' && cls !== 'ok' && !renewFailedEvents.has(e.id)) bad(e, 'a keep-alive without a success reply is not a failed renewal');
+      if (cmd.op === 'leaseKeepAlive' && cls === 'ok' && renewFailedEvents.has(e.id)) bad(e, 'a successful keep-alive marked failed');
     } else if (call.resource === 'destination') {
       const w = call.reply as DestinationWrite;
       const phase = e.data?.t === 'write' ? e.data.phase : undefined;
@@ -130,7 +147,9 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       sharedKey: fc.boolean(),
       record: fc.boolean(),
       topology: topologyArb,
-    }).map((r): Scenario => withTopology({
+      // One scenario in four keeps its lease in etcd (lockService).
+      etcd: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    }).map((r): Scenario => (r.etcd ? leaseInEtcd : (x: Scenario) => x)(withTopology({
       ...base,
       seed: r.seed,
       job: base.job.kind === 'external' && r.sharedKey ? { ...base.job, jobKey: base.job.jobKey.replace('{worker}', 'shared') } : base.job,
@@ -139,7 +158,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       destination: { ...base.destination, honoursIdempotencyKeys: r.honours, checksFencing: r.checks },
       workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]!, steps: r.record && w.steps.length < 20 ? [...w.steps, { do: 'record' as const }] : w.steps })),
       faults: [...base.faults, ...r.faults],
-    }, r.topology));
+    }, r.topology)));
   });
 
 const PROPERTY_RUNS = process.env.LOCKSCOPE_MUTATION === '1' ? 25 : 300;
@@ -162,13 +181,13 @@ describe('narration follows the reply', () => {
     );
   });
 
-  it('workers and faults send SQL and Redis commands only through runSql/runRedis (each class of reply worded)', () => {
+  it('workers and faults send SQL, Redis and etcd commands only through runSql/runRedis/runEtcd (each class of reply worded)', () => {
     const offenders: string[] = [];
     for (const dir of ['.', '../faults']) {
       const abs = join(__dirname, dir);
       for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts') && n !== 'replyClass.ts')) {
         const src = readFileSync(join(abs, f), 'utf8');
-        for (const m of src.matchAll(/\b(?:world|ctx\.world)\.(sql|redis)\(/g)) offenders.push(`${dir}/${f}: ${m[0]}`);
+        for (const m of src.matchAll(/\b(?:world|ctx\.world)\.(sql|redis|etcdCall)\(/g)) offenders.push(`${dir}/${f}: ${m[0]}`);
       }
     }
     expect(offenders).toEqual([]);

@@ -12,14 +12,19 @@
  * - `refused`: the server answered but declined (PostgreSQL's `pg_advisory_unlock` false with a
  *   WARNING; a COMMIT of a failed transaction answered `ROLLBACK`). SQL only.
  * - `error`: an error reply (SQLSTATE, Redis `-ERR`).
- * - `timeout`: no reply at all (the client is cut off: `(no reply: connection timed out)`); the
- *   caller cannot know whether the command ran. Redis only here.
+ * - `timeout`: no reply at all (the client is cut off: `(no reply: connection timed out)`, etcdctl's
+ *   `Error: context deadline exceeded`); the caller cannot know whether the command ran. Redis and
+ *   etcd only here.
+ * For etcd (the lock service): `none` is a transaction whose compare failed (the key is held), a
+ * `del` of a missing key, a `get` that found nothing, and `requested lease not found` (the lease the
+ * request names is gone: revoked or expired).
  * Sources: PostgreSQL "Command tags" (psql), "Advisory Lock Functions"; Redis "Protocol spec"
  * (RESP replies).
  */
 import type { World, WorkerRuntime, ReplyHandler, Narrated } from '../engine/world';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
 import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
+import { ETCD_LEASE_NOT_FOUND, ETCD_TIMEOUT_MESSAGE, type EtcdCmd, type EtcdReply } from '../resources/lockService';
 
 /** A reply that did not wait (what SQL narration sees). */
 export type SqlDone = Exclude<DbReply, { status: 'waits' }>;
@@ -53,6 +58,44 @@ export function redisClassOf(r: RedisReply): RedisClass {
   if (r.kind === 'nil') return 'none';
   if (r.kind === 'int' && r.value === 0) return 'none';
   return 'ok';
+}
+
+/** The class of an etcd reply. */
+export type EtcdClass = 'ok' | 'none' | 'error' | 'timeout';
+
+/** The class of an etcd reply (`ETCD_TIMEOUT_MESSAGE` marks the reply the world gives a cut-off client). */
+export function etcdClassOf(r: EtcdReply): EtcdClass {
+  if (r.op === 'error') return r.message === ETCD_TIMEOUT_MESSAGE ? 'timeout' : r.message === ETCD_LEASE_NOT_FOUND ? 'none' : 'error';
+  if (r.op === 'txnAcquire' && !r.succeeded) return 'none';
+  if (r.op === 'del' && r.deleted === 0) return 'none';
+  if (r.op === 'get' && r.kv === null) return 'none';
+  return 'ok';
+}
+
+/** An etcd reply that did something (not an error). */
+export type EtcdOk = Exclude<EtcdReply, { op: 'error' }>;
+
+/** Narration of an etcd reply, one per class (all required), optionally with event data. `none` gets the reply: a failed compare (the holder's key) or a lease not found. */
+export interface EtcdCases {
+  readonly believe?: (r: EtcdReply, c: EtcdClass) => void;
+  readonly ok: (r: EtcdOk) => string | Narrated;
+  readonly none: (r: EtcdReply) => string | Narrated;
+  readonly error: (r: Extract<EtcdReply, { op: 'error' }>) => string | Narrated;
+  readonly timeout: () => string | Narrated;
+}
+
+/** Sends a request to the lock service (etcd) for the worker (or an actor), worded by the reply's class. Returns the reply. */
+export function runEtcd(world: World, actor: string, cmd: EtcdCmd, cases: EtcdCases, w?: WorkerRuntime): EtcdReply {
+  return world.etcdCall(actor, cmd, {
+    believe: cases.believe === undefined ? undefined : (r) => cases.believe!(r, etcdClassOf(r)),
+    say: (r) => {
+      const c = etcdClassOf(r);
+      if (c === 'timeout') return cases.timeout();
+      if (c === 'none') return cases.none(r);
+      if (r.op === 'error') return cases.error(r);
+      return cases.ok(r);
+    },
+  }, w);
 }
 
 /** Narration of a SQL reply, one sentence per class (all required). */

@@ -276,6 +276,32 @@ describe('Scenario editor', () => {
     expect(screen.queryByLabelText('PgBouncer server connections')).toBeNull();
   });
 
+  it('moves the lease into etcd in a user\'s words: the token becomes the grant\'s revision, renewal and release speak etcd, and back to Redis', () => {
+    store().loadPreset('export-lease-expiry', 'with');
+    renderIn(view, <EditorView />);
+    const where = screen.getByLabelText('The lease lives in') as HTMLSelectElement;
+    expect([...where.options].map((o) => o.text)).toEqual(['Redis (SET NX PX)', 'etcd (lease grant, txn, keep-alive; its revision as the token)']);
+    expect(where.value).toBe('');
+    fireEvent.change(where, { target: { value: 'etcd' } });
+    expect(store().composed.lockService).toEqual({ kind: 'etcd' });
+    expect(store().composed.mechanism.fenceSource).toBe('lock-service-revision');
+    expect(screen.getByLabelText(/Fencing token from/)).toHaveValue('lock-service-revision');
+    expect(screen.getByRole('option', { name: 'etcd revision issued with the grant' })).toBeInTheDocument();
+    expect([...(screen.getByLabelText('Lease renewal') as HTMLSelectElement).options].map((o) => o.text)).toEqual(['none', 'keep-alive']);
+    expect([...(screen.getByLabelText('Lease release') as HTMLSelectElement).options].map((o) => o.text)).toEqual(['plain etcdctl del', 'revoke its lease']);
+    expect(screen.getByText('Lease (etcd)')).toBeInTheDocument();
+    expect(screen.getByLabelText('Keep-alive every (ms)')).toBeInTheDocument();
+    // A TTL etcd cannot grant is refused with the reason.
+    fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '1500' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('lease.ttlMs must be whole seconds (a multiple of 1000) with lockService "etcd"');
+    fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '30000' } });
+    // Back to Redis: the revision token goes with etcd (absent = INCR).
+    fireEvent.change(where, { target: { value: '' } });
+    expect(store().composed.lockService).toBeUndefined();
+    expect(store().composed.mechanism.fenceSource).toBeUndefined();
+    expect(screen.getByText('Lease (Redis)')).toBeInTheDocument();
+  });
+
   it('edits deadlock_timeout and a step\'s own advisory lock key (lock-order-deadlock)', () => {
     store().loadPreset('lock-order-deadlock', 'without');
     renderIn(view, <EditorView />);

@@ -5,7 +5,8 @@
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
-import { SWITCHES } from '../mechanism/switches';
+import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
+import type { Scenario } from '../../sim';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
 import { editSteps, type StepOp } from './stepEdits';
@@ -92,16 +93,30 @@ const RENEW_FROM_OPTIONS = [
 ];
 /** The job kinds in words. */
 const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)', fencedRow: 'update one row the lock protects (the database is fenced)' };
-/** Where the fencing token comes from (`mechanism.fenceSource`; absent = Redis INCR), in a user's words. */
+/** Where the fencing token comes from (`mechanism.fenceSource`; absent = Redis INCR), in a user's words: with the lease in Redis, or in etcd. */
 const FENCE_SOURCE_OPTIONS = [
   { value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' },
   { value: 'db-sequence', label: "database sequence (nextval('fence_seq'))" },
 ];
-/** The mechanism selects with the labels the simulator's switches show (the value stays the scenario's). */
-function mechanismOptions(id: string): readonly { value: string; label: string }[] {
-  const sw = SWITCHES.find((d) => d.id === id)?.options;
+const ETCD_FENCE_SOURCE_OPTIONS = [
+  { value: 'lock-service-revision', label: 'etcd revision issued with the grant' },
+  { value: 'db-sequence', label: "database sequence (nextval('fence_seq'))" },
+];
+/** Where the lease lives (`lockService`; absent = Redis), in a user's words. */
+const LOCK_SERVICE_OPTIONS = [{ value: 'etcd', label: 'etcd (lease grant, txn, keep-alive; its revision as the token)' }];
+/** A scenario whose lease lives in etcd, for the switches' etcd options (they read only `lockService`). */
+const ETCD_SCENARIO = { lockService: { kind: 'etcd' } } as unknown as Scenario;
+
+/**
+ * The mechanism selects with the labels the simulator's switches show (the value stays the
+ * scenario's); with the lease in etcd, only the values etcd has (keep-alive, revoke), in its words.
+ */
+function mechanismOptions(id: string, etcd = false): readonly { value: string; label: string }[] {
+  const d = SWITCHES.find((x) => x.id === id);
   const values = (M as unknown as Record<string, { options: readonly string[] }>)[id]!.options;
-  return values.map((v) => ({ value: v, label: sw?.find((o) => o.value === v)?.label ?? v }));
+  const offered: readonly SwitchOption[] | undefined = d && etcd ? switchOptions(d, ETCD_SCENARIO) : d?.options;
+  const shown = etcd && offered !== undefined ? values.filter((v) => offered.some((o) => o.value === v)) : values;
+  return shown.map((v) => ({ value: v, label: offered?.find((o) => o.value === v)?.label ?? v }));
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -164,6 +179,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const queueKindRaw = getIn(d, ['queue', 'kind']);
   const queueKind = queueKindRaw === 'sqs' || queueKindRaw === 'table' ? queueKindRaw : 'none';
   const faults = arr(getIn(d, ['faults']));
+  const etcd = getIn(d, ['lockService', 'kind']) === 'etcd';
   const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
   const processes = arr(getIn(d, ['processes']));
   const processIds = (processes ?? []).map((x) => (isObj(x) ? str(x.id, '') : '')).filter(Boolean);
@@ -280,15 +296,31 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       <fieldset>
         <legend>Mechanism</legend>
         <div className="row wrap">
-          <SelectField ctx={ctx} path="mechanism.lock" label="Lock taken by acquire" options={mechanismOptions('lock')} />
+          <SelectField ctx={ctx} path="mechanism.lock" label="Lock taken by acquire" options={mechanismOptions('lock', etcd)} />
+          <SelectField
+            ctx={ctx} path="lockService.kind" label="The lease lives in" optional emptyLabel="Redis (SET NX PX)"
+            hint="etcd: a lease kept alive by its holder, the lock key put with it in one transaction; the key goes when the lease runs out"
+            options={LOCK_SERVICE_OPTIONS}
+            onPick={(v) => {
+              const mech = getIn(ctx.draft, ['mechanism']);
+              const source = isObj(mech) ? mech.fenceSource : undefined;
+              if (!ctx.replace || !isObj(ctx.draft) || !isObj(mech)) return ctx.edit('lockService', v === '' ? undefined : { kind: v });
+              // The token moves with the lease: etcd's revision (Redis INCR has no Redis next to an etcd lease), or back to INCR.
+              const { lockService: _, ...rest } = ctx.draft;
+              const { fenceSource: __, ...mechRest } = mech;
+              ctx.replace(v === ''
+                ? { ...rest, mechanism: source === 'lock-service-revision' ? mechRest : mech }
+                : { ...ctx.draft, lockService: { kind: v }, mechanism: source === 'db-sequence' ? mech : { ...mech, fenceSource: 'lock-service-revision' } }, 'lockService.kind');
+            }}
+          />
           <NumField ctx={ctx} path="mechanism.advisoryKey" label="Advisory lock key" />
           <SelectField ctx={ctx} path="mechanism.rowLock" label="Row lock on read" options={mechanismOptions('rowLock')} />
           <SelectField ctx={ctx} path="mechanism.onConflict" label="On a unique conflict" options={mechanismOptions('onConflict')} />
-          <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={mechanismOptions('release')} />
-          <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={mechanismOptions('renewal')} />
+          <SelectField ctx={ctx} path="mechanism.release" label="Lease release" options={mechanismOptions('release', etcd)} />
+          <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={mechanismOptions('renewal', etcd)} />
           <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={mechanismOptions('onError')} />
           <NumField ctx={ctx} path="mechanism.acquireTimeoutMs" label="Give up acquiring after (ms)" hint="lock_timeout for advisory locks; empty = wait for ever" nullable />
-          <SelectField ctx={ctx} path="mechanism.fenceSource" label="Fencing token from" options={FENCE_SOURCE_OPTIONS} absentAs="redis-incr" hint="a Redis failover can lose an INCR counter; a sequence is durable" />
+          <SelectField ctx={ctx} path="mechanism.fenceSource" label="Fencing token from" options={etcd ? ETCD_FENCE_SOURCE_OPTIONS : FENCE_SOURCE_OPTIONS} absentAs="redis-incr" hint={etcd ? 'the revision of the put that took the lock only grows' : 'a Redis failover can lose an INCR counter; a sequence is durable'} />
         </div>
         <div className="row wrap">
           <CheckField ctx={ctx} path="mechanism.uniqueKey" label="UNIQUE key on the business key" />
@@ -315,15 +347,15 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       </fieldset>
 
       <fieldset>
-        <legend>Lease (Redis)</legend>
+        <legend>{etcd ? 'Lease (etcd)' : 'Lease (Redis)'}</legend>
         <div className="row wrap">
-          <TextField ctx={ctx} path="lease.key" label="Key" />
-          <TextField ctx={ctx} path="lease.fenceKey" label="Fencing counter key" />
-          <NumField ctx={ctx} path="lease.fenceStart" label="Counter start" />
-          <NumField ctx={ctx} path="lease.ttlMs" label="TTL (ms)" />
+          <TextField ctx={ctx} path="lease.key" label={etcd ? 'Lock key' : 'Key'} />
+          {!etcd && <TextField ctx={ctx} path="lease.fenceKey" label="Fencing counter key" />}
+          <NumField ctx={ctx} path="lease.fenceStart" label={etcd ? 'Store revision before the run' : 'Counter start'} hint={etcd ? 'the first lock taken gets this + 1' : undefined} />
+          <NumField ctx={ctx} path="lease.ttlMs" label="TTL (ms)" hint={etcd ? 'whole seconds: etcd grants leases in seconds (at least 2 s)' : undefined} />
           <NumField ctx={ctx} path="lease.retryEveryMs" label="Retry every (ms)" />
-          <NumField ctx={ctx} path="lease.renewEveryMs" label="Renew every (ms)" />
-          <NumField ctx={ctx} path="lease.replicationLagMs" label="Replication lag (ms)" />
+          <NumField ctx={ctx} path="lease.renewEveryMs" label={etcd ? 'Keep-alive every (ms)' : 'Renew every (ms)'} />
+          {!etcd && <NumField ctx={ctx} path="lease.replicationLagMs" label="Replication lag (ms)" />}
         </div>
       </fieldset>
 

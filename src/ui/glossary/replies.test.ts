@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, runScenario } from '../../sim';
+import { PRESETS, parseScenario, runScenario } from '../../sim';
 import { explainReply, SQLSTATES } from './replies';
 
 describe('reply glossary', () => {
@@ -9,6 +9,30 @@ describe('reply glossary', () => {
       for (const e of runScenario(s).events) if (e.reply !== undefined && explainReply(e.reply) === null) missing.add(e.reply);
     }
     expect([...missing]).toEqual([]);
+  });
+
+  it('explains every reply of a lease in etcd (the example file and its variations)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const base = JSON.parse(readFileSync(new URL('../../sim/scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8'));
+    const variants = [
+      base,
+      { ...base, mechanism: { ...base.mechanism, release: 'del' } },
+      { ...base, faults: [{ kind: 'partition', worker: 'A', atMs: 2000, durationMs: 12_000 }] },
+      { ...base, client: { ...base.client, checkRelease: true }, mechanism: { ...base.mechanism, renewal: 'none' } },
+      { ...base, faults: [{ kind: 'manualDelete', atMs: 2500 }] },
+    ];
+    const replies = new Set<string>();
+    for (const v of variants) {
+      const parsed = parseScenario(v);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      for (const e of runScenario(parsed.scenario).events) if (e.kind === 'etcd' && e.reply !== undefined) replies.add(e.reply);
+    }
+    expect([...replies].filter((r) => explainReply(r) === null)).toEqual([]);
+    expect([...replies].some((r) => r.startsWith('FAILURE | '))).toBe(true);
+    expect(explainReply('SUCCESS | OK')).toMatch(/fencing token/);
+    expect(explainReply('lease 694d71ddacfda227 granted with TTL(2s)')).toMatch(/lease of 2 s/);
+    expect(explainReply('Error: failed to revoke lease (etcdserver: requested lease not found)')).toMatch(/no such lease/);
+    expect(explainReply('(no reply: connection timed out)')).toMatch(/cannot tell/);
   });
 
   it('names the codes a reader meets', () => {

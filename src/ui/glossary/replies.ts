@@ -2,9 +2,9 @@
  * What each reply and code in a trace means, for a reader learning alone: command tags
  * (`INSERT 0 1`, `SELECT 0`), `(void)`, `t`/`f`, SQLSTATEs (23505, 55P03, 25P02, 40001, 40P01,
  * 57014, 23514, and FATAL 25P03), Redis replies (`OK`, `(nil)`, `(integer) n`), the scripts' 1/0, HTTP statuses of
- * the destination and the pool's replies. Sources: PostgreSQL docs "Appendix A. PostgreSQL Error
+ * the destination and the pool's replies, etcdctl's lease, txn and del output. Sources: PostgreSQL docs "Appendix A. PostgreSQL Error
  * Codes", "Command tags" (protocol: CommandComplete), "Advisory Lock Functions"; Redis docs for
- * SET (NX, PX), DEL, PEXPIRE, INCR, EVAL; ../shared/semantics.md.
+ * SET (NX, PX), DEL, PEXPIRE, INCR, EVAL; etcd v3 API (Lease, KV Txn) and "Interacting with etcd"; ../shared/semantics.md.
  */
 
 /** SQLSTATE → its condition name and what it means here. */
@@ -47,7 +47,15 @@ const ENTRIES: readonly Entry[] = [
   { re: /^\(integer\) 1$/, say: () => 'Redis integer 1: DEL removed a key; the compare-and-delete/extend script found the key still ours and acted; PEXPIRE set the TTL.' },
   { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no key; the script found the key gone or someone else\'s (not ours, so not touched).' },
   { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (a fencing token, higher for every new holder), or PTTL\'s remaining ms (-2: no key, -1: no TTL).' },
-  { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted.' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing.') },
+  { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted. (From etcdctl del: one key deleted, whoever held it.)' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing. (From etcdctl del: no such key, nothing deleted.)') },
+  { re: /^lease [0-9a-f]+ granted with TTL\((\d+)s\)$/, say: (m) => `etcd granted a lease of ${m[1]} s: it lives that long unless its holder keeps it alive, and every key put with it is deleted when it runs out. (etcd raises a TTL below its minimum — 2 s with its default timings — to that minimum.)` },
+  { re: /^lease [0-9a-f]+ keepalived with TTL\((\d+)\)$/, say: (m) => `A keep-alive reached etcd: the lease lives its full ${m[1]} s again from now. It extends the lease, not a key: a key someone deleted meanwhile does not come back, and the reply cannot tell.` },
+  { re: /^lease [0-9a-f]+ revoked$/, say: () => 'The lease is revoked: etcd deleted every key still attached to it, in one revision (the reply does not say which keys; a key someone else holds with their own lease is untouched).' },
+  { re: /^SUCCESS \| OK$/, say: () => 'etcdctl txn: the compare held (create_revision of the key was 0: no such key), so the success branch ran and put the key with the lease — the lock is taken. The transaction\'s revision (its response header; etcdctl -w json shows it) is the key\'s create revision: the fencing token, higher for every later grant.' },
+  { re: /^FAILURE \|/, say: () => 'etcdctl txn: the compare failed (the key exists: someone holds the lock), so the failure branch ran its get; etcdctl prints the key and its value (the holder\'s owner token). Nothing changed.' },
+  { re: /^Error: (failed to revoke lease \()?etcdserver: requested lease not found/, say: () => 'etcd has no such lease: it was revoked, or it ran out because nothing kept it alive — and every key attached to it went with it.' },
+  { re: /^Error: (failed to (grant|revoke) lease \()?context deadline exceeded/, say: () => 'etcdctl could not reach etcd before its command timeout: the client cannot tell whether the request happened.' },
+  { re: /^\(no output\)$/, say: () => 'etcdctl get printed nothing: there is no such key.' },
   { re: /^\(no reply received: the caller crashed\)/, say: () => 'The caller died before the answer arrived: the API received the request (the effect may have happened), but nobody read its reply.' },
   { re: /^\(no reply/, say: () => 'No reply arrived: the client cannot tell whether the command ran (a timeout is not a "no").' },
   { re: /^\(pending: no reply yet\)/, say: () => 'The request is sent and not answered yet: its reply appears as a later event, when it arrives.' },

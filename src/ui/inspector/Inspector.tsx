@@ -4,7 +4,7 @@
  * `pg_locks` as PostgreSQL shows it (plus the row locks it keeps in tuple headers), the wait-for
  * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
-import { usesDatabase, usesDestination, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
+import { leaseEntriesOf, usesDatabase, usesDestination, type EtcdSnapshot, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
 import type { ReactNode } from 'react';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
@@ -106,6 +106,9 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
   const leaseKey = run.scenario.lease.key;
   const fenceKey = run.scenario.lease.fenceKey;
   const rowLocks = snap ? snap.locks.filter((l) => l.locktype === 'tuple' && l.granted) : [];
+  // The lease keys wherever the lease lives: Redis, or etcd (lockService) with its revision and leases.
+  const leaseKeys = snap ? leaseEntriesOf(snap) : [];
+  const etcd = snap?.lockService as EtcdSnapshot | undefined;
   return (
     <section className="panel inspector" aria-label="Inspector">
       <h2>{title} <span className="muted">{fmtSeconds(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
@@ -135,15 +138,15 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
           </table>
           </TableBox>
 
-          {(run.scenario.mechanism.lock === 'lease' || snap.leases.some((l) => l.key === leaseKey)) && (
+          {(run.scenario.mechanism.lock === 'lease' || leaseKeys.some((l) => l.key === leaseKey)) && (
             <>
-              <h3>Lease store</h3>
+              <h3>{etcd ? 'Lock service (etcd)' : 'Lease store'}</h3>
               <TableBox label="Lease keys">
               <table className="grid" aria-label="Lease keys">
                 <thead><tr><th scope="col">Key</th><th scope="col">Value</th><th scope="col">Owner</th><th scope="col">Token</th><th scope="col">TTL left</th></tr></thead>
                 <tbody>
-                  {snap.leases.filter((l) => l.key !== fenceKey).length === 0 && <tr><td colSpan={5}>{leaseKey} does not exist: the lease is free.</td></tr>}
-                  {snap.leases.filter((l) => l.key !== fenceKey).map((l) => {
+                  {leaseKeys.filter((l) => etcd || l.key !== fenceKey).length === 0 && <tr><td colSpan={5}>{leaseKey} does not exist: the lease is free.</td></tr>}
+                  {leaseKeys.filter((l) => etcd || l.key !== fenceKey).map((l) => {
                     const owner = snap.workers.find((w) => w.beliefs.ownerToken === l.value);
                     const left = l.expiresAtMs === null ? null : Math.max(0, l.expiresAtMs - cursorMs);
                     return (
@@ -159,7 +162,14 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                 </tbody>
               </table>
               </TableBox>
-              {run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
+              {etcd && (
+                <p className="small" data-testid="etcd-state">
+                  Store revision <strong>{etcd.revision}</strong>
+                  {etcd.keys.map((k) => ` · ${k.key} created at revision ${k.createRevision} with lease ${k.lease ?? 'none'}`).join('')}
+                  {etcd.leases.length > 0 ? ` · leases: ${etcd.leases.map((l) => `${l.id} (${l.grantedTo}'s, ${fmtSeconds(Math.max(0, l.expiresAtMs - cursorMs))} left of ${l.ttlS} s)`).join(', ')}` : ' · no lease'}
+                </p>
+              )}
+              {!etcd && run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
                 <p className="small">Fencing counter <code>{fenceKey}</code> = {snap.leases.find((l) => l.key === fenceKey)?.value}</p>
               )}
             </>

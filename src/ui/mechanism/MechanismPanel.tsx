@@ -12,7 +12,7 @@
 import { findPreset, fmtSeconds } from '../../sim';
 import { useLockscope, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchValueText, type SwitchDef } from './switches';
+import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef } from './switches';
 import { useSwitchStatuses } from './useSwitchStatuses';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
@@ -53,7 +53,7 @@ export function MechanismPanel() {
           <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
             <span>{d.short ?? d.label}</span>
             <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
-              {d.options?.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
+              {switchOptions(d, scenario).map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
             </select>
           </label>
         )}

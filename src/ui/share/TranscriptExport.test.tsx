@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { findPreset, runScenario, renderTranscript, buildTranscript, PRESETS } from '../../sim';
+import { findPreset, parseScenario, runScenario, renderTranscript, buildTranscript, PRESETS } from '../../sim';
 import { hashOf, readHash } from '../url/urlState';
+import etcdFixture from '../../sim/scenario/fixtures/scenario-v2-etcd.json';
 import { sessionFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
 
 describe('TranscriptExport ("Run it yourself")', () => {
@@ -22,6 +23,13 @@ describe('TranscriptExport ("Run it yourself")', () => {
         expect(opened && unchangedPreset(opened), `${p.id} ${variant}`).toEqual({ id: p.id, variant: variant === 'with' ? 'with the fix' : 'without the fix' });
       }
     }
+  });
+
+  it('says why a run whose lease lives in etcd has no transcript to replay', () => {
+    const parsed = parseScenario(etcdFixture);
+    if (!parsed.ok) throw new Error('the etcd fixture does not validate');
+    render(<TranscriptExport run={runScenario(parsed.scenario)} />);
+    expect(screen.getByTestId('transcript-export')).toHaveTextContent('its etcd requests are outside what a transcript replays');
   });
 
   it('offers the combined transcript and one file per session, and copies the text the CLI prints', async () => {

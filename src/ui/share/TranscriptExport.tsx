@@ -64,7 +64,11 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
     return (
       <div className="transcript-export" data-testid="transcript-export">
         <h3>Run it yourself</h3>
-        <p className="small muted">This run sends nothing to PostgreSQL or Redis: there is no transcript to replay.</p>
+        <p className="small muted">
+          {run.events.some((e) => e.kind === 'etcd')
+            ? 'This run sends nothing to PostgreSQL or Redis, and its etcd requests are outside what a transcript replays (a real server gives other lease ids, and its TTLs run in real time): the event log shows each etcdctl line and its reply.'
+            : 'This run sends nothing to PostgreSQL or Redis: there is no transcript to replay.'}
+        </p>
       </div>
     );
   }

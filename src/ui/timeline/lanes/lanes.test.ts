@@ -1,4 +1,5 @@
-import { findPreset } from '../../../sim';
+import { findPreset, parseScenario } from '../../../sim';
+import { leaseLanes } from './lease';
 import { deriveRun } from '../../store/derive';
 import { laneOfFault } from '../../faults/faultCatalog';
 import { buildLanes, laneIdOf, lanesOf } from '.';
@@ -30,6 +31,19 @@ describe('lane kinds', () => {
       const r = deriveRun({ ...base, faults: [...base.faults, f] });
       expect(lanesOf(r).lanes.map((l) => l.id)).toContain(laneIdOf(laneOfFault(f, r.scenario)));
     }
+  });
+
+  it('a lease in etcd (lockService): the lane follows etcd\'s key — A with revision 33, gone when its lease ran out, B with 35', async () => {
+    const { readFileSync } = await import('node:fs');
+    const parsed = parseScenario(JSON.parse(readFileSync(new URL('../../../sim/scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')));
+    if (!parsed.ok) throw new Error('the etcd fixture does not validate');
+    const r = deriveRun(parsed.scenario);
+    const lease = lanesOf(r).lanes.find((l) => l.ref.kind === 'lease')!;
+    expect(lease.label).toBe('locks/export');
+    const segs = leaseLanes.lanes(r)[0]!.data;
+    expect(segs.map((x) => `${x.owner} token ${x.token} ${x.startMs}–${x.endMs}`)).toEqual(['A token 33 0–10000', 'B token 35 10000–25000']);
+    expect(lease.note?.text(1_000)).toBe('A: TTL 9 s');
+    expect(lease.note?.text(12_000)).toMatch(/^B: TTL /);
   });
 
   it('the lease lane follows the owner and says the TTL left at the cursor', () => {

@@ -6,6 +6,7 @@
  * owner. Its TTL is piecewise: each renewal, a SET without PX, or a clock jump changes the key's
  * expiry from that event on, never before it.
  */
+import { leaseEntriesOf } from '../../../sim';
 import type { TraceEvent } from '../../../sim';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { runEndMs } from '../../store/derive';
@@ -118,7 +119,8 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     };
     snapshots.forEach((snap, i) => {
       const atMs = events[i]?.atMs ?? snap.atMs;
-      const lease = snap.leases.find((l) => l.key === leaseKey);
+      // Redis's lease store, or etcd's keys when the lease lives there (lockService).
+      const lease = leaseEntriesOf(snap).find((l) => l.key === leaseKey);
       // A key whose TTL ran out is gone from then on, even before the expiry event (Redis expires at the exact millisecond).
       const exp = L.cur ? lastExpiry(L.cur) : null;
       if (exp !== null && exp <= atMs) close(exp);
