@@ -79,7 +79,7 @@ export interface LeaseLaneRef { readonly kind: 'lease'; readonly key: string }
 const LEASE_FAULTS = ['expireLease', 'manualDelete', 'failover', 'clockJump'];
 
 /** Redis commands and the key expiries the store reports. */
-const LEASE_TRACE_KINDS = ['redis', 'expiry'];
+const LEASE_TRACE_KINDS = ['redis', 'expiry', 'etcd'];
 
 type OpenLease = { startMs: number; value: string; owner: string; token: number | null; ttl: { fromMs: number; toMs: number; expiresAtMs: number | null }[] };
 

@@ -4,7 +4,7 @@
  * the events' data or the resources' snapshots, never from the lane code.
  */
 import fc from 'fast-check';
-import { PRESETS, findPreset, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
+import { PRESETS, findPreset, leaseEntriesOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
 import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { scenarioArb } from '../../../sim/testing/scenarioArb';
@@ -91,7 +91,7 @@ function workerDisagreements(r: DerivedRun): string[] {
 /** The lease store's state of the lease key at `atMs`, per the snapshot after the last event at or before it. */
 function storeAt(r: DerivedRun, atMs: number) {
   const i = r.events.findLastIndex((e) => e.atMs <= atMs);
-  const l = i < 0 ? undefined : r.snapshots[i]!.leases.find((k) => k.key === r.scenario.lease.key);
+  const l = i < 0 ? undefined : leaseEntriesOf(r.snapshots[i]!).find((k) => k.key === r.scenario.lease.key);
   return l && (l.expiresAtMs === null || l.expiresAtMs > atMs) ? l : undefined;
 }
 

@@ -96,8 +96,9 @@ export function repeatNoun(e: Pick<TraceEvent, 'call' | 'data'>): string {
 }
 
 /**
- * The longest run of identical calls (same command text, same reply text; narration aside) among
- * `events` — one worker's own events in one segment, in order — if it has at least `min` calls.
+ * The call repeated most in a row (same command text, same reply text; narration aside) among
+ * `events` — one worker's own events in one segment, in order — if that run has at least `min`
+ * calls; counted (and spaced) over every time the segment makes that call, in a row or not.
  */
 export function repeatsIn(events: readonly TraceEvent[], min = MIN_FOLD): Repeats | undefined {
   const calls = events.filter((e) => e.command !== undefined);
@@ -109,8 +110,11 @@ export function repeatsIn(events: readonly TraceEvent[], min = MIN_FOLD): Repeat
     if (i - start + 1 > bestLen) [bestStart, bestLen] = [start, i - start + 1];
   }
   if (bestLen < min) return undefined;
-  const best = calls.slice(bestStart, bestStart + bestLen);
-  return { count: bestLen, noun: repeatNoun(best[0]!), spacing: spacingText(best, best.map((_e, i) => i)), firstId: best[0]!.id, lastId: best.at(-1)!.id };
+  // Counted over the whole segment: the same call repeated between other calls (an etcd client's
+  // grant before each txn, say) is still one call made that many times.
+  const bestKey = key(calls[bestStart]!);
+  const best = calls.filter((e) => key(e) === bestKey);
+  return { count: best.length, noun: repeatNoun(best[0]!), spacing: spacingText(best, best.map((_e, i) => i)), firstId: best[0]!.id, lastId: best.at(-1)!.id };
 }
 
 type RawSegment = { startMs: number; endMs: number; state: LaneState; events: TraceEvent[] };
