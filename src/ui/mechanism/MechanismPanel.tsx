@@ -5,8 +5,13 @@
  * with the reason (`switchStatus` of the simulation core: structural reasons first, then one run
  * per other value, computed after the edit's frame in short slices); such switches wait in a
  * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
+ * Under the toggle, what "with the fix" changes — every difference of the preset's two variants
+ * (`setupChanges`: switches, the job's steps, settings), so a fix that moves a step (the charge
+ * after COMMIT) is never shown as only the switch it also flips.
  */
+import { useMemo } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
+import { setupChanges } from './setupDiff';
 import { useLockscope, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchValueText, type SwitchDef } from './switches';
@@ -24,6 +29,8 @@ export function MechanismPanel() {
   const loadPreset = useLockscope((s) => s.loadPreset);
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
+  // What the preset's fixed variant changes, derived from its two variants (never from the switches alone).
+  const fixChanges = useMemo(() => (preset ? setupChanges(preset.withoutFix, preset.withFix) : []), [preset]);
   const switches = relevantSwitches(scenario);
   const { showAnswer, showHints } = useVisibility();
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
@@ -67,6 +74,10 @@ export function MechanismPanel() {
           <label><input type="radio" name="variant" checked={matches === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>
           <label title={`Fix: ${preset.fix}`}><input type="radio" name="variant" checked={matches === 'with'} onChange={() => loadPreset(preset.id, 'with')} /> with the fix</label>
           {matches === null && <p className="small edited" data-testid="variant-edited">Edited: matches neither variant</p>}
+          <div className="fix-changes small" data-testid="fix-changes">
+            <p><strong>The fix:</strong> {preset.fix}. {fixChanges.length > 0 ? 'With it:' : ''}</p>
+            {fixChanges.length > 0 && <ul>{fixChanges.map((c) => <li key={c.text}>{c.text}</li>)}</ul>}
+          </div>
         </fieldset>
       )}
       <h2>Mechanism</h2>

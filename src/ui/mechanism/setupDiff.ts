@@ -256,15 +256,19 @@ export function setupChanges(a: Scenario, b: Scenario): SetupChange[] {
     const n = b.faults.length;
     changes.push({ kind: 'faults', text: `faults: ${n === 0 ? 'none' : `${n} fault${n === 1 ? '' : 's'} of its own`} (was ${a.faults.length === 0 ? 'none' : a.faults.length})`, apply: (s) => ({ ...s, faults: b.faults }) });
   }
-  return changes;
+  // The job's steps first (what a fix does to the job is what a reader looks for), then the switches, settings, faults.
+  return [...changes.filter((c) => c.kind === 'steps' || c.kind === 'workers'), ...changes.filter((c) => c.kind !== 'steps' && c.kind !== 'workers')];
 }
+
+const APPLY_ORDER: readonly SetupChange['kind'][] = ['switch', 'steps', 'workers', 'setting'];
 
 /**
  * `a` with every change applied; the faults placed at a step follow their step (`carryFaults`)
  * unless a `faults` change sets them. `applyChanges(a, setupChanges(a, b))` runs what `b` runs.
  */
 export function applyChanges(a: Scenario, changes: readonly SetupChange[]): Scenario {
-  const applied = changes.filter((c) => c.kind !== 'faults').reduce((s, c) => c.apply(s), a);
+  // Switches first: the other changes were measured after them (see setupChanges).
+  const applied = APPLY_ORDER.flatMap((k) => changes.filter((c) => c.kind === k)).reduce((s, c) => c.apply(s), a);
   const withFaults = { ...applied, faults: carryFaults(a, applied) };
   return changes.filter((c) => c.kind === 'faults').reduce((s, c) => c.apply(s), withFaults);
 }
