@@ -50,6 +50,8 @@ describe('marks take their colour from the verdict', () => {
           expect(cites.length, `a red ${el.tagName} in ${el.closest('g[aria-label]')?.getAttribute('aria-label') ?? '?'} cites no violation`).toBeGreaterThan(0);
           for (const id of cites) expect(violation.has(id), `${id} is not cited by a violation`).toBe(true);
         }
+        // The marks row's label: "violations" only when there is one.
+        expect(container.querySelector('.marks-note')).toHaveTextContent(run.verdict.status === 'violated' ? 'violations ▸' : /^(no violation|notes, no violation ▸)$/);
         // The event log: ⚠ (the violation's mark) only on the events a violation cites.
         const warned = [...container.querySelectorAll('.cited-mark')].map((m) => m.closest('[data-event-id]')?.getAttribute('data-event-id'));
         if (run.verdict.status !== 'violated') expect(warned).toEqual([]);
