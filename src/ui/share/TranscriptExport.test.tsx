@@ -44,6 +44,23 @@ describe('TranscriptExport ("Run it yourself")', () => {
     expect(screen.getByText(/offered once the run is revealed/)).toBeInTheDocument();
   });
 
+  it('says which calls it does not replay: a queue run has no session, and says where its calls go instead of claiming a server', () => {
+    const run = runScenario(findPreset('queue-redelivery')!.withoutFix);
+    render(<TranscriptExport run={run} />);
+    expect(screen.getByText(/This run sends nothing to PostgreSQL or Redis/)).toBeInTheDocument();
+    const outside = screen.getByTestId('not-replayed');
+    expect(outside).toHaveTextContent(/the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
+    expect(outside).toHaveTextContent('the destination POST /v1/charges (an external API, no server): 2 requests');
+    expect(screen.getByTestId('fidelity')).toHaveTextContent('Not replayed against a server: this run touches no PostgreSQL or Redis');
+    expect(screen.getByTestId('fidelity').textContent).not.toMatch(/Checked against/);
+  });
+
+  it('a run with sessions lists what it leaves out beside them', () => {
+    render(<TranscriptExport run={runScenario(findPreset('serializable-retry')!.withFix)} />);
+    expect(screen.getByTestId('not-replayed')).toHaveTextContent('Not replayed (no server the transcript names receives these; they are comments where they occur):the destination POST /v1/charges');
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences|Not checked in this build)$/);
+  });
+
   it('names redis-cli files .txt', () => {
     expect(sessionFileName('x', { id: 'redis', client: 'redis-cli' })).toBe('x-redis.txt');
   });
