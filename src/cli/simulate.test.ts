@@ -111,7 +111,7 @@ describe('simulate CLI', () => {
   it('--transcript of a run that only talks to the SQS queue says so at the top and at every call (issue 13)', () => {
     const r = cli('queue-redelivery', '--transcript');
     expect(r.out).toContain('-- Not replayed: no server this transcript names receives these calls of the run');
-    expect(r.out).toMatch(/--   the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
+    expect(r.out).toMatch(/-- {3}the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
     expect(r.out.match(/→ the SQS queue charges \(Lockscope's model of SQS, not replayed\): (ReceiveMessage|DeleteMessage)/g)?.length).toBeGreaterThan(2);
     expect(cli('queue-redelivery', '--fixed', '--transcript').out).toContain('ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=30 → 200 OK');
   });
