@@ -150,7 +150,7 @@ export function HelpButton() {
         <section aria-labelledby="help-use">
           <h3 id="help-use">{USE_TITLE[topic]}</h3>
           <UsingThisView topic={topic} showAnswer={showAnswer} />
-          <p>Hover a reply in the event log (or focus its row) to read what it means. Display (top right) has large type and the themes: Auto (follows the system), Light, Dark and Projector (high contrast, for the back of a room).</p>
+          <p>{topic === 'simulate' || topic === 'interview' || topic === 'workshop' ? 'Hover a reply in the event log (or focus its row) to read what it means. ' : ''}Display (top right) has large type and the themes: Auto (follows the system), Light, Dark and Projector (high contrast, for the back of a room).</p>
         </section>
         <section aria-labelledby="help-replies">
           <h3 id="help-replies">Replies and codes</h3>
