@@ -91,7 +91,9 @@ describe('MechanismPanel', () => {
       const { unmount } = renderIn(st, <MechanismPanel />);
       const shown = screen.getByTestId('fix-changes');
       expect(shown).toHaveTextContent(`The fix: ${p.fix}.`);
-      const items = within(shown).queryAllByRole('listitem').map((li) => li.textContent);
+      // The one-line summary names the step changes when there are any.
+      expect(within(shown).getByRole('button', { name: /^The fix changes: / }).textContent!.includes('the steps')).toBe(setupChanges(p.withoutFix, p.withFix).some((c) => c.kind === 'steps'));
+      const items = within(shown).queryAllByRole('listitem', { hidden: true }).map((li) => li.textContent);
       const changes = setupChanges(p.withoutFix, p.withFix);
       expect(items).toEqual(changes.map((c) => c.text));
       // What the panel names is the whole fix: applied to the variant without it, the fixed variant's verdict.
@@ -103,7 +105,12 @@ describe('MechanismPanel', () => {
   it('serializable-retry: the fix is the charge moved after COMMIT, not the idempotency key alone', () => {
     act(() => store.getState().loadPreset('serializable-retry', 'with'));
     renderIn(store, <MechanismPanel />);
-    const items = within(screen.getByTestId('fix-changes')).getAllByRole('listitem');
+    const toggle = within(screen.getByTestId('fix-changes')).getByRole('button', { name: /^The fix changes: / });
+    expect(toggle).toHaveTextContent('The fix changes: the steps, 1 switch ▸');
+    act(() => toggle.click());
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('A, B: call POST /v1/charges (500 ms) moves after COMMIT')).toBeVisible();
+    const items = within(screen.getByTestId('fix-changes')).getAllByRole('listitem', { hidden: true });
     expect(items[0]).toHaveTextContent('A, B: call POST /v1/charges (500 ms) moves after COMMIT');
     expect(items[1]).toHaveTextContent('Idempotency key (honoured by the destination): on (was off)');
   });
