@@ -41,6 +41,10 @@ test('edit in the form → the address updates → reload → the same state', a
 
 test('opening another link keeps unsaved edits: the app offers to restore them', async ({ page }) => {
   await page.goto('/#/sim/export-lease-expiry');
+  // The switch statuses arrive in idle time after the first paint and fold the inert switches
+  // away, moving the Faults panel up ~80 px: a click whose press and release straddle that lands
+  // on nothing. Wait until the Mechanism panel has settled.
+  await expect(page.getByRole('region', { name: 'Mechanism' })).toHaveAttribute('aria-busy', 'false');
   await page.getByRole('button', { name: /Remove fault: Pause A/ }).click();
   await expect(page.getByTestId('verdict')).toContainText('Held');
   await page.waitForTimeout(600);

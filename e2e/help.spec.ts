@@ -49,7 +49,7 @@ test('the retries fold on the log and on the lane, and expand', async ({ page })
   const fold = page.locator('.fold-row').first();
   await expect(fold).toContainText(/× \d+, 1 s apart/);
   await expect(fold).toContainText("SET lease:export a5e3 NX PX 30000");
-  await expect(page.locator('.timeline-svg [data-lane="worker-B"] [aria-label*="identical retries"]')).toHaveCount(1);
+  await expect(page.locator('.timeline-svg [data-lane="worker-B"] [aria-label*="29 refused attempts, 1 s apart"]')).toHaveCount(1);
   await fold.getByRole('button', { name: /^Show all/ }).click();
   await expect(page.locator('.log-row.nested').first()).toBeVisible();
 });

@@ -77,6 +77,15 @@ export const BOUNCER_CASES: readonly BouncerCase[] = [
     ops: [{ c: 'c1', op: 'lock', key: 7 }, { c: 'c1', op: 'close' }, { c: 'c2', op: 'try', key: 7 }, { c: 'c2', op: 'unlock', key: 7 }],
   },
   {
+    // A pooler that keeps a server connection after its client died (issue 10, element 3): only between transactions.
+    name: 'transaction mode: a client that closes inside a transaction has its server connection closed, which releases its session lock too',
+    mode: 'transaction',
+    ops: [
+      { c: 'c1', op: 'lock', key: 7 }, { c: 'c1', op: 'begin' }, { c: 'c1', op: 'xact', key: 8 }, { c: 'c1', op: 'close' },
+      { c: 'c2', op: 'try', key: 7 }, { c: 'c2', op: 'unlock', key: 7 }, { c: 'c2', op: 'try', key: 8 }, { c: 'c2', op: 'unlock', key: 8 },
+    ],
+  },
+  {
     name: 'session mode: one backend per client; a closing client gets DISCARD ALL, which releases its session lock',
     mode: 'session',
     ops: [

@@ -261,7 +261,7 @@ try {
 
 // ---- summary ----
 const ORDER: Primitive[] = [
-  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'isolation (40001)', 'server timeouts', 'fencing: nextval and fenced UPDATE',
+  'advisory locks', 'unique inserts', 'row locks', 'transactions', 'sessions & cancel', 'deadlocks', 'isolation (40001)', 'server timeouts', 'connection pools (app side)', 'fencing: nextval and fenced UPDATE',
   'transcript replay (psql)', 'generated SQL', 'generated deadlocks',
   'Redis strings/TTL', 'Redis scripts', 'Redis expiry (timed)', 'Redis renewal commands (timed)', 'transcript replay (redis-cli)', 'generated Redis',
   'PgBouncer transaction mode', 'PgBouncer session mode',

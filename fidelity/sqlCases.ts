@@ -951,6 +951,56 @@ const TIMEOUTS: SqlCase[] = [
   },
 ];
 
+// ---- connection pools, app side (issue 10, element 3) ----
+
+/**
+ * A helper on a second connection of the same client (scenario version 2, a step's `helper`):
+ * `c1` is the caller's connection, inside its transaction; `c2` the helper's, in autocommit.
+ * PostgreSQL cannot tell they belong to one client: it sees `c2` waiting for `c1`'s lock and `c1`
+ * waiting for nothing, so the deadlock check (`deadlockCheck`) finds no cycle and the helper waits
+ * on — until the caller's transaction ends, or `statement_timeout` cancels the helper (57014).
+ * In the application the caller waits for its helper: the hang the model reports as a wait cycle.
+ */
+const appPoolCase = (name: string, tables: TableSpec[], ops: SqlOp[], extra: Partial<SqlCase> = {}): SqlCase => ({
+  name, primitive: 'connection pools (app side)', tables, sessions: ['c1', 'c2'], ops, ...extra,
+});
+
+const APP_POOLS: SqlCase[] = [
+  appPoolCase('a helper\'s UPDATE waits for its caller\'s row lock: the deadlock check finds no cycle (no 40P01); it proceeds only when the caller\'s transaction ends', [ACCOUNTS], [
+    on('c1', BEGIN, 'BEGIN'),
+    on('c1', { ...readBalance, lock: 'forUpdate' } as Stmt, 'SELECT 1 → balance=100'),
+    on('c2', setBalance(70), WAITS),
+    check('c2', WAITS),
+    on('c1', ROLLBACK, 'ROLLBACK'),
+    on('c2', readBalance, 'SELECT 1 → balance=70'),
+  ]),
+  appPoolCase('a helper\'s UPDATE waiting for its caller\'s row lock is ended only by statement_timeout (57014); the caller\'s transaction goes on and commits', [ACCOUNTS], [
+    on('c1', BEGIN, 'BEGIN'),
+    on('c1', { ...readBalance, lock: 'forUpdate' } as Stmt, 'SELECT 1 → balance=100'),
+    on('c2', setBalance(70), WAITS),
+    { s: 'c2', cancel: 'statementTimeout', expect: 'ERROR 57014 canceling statement due to statement timeout' },
+    on('c1', setBalance(70), 'UPDATE 1'),
+    on('c1', COMMIT, 'COMMIT'),
+    on('c2', readBalance, 'SELECT 1 → balance=70'),
+  ], { sessionSetup: { c2: ["SET statement_timeout = '300ms'"] } }),
+  appPoolCase('a helper\'s pg_advisory_xact_lock waits for the lock its caller\'s transaction holds: no cycle; it gets the lock at the caller\'s COMMIT', [], [
+    on('c1', BEGIN, 'BEGIN'),
+    on('c1', adv('pg_advisory_xact_lock', b(9)), VOID),
+    on('c2', adv('pg_advisory_xact_lock', b(9)), WAITS),
+    check('c2', WAITS),
+    on('c1', COMMIT, 'COMMIT'),
+    on('c2', adv('pg_try_advisory_lock', b(9)), 't'),
+    on('c2', adv('pg_advisory_unlock', b(9)), 't'),
+  ]),
+  appPoolCase('a helper inserts the key its caller\'s open transaction inserted: it waits, no cycle, then 23505 at the caller\'s COMMIT', [INVOICES], [
+    on('c1', BEGIN, 'BEGIN'),
+    on('c1', insertInvoice(42), 'INSERT 0 1 → id=1'),
+    on('c2', insertInvoice(42), WAITS),
+    check('c2', WAITS),
+    on('c1', COMMIT, 'COMMIT'),
+    on('c2', { op: 'select', table: 'invoices', columns: ['order_id'], where: { order_id: 42 } }, 'SELECT 1'),
+  ]),
+];
 
 /** A fenced write of `body` with `token`: `… WHERE id = 7 AND fence < token` unless `conditional` is false. */
 const fencedWrite = (body: string, token: number, conditional = true): Stmt => ({
@@ -1005,4 +1055,4 @@ const FENCING: SqlCase[] = [
 ];
 
 
-export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS, ...ISOLATION, ...TIMEOUTS, ...FENCING];
+export const SQL_CASES: readonly SqlCase[] = [...ADVISORY, ...UNIQUE, ...ROWS, ...TXN, ...DEADLOCKS, ...ISOLATION, ...TIMEOUTS, ...APP_POOLS, ...FENCING];

@@ -30,6 +30,12 @@ export type Primitive =
   | 'isolation (40001)'
   /** statement_timeout (57014) and idle_in_transaction_session_timeout (FATAL 25P03, the session ended). */
   | 'server timeouts'
+  /**
+   * Two connections of one client (a helper on a second connection from the application's pool,
+   * scenario version 2): PostgreSQL sees two sessions, one waiting for the other's lock, and its
+   * deadlock check finds no cycle — the caller waiting for its helper is in the application.
+   */
+  | 'connection pools (app side)'
   /** Statements routed through a real PgBouncer (fidelity/pgbouncer.ts): which backend ran each, its reply and WARNING, who holds which lock. */
   | 'PgBouncer transaction mode'
   | 'PgBouncer session mode';

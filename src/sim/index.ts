@@ -6,7 +6,7 @@ export { runScenario, snapshotWorld, verdictOf, type RunResult, type RunOptions,
 export { traceHash, sqlCallOf, destinationCallOf, type TraceEvent, type TraceKind, type BuiltinTraceKind, type EventData, type CheckedEvent, type ResourceCall, type BuiltinCall } from './engine/trace';
 export { validateScenario, formatErrors, formatZodIssues, type ValidationError, type ValidationResult } from './scenario/validate';
 export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scenario/migrate';
-export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, clientSchema, DEFAULT_CLIENT, type Scenario, type Fault, type FaultKind, type Mechanism, type ClientConfig, type Step, type Invariant, type WorkerSpec } from './scenario/schema';
+export { LIMITS, scenarioSchema, faultSchema, mechanismSchema, clientSchema, DEFAULT_CLIENT, type Scenario, type Fault, type FaultKind, type Mechanism, type ClientConfig, type Step, type Invariant, type WorkerSpec, type ProcessSpec } from './scenario/schema';
 export { PRESETS, LESSONS, findPreset, type Preset } from './presets';
 export { INVARIANT_TEXT, checkersFor, checkTrace, performedEffects, duplicateEffects, protectedSteps, type Finding, type FindingListener, type InvariantChecker, type PerformedEffect, type DuplicateEffect } from './invariants';
 export type { WaitCycleEdge } from './invariants/types';

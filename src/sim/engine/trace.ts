@@ -62,6 +62,10 @@ export type BuiltinCall =
       readonly inTransaction?: boolean;
       /** Committed rows after the statement (what other sessions see): for INSERT and UPDATE of the statement's table, for COMMIT of every table. */
       readonly committed?: Readonly<Record<string, readonly Row[]>>;
+      /** Behind a pooler: the client connection (`c1`) whose statement ran on the server connection `caller` (`s2`). */
+      readonly client?: string;
+      /** Behind a pooler in transaction mode: after this statement the server connection went back to PgBouncer's pool (linked to no client). */
+      readonly unlinked?: true;
     }
   | {
       readonly resource: 'redis';

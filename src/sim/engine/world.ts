@@ -94,6 +94,14 @@ export interface WorkerRuntime {
   queueItem: { readonly job: string; readonly messageId: string | null; readonly receiptHandle: string | null; readonly receiveCount: number; readonly rowId: number | null } | null;
   /** Empty receives in a row in the current attempt (the `receive` step polls up to `queue.maxEmptyReceives`). */
   emptyReceives: number;
+  /**
+   * The helper the current step called (a step with `helper`, version 2): it runs the step's SQL on
+   * a second connection from the worker's pool — `connection`, null until borrowed — while the
+   * worker keeps its own; null when no helper runs.
+   */
+  helper: { connection: string | null } | null;
+  /** The pool borrow the worker waits for (its command, and a number that tells this wait from later ones), or null. */
+  poolWait: { readonly cmd: PoolCmd; readonly seq: number } | null;
 }
 
 /** A fresh runtime (and started machine) for a worker that has not begun its job. */
@@ -104,6 +112,7 @@ export function newRuntime(spec: WorkerSpec): WorkerRuntime {
     id: spec.id, spec, actor, pc: 0, gen: 0, renewGen: 0, pausedUntilMs: null, renewStall: null, pauseMs: 0, cutOffUntilMs: null,
     waitingK: null, waitingNarrate: null, waitKind: null, waitSinceMs: 0, writeId: null, enqueued: false, txnStartPc: null, txnRetries: 0, effectsInTxn: 0, workMsAtTxnStart: 0, cleanupOnly: false, outcome: 'completed', workMs: 0, requestStartMs: null, stepReachedMs: [],
     workStep: null, pausedTotalMs: 0, pauseStartedMs: null, queueItem: null, emptyReceives: 0,
+    helper: null, poolWait: null,
   };
 }
 
@@ -225,6 +234,8 @@ export class World {
   /** Per session: the token of its statement now running (waiting), or of its last statement's end while idle; a server timer fires only if its token is still the session's. */
   private readonly sessionActivity = new Map<string, number>();
   private activitySeq = 0;
+  /** Numbers pool waits (`WorkerRuntime.poolWait`), so an acquire timeout ends only the wait it was set for. */
+  private poolWaitSeq = 0;
   /** Waits (`waitId`s) whose deadlock timer is scheduled: one per wait, as PostgreSQL arms one per lock wait. */
   private readonly deadlockTimers = new Set<number>();
   /** Wake-ups scheduled per resource (virtual ms), so one time is scheduled once. */
@@ -347,7 +358,8 @@ export class World {
   /** Cancels the worker's timers and whatever it waits for (its database statement with 57014, its place in the pool queue). */
   interrupt(w: WorkerRuntime): void {
     w.gen += 1;
-    if (w.waitKind === 'pool') this.pool.cancelWait(w.id);
+    if (w.waitKind === 'pool') this.poolResource.cancelWait(w.id);
+    w.poolWait = null;
     if (w.waitKind === 'pooler') this.poolerResource.cancelWait(w.id);
     if (w.waitKind === 'db') {
       const session = this.sessionOf(w);
@@ -500,6 +512,7 @@ export class World {
   cancelWait(w: WorkerRuntime): void {
     w.waitingK = null;
     w.waitKind = null;
+    w.poolWait = null;
   }
 
   /**
@@ -509,7 +522,11 @@ export class World {
    * so the event shows the new state.
    */
   sql(w: WorkerRuntime, stmt: Stmt, narrate: ReplyHandler<DbReply, string>, k: (reply: DbReply) => void): void {
-    const client = this.beliefs(w).connection;
+    if (w.helper !== null && w.helper.connection === null) {
+      this.borrowHelper(w, () => this.sql(w, stmt, narrate, k));
+      return;
+    }
+    const client = this.clientOf(w);
     if (client === null) {
       this.borrow(w, () => this.sql(w, stmt, narrate, k));
       return;
@@ -528,17 +545,30 @@ export class World {
     const replyText = text ? db.renderReply(result.reply) : undefined;
     if (result.reply.status === 'waits') this.armStatementTimeout(session);
     else this.armIdleTimeout(session);
-    const on = text ? this.backendNote(session) : '';
+    const on = text ? `${this.helperNote(w)}${this.backendNote(session)}` : '';
     if (result.reply.status === 'waits') {
+      const waits = w.helper === null ? `${w.id} waits: ${result.reply.on}.` : this.helperWaits(w, session, result.reply);
       this.park(w, 'db', (reply) => k(reply as DbReply), narrate);
-      this.emit(w.id, 'sql', text ? `${on}${w.id} waits: ${result.reply.on}.` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', text ? `${on}${waits}` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply, client) });
     } else {
       const said = takeReply(narrate, result.reply);
-      this.emit(w.id, 'sql', on === '' ? said : `${on}${said}`, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply) });
+      this.emit(w.id, 'sql', on === '' ? said : `${on}${said}`, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply, client) });
       this.afterStatement(w, client);
     }
     this.deliverCompletions(result.completions);
     if (result.reply.status !== 'waits') k(result.reply);
+  }
+
+  /**
+   * A helper's statement waits: for whom, and — when the lock is its own caller's (the worker's own
+   * connection, idle in its transaction while the worker waits for the helper) — why PostgreSQL will
+   * never see a deadlock: one session waits for another that waits for nothing in the database.
+   */
+  private helperWaits(w: WorkerRuntime, session: string, reply: Extract<DbReply, { status: 'waits' }>): string {
+    const own = this.ownSessionOf(w);
+    const head = `${w.id}'s helper waits: ${reply.on}, and ${w.id} waits for its helper.`;
+    if (own === null || reply.blockerSession !== own) return head;
+    return `${head} Session ${own} is ${w.id}'s own transaction, which cannot end before the helper returns: PostgreSQL sees ${session} waiting for ${own} and ${own} waiting for nothing, so its deadlock check will find no cycle.`;
   }
 
   /**
@@ -617,9 +647,31 @@ export class World {
    * in transaction mode). Null without a connection.
    */
   sessionOf(w: WorkerRuntime): string | null {
+    const client = this.clientOf(w);
+    if (client === null || this.poolerResource.mode === null) return client;
+    return this.poolerResource.serverOf(client);
+  }
+
+  /** The database session of the worker's own connection (never its helper's): see `sessionOf`. */
+  ownSessionOf(w: WorkerRuntime): string | null {
     const client = this.beliefs(w).connection;
     if (client === null || this.poolerResource.mode === null) return client;
     return this.poolerResource.serverOf(client);
+  }
+
+  /** The connection the worker's statements go to now: its helper's while a helper runs (null until borrowed), else its own. */
+  clientOf(w: WorkerRuntime): string | null {
+    return w.helper !== null ? w.helper.connection : this.beliefs(w).connection;
+  }
+
+  /** `[helper c2] `, the helper's connection a statement ran on; empty when no helper runs. */
+  private helperNote(w: WorkerRuntime): string {
+    return w.helper === null || w.helper.connection === null ? '' : `[helper ${w.helper.connection}] `;
+  }
+
+  /** The worker borrowing client connection `client` now (helpers included), or undefined. */
+  private ownerOfClient(client: string): string | undefined {
+    return this.sessionOwner.get(client);
   }
 
   /** `[backend s2] `, the server connection a statement ran on, behind a pooler; empty without one. */
@@ -648,7 +700,10 @@ export class World {
     }
     if (reply.status !== 'waits') return null;
     this.park(w, 'pooler', () => retry());
-    this.emit(w.id, 'pool', `Every server connection of PgBouncer is in use: ${w.id}'s statement waits for one (position ${reply.position} in PgBouncer's queue).`, {
+    const said = w.helper === null
+      ? `Every server connection of PgBouncer is in use: ${w.id}'s statement waits for one (position ${reply.position} in PgBouncer's queue).`
+      : `Every server connection of PgBouncer is in use (${pooler.snapshot().servers.map((x) => `${x.id} by ${x.client === null ? 'nobody' : `${this.ownerOfClient(x.client) ?? '?'}'s ${x.client}`}`).join(', ')}): ${w.id}'s helper's statement waits for one (position ${reply.position} in PgBouncer's queue), and ${w.id} waits for its helper.`;
+    this.emit(w.id, 'pool', said, {
       command: '', reply: pooler.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pooler', caller: w.id, command: cmd, reply },
     });
     return null;
@@ -706,10 +761,10 @@ export class World {
       const said = parked.narrate ? takeReply(parked.narrate, c.reply) : `${w.id}'s statement ${c.reply.status === 'error' ? `fails: ${c.reply.error.message}` : 'proceeds'}.`;
       const text = this.text;
       const note = notes?.get(c.caller);
-      this.emit(w.id, 'sql', text ? `${this.backendNote(c.caller)}After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
-        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply),
+      const client = this.clientOf(w);
+      this.emit(w.id, 'sql', text ? `${this.helperNote(w)}${this.backendNote(c.caller)}After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
+        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply, client ?? undefined),
       });
-      const client = this.beliefs(w).connection;
       if (client !== null) this.afterStatement(w, client);
       this.at(this.nowMs, () => parked.k(c.reply), w);
     }
@@ -739,12 +794,31 @@ export class World {
   private deadlockCheck(sessionId: string, waitId: number): void {
     if (!this.waitsNow(sessionId, waitId)) return;
     const check = this.sqlResource.checkDeadlock(sessionId);
-    if (check.kind === 'none') return;
+    if (check.kind === 'none') return this.helperFindsNoDeadlock(sessionId);
     const who = this.sessionLabel(sessionId);
     const note = check.kind === 'deadlock'
       ? `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who} and PostgreSQL's deadlock check found a wait cycle: ${this.cycleInWords(check.cycle)}. ${who}'s statement fails with 40P01 and its transaction is aborted, which releases its locks so the others can proceed.`
       : `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${who}: its request was queued behind one that waits for it (${this.cycleInWords(check.cycle)}); PostgreSQL avoids the deadlock by moving it ahead in the queue.`;
     this.deliverCompletions(check.completions, new Map([[sessionId, note]]));
+  }
+
+  /**
+   * PostgreSQL's deadlock check found no cycle for `sessionId`'s wait. When that is a helper's
+   * statement (a step with `helper`, version 2), the trace says why: the way back — the caller
+   * waiting for its helper — is in the application, where PostgreSQL cannot look. Nothing else
+   * is narrated (a check that finds nothing is silent in PostgreSQL too, but for `log_lock_waits`).
+   */
+  private helperFindsNoDeadlock(sessionId: string): void {
+    const owner = this.sessionOwner.get(sessionId);
+    const w = owner === undefined ? undefined : this.workers.get(owner);
+    if (!w || w.helper === null || this.sessionOf(w) !== sessionId) return;
+    const blocker = this.db.sessionState(sessionId).waiting?.blockerSession;
+    if (blocker === undefined) return;
+    const own = this.ownSessionOf(w) === blocker;
+    const whom = own ? `${blocker}, ${w.id}'s own transaction,` : `${this.sessionLabel(blocker)} (session ${blocker})`;
+    const ends = this.statementTimeoutMs !== null ? `until statement_timeout (${fmtMs(this.statementTimeoutMs)}) cancels it` : 'and nothing in the database will end the wait';
+    const text = `deadlock_timeout (${fmtMs(this.deadlockTimeoutMs)}) fired for ${w.id}'s helper on ${sessionId}: PostgreSQL's deadlock check finds no cycle. It sees ${sessionId} waiting for ${whom} and nothing in the database leading back: the way back — ${w.id} waiting for its helper to return — is in ${w.id}'s code. No 40P01; the helper waits on, ${ends}.`;
+    this.emit(w.id, 'sql', this.text ? text : '', { worker: w });
   }
 
   /** Whether the session's statement still waits in the same wait (`waitId`). */
@@ -762,30 +836,145 @@ export class World {
     return cycle.map((e) => `${this.sessionLabel(e.from)} waits for ${this.sessionLabel(e.to)} (${lockInWords(e.lock)}${e.kind === 'soft' ? ', queued ahead' : ''})`).join(', ');
   }
 
-  /** Borrows a pooled connection for the worker, waiting in FIFO order when none is idle. */
+  /**
+   * Borrows a pooled connection for the worker from its pool (its process's, `spec.process`, or the
+   * shared one), waiting in FIFO order when none is idle — until the process's acquire timeout, if
+   * it has one (the job then fails).
+   */
   borrow(w: WorkerRuntime, k: () => void): void {
     this.send(w, 'REQUEST');
     const pool = this.poolResource;
-    const { reply } = pool.execute(this.nowMs, w.id, CONNECT);
+    const process = w.spec.process;
+    const cmd: PoolCmd = process === undefined ? CONNECT : { op: 'connect', process };
+    const { reply } = pool.execute(this.nowMs, w.id, cmd);
     if (reply.status === 'ok') {
       this.sessionOwner.set(reply.connection, w.id);
       this.send(w, 'BELIEVE', { connection: reply.connection });
       this.metrics.connectionWaitMs.push(0);
-      this.emit(w.id, 'pool', `${w.id} borrows connection ${reply.connection} from the pool.`, { command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: CONNECT, reply } });
+      const said = process === undefined && this.scenario.processes === undefined ? `${w.id} borrows connection ${reply.connection} from the pool.` : `${w.id} borrows connection ${reply.connection} from ${this.poolName(process)} (${this.inUse(process)}).`;
+      this.emit(w.id, 'pool', said, { command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       k();
       return;
     }
     if (reply.status !== 'waits') return;
-    this.park(w, 'pool', () => k());
-    this.emit(w.id, 'pool', `Every connection is lent out: ${w.id} waits for one (position ${reply.position} in the queue).`, {
-      command: pool.renderCommand(CONNECT), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: CONNECT, reply },
+    this.parkForConnection(w, cmd, k);
+    const said = process === undefined && this.scenario.processes === undefined
+      ? `Every connection is lent out: ${w.id} waits for one (position ${reply.position} in the queue).`
+      : `Every connection of ${this.poolName(process)} is in use (${this.inUse(process, false)}): ${w.id} waits for one (position ${reply.position} in the queue)${this.giveUpNote(process)}.`;
+    this.emit(w.id, 'pool', said, {
+      command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: cmd, reply },
     });
   }
 
-  /** Returns the worker's connection to the pool as it is (or discards it), handing it to a waiter. */
+  /**
+   * The worker's current step calls a helper (`helper`, version 2) that borrows a second connection
+   * from the worker's own pool while the worker keeps its connection: at once, or after a wait in
+   * the pool's queue (the caller waits for its helper meanwhile). `k` runs the helper's statement.
+   */
+  private borrowHelper(w: WorkerRuntime, k: () => void): void {
+    const pool = this.poolResource;
+    const process = w.spec.process;
+    const cmd: PoolCmd = process === undefined ? { op: 'connect', helper: true } : { op: 'connect', process, helper: true };
+    const { reply } = pool.execute(this.nowMs, w.id, cmd);
+    const main = this.beliefs(w).connection;
+    const where = this.poolName(process);
+    if (reply.status === 'ok') {
+      w.helper = { connection: reply.connection };
+      this.sessionOwner.set(reply.connection, w.id);
+      this.metrics.connectionWaitMs.push(0);
+      const keeps = main === null ? '' : `, while ${w.id} keeps ${main} and waits for the helper to return`;
+      this.emit(w.id, 'pool', `${w.id} calls a helper that needs a connection of its own: it borrows ${reply.connection} from ${where} (${this.inUse(process)})${keeps}.`, {
+        command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply },
+      });
+      k();
+      return;
+    }
+    if (reply.status !== 'waits') return;
+    this.parkForConnection(w, cmd, k);
+    const holders = pool.poolFor(process).snapshot().connections.filter((c) => c.borrower !== null);
+    const own = holders.filter((c) => c.borrower === w.id).map((c) => c.id);
+    const stuck = own.length === holders.length
+      ? ` Every one of them is ${w.id}'s own, and ${w.id} keeps ${own.join(' and ')} until the helper returns: nothing can free one.`
+      : own.length > 0 ? ` ${w.id} keeps its own ${own.join(' and ')} until the helper returns.` : '';
+    this.emit(w.id, 'pool', `${w.id} calls a helper that needs a connection of its own, but every connection of ${where} is in use (${this.inUse(process, false)}): the helper waits for one (position ${reply.position} in the queue) and ${w.id} waits for the helper${this.giveUpNote(process)}.${stuck}`, {
+      command: pool.renderCommand(cmd), reply: pool.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'begin', sinceMs: this.nowMs }, call: { resource: 'pool', caller: w.id, command: cmd, reply },
+    });
+  }
+
+  /**
+   * Parks the worker in its pool's queue (`cmd` is its `connect`); `k` continues it with the
+   * connection. With the process's acquire timeout, a client-side timer (a paused process's fires
+   * when it resumes) gives up the wait then: the pool throws and the job fails.
+   */
+  private parkForConnection(w: WorkerRuntime, cmd: PoolCmd, k: () => void): void {
+    this.poolWaitSeq += 1;
+    const seq = this.poolWaitSeq;
+    w.poolWait = { cmd, seq };
+    this.park(w, 'pool', () => k());
+    const process = cmd.op === 'connect' ? cmd.process : undefined;
+    const limitMs = process === undefined ? undefined : this.scenario.processes?.find((p) => p.id === process)?.acquireTimeoutMs;
+    if (limitMs === undefined) return;
+    this.at(this.nowMs + limitMs, () => {
+      if (w.poolWait?.seq !== seq || w.waitKind !== 'pool') return;
+      this.poolResource.cancelWait(w.id);
+      const parked = this.unpark(w)!;
+      w.poolWait = null;
+      const helper = w.helper !== null;
+      w.helper = null;
+      this.metrics.connectionWaitMs.push(this.nowMs - parked.sinceMs);
+      const reply: PoolReply = { status: 'timeout' };
+      const who = helper ? `${w.id}'s helper` : w.id;
+      const then = helper ? ` The helper throws, and ${w.id}'s job fails with it.` : '';
+      const waitedMs = this.nowMs - parked.sinceMs;
+      // The timer is the process's own: a paused process's fires late.
+      const after = waitedMs === limitMs ? `after ${fmtMs(limitMs)} (the pool's acquire timeout)` : `after ${fmtMs(waitedMs)} (the pool's acquire timeout, ${fmtMs(limitMs)}, fired late: the process was paused)`;
+      this.emit(w.id, 'pool', `${who} gives up waiting for a connection from ${this.poolName(process)} ${after}: the pool throws "timeout exceeded when trying to connect".${then}`, {
+        command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command: cmd, reply },
+      });
+      this.jobs.fail(w, 'timeout exceeded when trying to connect');
+    }, w);
+  }
+
+  /** `the pool` (no processes), `the shared pool` (workers without a process beside processes), or `process web-1's pool`. */
+  private poolName(process: string | undefined): string {
+    if (process !== undefined) return `process ${process}'s pool`;
+    return this.scenario.processes === undefined ? 'the pool' : 'the shared pool';
+  }
+
+  /** How full a pool is, in words: `2 of 2 in use: c1 by A, c2 by B` (`2 of 2: c1 by A, c2 by B` after "is in use"). */
+  private inUse(process: string | undefined, saysInUse = true): string {
+    const pool = this.poolResource.poolFor(process);
+    const lent = pool.snapshot().connections.filter((c) => c.borrower !== null);
+    return `${lent.length} of ${pool.size}${saysInUse ? ' in use' : ''}${lent.length === 0 ? '' : `: ${lent.map((c) => `${c.id} by ${c.borrower}`).join(', ')}`}`;
+  }
+
+  /** `; the pool gives up after 5 s` when the process has an acquire timeout; else empty. */
+  private giveUpNote(process: string | undefined): string {
+    const limitMs = process === undefined ? undefined : this.scenario.processes?.find((p) => p.id === process)?.acquireTimeoutMs;
+    return limitMs === undefined ? '' : `; the pool gives up after ${fmtMs(limitMs)}`;
+  }
+
+  /** Returns the worker's connection to the pool as it is (or discards it), handing it to a waiter; a helper's connection goes first. */
   giveBack(w: WorkerRuntime, discardIt = false): void {
+    this.endHelper(w, discardIt);
     const id = this.beliefs(w).connection;
     if (id === null) return;
+    this.returnConnection(w, id, discardIt, false);
+  }
+
+  /**
+   * The helper of the worker's step has returned (its step ended, its job failed, or the worker
+   * died: `discardIt`): its connection goes back to the pool (or is closed), handed to a waiter.
+   */
+  endHelper(w: WorkerRuntime, discardIt = false): void {
+    const h = w.helper;
+    if (h === null) return;
+    w.helper = null;
+    if (h.connection !== null) this.returnConnection(w, h.connection, discardIt, true);
+  }
+
+  /** Gives `id` (the worker's connection, or its helper's) back to its pool, or closes it; see `giveBack`. */
+  private returnConnection(w: WorkerRuntime, id: string, discardIt: boolean, helper: boolean): void {
     const linkedServer = this.poolerResource.mode === null ? null : this.poolerResource.serverOf(id);
     // The server ended this session (idle_in_transaction_session_timeout): the connection is dead.
     // Behind a pooler the client connection is PgBouncer's, not a database session: only its linked server connection can have ended.
@@ -793,14 +982,17 @@ export class World {
     const discard = discardIt || ended;
     this.sessionOwner.delete(id);
     if (linkedServer !== null) this.sessionOwner.delete(linkedServer);
-    this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
+    if (!helper) this.send(w, 'BELIEVE', { connection: null, inTransaction: false });
+    const process = this.poolResource.processOf(id);
+    const pool = this.poolName(process);
+    const who = helper ? `${w.id}'s helper` : w.id;
     let handoffs: readonly Completion<PoolCmd, PoolReply>[];
     const pooler = this.poolerResource.mode !== null;
     if (discard && pooler) {
       handoffs = this.poolResource.discard(id, () => undefined);
       const cmd: PoolCmd = { op: 'destroy', connection: id };
       const reply: PoolReply = { status: 'closed' };
-      this.emit(w.id, 'pool', `${w.id}'s connection ${id} to PgBouncer closes.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
+      this.emit(w.id, 'pool', `${who}'s connection ${id} to PgBouncer closes.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       this.closeClient(w, id);
     } else if (discard) {
       let completions: readonly Completion<Stmt, DbReply>[] = [];
@@ -809,7 +1001,9 @@ export class World {
       });
       const cmd: PoolCmd = { op: 'destroy', connection: id };
       const reply: PoolReply = { status: 'closed' };
-      this.emit(w.id, 'pool', ended ? `${w.id} discards connection ${id}: the server had closed it; the pool opens a new one.` : `${w.id} closes connection ${id}; its session ends, which releases every lock it held.`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
+      const opens = process === undefined && this.scenario.processes === undefined ? 'the pool opens a new one' : `${pool} opens a new one`;
+      const said = ended ? `${who} discards connection ${id}: the server had closed it; ${opens}.` : `${who} closes connection ${id}; its session ends, which releases every lock it held.`;
+      this.emit(w.id, 'pool', said, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply } });
       this.deliverCompletions(completions);
     } else {
       const cmd: PoolCmd = { op: 'release', connection: id };
@@ -818,7 +1012,9 @@ export class World {
       const session = pooler ? this.poolerResource.serverOf(id) : id;
       const held = session === null ? [] : this.db.sessionState(session).advisoryLocks.filter((l) => l.sessionCount > 0);
       const note = held.length > 0 ? ` It still holds session-level advisory lock ${held.map((l) => l.key).join(', ')}: the lock goes back into the pool with it.` : '';
-      this.emit(w.id, 'pool', `${w.id} returns connection ${id} to the pool.${note}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply: result.reply } });
+      const main = this.beliefs(w).connection;
+      const goesOn = helper && main !== null ? ` ${w.id} goes on with ${main}.` : '';
+      this.emit(w.id, 'pool', `${who} returns connection ${id} to ${pool}.${note}${goesOn}`, { command: this.poolResource.renderCommand(cmd), reply: this.poolResource.renderReply(result.reply), worker: w, call: { resource: 'pool', caller: w.id, command: cmd, reply: result.reply } });
     }
     for (const h of handoffs) this.handOver(h);
   }
@@ -851,17 +1047,25 @@ export class World {
     for (const h of result.completions) this.handOverServer(h);
   }
 
-  /** A waiter of the pool gets the connection someone returned. */
+  /** A waiter of the pool gets the connection someone returned (a helper's wait: its helper gets it). */
   private handOver(h: Completion<PoolCmd, PoolReply>): void {
     const w = this.workers.get(h.caller);
     if (!w || h.reply.status !== 'ok' || w.waitingK === null) return;
     const connection = h.reply.connection;
     const parked = this.unpark(w)!;
+    const command = w.poolWait?.cmd ?? h.command;
+    w.poolWait = null;
+    const helper = command.op === 'connect' && command.helper === true && w.helper !== null;
     this.sessionOwner.set(connection, w.id);
-    this.send(w, 'BELIEVE', { connection });
+    if (helper) w.helper = { connection };
+    else this.send(w, 'BELIEVE', { connection });
     this.metrics.connectionWaitMs.push(this.nowMs - parked.sinceMs);
-    this.emit(w.id, 'pool', `${w.id} gets connection ${connection} after waiting ${fmtMs(this.nowMs - parked.sinceMs)} for the pool.`, {
-      command: this.poolResource.renderCommand(h.command), reply: this.poolResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command: h.command, reply: h.reply },
+    const process = this.poolResource.processOf(connection);
+    const said = helper
+      ? `${w.id}'s helper gets connection ${connection} after waiting ${fmtMs(this.nowMs - parked.sinceMs)} for ${this.poolName(process)}.`
+      : `${w.id} gets connection ${connection} after waiting ${fmtMs(this.nowMs - parked.sinceMs)} for ${process === undefined && this.scenario.processes === undefined ? 'the pool' : this.poolName(process)}.`;
+    this.emit(w.id, 'pool', said, {
+      command: this.poolResource.renderCommand(command), reply: this.poolResource.renderReply(h.reply), worker: w, data: { t: 'wait', on: 'pool', phase: 'end', sinceMs: parked.sinceMs }, call: { resource: 'pool', caller: w.id, command, reply: h.reply },
     });
     this.at(this.nowMs, () => parked.k(''), w);
   }
@@ -883,13 +1087,20 @@ export class World {
   }
 
   /** The data of a database event; INSERT and UPDATE also record the session's transaction state and their table's committed rows, COMMIT every table's. */
-  private sqlCall(session: string, stmt: Stmt, reply: DbReply): ResourceCall {
+  private sqlCall(session: string, stmt: Stmt, reply: DbReply, client?: string): ResourceCall {
+    if (this.poolerResource.mode !== null && client !== undefined) return { ...(this.sqlCall(session, stmt, reply) as Extract<ResourceCall, { resource: 'db' }>), client, ...(this.unlinksAfter(session, reply) ? { unlinked: true as const } : {}) };
     if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
     const committed: Record<string, Row[]> = {};
     // A write changes only its table's committed rows (autocommit); a COMMIT may change any table.
     if (stmt.op === 'commit') for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
     else committed[stmt.table] = this.db.committedRows(stmt.table);
     return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
+  }
+
+  /** Transaction mode: whether the server connection `server` goes back to PgBouncer's pool once this statement's reply is out (see `afterStatement`). */
+  private unlinksAfter(server: string, reply: DbReply): boolean {
+    return this.poolerResource.mode === 'transaction' && reply.status !== 'waits' && this.db.hasSession(server)
+      && !this.db.inTransaction(server) && !this.db.waitingStatements().some((x) => x.sessionId === server);
   }
 
   /**

@@ -132,7 +132,7 @@ const shutdown: FaultKindDef<Of<'shutdown'>> = {
     }
     world.send(w, 'CRASH', { outcome: 'shutDown' });
     w.outcome = 'shutDown';
-    if (world.beliefs(w).connection !== null) world.giveBack(w, true);
+    if (world.beliefs(w).connection !== null || w.helper !== null) world.giveBack(w, true);
     return 'stop';
   },
 };
@@ -290,7 +290,7 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
   const tail = consequences.length > 0 ? ` ${consequences.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
   ctx.event(`${w.id} crashes${restartAfterMs === null ? '' : ` and will restart in ${fmtMs(restartAfterMs)}`}.${tail}`, { worker: w });
   const session = world.beliefs(w).connection;
-  if (session !== null) world.giveBack(w, true);
+  if (session !== null || w.helper !== null) world.giveBack(w, true);
   if (restartAfterMs === null) return;
   world.at(world.nowMs + restartAfterMs, () => {
     if (world.stateOf(w) !== 'crashed') return;
@@ -309,7 +309,7 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
  */
 function connectionLoss(world: FaultContext['world'], w: WorkerRuntime): string {
   if (world.poolerResource.mode !== null) return 'its connection to PgBouncer closes';
-  const session = world.sessionOf(w);
+  const session = world.ownSessionOf(w);
   return session === null ? '' : `its database connection closes${sessionLosses(world.db.sessionState(session))}`;
 }
 

@@ -59,3 +59,54 @@ describe('oneClaimPerJob', () => {
     expect(broken(s)).toEqual([]);
   });
 });
+
+describe('queue invariants: times counted from a first delivery after 0, repeated acknowledgements, repeated claims', () => {
+  const later = (s: Scenario, byMs: number): Scenario => ({ ...s, workers: s.workers.map((w) => ({ ...w, startMs: w.startMs + byMs })) });
+
+  it('a first delivery at 2 s: 37 s later is in time for 37 s, not for 36.999 s; the finding cites the delivery and the DeleteMessage', () => {
+    const s = later(redelivery.withFix, 2_000);
+    expect(broken(within(s, 37_000))).toEqual([]);
+    const r = runScenario(within(s, 36_999));
+    expect(r.verdict.violations.map((v) => [v.invariant, v.message])).toEqual([['jobCompletesWithin', 'job charge-order-42 was acknowledged 37 s after its first delivery (the limit is 36.999 s)']]);
+    expect(r.verdict.violations[0]!.eventIds.map((id) => r.events.find((e) => e.id === id)!.command?.split(' ')[0])).toEqual(['ReceiveMessage', 'DeleteMessage']);
+  });
+
+  it('a job first delivered at 1 s and never acknowledged: the run end is counted from 1 s', () => {
+    const starving: Scenario = { ...redelivery.withoutFix, horizonMs: 50_000, workers: [{ id: 'A', startMs: 1_000, steps: steps('receive', ['work', 100_000], 'ack') }] };
+    expect(runScenario(within(starving, 49_000)).verdict.violations).toEqual([]);
+    expect(broken(within(starving, 48_999))).toEqual(['job charge-order-42, first delivered at 1 s, was still not acknowledged when the run ended 49 s later (the limit is 48.999 s)']);
+  });
+
+  it('a row committed as done stays done in later statements: the job is acknowledged once, at the first commit', () => {
+    // A marks row 7 done at 220 ms, B's statements at 230 ms still see it done: that is not a late acknowledgement.
+    expect(runScenario(within(claim.withoutFix, 220)).verdict.violations.filter((v) => v.invariant === 'jobCompletesWithin')).toEqual([]);
+  });
+
+  it('three claimers of one row: one finding, revised to name all three', () => {
+    const w = claim.withoutFix.workers;
+    const s: Scenario = { ...claim.withoutFix, invariants: [{ kind: 'oneClaimPerJob' }], workers: [...w, { ...w[1]!, id: 'C', startMs: 15 }] };
+    const r = runScenario(s);
+    expect(r.verdict.violations.map((v) => [v.invariant, v.message])).toEqual([['oneClaimPerJob', 'job row 7 of job_queue was claimed 3 times: by A, then by B, then by C']]);
+    expect(r.verdict.violations[0]!.eventIds.map((id) => r.events.find((e) => e.id === id)!.actor)).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('queue invariants and a claim that waits', () => {
+  it('FOR UPDATE without SKIP LOCKED: B\'s claim waits for A\'s row lock, then finds no pending row; one delivery, in time', () => {
+    const s: Scenario = { ...within(claim.withFix, 220), mechanism: { ...claim.withFix.mechanism, rowLock: 'forUpdate' } };
+    const r = runScenario(s);
+    expect(r.events.some((e) => e.actor === 'B' && /FOR UPDATE$/.test(e.command ?? '') && (e.reply ?? '').startsWith('waits (row lock'))).toBe(true);
+    expect(r.verdict.violations).toEqual([]);
+    expect(broken(within(s, 219))).toEqual(['job job_queue id=7 was acknowledged 220 ms after its first delivery (the limit is 219 ms)']);
+  });
+});
+
+describe('queue invariants on a scenario the validator refuses', () => {
+  it('with no queue, or oneClaimPerJob on an SQS queue, the checkers find nothing (and do not throw)', () => {
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const noQueue: Scenario = { ...exp, invariants: [{ kind: 'jobCompletesWithin', withinMs: 1 }, { kind: 'oneClaimPerJob' }] };
+    expect(runScenario(noQueue).verdict.violations).toEqual([]);
+    const sqsClaims: Scenario = { ...redelivery.withoutFix, invariants: [{ kind: 'oneClaimPerJob' }] };
+    expect(runScenario(sqsClaims).verdict.violations).toEqual([]);
+  });
+});

@@ -23,13 +23,26 @@ export interface Finding {
   readonly cycle?: readonly WaitCycleEdge[];
 }
 
-/** One wait of a cycle between workers: `from` waits for `to`, in the database or outside it (`lease`). */
+/**
+ * One wait of a cycle between workers: `from` waits for `to`, in the database or outside it (`lease`,
+ * or `pool`: a pooled connection — of the application's pool or PgBouncer's — that `to` holds; `from`
+ * may be `to` itself when it holds the connection its helper waits for).
+ */
 export interface WaitCycleEdge {
   readonly from: string;
   readonly to: string;
-  readonly on: 'db' | 'lease';
-  /** What it waits for, in words: `row lock on accounts row id=1 held by A (session c1), in the database`, `B's lease lease:export`. */
+  readonly on: 'db' | 'lease' | 'pool';
+  /**
+   * What it waits for, in words: `row lock on accounts row id=1 held by A (session c1), in the
+   * database`, `B's lease lease:export`, `a connection from process web-1's pool (all 2 in use: c1 by A, c2 by B)`.
+   */
   readonly what: string;
+  /**
+   * A database wait made on the helper's connection (`c2`) of a step with `helper`: `from`'s own
+   * connection waits for that helper in the application, so PostgreSQL sees only half of the
+   * cycle (and `to` may be `from` itself). Absent otherwise.
+   */
+  readonly viaHelper?: string;
 }
 
 /**

@@ -64,4 +64,26 @@ describe('noWaitCycle (liveness: a wait cycle through the application hangs)', (
     expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toHaveLength(1);
     expect(r.events.some((e) => e.kind === 'outcome' && e.actor === 'A' && e.narration.includes('gave up'))).toBe(true);
   });
+
+  it('behind PgBouncer names the workers: the blocking backend s1 is mapped to A, whose client connection is linked to it (transaction and session mode)', () => {
+    for (const mode of ['transaction', 'session'] as const) {
+      const s: Scenario = { ...appCycle, database: { poolSize: 2, pooler: { mode, serverConnections: 2 } } };
+      const r = runScenario(s);
+      const [f, ...rest] = r.verdict.violations;
+      expect(rest).toEqual([]);
+      expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session s1), in the database); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+      // The mapping comes from event data (the SQL calls' client and unlinked): the stored trace gives it again.
+      expect(checkTrace(s, r.events).filter((x) => x.invariant === 'noWaitCycle')).toEqual(r.verdict.violations);
+    }
+  });
+
+  it('behind PgBouncer in transaction mode, a backend returned to the pool between transactions is nobody\'s: a wait for its leaked session lock is no cycle', () => {
+    const r = runScenario(findPreset('pooler-session-lock')!.withoutFix);
+    expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toEqual([]);
+    const calls = r.events.filter((e) => e.call?.resource === 'db').map((e) => e.call as { caller: string; client?: string; unlinked?: true });
+    // Every statement says which client it came from; an autocommit statement hands its backend back.
+    expect(calls.every((c) => c.client !== undefined)).toBe(true);
+    expect(calls.filter((c) => c.unlinked === true).length).toBeGreaterThan(0);
+  });
 });
+

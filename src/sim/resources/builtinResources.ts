@@ -142,28 +142,64 @@ export class DestinationResource implements Resource<DestinationCmd, Destination
   }
 }
 
-/** A pool command: borrow a connection (`pool.connect()`), return one as it is (`client.release()`), or close it for good (`connection.destroy()`, see `discard`). */
-export type PoolCmd = { readonly op: 'connect' } | { readonly op: 'release'; readonly connection: string } | { readonly op: 'destroy'; readonly connection: string };
-/** A pool reply: the connection, the caller's place in the queue, `released` for a return, `closed` for a destroy. */
-export type PoolReply = BorrowResult | { readonly status: 'released' } | { readonly status: 'closed' };
+/**
+ * A pool command: borrow a connection (`pool.connect()`), return one as it is (`client.release()`),
+ * or close it for good (`connection.destroy()`, see `discard`). `connect` names the application
+ * process whose pool it borrows from (`process`, version 2; absent = the shared pool) and whether
+ * a helper borrows a second connection while its caller keeps its own (`helper`).
+ */
+export type PoolCmd =
+  | { readonly op: 'connect'; readonly process?: string; readonly helper?: true }
+  | { readonly op: 'release'; readonly connection: string }
+  | { readonly op: 'destroy'; readonly connection: string };
+/**
+ * A pool reply: the connection, the caller's place in the queue, `released` for a return, `closed`
+ * for a destroy, or `timeout` for a `connect` the pool gave up on after its acquire timeout
+ * (node-postgres: `Error: timeout exceeded when trying to connect`).
+ */
+export type PoolReply = BorrowResult | { readonly status: 'released' } | { readonly status: 'closed' } | { readonly status: 'timeout' };
 
 const CONNECT: PoolCmd = { op: 'connect' };
 
-/** The application's connection pool: callers are worker ids; a borrower waits (FIFO) when every connection is lent out. */
+/**
+ * The application's connection pools: callers are worker ids; a borrower waits (FIFO) when every
+ * connection of its pool is lent out. `pool` is the shared one (`database.poolSize`); with
+ * `processes` (version 2) each process has its own (`processPools`), and a connection goes back to
+ * the pool it came from.
+ */
 export class PoolResource implements Resource<PoolCmd, PoolReply, PoolSnapshot> {
   readonly name = 'pool';
   readonly traceKind = 'pool';
-  constructor(readonly pool: ConnectionPool) {}
+  constructor(readonly pool: ConnectionPool, readonly processPools: ReadonlyMap<string, ConnectionPool> = new Map()) {}
   execute(_nowMs: number, worker: string, cmd: PoolCmd): Execution<PoolCmd, PoolReply> {
-    if (cmd.op === 'connect') return { reply: this.pool.borrow(worker), completions: NO_COMPLETIONS };
+    if (cmd.op === 'connect') return { reply: this.poolFor(cmd.process).borrow(worker), completions: NO_COMPLETIONS };
     if (cmd.op === 'destroy') throw new Error('a connection is destroyed with discard(), which also closes its database session');
-    const handoff = this.pool.giveBack(cmd.connection);
-    return { reply: RELEASED, completions: handoff ? [{ caller: handoff.worker, command: CONNECT, reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS };
+    const pool = this.poolOf(cmd.connection);
+    const handoff = pool.giveBack(cmd.connection);
+    return { reply: RELEASED, completions: handoff ? [{ caller: handoff.worker, command: this.connectOf(pool), reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS };
   }
-  /** Closes a connection for good (its session ends); the pool opens a replacement, handed to a waiter if any. */
+  /** Closes a connection for good (its session ends); its pool opens a replacement, handed to a waiter if any. */
   discard(connection: string, closeSession: (id: string) => void): readonly Completion<PoolCmd, PoolReply>[] {
-    const handoff = this.pool.discard(connection, closeSession);
-    return handoff ? [{ caller: handoff.worker, command: CONNECT, reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS;
+    const pool = this.poolOf(connection);
+    const handoff = pool.discard(connection, closeSession);
+    return handoff ? [{ caller: handoff.worker, command: this.connectOf(pool), reply: { status: 'ok', connection: handoff.connection } }] : NO_COMPLETIONS;
+  }
+  /** The worker stops waiting for a connection (it crashed, or its acquire timeout fired). */
+  cancelWait(worker: string): void {
+    this.pool.cancelWait(worker);
+    for (const p of this.processPools.values()) p.cancelWait(worker);
+  }
+  /** The pool of `process` (absent: the shared pool). Throws for a process the scenario does not have. */
+  poolFor(process: string | undefined): ConnectionPool {
+    if (process === undefined) return this.pool;
+    const p = this.processPools.get(process);
+    if (p === undefined) throw new Error(`no process "${process}" in this scenario's processes`);
+    return p;
+  }
+  /** The process whose pool `connection` belongs to (undefined: the shared pool). */
+  processOf(connection: string): string | undefined {
+    for (const [id, p] of this.processPools) if (p.has(connection)) return id;
+    return undefined;
   }
   waits(reply: PoolReply): boolean {
     return reply.status === 'waits';
@@ -172,16 +208,42 @@ export class PoolResource implements Resource<PoolCmd, PoolReply, PoolSnapshot> 
     return cmd.op === 'connect' ? 'pool.connect()' : cmd.op === 'release' ? 'client.release()' : 'connection.destroy()';
   }
   renderReply(reply: PoolReply): string {
-    return reply.status === 'ok' ? reply.connection : reply.status === 'waits' ? 'waits (pool exhausted)' : reply.status === 'closed' ? 'closed' : 'ok';
+    switch (reply.status) {
+      case 'ok': return reply.connection;
+      case 'waits': return 'waits (pool exhausted)';
+      case 'closed': return 'closed';
+      case 'timeout': return 'Error: timeout exceeded when trying to connect';
+      case 'released': return 'ok';
+    }
   }
+  /** The shared pool's snapshot; with processes, every pool's connections (each with its `process`) and waiters. */
   snapshot(): PoolSnapshot {
-    return this.pool.snapshot();
+    if (this.processPools.size === 0) return this.pool.snapshot();
+    const connections: PoolSnapshot['connections'][number][] = [];
+    const waiting: string[] = [];
+    for (const [process, p] of this.processPools) {
+      const s = p.snapshot();
+      connections.push(...s.connections.map((c) => ({ ...c, process })));
+      waiting.push(...s.waiting);
+    }
+    const shared = this.pool.snapshot();
+    return { connections: [...connections, ...shared.connections], waiting: [...waiting, ...shared.waiting] };
   }
   nextWakeMs(): null {
     return null;
   }
   wake(): readonly ResourceNotice[] {
     return NO_COMPLETIONS;
+  }
+
+  private poolOf(connection: string): ConnectionPool {
+    for (const p of this.processPools.values()) if (p.has(connection)) return p;
+    return this.pool;
+  }
+
+  private connectOf(pool: ConnectionPool): PoolCmd {
+    for (const [process, p] of this.processPools) if (p === pool) return { op: 'connect', process };
+    return CONNECT;
   }
 }
 
@@ -220,7 +282,13 @@ registerResource<PoolResource>({
     const db = host.resource<SqlResource>('db').db;
     // Behind a pooler the application's connections are PgBouncer's clients, not database sessions.
     const behindPooler = scenario.database.pooler !== undefined;
-    return new PoolResource(new ConnectionPool(scenario.database.poolSize, (id) => (behindPooler ? undefined : db.openSession(id))));
+    const open = (id: string) => (behindPooler ? undefined : db.openSession(id));
+    if (scenario.processes === undefined) return new PoolResource(new ConnectionPool(scenario.database.poolSize, open));
+    // Each process's pool, then the shared one (only if some worker names no process), numbered c1, c2, … across them.
+    const ids = { next: 1 };
+    const processPools = new Map(scenario.processes.map((p) => [p.id, new ConnectionPool(p.poolSize, open, 'c', ids)] as const));
+    const sharedSize = scenario.workers.some((w) => w.process === undefined) ? scenario.database.poolSize : 0;
+    return new PoolResource(new ConnectionPool(sharedSize, open, 'c', ids), processPools);
   },
   snapshotFields: (r) => ({ pool: r.snapshot() }),
 });

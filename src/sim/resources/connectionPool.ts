@@ -24,8 +24,14 @@ export interface Handoff {
 
 /** Plain data copy for inspection. */
 export interface PoolSnapshot {
-  readonly connections: readonly { readonly id: string; readonly borrower: string | null }[];
+  /** `process`: the application process whose pool the connection belongs to (only in a scenario with `processes`). */
+  readonly connections: readonly { readonly id: string; readonly borrower: string | null; readonly process?: string }[];
   readonly waiting: readonly string[];
+}
+
+/** A connection-id counter several pools share, so that their ids (`c1`, `c2`, …) never collide: each new connection takes `next`. */
+export interface IdCounter {
+  next: number;
 }
 
 /** The pool. `openSession`/`closeSession` create and end the database session of a connection. */
@@ -33,17 +39,18 @@ export class ConnectionPool {
   private readonly connections: PooledConnection[] = [];
   private idle: string[] = [];
   private readonly waiters: string[] = [];
-  private nextId = 1;
 
   /**
    * @param size number of connections (opened at once, like a pool with min = max).
    * @param openSession called with a new connection's id to open its database session.
    * @param prefix the ids' prefix: `c` (c1, c2, …) for the application's pool, `s` for a pooler's server connections.
+   * @param ids the counter the ids are numbered from (default: this pool's own, from 1); pools that share one never reuse an id.
    */
   constructor(
-    size: number,
+    readonly size: number,
     private readonly openSession: (id: string) => void,
     private readonly prefix = 'c',
+    private readonly ids: IdCounter = { next: 1 },
   ) {
     for (let i = 0; i < size; i++) this.openNew();
     this.idle.reverse(); // the first borrower gets c1
@@ -98,6 +105,16 @@ export class ConnectionPool {
     return this.conn(id).borrower;
   }
 
+  /** Whether `id` is one of this pool's connections now. */
+  has(id: string): boolean {
+    return this.connections.some((c) => c.id === id);
+  }
+
+  /** Whether `worker` waits in this pool's queue. */
+  isWaiting(worker: string): boolean {
+    return this.waiters.includes(worker);
+  }
+
   snapshot(): PoolSnapshot {
     return { connections: this.connections.map((c) => ({ id: c.id, borrower: c.borrower })), waiting: [...this.waiters] };
   }
@@ -113,7 +130,7 @@ export class ConnectionPool {
   }
 
   private openNew(toIdle = true): string {
-    const id = `${this.prefix}${this.nextId++}`;
+    const id = `${this.prefix}${this.ids.next++}`;
     this.connections.push({ id, borrower: null });
     this.openSession(id);
     if (toIdle) this.idle.push(id);

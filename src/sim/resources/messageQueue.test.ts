@@ -4,7 +4,8 @@
  * an old handle that answers 200 and deletes nothing, extension counted from the call, the
  * stalled-job checker's period.
  */
-import { MessageQueue, type QueueReply } from './messageQueue';
+import { MessageQueue, queueFor, type QueueReply } from './messageQueue';
+import { findPreset } from '../presets';
 
 const Q = 'jobs';
 const receive = (q: MessageQueue, at: number, who: string, vtMs = 30_000) => q.execute(at, who, { op: 'ReceiveMessage', queue: Q, visibilityTimeoutMs: vtMs }).reply as Extract<QueueReply, { op: 'ReceiveMessage' }>;
@@ -73,5 +74,78 @@ describe('MessageQueue', () => {
     expect(q.renderCommand({ op: 'DeleteMessage', queue: Q, receiptHandle: 'rh-1' })).toBe('DeleteMessage QueueUrl=jobs ReceiptHandle=rh-1');
     expect(q.renderCommand({ op: 'ChangeMessageVisibility', queue: Q, receiptHandle: 'rh-1', visibilityTimeoutMs: 0 })).toBe('ChangeMessageVisibility QueueUrl=jobs ReceiptHandle=rh-1 VisibilityTimeout=0');
     expect(q.renderReply({ op: 'ReceiveMessage', messages: [] })).toBe('Messages: [] (none visible)');
+  });
+
+  it('with two messages in flight the next wake is the earlier timeout, whichever was received first; a message never received has none', () => {
+    const later = new MessageQueue(Q, ['a', 'b', 'c']);
+    receive(later, 0, 'A', 30_000);
+    receive(later, 0, 'B', 10_000);
+    expect(later.nextWakeMs()).toBe(10_000);
+    const earlier = new MessageQueue(Q, ['a', 'b', 'c']);
+    receive(earlier, 0, 'A', 10_000);
+    receive(earlier, 0, 'B', 30_000);
+    expect(earlier.nextWakeMs()).toBe(10_000);
+    // m3 was never received: waking never announces it, and it stays visible in the snapshot.
+    expect(earlier.wake(10_000).map((n) => n.data)).toEqual([{ t: 'queue', op: 'visible', messageId: 'm1', job: 'a' }]);
+    expect(earlier.nextWakeMs()).toBe(30_000);
+    expect(earlier.snapshot(10_000).map((m) => m.state)).toEqual(['visible', 'inFlight', 'visible']);
+  });
+
+  it('wake announces a message once, and not before its timeout', () => {
+    const q = new MessageQueue(Q, ['charge-42']);
+    receive(q, 0, 'A');
+    expect(q.wake(29_999)).toEqual([]);
+    expect(q.wake(30_000)).toHaveLength(1);
+    expect(q.wake(30_000)).toEqual([]);
+    expect(q.wake(45_000)).toEqual([]);
+  });
+
+  it('a visible message shows no consumer and no timeout in the snapshot, even after it was received', () => {
+    const q = new MessageQueue(Q, ['charge-42']);
+    expect(q.snapshot(0)).toEqual([{ messageId: 'm1', body: 'charge-42', state: 'visible', receivedBy: null, invisibleUntilMs: null, receiveCount: 0 }]);
+    receive(q, 0, 'A');
+    expect(q.snapshot(30_000)).toEqual([{ messageId: 'm1', body: 'charge-42', state: 'visible', receivedBy: null, invisibleUntilMs: null, receiveCount: 1 }]);
+  });
+
+  it('narrates why a message is visible again: a passed timeout (SQS), a hand-back, the stalled-job checker', () => {
+    const sqs = new MessageQueue(Q, ['charge-42']);
+    receive(sqs, 0, 'A');
+    expect(sqs.wake(30_000)[0]!.narration).toBe('m1\'s visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.');
+    const back = new MessageQueue(Q, ['charge-42']);
+    receive(back, 0, 'A');
+    change(back, 5_000, 'rh-1', 0);
+    expect(back.wake(5_000)[0]!.narration).toBe('m1 is visible again: A handed it back, and the next ReceiveMessage delivers it to run from the start.');
+    // Extending (a timeout other than 0) is not a hand-back.
+    const extended = new MessageQueue(Q, ['charge-42']);
+    receive(extended, 0, 'A');
+    change(extended, 5_000, 'rh-1', 10_000);
+    expect(extended.wake(15_000)[0]!.narration).toMatch(/^m1's visibility timeout passed without a DeleteMessage/);
+    const stalled = new MessageQueue(Q, ['charge-42'], 20_000);
+    receive(stalled, 0, 'A');
+    expect(stalled.wake(40_000)[0]!.narration).toBe('The stalled-job checker finds m1\'s lock expired (A did not extend or acknowledge it): it moves the job back to wait, and the next consumer takes it, whether or not A is still working on it.');
+  });
+
+  it('never makes a caller wait', () => {
+    const q = new MessageQueue(Q, ['charge-42']);
+    expect(q.waits()).toBe(false);
+  });
+
+  it('queueFor: an SQS queue block gives one message whose body is the job key; no queue block gives an empty queue named none', () => {
+    const sqs = findPreset('queue-redelivery')!.withoutFix;
+    const q = queueFor(sqs);
+    expect(q.queueName).toBe('charges');
+    expect(q.stalledCheckEveryMs).toBeNull();
+    expect(q.snapshot(0).map((m) => m.body)).toEqual(['charge-order-42']);
+    const none = queueFor(findPreset('export-lease-expiry')!.withoutFix);
+    expect(none.queueName).toBe('none');
+    expect(none.snapshot(0)).toEqual([]);
+    // A table queue is rows in the database, not messages.
+    const table = queueFor(findPreset('skip-locked-claim')!.withoutFix);
+    expect(table.queueName).toBe('none');
+    expect(table.snapshot(0)).toEqual([]);
+    // A job that is not an external one: the body is the scenario's id, or `job` without one.
+    const insert = findPreset('invoice-race')!.withoutFix;
+    expect(queueFor({ ...sqs, job: insert.job }).snapshot(0).map((m) => m.body)).toEqual(['queue-redelivery']);
+    expect(queueFor({ ...sqs, job: insert.job, id: undefined }).snapshot(0).map((m) => m.body)).toEqual(['job']);
   });
 });

@@ -160,3 +160,103 @@ describe('the pooler example file (fixtures/scenario-v2-pooler.json, README "Sce
     expect(r.verdict.violations.map((v) => `${v.invariant}: ${v.message}`)).toEqual(['boundedWait: deploy2 was still waiting for a lock when the run ended, 28.5 s after it started (the limit is 10 s)']);
   });
 });
+
+describe('a pooler that keeps a server connection after its client died (fixtures/scenario-v2-pooler-crash.json)', () => {
+  const load = async (): Promise<Scenario> => {
+    const { readFileSync } = await import('node:fs');
+    const parsed = parseScenario(JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-pooler-crash.json', import.meta.url), 'utf8')));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    return parsed.scenario;
+  };
+  const lines = (r: RunResult, from: number, to: number) => r.events.filter((e) => e.atMs >= from && e.atMs <= to).map((e) => `${e.atMs} ${e.actor} ${e.command === undefined ? '' : `${e.command} → ${e.reply} `}| ${e.narration}`);
+
+  it('transaction mode: deploy1 dies between statements, PgBouncer resets nothing, s1 keeps the migration lock; web borrows s1, deploy2 waits on s2 for ever', async () => {
+    const r = runScenario(await load());
+    expect(lines(r, 0, 2_000)).toEqual([
+      '0 deploy1 pool.connect() → c1 | deploy1 borrows connection c1 from the pool.',
+      '0 deploy1 SELECT pg_advisory_lock(4242) → (void) | [backend s1] deploy1 holds advisory lock 4242 for its session, until it unlocks or the connection closes.',
+      '0 deploy1 | deploy1 works for 5 s inside its critical section.',
+      '1000 deploy1 | deploy1 crashes. Its connection to PgBouncer closes.',
+      '1000 deploy1 connection.destroy() → closed | deploy1\'s connection c1 to PgBouncer closes.',
+      '1000 pooler | PgBouncer had no server connection linked to c1 (transaction mode, between transactions): nothing is reset. s1 still holds session advisory lock 4242.',
+      '1500 web pool.connect() → c4 | web borrows connection c4 from the pool.',
+      '1500 web BEGIN → BEGIN | [backend s1] web opens a transaction.',
+      '1500 web | web works for 3 s.',
+      '2000 deploy2 pool.connect() → c2 | deploy2 borrows connection c2 from the pool.',
+      '2000 deploy2 SELECT pg_advisory_lock(4242) → waits (advisory lock 4242 held by session s1) | [backend s2] deploy2 waits: advisory lock 4242 held by session s1.',
+    ]);
+    // web's COMMIT hands s1 back to PgBouncer's pool with the dead client's lock still on it.
+    expect(r.events.filter((e) => e.actor === 'deploy2').at(-1)?.reply).toBe('waits (advisory lock 4242 held by session s1)');
+    expect(r.verdict.violations.map((v) => v.message)).toEqual(['deploy2 was still waiting for a lock when the run ended, 18 s after it started (the limit is 10 s)']);
+  });
+
+  it('session mode: the dead client\'s server connection gets DISCARD ALL, which releases the lock; deploy2 takes it at once', async () => {
+    const s = await load();
+    const r = runScenario({ ...s, database: { ...s.database, pooler: { mode: 'session', serverConnections: 2 } } });
+    expect(lines(r, 1_000, 1_000).at(-1)).toBe('1000 pooler DISCARD ALL → DISCARD ALL | PgBouncer resets server connection s1 with DISCARD ALL before putting it back: its session state goes, session advisory locks included.');
+    expect(lines(r, 2_000, 2_000)).toContain('2000 deploy2 SELECT pg_advisory_lock(4242) → (void) | [backend s2] deploy2 holds advisory lock 4242 for its session, until it unlocks or the connection closes.');
+    expect(r.verdict.status).toBe('held');
+  });
+
+  it('transaction mode, a client that dies inside a transaction: PgBouncer closes its server connection (the transaction rolls back, its session lock goes) and opens another', async () => {
+    const s = await load();
+    const r = runScenario({ ...s, workers: s.workers.map((w) => (w.id === 'deploy1' ? { ...w, steps: steps('connect', 'begin', 'acquire', ['work', 5_000], 'release', 'commit', 'disconnect') } : w)) });
+    expect(lines(r, 1_000, 1_000).at(-1)).toBe('1000 pooler  → s1 closed; s3 opened | deploy1 died inside a transaction, so PgBouncer closes server connection s1 (the transaction rolls back, its locks go) and opens s3.');
+    expect(r.verdict.status).toBe('held');
+  });
+});
+
+describe('PoolerResource: what it prints and the small answers', () => {
+  const db = { openSession: () => {}, inTransaction: () => false };
+
+  it('prints nothing for a link or an unlink; closing a client prints DISCARD ALL in session mode only', () => {
+    const session = new PoolerResource('session', 1, db);
+    const transaction = new PoolerResource('transaction', 1, db);
+    expect(session.renderCommand({ op: 'close', client: 'c1' })).toBe('DISCARD ALL');
+    expect(transaction.renderCommand({ op: 'close', client: 'c1' })).toBe('');
+    expect(session.renderCommand({ op: 'link', client: 'c1' })).toBe('');
+    expect(session.renderCommand({ op: 'unlink', client: 'c1' })).toBe('');
+  });
+
+  it('prints each reply', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    expect(p.renderReply({ status: 'ok', server: 's1' })).toBe('server connection s1');
+    expect(p.renderReply({ status: 'waits', position: 1 })).toBe('waits (no idle server connection)');
+    expect(p.renderReply({ status: 'unlinked', server: 's1' })).toBe('s1 back to the pool');
+    expect(p.renderReply({ status: 'discarded', server: 's1' })).toBe('DISCARD ALL');
+    expect(p.renderReply({ status: 'serverClosed', server: 's1', replacement: 's2' })).toBe('s1 closed; s2 opened');
+    expect(p.renderReply({ status: 'none' })).toBe('');
+  });
+
+  it('only a queued link waits; it never wakes by itself; close goes through close()', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    expect(p.waits({ status: 'waits', position: 1 })).toBe(true);
+    expect(p.waits({ status: 'ok', server: 's1' })).toBe(false);
+    expect(p.nextWakeMs()).toBeNull();
+    expect(p.wake()).toEqual([]);
+    // Its names in a trace: the resource `pooler`, events of kind `pool`.
+    expect([p.name, p.traceKind]).toEqual(['pooler', 'pool']);
+    expect(() => p.execute(0, 'A', { op: 'close', client: 'c1' })).toThrow(/closed with close\(\)/);
+  });
+
+  it('a client already linked keeps its server connection; unlinking a client that has none answers none', () => {
+    const p = new PoolerResource('session', 2, db);
+    expect(p.execute(0, 'A', { op: 'link', client: 'c1' }).reply).toEqual({ status: 'ok', server: 's1' });
+    expect(p.execute(5, 'A', { op: 'link', client: 'c1' }).reply).toEqual({ status: 'ok', server: 's1' });
+    expect(p.clientOf('s1')).toBe('c1');
+    expect(p.clientOf('s2')).toBeNull();
+    expect(p.execute(5, 'B', { op: 'unlink', client: 'c2' })).toEqual({ reply: { status: 'none' }, completions: [] });
+    expect(p.serverOf('c2')).toBeNull();
+  });
+
+  it('a worker that stops waiting (it crashed) is not handed the next server connection returned', () => {
+    const p = new PoolerResource('transaction', 1, db);
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    expect(p.execute(0, 'B', { op: 'link', client: 'c2' }).reply).toEqual({ status: 'waits', position: 1 });
+    expect(p.snapshot().waiting).toEqual(['B']);
+    p.cancelWait('B');
+    expect(p.snapshot().waiting).toEqual([]);
+    expect(p.execute(1, 'A', { op: 'unlink', client: 'c1' })).toEqual({ reply: { status: 'unlinked', server: 's1' }, completions: [] });
+    expect(p.serverOf('c2')).toBeNull();
+  });
+});

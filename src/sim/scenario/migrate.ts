@@ -32,7 +32,8 @@ const INVARIANTS_SINCE_V2 = new Set(['jobCompletesWithin', 'oneClaimPerJob']);
 
 /**
  * What a version-`version` scenario uses that only a later version has (`client`, the `pexpire`
- * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`), each with its path: such a file says `"version": 1` but was
+ * renewal, the `renewalStall` fault, `mechanism.fenceSource`, the `fencedRow` job, `database.pooler`, `processes`, a worker's
+ * `process`, a step's `helper`), each with its path: such a file says `"version": 1` but was
  * not written for version 1, so it is refused rather than guessed at.
  */
 export function laterVersionFields(value: Record<string, unknown>, version: number): ValidationError[] {
@@ -41,8 +42,10 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
   const since2 = 'exists only in scenario version 2: set "version": 2';
   if ('client' in value) errors.push({ path: 'client', message: since2 });
   if ('queue' in value) errors.push({ path: 'queue', message: since2 });
+  if ('processes' in value) errors.push({ path: 'processes', message: since2 });
   if (Array.isArray(value.workers)) {
     value.workers.forEach((w: unknown, i) => {
+      if (typeof w === 'object' && w !== null && 'process' in w) errors.push({ path: `workers[${i}].process`, message: since2 });
       const steps = typeof w === 'object' && w !== null ? (w as Record<string, unknown>).steps : undefined;
       if (!Array.isArray(steps)) return;
       steps.forEach((st: unknown, j) => {
@@ -70,6 +73,7 @@ export function laterVersionFields(value: Record<string, unknown>, version: numb
       if (!Array.isArray(steps)) return;
       steps.forEach((st: unknown, j) => {
         if (typeof st === 'object' && st !== null && 'isolation' in st) errors.push({ path: `workers[${i}].steps[${j}].isolation`, message: since2 });
+        if (typeof st === 'object' && st !== null && 'helper' in st) errors.push({ path: `workers[${i}].steps[${j}].helper`, message: since2 });
       });
     });
   }

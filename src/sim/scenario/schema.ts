@@ -4,8 +4,9 @@
  * behaves), the `set-px` and `pexpire` renewals, the `renewalStall` fault, the database's
  * `statementTimeoutMs`, `idleInTransactionSessionTimeoutMs`, `isolation` and `serializationRetries`
  * (with a `begin` step's `isolation`), the fencing token's source (`mechanism.fenceSource`), the
- * `fencedRow` job, `database.pooler`, and an optional `queue` (SQS-like or a table) with its steps and
- * invariants; version-1 files and links migrate
+ * `fencedRow` job, `database.pooler`, an optional `queue` (SQS-like or a table) with its steps and
+ * invariants, `processes` (each with its own connection pool) with `workers[].process`, and a SQL
+ * step's `helper` (it runs on a second connection from the same pool); version-1 files and links migrate
  * (src/sim/scenario/migrate.ts) with defaults that reproduce version 1 exactly. Validated with zod; every bound is a limit that keeps
  * one run small enough that no input can hang a browser tab.
  *
@@ -22,6 +23,22 @@ const name = z.string().min(1).max(120);
 const sqlInt = z.int().min(-2_147_483_648).max(2_147_483_647);
 const sqlValue = z.union([sqlInt, z.string().max(200), z.null()]);
 const rowSchema = z.record(z.string().regex(/^[a-z_][a-z0-9_]{0,30}$/, { error: 'must be a lower-case SQL column name' }), sqlValue);
+
+/**
+ * Version 2, on a step that runs SQL (`check`, `read`, `effect` of a database job, `enqueue`,
+ * `record`): the step calls a helper that takes a second connection from the worker's own pool
+ * (its process's, or the shared one) while the worker keeps its connection — and its open
+ * transaction — and waits for the helper to return. The helper's statements run in autocommit on
+ * that second connection (its own transaction, like Spring's `REQUIRES_NEW` or a helper that calls
+ * `pool.connect()` again); it gives the connection back when the step ends. When every connection
+ * is taken (by callers that each wait for a helper) the helper waits for ever, or until the pool's
+ * acquire timeout: the pool self-deadlock. When the helper's statement waits for a lock the
+ * caller's own transaction holds, PostgreSQL sees one session waiting for another that is idle in
+ * its transaction — no cycle, no 40P01 — and both wait until a timeout. Optional; absent = the
+ * step runs on the worker's own connection (as does `false`). Source: ../shared/semantics.md, "PostgreSQL advisory
+ * locks" (a cycle that passes through application code is invisible to PostgreSQL and hangs).
+ */
+const helperFlag = z.boolean().optional();
 
 /** One step of a worker's job. What each step does depends on the job kind and the mechanism. */
 export const stepSchema = z.discriminatedUnion('do', [
@@ -42,17 +59,17 @@ export const stepSchema = z.discriminatedUnion('do', [
   /** Give it back (unlock, `DEL` or compare-and-delete). */
   z.strictObject({ do: z.literal('release') }),
   /** Look for the finished result (the business row, or the durable job record); if found, the job ends having loaded it. */
-  z.strictObject({ do: z.literal('check') }),
+  z.strictObject({ do: z.literal('check'), helper: helperFlag }),
   /** Read the value a read-modify-write job changes (with `FOR UPDATE` when the mechanism says so). */
-  z.strictObject({ do: z.literal('read') }),
+  z.strictObject({ do: z.literal('read'), helper: helperFlag }),
   /** Local computation inside the job, `ms` long. */
   z.strictObject({ do: z.literal('work'), ms: durationMs }),
   /** The business effect: the INSERT/UPDATE, the file upload or the external API call; `ms` is how long it takes. */
-  z.strictObject({ do: z.literal('effect'), ms: durationMs }),
+  z.strictObject({ do: z.literal('effect'), ms: durationMs, helper: helperFlag }),
   /** Write a durable job record ('pending') before the effect. */
-  z.strictObject({ do: z.literal('enqueue') }),
+  z.strictObject({ do: z.literal('enqueue'), helper: helperFlag }),
   /** Write the completion record ('done'). */
-  z.strictObject({ do: z.literal('record') }),
+  z.strictObject({ do: z.literal('record'), helper: helperFlag }),
   /**
    * Take the next job from the scenario's `queue` (version 2): `ReceiveMessage` with the queue's
    * visibility timeout (an empty reply is polled again every `queue.pollEveryMs`, up to
@@ -304,10 +321,34 @@ export const destinationSchema = z.strictObject({
   honoursIdempotencyKeys: z.boolean(),
 });
 
+/**
+ * An application process with its own connection pool (version 2): node-postgres's `Pool`,
+ * HikariCP, a Rails or Django process's pool. Its workers (threads, requests, async tasks: the
+ * workers that name it in `process`) borrow only from this pool — never from another process's —
+ * and wait in its FIFO queue when all `poolSize` connections are lent out. The connections get ids
+ * `c1`, `c2`, … across all pools, in the order of `processes` (the shared pool of
+ * `database.poolSize`, for workers that name no process, comes after them).
+ */
+export const processSchema = z.strictObject({
+  /** The process's name, as the narration says it (`web-1`). */
+  id: identifier,
+  /** Connections in its pool (node-postgres `max`, HikariCP `maximumPoolSize`), opened at once. */
+  poolSize: z.int().min(1).max(64),
+  /**
+   * How long a borrower waits for a free connection before the pool gives up with an error
+   * (node-postgres `connectionTimeoutMillis`: `timeout exceeded when trying to connect`; HikariCP
+   * `connectionTimeout`), after which the job fails and takes its error path. A client-side timer:
+   * a paused process's fires when it resumes. Optional; absent = wait for ever (node-postgres's default).
+   */
+  acquireTimeoutMs: positiveMs.optional(),
+});
+
 export const workerSchema = z.strictObject({
   id: identifier,
   /** When the worker starts its job. */
   startMs: durationMs,
+  /** Version 2: the process (`processes[].id`) whose pool this worker borrows from. Optional; absent = the shared pool of `database.poolSize`. */
+  process: identifier.optional(),
   /** debit jobs: how much this worker debits. */
   amount: sqlInt.optional(),
   steps: z.array(stepSchema).min(1).max(LIMITS.maxStepsPerWorker),
@@ -393,6 +434,8 @@ function buildScenarioSchema() {
     destination: destinationSchema,
     /** The queue the workers take their job from (version 2, optional). */
     queue: queueSchema.optional(),
+    /** Application processes, each with its own connection pool (version 2, optional; see `processSchema`). */
+    processes: z.array(processSchema).min(1).max(LIMITS.maxWorkers).optional(),
     workers: z.array(workerSchema).min(1).max(LIMITS.maxWorkers),
     faults: z.array(faultSchema).max(LIMITS.maxFaults),
     invariants: z.array(invariantSchema).min(1).max(12),
@@ -417,6 +460,8 @@ export type LeaseConfig = z.infer<typeof leaseSchema>;
 export type DestinationConfig = z.infer<typeof destinationSchema>;
 export type QueueConfig = z.infer<typeof queueSchema>;
 export type WorkerSpec = z.infer<typeof workerSchema>;
+/** An application process and its pool (`scenario.processes`). */
+export type ProcessSpec = z.infer<typeof processSchema>;
 /** A fault of one of the built-in kinds (a registered kind beyond them is only known at run time). */
 export type Fault = BuiltinFault;
 export type FaultKind = Fault['kind'];

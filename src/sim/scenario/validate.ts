@@ -110,6 +110,7 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
     if (s.job.table === 'jobs') errors.push({ path: 'job.table', message: '"jobs" is the durable job records\' table; name the fenced table otherwise' });
   }
   errors.push(...queueErrors(s));
+  errors.push(...topologyErrors(s));
   if (s.mechanism.renewal !== 'none' && s.client.renewMarginMs >= s.lease.renewEveryMs) {
     errors.push({ path: 'client.renewMarginMs', message: `must be < lease.renewEveryMs (${s.lease.renewEveryMs}): the renewal would be due before the period starts` });
   }
@@ -128,6 +129,38 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
         if (w && f.step! >= w.steps.length) errors.push({ path: `${where}.step`, message: `must be < ${w.steps.length} (worker ${w.id} has ${w.steps.length} steps)` });
       }
     }
+  });
+  return errors;
+}
+
+/**
+ * The connection topology's rules (version 2): process ids unique, a worker's `process` names one
+ * of `processes`, and a step's `helper` only where the step sends SQL for this job — a helper
+ * borrows a second database connection, so a step that would send nothing (or an HTTP call) has
+ * nothing to run on it.
+ */
+function topologyErrors(s: Scenario): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const processes = new Map<string, number>();
+  s.processes?.forEach((p, i) => {
+    if (processes.has(p.id)) errors.push({ path: `processes[${i}].id`, message: `duplicates processes[${processes.get(p.id)}].id "${p.id}"` });
+    else processes.set(p.id, i);
+  });
+  const job = s.job;
+  const whyNoSql: Partial<Record<string, string | null>> = {
+    effect: job.kind === 'external' ? 'the effect of an "external" job is a call to the destination, not SQL' : null,
+    read: job.kind === 'debit' || job.kind === 'reserve' ? null : `a "read" step reads only in a "debit" or "reserve" job (job.kind is "${job.kind}")`,
+    check: job.kind === 'insertOnce' || s.mechanism.jobRecord ? null : 'a "check" step sends SQL only for an "insertOnce" job or with mechanism.jobRecord',
+  };
+  s.workers.forEach((w, i) => {
+    if (w.process !== undefined && !processes.has(w.process)) {
+      errors.push({ path: `workers[${i}].process`, message: s.processes === undefined ? `names process "${w.process}", but the scenario has no "processes"` : `no process "${w.process}" in processes` });
+    }
+    w.steps.forEach((st, j) => {
+      if (!('helper' in st) || st.helper !== true) return;
+      const why = whyNoSql[st.do];
+      if (why) errors.push({ path: `workers[${i}].steps[${j}].helper`, message: `a helper borrows a second database connection for this step's SQL, but ${why}` });
+    });
   });
   return errors;
 }

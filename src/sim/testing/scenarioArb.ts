@@ -2,7 +2,9 @@
  * Test support (imported by property tests only, never by the app): fast-check arbitraries for
  * random valid-looking scenarios — a preset (either variant) with a random seed, start times,
  * mechanism switches, replication lag, a PgBouncer in front of the database (session or
- * transaction mode) and faults from each fault kind's own generator. Some
+ * transaction mode), a third of the time a connection topology (the workers in one or two
+ * processes with a small pool each, some SQL steps run by a helper on a second connection) and
+ * faults from each fault kind's own generator. Some
  * generated scenarios fail validation (a fault placed oddly): a property validates first and
  * skips those.
  */
@@ -31,6 +33,57 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   releaseInFinally: fc.boolean(),
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
 
+/** Random connection topology (scenario version 2): how many processes, their pools, which worker goes where, which steps a helper runs. */
+export interface TopologyDraw {
+  readonly processes: number;
+  readonly sizes: readonly number[];
+  readonly acquireTimeoutMs: number | undefined;
+  readonly assign: readonly number[];
+  readonly helpers: readonly boolean[];
+}
+
+/** A topology a third of the time, else none (the scenario as it was). */
+export const topologyArb: fc.Arbitrary<TopologyDraw | undefined> = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 2 },
+  {
+    arbitrary: fc.record({
+      processes: fc.integer({ min: 1, max: 2 }),
+      sizes: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 2, maxLength: 2 }),
+      acquireTimeoutMs: fc.option(fc.integer({ min: 500, max: 5_000 }), { nil: undefined }),
+      assign: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 16, maxLength: 16 }),
+      helpers: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+    }),
+    weight: 1,
+  },
+);
+
+/** Steps a helper may run for this scenario's job (the rules `validate.ts` enforces). */
+function helperAllowed(s: Scenario, step: Scenario['workers'][number]['steps'][number]): boolean {
+  switch (step.do) {
+    case 'record': case 'enqueue': return true;
+    case 'effect': return s.job.kind !== 'external';
+    case 'read': return s.job.kind === 'debit' || s.job.kind === 'reserve';
+    case 'check': return s.job.kind === 'insertOnce' || s.mechanism.jobRecord;
+    default: return false;
+  }
+}
+
+/** The scenario with the drawn topology: processes `p1`, `p2`, each worker in one, eligible steps (about half) run by a helper. */
+export function withTopology(s: Scenario, t: TopologyDraw | undefined): Scenario {
+  if (t === undefined) return s;
+  const processes = Array.from({ length: t.processes }, (_, i) => ({ id: `p${i + 1}`, poolSize: t.sizes[i]!, ...(t.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: t.acquireTimeoutMs }) }));
+  let k = 0;
+  return {
+    ...s,
+    processes,
+    workers: s.workers.map((w, i) => ({
+      ...w,
+      process: `p${(t.assign[i % t.assign.length]! % t.processes) + 1}`,
+      steps: w.steps.map((st) => (helperAllowed(s, st) && t.helpers[k++ % t.helpers.length] ? { ...st, helper: true } : st)) as typeof w.steps,
+    })),
+  };
+}
+
 /** A random fault of a random registered kind, from each kind's own generator (src/sim/faults/registry.ts). */
 export function faultArb(s: Scenario): fc.Arbitrary<Fault> {
   return fc.integer({ min: 0, max: 2_147_483_647 }).map((seed) => generateFault(new Rng(seed), s) as Fault);
@@ -49,7 +102,8 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       lag: fc.integer({ min: 0, max: 5_000 }),
       // PgBouncer in front of the database (or the preset's own setting), 1–3 server connections.
       pooler: fc.option(fc.record({ mode: fc.constantFrom('session' as const, 'transaction' as const), serverConnections: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
-    }).map((r): Scenario => ({
+      topology: topologyArb,
+    }).map((r): Scenario => withTopology({
       ...base,
       database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
       seed: r.seed,
@@ -57,6 +111,6 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       lease: { ...base.lease, replicationLagMs: r.lag },
       workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]! })),
       faults: [...base.faults, ...r.faults],
-    }));
+    }, r.topology));
   });
 

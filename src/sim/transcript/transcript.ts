@@ -223,13 +223,26 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       continue;
     }
     if (call?.resource === 'pool') {
-      const cmd = call.command as { op: string; connection?: string };
+      const cmd = call.command as { op: string; connection?: string; process?: string; helper?: boolean };
       const reply = call.reply as { status: string; connection?: string };
+      // Version 2: a process's own pool, and a helper's second connection (its worker keeps its own).
+      const pool = cmd.process === undefined ? 'the pool' : `process ${cmd.process}'s pool`;
+      const who = cmd.helper === true ? `${e.actor}'s helper` : e.actor;
       if (cmd.op === 'connect' && reply.status === 'ok' && typeof reply.connection === 'string') {
-        connectionOf.set(e.actor, reply.connection);
-        note(e, `${e.actor} borrows pool connection ${reply.connection}: its statements run in session ${reply.connection}.`);
+        if (cmd.helper === true) {
+          note(e, `${who} borrows connection ${reply.connection} from ${pool} while ${e.actor} keeps ${connectionOf.get(e.actor) ?? 'none'}: the helper's statements run in session ${reply.connection}.`);
+        } else {
+          connectionOf.set(e.actor, reply.connection);
+          note(e, cmd.process === undefined ? `${e.actor} borrows pool connection ${reply.connection}: its statements run in session ${reply.connection}.` : `${e.actor} borrows connection ${reply.connection} from ${pool}: its statements run in session ${reply.connection}.`);
+        }
+      } else if (cmd.op === 'connect' && reply.status === 'timeout') {
+        note(e, `${who} gives up waiting for a connection from ${pool} (its acquire timeout): the pool throws "timeout exceeded when trying to connect" (the application's pool, not a server's).`);
       } else if (cmd.op === 'connect') {
-        note(e, `${e.actor} asks the pool for a connection and waits: the pool is exhausted (the pool is the application's, not a server's).`);
+        note(e, cmd.process === undefined && cmd.helper !== true
+          ? `${e.actor} asks the pool for a connection and waits: the pool is exhausted (the pool is the application's, not a server's).`
+          : `${who} asks ${pool} for a connection and waits: the pool is exhausted (the pool is the application's, not a server's).`);
+      } else if (cmd.op === 'release' && cmd.connection !== undefined && cmd.connection !== connectionOf.get(e.actor)) {
+        note(e, `${e.actor}'s helper returns connection ${cmd.connection} to the pool; the session stays open.`);
       } else if (cmd.op === 'release') {
         connectionOf.delete(e.actor);
         note(e, `${e.actor} returns connection ${cmd.connection ?? ''} to the pool; the session stays open, with whatever it still holds.`);

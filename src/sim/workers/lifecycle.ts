@@ -57,6 +57,8 @@ function runStep(world: World, w: WorkerRuntime): void {
 function execStep(world: World, w: WorkerRuntime): void {
   const step = w.spec.steps[w.pc]!;
   if (w.cleanupOnly && !CLEANUP_STEPS.has(step.do)) return done(world, w, 0);
+  // A step with `helper` (version 2) runs its SQL in a helper on a second connection from the worker's pool, borrowed at its first statement.
+  if ('helper' in step && step.helper === true) w.helper = { connection: null };
   runStepHandler(world, w, step);
 }
 
@@ -68,6 +70,8 @@ function done(world: World, w: WorkerRuntime, delayMs: number): void {
 
 function afterStep(world: World, w: WorkerRuntime): void {
   w.workStep = null;
+  // The step's helper has returned: its connection goes back to the pool.
+  world.endHelper(w);
   if (applyStepFaults(world, w, w.pc, 'after') === 'stop') return;
   w.pc += 1;
   runStep(world, w);
@@ -86,6 +90,8 @@ function skipRest(world: World, w: WorkerRuntime, outcome: WorkerOutcome): void 
  * connection. A session-level advisory lock not unlocked here leaks with the connection.
  */
 function failJob(world: World, w: WorkerRuntime, reason: string, sqlState?: string): void {
+  // A helper that threw (or whose caller fails) returns its connection first: the error path runs on the worker's own.
+  world.endHelper(w);
   if (sqlState === '40001' && retryTransaction(world, w)) return;
   w.outcome = 'failed';
   world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });

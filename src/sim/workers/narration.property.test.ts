@@ -2,7 +2,7 @@
  * Narration never contradicts the reply it narrates (issue 8, "Narration and replies"). Checked
  * from the trace alone — each event's structured reply (`call`) against its sentence — over every
  * preset (both variants) and random valid scenarios (presets with random seeds, starts, switches,
- * lock clients and faults of every registered kind):
+ * lock clients, a connection topology — processes, helpers — and faults of every registered kind):
  * - a command that got no reply (timeout) or an error is never narrated with a success verb;
  * - a write that touched no row (`INSERT 0 0`, `UPDATE 0`) is never narrated as a write;
  * - a request still in flight is narrated as pending, its reply arrives as a later event;
@@ -18,7 +18,7 @@ import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
 import type { Scenario } from '../scenario/schema';
-import { faultArb, mechanismArb } from '../testing/scenarioArb';
+import { faultArb, mechanismArb, topologyArb, withTopology } from '../testing/scenarioArb';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
@@ -129,7 +129,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       // record after every job make a second `INSERT … ON CONFLICT DO NOTHING` answer INSERT 0 0.
       sharedKey: fc.boolean(),
       record: fc.boolean(),
-    }).map((r): Scenario => ({
+      topology: topologyArb,
+    }).map((r): Scenario => withTopology({
       ...base,
       seed: r.seed,
       job: base.job.kind === 'external' && r.sharedKey ? { ...base.job, jobKey: base.job.jobKey.replace('{worker}', 'shared') } : base.job,
@@ -138,7 +139,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       destination: { ...base.destination, honoursIdempotencyKeys: r.honours, checksFencing: r.checks },
       workers: base.workers.map((w, i) => ({ ...w, startMs: r.starts[i]!, steps: r.record && w.steps.length < 20 ? [...w.steps, { do: 'record' as const }] : w.steps })),
       faults: [...base.faults, ...r.faults],
-    }));
+    }, r.topology));
   });
 
 const PROPERTY_RUNS = process.env.LOCKSCOPE_MUTATION === '1' ? 25 : 300;

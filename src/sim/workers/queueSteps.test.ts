@@ -103,3 +103,318 @@ describe('queue steps', () => {
     expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['queue', 'workers[0].steps[0].do', 'workers[0].steps[3].do', 'workers[1].steps[0].do', 'workers[1].steps[3].do', 'invariants[1].kind']);
   });
 });
+
+/** Every event of a run as `time actor: command → reply | narration` (what the event log shows). */
+const transcript = (s: Scenario) => runScenario(s).events.map((e) => `${e.atMs} ${e.actor}: ${e.command ?? ''} → ${e.reply ?? ''} | ${e.narration}`);
+
+describe('queue steps, event by event', () => {
+  const table = findPreset('skip-locked-claim')!;
+
+  it('skip-locked-claim without the fix: both claim row 7 (the claim\'s lock ends at its COMMIT), both mark it, both send', () => {
+    expect(transcript(table.withoutFix)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | B claims job row 7 of job_queue and locks it until its transaction ends.",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: BEGIN → BEGIN | A opens a transaction.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: BEGIN → BEGIN | B opens a transaction.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B.",
+      "30 B: COMMIT → COMMIT | B commits.",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('skip-locked-claim with the fix: B\'s SKIP LOCKED passes over A\'s locked row and B stops with no job', () => {
+    expect(transcript(table.withFix)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 0 | B finds no pending job row it can lock (SKIP LOCKED passes over a row another transaction has locked): no job for it.",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B: client.release() → ok | B returns connection c2 to the pool.",
+      "10 B:  →  | B is done: there was no job in the queue for it.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+    ]);
+  });
+
+  it('a table claim with no row lock says another worker can read the row as pending too', () => {
+    const noLock: Scenario = { ...table.withoutFix, mechanism: { ...table.withoutFix.mechanism, rowLock: 'none' } };
+    expect(transcript(noLock)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' → SELECT 1 → id=7 | A claims job row 7 of job_queue (no lock: another worker can read it as pending too).",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: BEGIN → BEGIN | B opens a transaction.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' → SELECT 1 → id=7 | B claims job row 7 of job_queue (no lock: another worker can read it as pending too).",
+      "10 B: COMMIT → COMMIT | B commits.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: BEGIN → BEGIN | A opens a transaction.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "20 A: COMMIT → COMMIT | A commits.",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: BEGIN → BEGIN | B opens a transaction.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B.",
+      "30 B: COMMIT → COMMIT | B commits.",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('a claim and a mark with no transaction open: the lock ends with the statement, the mark is its own transaction', () => {
+    const noTxn: Scenario = { ...table.withoutFix, workers: table.withoutFix.workers.map((w) => ({ ...w, steps: steps('receive', ['work', 20], 'markClaimed', ['effect', 200], 'ack') })) };
+    expect(transcript(noTxn)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it — but with no transaction open the lock ends with the statement.",
+      "0 A:  →  | A works for 20 ms.",
+      "10 B: pool.connect() → c2 | B borrows connection c2 from the pool.",
+      "10 B: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | B claims job row 7 of job_queue and locks it — but with no transaction open the lock ends with the statement.",
+      "10 B:  →  | B works for 20 ms.",
+      "20 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A (in its own transaction: whoever read the row as pending meanwhile will claim it too).",
+      "20 A: POST /v1/emails → (pending: no reply yet) | A calls POST /v1/emails; the request is in progress, no reply yet.",
+      "30 B: UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → UPDATE 1 | B marks job row 7 as running, claimed by B (in its own transaction: whoever read the row as pending meanwhile will claim it too).",
+      "30 B: POST /v1/emails → (pending: no reply yet) | B calls POST /v1/emails; the request is in progress, no reply yet.",
+      "220 A: POST /v1/emails → 201 Created | A's call returns: 201 Created.",
+      "220 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "220 A: client.release() → ok | A returns connection c1 to the pool.",
+      "220 A:  →  | A is done: it completed the job.",
+      "230 B: POST /v1/emails → 201 Created | B's call returns: 201 Created.",
+      "230 B: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | B marks job row 7 as done.",
+      "230 B: client.release() → ok | B returns connection c2 to the pool.",
+      "230 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('queue-redelivery without the fix: B polls every 5 s, receives delivery 2 at 31 s; A\'s DeleteMessage with its old handle deletes nothing', () => {
+    expect(transcript(base)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-2 Body=charge-order-42 ApproximateReceiveCount=2] | B receives m1 (charge-order-42) with receipt handle rh-2; nobody else can receive it for 30 s — delivery 2: the message was received before and never deleted.",
+      "31000 B:  →  | B works for 35 s.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job with receipt handle rh-1: SQS answers 200, but that handle is no longer the message's latest (it was received again since), so the message stays in the queue.",
+      "37000 A:  →  | A is done: it completed the job.",
+      "61000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not B is still working on it.",
+      "66000 B: POST /v1/charges → (pending: no reply yet) | B calls POST /v1/charges; the request is in progress, no reply yet.",
+      "68000 B: POST /v1/charges → 201 Created | B's call returns: 201 Created.",
+      "68000 B: DeleteMessage QueueUrl=charges ReceiptHandle=rh-2 → 200 OK | B acknowledges the job: DeleteMessage with receipt handle rh-2 deletes m1 from charges.",
+      "68000 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('after maxEmptyReceives empty receives a consumer stops (1: at once, singular; 2: after one more poll)', () => {
+    expect(transcript({ ...base, horizonMs: 10_000, queue: { ...sqs, maxEmptyReceives: 1 } })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 1 empty receive it stops.",
+      "1000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+    expect(transcript({ ...base, horizonMs: 15_000, queue: { ...sqs, maxEmptyReceives: 2 } })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 2 empty receives it stops.",
+      "6000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+  });
+});
+
+describe('queue steps and the worker\'s state', () => {
+  const stateOf = (s: Scenario, actor: string, command: RegExp) => runScenario(s).events.filter((e) => e.actor === actor && command.test(e.command ?? '')).map((e) => e.state);
+
+  it('receiving, claiming and extending are work; acknowledging is recording the completion', () => {
+    const fixed = findPreset('queue-redelivery')!.withFix;
+    expect(stateOf(fixed, 'A', /^ReceiveMessage/)).toEqual(['working']);
+    expect(stateOf(fixed, 'B', /^ReceiveMessage/)[0]).toBe('working');
+    expect(stateOf(fixed, 'A', /^ChangeMessageVisibility/)).toEqual(['working']);
+    expect(stateOf(fixed, 'A', /^DeleteMessage/)).toEqual(['recordingCompletion']);
+    const table = findPreset('skip-locked-claim')!.withoutFix;
+    expect(stateOf(table, 'A', /^SELECT id FROM job_queue/)).toEqual(['working']);
+    expect(stateOf(table, 'A', /^UPDATE job_queue SET status = 'done'/)).toEqual(['recordingCompletion']);
+  });
+});
+
+describe('queue steps at the edges', () => {
+  it('queue-redelivery with the fix: A extends the visibility at 20 s, B keeps getting none, A deletes with its first handle', () => {
+    expect(transcript(findPreset('queue-redelivery')!.withFix)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 20 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "20000 A: ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=30 → 200 OK | A extends m1's visibility: nobody else can receive it for 30 s from now.",
+      "20000 A:  →  | A works for 15 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "36000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "37000 A:  →  | A is done: it completed the job.",
+      "41000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "46000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "51000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "56000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); after 12 empty receives it stops.",
+      "56000 B:  →  | B is done: there was no job in the queue for it.",
+    ]);
+  });
+
+  it('a shutdown after the message went to another consumer: the hand-back is MessageNotInflight, B still completes', () => {
+    const s: Scenario = { ...base, faults: [{ kind: 'shutdown', worker: 'A', atMs: 33_000 }] };
+    expect(transcript(s)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "1000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "6000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "11000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "16000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "21000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "26000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [] (none visible) | B asks charges for a message and gets none (every message is taken or gone); it asks again in 5 s.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "31000 B: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-2 Body=charge-order-42 ApproximateReceiveCount=2] | B receives m1 (charge-order-42) with receipt handle rh-2; nobody else can receive it for 30 s — delivery 2: the message was received before and never deleted.",
+      "31000 B:  →  | B works for 35 s.",
+      "33000 A:  →  | A is told to shut down (SIGTERM): it stops its job here and pushes its message back before it exits.",
+      "33000 A: ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=0 → 400 AWS.SimpleQueueService.MessageNotInflight | A shuts down and tries to push m1 back, but the message is no longer in flight under its receipt handle (MessageNotInflight).",
+      "61000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not B is still working on it.",
+      "66000 B: POST /v1/charges → (pending: no reply yet) | B calls POST /v1/charges; the request is in progress, no reply yet.",
+      "68000 B: POST /v1/charges → 201 Created | B's call returns: 201 Created.",
+      "68000 B: DeleteMessage QueueUrl=charges ReceiptHandle=rh-2 → 200 OK | B acknowledges the job: DeleteMessage with receipt handle rh-2 deletes m1 from charges.",
+      "68000 B:  →  | B is done: it completed the job.",
+    ]);
+  });
+
+  it('a shutdown before receiving hands nothing back; a shutdown where there is no queue pushes nothing', () => {
+    expect(transcript({ ...base, faults: [{ kind: 'shutdown', worker: 'B', atMs: 500 }] })).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A:  →  | A works for 35 s.",
+      "500 B:  →  | B is told to shut down (SIGTERM): it stops its job here and exits.",
+      "30000 queue:  →  | m1's visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not A is still working on it.",
+      "35000 A: POST /v1/charges → (pending: no reply yet) | A calls POST /v1/charges; the request is in progress, no reply yet.",
+      "37000 A: POST /v1/charges → 201 Created | A's call returns: 201 Created.",
+      "37000 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "37000 A:  →  | A is done: it completed the job.",
+    ]);
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const lines = transcript({ ...exp, faults: [{ kind: 'shutdown', worker: 'A', atMs: 1_000 }] });
+    expect(lines).toContain('1000 A:  →  | A is told to shut down (SIGTERM): it stops its job here and exits.');
+    expect(lines.filter((l) => /ChangeMessageVisibility|ReceiveMessage/.test(l))).toEqual([]);
+  });
+
+  it('the engine runs a scenario the validator refuses without a queue call: queue steps without their queue do nothing', () => {
+    const exp = findPreset('export-lease-expiry')!.withoutFix;
+    const noQueue: Scenario = { ...exp, faults: [], workers: [{ id: 'A', startMs: 0, steps: steps('receive', 'markClaimed', 'extendVisibility', 'ack') }] };
+    expect(validateScenario(noQueue).ok).toBe(false);
+    expect(transcript(noQueue)).toEqual(['0 A:  →  | A is done: it completed the job.']);
+    // extendVisibility on a table queue, markClaimed on an SQS queue: skipped.
+    const table = findPreset('skip-locked-claim')!.withoutFix;
+    const tableExtend: Scenario = { ...table, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'receive', 'extendVisibility', 'markClaimed', 'commit', 'ack') }] };
+    expect(transcript(tableExtend)).toEqual([
+      "0 A: pool.connect() → c1 | A borrows connection c1 from the pool.",
+      "0 A: BEGIN → BEGIN | A opens a transaction.",
+      "0 A: SELECT id FROM job_queue WHERE status = 'pending' FOR UPDATE SKIP LOCKED → SELECT 1 → id=7 | A claims job row 7 of job_queue and locks it until its transaction ends.",
+      "0 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → UPDATE 1 | A marks job row 7 as running, claimed by A.",
+      "0 A: COMMIT → COMMIT | A commits.",
+      "0 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → UPDATE 1 | A marks job row 7 as done.",
+      "0 A: client.release() → ok | A returns connection c1 to the pool.",
+      "0 A:  →  | A is done: it completed the job.",
+    ]);
+    const sqsMark: Scenario = { ...base, workers: [{ id: 'A', startMs: 0, steps: steps('markClaimed', 'ack', 'receive', 'markClaimed', 'ack') }] };
+    expect(transcript(sqsMark)).toEqual([
+      "0 A: ReceiveMessage QueueUrl=charges MaxNumberOfMessages=1 VisibilityTimeout=30 AttributeNames=ApproximateReceiveCount → Messages: [MessageId=m1 ReceiptHandle=rh-1 Body=charge-order-42 ApproximateReceiveCount=1] | A receives m1 (charge-order-42) with receipt handle rh-1; nobody else can receive it for 30 s.",
+      "0 A: DeleteMessage QueueUrl=charges ReceiptHandle=rh-1 → 200 OK | A acknowledges the job: DeleteMessage with receipt handle rh-1 deletes m1 from charges.",
+      "0 A:  →  | A is done: it completed the job.",
+    ]);
+  });
+});
+
+describe('the error path\'s hand-back', () => {
+  // A holds the lease all along; B tries once (onBusy retry, 0 retries), so its job fails.
+  const failing = (queue: Partial<typeof sqs>, bSteps: ReturnType<typeof steps>, ttlMs = base.lease.ttlMs): Scenario => ({
+    ...base,
+    horizonMs: 45_000,
+    mechanism: { ...base.mechanism, lock: 'lease' },
+    lease: { ...base.lease, ttlMs },
+    client: { ...base.client, onBusy: 'retry', retries: 0 },
+    queue: { ...sqs, pollEveryMs: 1_000, maxEmptyReceives: 50, ...queue },
+    workers: [
+      { id: 'A', startMs: 0, steps: steps('acquire', ['work', 50_000], 'release') },
+      { id: 'B', startMs: 1_000, steps: bSteps },
+    ],
+  });
+  const handBacks = (s: Scenario) => runScenario(s).events.filter((e) => (e.command ?? '').startsWith('ChangeMessageVisibility')).map((e) => `${e.atMs} ${e.actor}: ${e.reply ?? ''} | ${e.narration}`);
+
+  it('says the backoff and its arithmetic: 5 s × 2^(delivery − 1)', () => {
+    const s = failing({ retryBackoffMs: 5_000 }, steps('receive', 'acquire', ['effect', 1_000], 'ack'));
+    expect(handBacks(s)[0]).toBe('1000 B: 200 OK | B\'s error path hands m1 back with a backoff: it is visible again in 5 s (delivery 1, so 5 s × 2^0).');
+  });
+
+  it('without retryBackoffMs a failed job hands nothing back: the message waits out its visibility timeout', () => {
+    const s = failing({}, steps('receive', 'acquire', ['effect', 1_000], 'ack'));
+    const r = runScenario(s);
+    expect(handBacks(s)).toEqual([]);
+    expect(r.events.find((e) => e.actor === 'queue')!.atMs).toBe(31_000);
+  });
+
+  it('a job that fails after its visibility timeout passed cannot hand the message back (MessageNotInflight)', () => {
+    const s = failing({ retryBackoffMs: 5_000 }, steps('receive', ['work', 35_000], 'acquire', ['effect', 1_000], 'ack'), 60_000);
+    expect(handBacks(s)).toEqual(['36000 B: 400 AWS.SimpleQueueService.MessageNotInflight | B\'s error path tries to hand m1 back with a backoff, but the message is no longer in flight under its receipt handle (MessageNotInflight).']);
+  });
+});
+
+describe('a claim that fails', () => {
+  it('FOR UPDATE NOWAIT on a row another worker has locked: 55P03, B\'s job fails and its error path rolls back', () => {
+    const c = findPreset('skip-locked-claim')!.withFix;
+    const lines = transcript({ ...c, mechanism: { ...c.mechanism, rowLock: 'forUpdateNowait' } }).filter((l) => /^\d+ B:/.test(l));
+    expect(lines.slice(lines.findIndex((l) => l.includes('SELECT')))).toEqual([
+      '10 B: SELECT id FROM job_queue WHERE status = \'pending\' FOR UPDATE NOWAIT → ERROR 55P03 could not obtain lock on row in relation "job_queue" | B\'s claim fails: could not obtain lock on row in relation "job_queue".',
+      '10 B:  →  | B\'s job fails (could not obtain lock on row in relation "job_queue"); its error path runs.',
+      '10 B: ROLLBACK → ROLLBACK | B rolls back.',
+      '10 B: client.release() → ok | B returns connection c2 to the pool.',
+      '10 B:  →  | B is done: the job failed.',
+    ]);
+  });
+});

@@ -108,7 +108,8 @@ export function redisHandler(cases: RedisCases): ReplyHandler<RedisReply> {
 /** Runs `stmt` for the worker, worded by the reply's class; `k` continues with the reply. */
 export function runSql(world: World, w: WorkerRuntime, stmt: Stmt, cases: SqlCases, k: (r: DbReply) => void): void {
   world.sql(w, stmt, sqlHandler(stmt, { ...cases, believe: (r, c) => {
-    if (c === 'error') forgetAbortedLocks(world, w);
+    // A helper's error aborts nothing of its caller's transaction.
+    if (c === 'error' && w.helper === null) forgetAbortedLocks(world, w);
     cases.believe?.(r, c);
   } }), k);
 }

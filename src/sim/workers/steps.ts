@@ -176,11 +176,13 @@ function read(world: World, w: WorkerRuntime): void {
   runSql(world, w, stmt, {
     believe: (r) => {
       const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
-      if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock ? { holdsLock: true } : {}) });
+      // A helper's read runs in autocommit: its row lock ends with the statement.
+      if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock && w.helper === null ? { holdsLock: true } : {}) });
     },
     ok: (r) => {
       const v = r.rows[0]?.[column];
       if (v === undefined) return noRow;
+      if (w.helper !== null) return `${w.id}'s helper reads ${column} = ${String(v)}${lock ? ' (in autocommit: the row lock ends with the statement)' : ''}.`;
       return `${w.id} reads ${column} = ${String(v)}${lock ? ' and locks the row until its transaction ends' : ' (no lock: another transaction may change it before this one writes)'}.`;
     },
     none: () => noRow,
@@ -264,7 +266,7 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
     believe: (_r, c) => {
       if (c === 'none' && stale) world.send(w, 'BELIEVE', { ownsLease: false, renewFailed: true });
       // An autocommit UPDATE commits as it runs: the lease's age then is its age at commit.
-      if (c === 'ok' && !b.inTransaction && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+      if (c === 'ok' && (!b.inTransaction || w.helper !== null) && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     },
     ok: () => {
       if (conditional) return `${w.id} writes ${row} with fencing token ${token} (UPDATE 1): the row's fence was lower, so the database accepts it.`;
@@ -325,7 +327,8 @@ function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, k
 
 /** ROLLBACK if in a transaction, then continue. */
 export function rollbackThen(world: World, w: WorkerRuntime, k: () => void): void {
-  if (!world.beliefs(w).inTransaction) return k();
+  // A helper's statement ran in autocommit on its own connection: there is nothing of its to roll back.
+  if (!world.beliefs(w).inTransaction || w.helper !== null) return k();
   const xact = world.scenario.mechanism.lock === 'advisory-xact';
   const rolls = `${w.id} rolls back${xact ? ', releasing its transaction-scoped advisory lock' : ''}.`;
   runSql(world, w, { op: 'rollback' }, {

@@ -238,6 +238,30 @@ describe('Scenario editor', () => {
     fireEvent.change(screen.getByLabelText('Worker B step 1 isolation level'), { target: { value: 'serializable' } });
     expect(store().composed.workers[1]!.steps[0]).toEqual({ do: 'begin', isolation: 'serializable' });
   }, 120_000);
+  it('groups workers into processes with a pool each and runs a step in a helper on a second connection, in a user\'s words; a bad pool size is refused at its path', () => {
+    store().loadPreset('balance-update', 'without');
+    renderIn(view, <EditorView />);
+    expect(screen.queryByLabelText('Process name')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add process' }));
+    expect(store().composed.processes).toEqual([{ id: 'web-1', poolSize: 2 }]);
+    fireEvent.change(screen.getByLabelText('Its pool size'), { target: { value: '0' } });
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('processes[0].poolSize');
+    fireEvent.change(screen.getByLabelText('Its pool size'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('Give up waiting for a connection after (ms)'), { target: { value: '500' } });
+    expect(store().composed.processes).toEqual([{ id: 'web-1', poolSize: 1, acquireTimeoutMs: 500 }]);
+    const inProcess = screen.getAllByLabelText('Runs in process') as HTMLSelectElement[];
+    expect([...inProcess[0]!.options].map((o) => o.text)).toEqual(['none (the shared pool)', 'web-1']);
+    fireEvent.change(inProcess[0]!, { target: { value: 'web-1' } });
+    expect(store().composed.workers[0]!.process).toBe('web-1');
+    // Only the steps that send SQL offer a helper; the effect of a debit is its UPDATE.
+    expect(screen.queryByLabelText('in a helper on a second connection (worker A step 1)')).toBeNull();
+    fireEvent.click(screen.getByLabelText('in a helper on a second connection (worker A step 4)'));
+    expect(store().composed.workers[0]!.steps[3]).toEqual({ do: 'effect', ms: 0, helper: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove process web-1' }));
+    expect(store().composed.processes).toBeUndefined();
+    expect(store().composed.workers[0]!.process).toBeUndefined();
+  }, 120_000);
+
   it('puts PgBouncer between the pool and PostgreSQL in the words a user would use, and takes it out again', () => {
     store().loadPreset('session-lock-pool', 'without');
     renderIn(view, <EditorView />);
@@ -265,5 +289,5 @@ describe('Scenario editor', () => {
     expect(store().composed.workers[1]!.steps[1]).toEqual({ do: 'acquire', advisoryKey: 1 });
     expect(screen.getByText(/Always checked: no wait cycle through the application/)).toBeInTheDocument();
     expect(screen.queryByLabelText(/no wait cycle through the application/)).toBeNull();
-  });
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 /**
  * The scenario form: every field a scenario holds (title, description, seed, horizon, the job,
- * workers and their steps, mechanism, the lock client, lease, pool, destination, the queue, invariants, faults). It edits a
+ * workers and their steps — a worker's process, a step's helper —, mechanism, the lock client,
+ * lease, pool, destination, the application processes with their pools, the queue, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
@@ -31,6 +32,8 @@ const DEFAULT_QUEUE: Record<string, unknown> = {
   table: { kind: 'table', table: 'job_queue', jobId: 1 },
 };
 const TIMED = new Set<string>(['work', 'effect']);
+/** Steps whose SQL a helper may run on a second connection from the worker's pool (scenario version 2, `helper`). */
+const HELPER_STEPS = new Set<string>(['check', 'read', 'effect', 'enqueue', 'record']);
 const LESSONS = ['invariants', 'locks', 'leases', 'recovery'] as const;
 const M = mechanismSchema.shape;
 
@@ -162,6 +165,8 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const queueKind = queueKindRaw === 'sqs' || queueKindRaw === 'table' ? queueKindRaw : 'none';
   const faults = arr(getIn(d, ['faults']));
   const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
+  const processes = arr(getIn(d, ['processes']));
+  const processIds = (processes ?? []).map((x) => (isObj(x) ? str(x.id, '') : '')).filter(Boolean);
 
   return (
     <form className="editor-form" aria-label="Scenario form" onSubmit={(e) => e.preventDefault()} noValidate>
@@ -223,8 +228,12 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                 <TextField ctx={ctx} path={`${p}.id`} label="Id" />
                 <NumField ctx={ctx} path={`${p}.startMs`} label="Starts at (ms)" />
                 {jobKind === 'debit' && <NumField ctx={ctx} path={`${p}.amount`} label="Amount" optional />}
+                {(processes !== null || (isObj(w) && w.process !== undefined)) && (
+                  <SelectField ctx={ctx} path={`${p}.process`} label="Runs in process" hint="borrows only from that process's pool" options={processIds} optional emptyLabel="none (the shared pool)" />
+                )}
               </div>
               <p className="steps-head">Steps</p>
+              {i === 0 && <p className="small muted">A step &ldquo;in a helper on a second connection&rdquo; calls code that borrows its own connection from the same pool while the worker keeps its one (and its transaction) and waits for it.</p>}
               {steps === null ? <NotAList what={`${p}.steps`} /> : steps.length > LIMITS.maxStepsPerWorker ? <TooMany what={`${p}.steps`} n={steps.length} max={LIMITS.maxStepsPerWorker} /> : (
                 <ol className="steps">
                   {steps.map((st, j) => {
@@ -236,6 +245,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                           onPick={(v) => ctx.edit(sp, TIMED.has(v) ? { do: v, ms: isObj(st) && typeof st.ms === 'number' ? st.ms : 1000 } : { do: v })} />
                         {TIMED.has(kind) && <NumField ctx={ctx} path={`${sp}.ms`} label={<span className="sr-only">Worker {id} step {j + 1} duration (ms)</span>} hint="ms" />}
                         {kind === 'begin' && <SelectField ctx={ctx} path={`${sp}.isolation`} label={<span className="sr-only">Worker {id} step {j + 1} isolation level</span>} hint="isolation (empty: the database's)" options={ISOLATION_OPTIONS} optional />}
+                        {HELPER_STEPS.has(kind) && <CheckField ctx={ctx} path={`${sp}.helper`} label={<>in a helper on a second connection<span className="sr-only"> (worker {id} step {j + 1})</span></>} />}
                         {kind === 'acquire' && (xactLocks || (isObj(st) && st.advisoryKey !== undefined)) && <NumField ctx={ctx} path={`${sp}.advisoryKey`} label={<span className="sr-only">Worker {id} step {j + 1} advisory lock key</span>} hint="key (empty: the mechanism's)" optional />}
                         <span className="step-tools">
                           <button type="button" onClick={() => stepEdit(i, `${p}.steps`, { kind: 'move', index: j, delta: -1 }, move(steps, j, -1))} disabled={j === 0} aria-label={`Move worker ${id} step ${j + 1} up`}>↑</button>
@@ -347,6 +357,40 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <CheckField ctx={ctx} path="destination.checksFencing" label={jobKind === 'fencedRow' ? 'The UPDATE checks the fence (AND fence < $token)' : 'Destination checks fencing tokens'} />
           <CheckField ctx={ctx} path="destination.honoursIdempotencyKeys" label="Destination honours idempotency keys" />
         </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Application processes (a connection pool each)</legend>
+        {processes === null ? (
+          getIn(d, ['processes']) === undefined
+            ? <p className="small muted">None: every worker borrows from the shared pool (Connection pool size, above). Add a process to give a group of workers a pool of its own, as each web or worker process of an app has.</p>
+            : <NotAList what="processes" />
+        ) : processes.map((x, i) => {
+          const pp = `processes[${i}]`;
+          const pid = isObj(x) ? str(x.id) : '?';
+          return (
+            <div key={i} className="row wrap">
+              <TextField ctx={ctx} path={`${pp}.id`} label="Process name" />
+              <NumField ctx={ctx} path={`${pp}.poolSize`} label="Its pool size" hint="connections (node-postgres max, HikariCP maximumPoolSize)" />
+              <NumField ctx={ctx} path={`${pp}.acquireTimeoutMs`} label="Give up waiting for a connection after (ms)" hint="the pool's acquire timeout (connectionTimeoutMillis, connectionTimeout): the job fails; empty = wait for ever" optional />
+              <button type="button" className="danger" onClick={() => {
+                const rest = processes.filter((_, k) => k !== i);
+                // Workers of the removed process go back to the shared pool.
+                const ws = (workers ?? []).map((w) => (isObj(w) && w.process === pid ? Object.fromEntries(Object.entries(w).filter(([k]) => k !== 'process')) : w));
+                if (ctx.replace && isObj(d)) ctx.replace({ ...Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'processes')), ...(rest.length > 0 ? { processes: rest } : {}), workers: ws }, 'processes');
+                else ctx.edit('processes', rest.length > 0 ? rest : undefined);
+              }}>Remove process {pid}</button>
+            </div>
+          );
+        })}
+        {(processes !== null || getIn(d, ['processes']) === undefined) && (
+          <button type="button" disabled={(processes?.length ?? 0) >= LIMITS.maxWorkers} onClick={() => {
+            let n = (processes?.length ?? 0) + 1;
+            while (processIds.includes(`web-${n}`)) n += 1;
+            ctx.edit('processes', [...(processes ?? []), { id: `web-${n}`, poolSize: 2 }]);
+          }}>Add process</button>
+        )}
+        {ctx.errors.filter((e) => e.path === 'processes').map((e, i) => <p key={i} className="field-error">processes: {e.message}</p>)}
       </fieldset>
 
       <fieldset>

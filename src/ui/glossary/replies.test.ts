@@ -25,6 +25,10 @@ describe('reply glossary', () => {
     expect(explainReply('200 OK (replayed write #1: idempotency key seen, nothing performed)')).toMatch(/replays/);
   });
 
+  it('explains the application pool\'s acquire timeout (issue 10, connection topology)', () => {
+    expect(explainReply('Error: timeout exceeded when trying to connect')).toMatch(/acquire timeout .*connectionTimeoutMillis.*job fails/);
+  });
+
   it('explains the server timeouts and serialization failures (issue 10)', () => {
     expect(explainReply('ERROR 57014 canceling statement due to statement timeout')).toMatch(/query_canceled: .*statement_timeout.*aborted/);
     expect(explainReply('FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)')).toMatch(/^FATAL .*idle_in_transaction_session_timeout.*session-level advisory locks too.*new connection/);

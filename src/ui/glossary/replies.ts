@@ -63,6 +63,7 @@ const ENTRIES: readonly Entry[] = [
   { re: /^c\d+$/, say: () => 'The pool lent this connection (a database session; session state such as advisory locks stays with it).' },
   { re: /^ok$/, say: () => 'The connection went back to the pool, with whatever session state it had.' },
   { re: /^closed$/, say: () => 'The connection was closed: its session ends and PostgreSQL releases its locks.' },
+  { re: /^Error: timeout exceeded when trying to connect$/, say: () => 'The application\'s pool gave up: no connection came free within its acquire timeout (node-postgres connectionTimeoutMillis, HikariCP connectionTimeout). pool.connect() throws, and the job fails.' },
 ];
 
 /** The entries whose patterns must be tried before others (the replayed 200 before the generic 2xx); otherwise the list's order (specific before general). */

@@ -17,6 +17,18 @@ describe('Inspector', () => {
     expect(screen.getByTestId('worker-A')).toBeInTheDocument();
   });
 
+  it('groups the connections by the process whose pool they belong to, a helper\'s second connection with its worker', async () => {
+    const { parseScenario } = await import('../../sim');
+    const fixture = await import('../../sim/scenario/fixtures/scenario-v2-helper-lock.json');
+    const parsed = parseScenario(fixture.default);
+    if (!parsed.ok) throw new Error('the helper-lock fixture does not parse');
+    const run = deriveRun(parsed.scenario);
+    const last = run.events.length - 1;
+    render(<Inspector run={run} index={last} cursorMs={run.events[last]!.atMs} />);
+    expect(screen.getByRole('heading', { name: 'Connection pools (one per process)' })).toBeInTheDocument();
+    expect(screen.getByTestId('pool-state')).toHaveTextContent('process web-1: c1 A, c2 A, c3 idle, c4 idle');
+  });
+
   it('shows the lease owner, token and remaining TTL of the snapshot at the cursor', () => {
     const run = deriveRun(preset.withFix);
     const i = run.events.findIndex((e) => e.narration.startsWith('B gets fencing token'));
@@ -35,6 +47,31 @@ describe('Inspector', () => {
     expect(a).toHaveTextContent('paused');
     expect(a).toHaveTextContent('A believes it owns lease:export');
     expect(within(screen.getByTestId('lease-lease:export')).getByText('B')).toBeInTheDocument();
+  });
+
+  it('says a worker polling an empty queue is polling, as its lane does (its machine says working)', () => {
+    const run = deriveRun(findPreset('queue-redelivery')!.withFix);
+    // e9: B's fifth empty ReceiveMessage; A is working on m1.
+    const i = indexOfEvent(run, 'e9');
+    expect(run.events[i]!).toMatchObject({ actor: 'B', state: 'working', reply: 'Messages: [] (none visible)' });
+    render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+    expect(within(screen.getByTestId('worker-B')).getAllByRole('cell')[0]).toHaveTextContent(/^polling$/);
+    expect(within(screen.getByTestId('worker-A')).getAllByRole('cell')[0]).toHaveTextContent(/^working$/);
+  });
+
+  it('says the admin script is done once its statement is answered, as its lane ends there (its machine stays working after the 23505)', () => {
+    const run = deriveRun(findPreset('admin-bypass')!.withFix);
+    const answered = run.events.findIndex((e) => e.actor === 'admin' && (e.reply ?? '').startsWith('ERROR 23505'));
+    const state = (i: number) => {
+      const view = render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+      const text = within(screen.getByTestId('worker-admin')).getAllByRole('cell')[0]!.textContent;
+      view.unmount();
+      return text;
+    };
+    expect(state(answered - 1)).toBe('waiting');
+    expect(run.snapshots.at(-1)!.workers.find((w) => w.id === 'admin')!.state).toBe('working');
+    expect(state(answered)).toBe('done');
+    expect(state(run.events.length - 1)).toBe('done');
   });
 
   it('lists the stale upload as rejected in the destination table', () => {

@@ -5,11 +5,13 @@
  * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
 import { usesDatabase, usesDestination, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
+import type { ReactNode } from 'react';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
-import { STATE_TEXT } from '../timeline/lanes/worker';
+import { LANE_STATE_TEXT, laneStateOf } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
+import { TableBox } from './TableBox';
 
 /** The object column of a `pg_locks` line, in the model's names (a table, a row, whose transaction, an advisory key). */
 export function pgLockObject(l: PgLockRow): string {
@@ -41,6 +43,29 @@ function borrowerText(snap: WorldSnapshot, sessionId: string): string {
   return borrower ? ` (${borrower})` : borrower === null ? ' (idle in pool)' : '';
 }
 
+/**
+ * A pg_locks word with line-break opportunities between its parts (`Row·Exclusive·Lock`,
+ * `transaction·id`, `virtual·xid`), so a narrow column can wrap it; the text is unchanged.
+ */
+function breakable(word: string): ReactNode {
+  return word.split(/(?=[A-Z])|(?<=^transaction)(?=id$)|(?<=^virtual)(?=xid$)/).flatMap((w, i) => (i === 0 ? [w] : [<wbr key={i} />, w]));
+}
+
+/**
+ * The application's pool: `c1: A · c2: idle`; with processes (scenario version 2) grouped by the
+ * process whose pool each connection belongs to: `process web-1: c1 A, c2 A · process web-2: c3 idle` (a worker whose helper holds a second connection appears twice).
+ */
+function poolText(snap: WorldSnapshot): string {
+  const conns = snap.pool.connections;
+  if (conns.every((c) => c.process === undefined)) return conns.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ');
+  const groups = new Map<string, string[]>();
+  for (const c of conns) {
+    const key = c.process === undefined ? 'shared pool' : `process ${c.process}`;
+    groups.set(key, [...(groups.get(key) ?? []), `${c.id} ${c.borrower ?? 'idle'}`]);
+  }
+  return [...groups].map(([k, v]) => `${k}: ${v.join(', ')}`).join(' · ');
+}
+
 /** The snapshot's PgBouncer part, or null when the scenario has no pooler. */
 function poolerOf(snap: WorldSnapshot): PoolerSnapshot | null {
   return (snap.pooler as PoolerSnapshot | undefined) ?? null;
@@ -65,6 +90,15 @@ export interface InspectorProps {
   readonly title?: string;
 }
 
+/** The lane state of `worker` after event `index`: that of its latest event with a state (none: undefined). */
+function laneStateAt(events: DerivedRun['events'], index: number, worker: string): ReturnType<typeof laneStateOf> {
+  for (let i = index; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.actor === worker && e.state !== undefined) return laneStateOf(e);
+  }
+  return undefined;
+}
+
 /** The inspector panel. */
 export function Inspector({ run, index, cursorMs, title = 'World at the cursor' }: InspectorProps) {
   const snap = index >= 0 ? run.snapshots[index] : undefined;
@@ -80,22 +114,31 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
       ) : (
         <>
           <h3>Workers</h3>
+          <TableBox label="Workers">
           <table className="grid" aria-label="Workers">
             <thead><tr><th scope="col">Worker</th><th scope="col">State</th><th scope="col">Believes</th></tr></thead>
             <tbody>
-              {snap.workers.map((w) => (
+              {snap.workers.map((w) => {
+                // What the trace says the worker is doing (polling an empty queue), as its lane says.
+                // An admin script (no scenario worker) has finished once its last event is behind the cursor and left it not waiting.
+                const scriptDone = !run.scenario.workers.some((x) => x.id === w.id) && w.state !== 'waiting' && run.events.findLastIndex((e) => e.actor === w.id) <= index;
+                const state = scriptDone ? 'done' : w.state === 'working' && laneStateAt(run.events, index, w.id) === 'polling' ? 'polling' : w.state;
+                return (
                 <tr key={w.id} data-testid={`worker-${w.id}`}>
                   <th scope="row">{w.id}</th>
-                  <td><span className={`state state-${w.state}`}>{STATE_TEXT[w.state]}</span></td>
+                  <td><span className={`state state-${state}`}>{LANE_STATE_TEXT[state]}</span></td>
                   <td>{w.id} {beliefsInWords(w.beliefs, leaseKey)}</td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
+          </TableBox>
 
           {(run.scenario.mechanism.lock === 'lease' || snap.leases.some((l) => l.key === leaseKey)) && (
             <>
               <h3>Lease store</h3>
+              <TableBox label="Lease keys">
               <table className="grid" aria-label="Lease keys">
                 <thead><tr><th scope="col">Key</th><th scope="col">Value</th><th scope="col">Owner</th><th scope="col">Token</th><th scope="col">TTL left</th></tr></thead>
                 <tbody>
@@ -115,6 +158,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                   })}
                 </tbody>
               </table>
+              </TableBox>
               {run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
                 <p className="small">Fencing counter <code>{fenceKey}</code> = {snap.leases.find((l) => l.key === fenceKey)?.value}</p>
               )}
@@ -125,24 +169,27 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             <>
           <h3>Locks <span className="muted">(pg_locks)</span></h3>
           {snap.pgLocks.length === 0 ? <p className="small muted">pg_locks is empty for these sessions: no transaction open, no lock held or awaited.</p> : (
-            <table className="grid" aria-label="Database locks (pg_locks)">
+            <TableBox label="Database locks (pg_locks)">
+            <table className="grid pg-locks" aria-label="Database locks (pg_locks)">
               <thead><tr><th scope="col">locktype</th><th scope="col">object</th><th scope="col">session</th><th scope="col">mode</th><th scope="col">granted</th></tr></thead>
               <tbody>
                 {snap.pgLocks.map((l, i) => (
                   <tr key={i} className={l.granted ? '' : 'waiting'}>
-                    <td>{l.locktype}</td>
+                    <td>{breakable(l.locktype)}</td>
                     <td>{pgLockObject(l)}</td>
                     <td>{l.sessionId}{borrowerText(snap, l.sessionId)}</td>
-                    <td>{l.mode}</td>
+                    <td>{breakable(l.mode)}</td>
                     <td>{l.granted ? 't' : <>f <span className="muted">(waits)</span></>}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
+            </TableBox>
           )}
           {rowLocks.length > 0 && (
             <>
               <h4 className="small">Row locks <span className="muted">(in the tuple header, not in pg_locks; the <code>pgrowlocks</code> extension shows them)</span></h4>
+              <TableBox label="Row locks (tuple headers)">
               <table className="grid" aria-label="Row locks (tuple headers)">
                 <thead><tr><th scope="col">row</th><th scope="col">locked by session</th></tr></thead>
                 <tbody>
@@ -151,6 +198,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                   ))}
                 </tbody>
               </table>
+              </TableBox>
             </>
           )}
             </>
@@ -172,10 +220,12 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
             <div key={name}>
               <h3>Table <code>{name}</code> <span className="muted">(committed rows)</span></h3>
               {rows.length === 0 ? <p className="small muted">No rows.</p> : (
+                <TableBox label={`Table ${name}`}>
                 <table className="grid" aria-label={`Table ${name}`}>
                   <thead><tr>{Object.keys(rows[0]!).map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
                   <tbody>{rows.map((r, i) => <tr key={i}>{Object.values(r).map((v, j) => <td key={j}>{v === null ? 'NULL' : String(v)}</td>)}</tr>)}</tbody>
                 </table>
+                </TableBox>
               )}
             </div>
           ))}
@@ -188,6 +238,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                 {snap.destination.highestTokenAccepted !== null ? ` · highest token accepted: ${snap.destination.highestTokenAccepted}` : ''}
               </p>
               {snap.destination.writes.length === 0 ? <p className="small muted">No writes yet.</p> : (
+                <TableBox label="Destination writes">
                 <table className="grid" aria-label="Destination writes">
                   <thead><tr><th scope="col">#</th><th scope="col">Writer</th><th scope="col">Token</th><th scope="col">Status</th><th scope="col">Reply</th></tr></thead>
                   <tbody>
@@ -202,15 +253,16 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                     ))}
                   </tbody>
                 </table>
+                </TableBox>
               )}
             </>
           )}
 
           {usesDatabase(run.scenario) && (
             <>
-              <h3>Connection pool</h3>
-              <p className="small">
-                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : snap.pool.connections.map((c) => `${c.id}: ${c.borrower ?? 'idle'}`).join(' · ')}
+              <h3>{run.scenario.processes === undefined ? 'Connection pool' : 'Connection pools (one per process)'}</h3>
+              <p className="small" data-testid="pool-state">
+                {snap.pool.connections.length === 0 ? 'No connections opened yet.' : poolText(snap)}
                 {snap.pool.waiting.length > 0 ? ` · waiting: ${snap.pool.waiting.join(', ')}` : ''}
               </p>
               {poolerOf(snap) !== null && <p className="small" data-testid="pooler-routing">{poolerText(snap, poolerOf(snap)!)}</p>}

@@ -48,6 +48,8 @@ export function WaitForGraph({ edges, label }: { readonly edges: readonly GraphE
   const arrow = `wf-arrow-${uid}`;
   const arrowCycle = `wf-arrow-cycle-${uid}`;
   const at = (n: string) => {
+    // One node alone (a worker waiting for itself) sits in the middle, with room for its loop above.
+    if (nodes.length === 1) return { x: SIZE / 2, y: SIZE / 2 + 25 };
     const i = nodes.indexOf(n);
     const a = -Math.PI / 2 + (2 * Math.PI * i) / nodes.length;
     return { x: SIZE / 2 + R * Math.cos(a), y: SIZE / 2 + R * Math.sin(a) };
@@ -62,6 +64,24 @@ export function WaitForGraph({ edges, label }: { readonly edges: readonly GraphE
         {edges.map((e, i) => {
           const a = at(e.from);
           const b = at(e.to);
+          if (e.from === e.to) {
+            // A worker that waits for itself (its helper waits for a connection or a lock it holds): a loop out of the node and back.
+            // Outward from the circle's centre; a node alone loops upward.
+            const [cx, cy] = [SIZE / 2, SIZE / 2];
+            const len = Math.hypot(a.x - cx, a.y - cy);
+            const [ux, uy] = nodes.length === 1 || len < 1 ? [0, -1] : [(a.x - cx) / len, (a.y - cy) / len];
+            const [px, py] = [-uy, ux];
+            const k = i % 2 === 0 ? 1 : 1.5;
+            const start = { x: a.x + ux * 15 + px * 8, y: a.y + uy * 15 + py * 8 };
+            const end = { x: a.x + ux * 15 - px * 8, y: a.y + uy * 15 - py * 8 };
+            const c1 = { x: a.x + ux * 55 * k + px * 30, y: a.y + uy * 55 * k + py * 30 };
+            const c2 = { x: a.x + ux * 55 * k - px * 30, y: a.y + uy * 55 * k - py * 30 };
+            return (
+              <path key={i} className={`wf-edge wf-loop${e.onCycle ? ' cycle' : ''}${e.soft ? ' soft' : ''}`} fill="none"
+                d={`M${start.x},${start.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${end.x},${end.y}`}
+                markerEnd={`url(#${e.onCycle ? arrowCycle : arrow})`} />
+            );
+          }
           const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
           const [ux, uy] = [(b.x - a.x) / len, (b.y - a.y) / len];
           // Two opposite arrows between the same nodes are drawn side by side.

@@ -56,6 +56,10 @@ describe('MechanismPanel', () => {
   it('a switch that cannot change this run is disabled, with the reason as visible text', async () => {
     store.getState().loadPreset('remote-call-in-txn', 'with');
     renderIn(store, <MechanismPanel />);
+    // Busy while the statuses are computed: the panel is about to fold the inert switches away.
+    const panel = screen.getByRole('region', { name: 'Mechanism' });
+    expect(panel).toHaveAttribute('aria-busy', 'true');
+    await vi.waitFor(() => expect(panel).toHaveAttribute('aria-busy', 'false'));
     // Decided after the first frame (one run per value, in short slices); it then moves below the others.
     await vi.waitFor(() => expect(screen.getByLabelText('Check the durable job record first')).toBeDisabled(), { timeout: 10_000 });
     const jobRecord = screen.getByLabelText('Check the durable job record first');

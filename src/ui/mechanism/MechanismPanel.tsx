@@ -8,6 +8,9 @@
  * Under the toggle, what "with the fix" changes — every difference of the preset's two variants
  * (`setupChanges`: switches, the job's steps, settings), so a fix that moves a step (the charge
  * after COMMIT) is never shown as only the switch it also flips.
+ * Until the statuses of a newly opened scenario are known the panel is `aria-busy`: when they
+ * arrive, the switches that change nothing fold into that disclosure and the panel gets shorter,
+ * moving everything below it (the Faults panel) up — a pointer (or a test) aimed below waits.
  */
 import { useMemo, useState } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
@@ -82,7 +85,7 @@ export function MechanismPanel() {
     );
   };
   return (
-    <section className="panel mechanism" aria-label="Mechanism">
+    <section className="panel mechanism" aria-label="Mechanism" aria-busy={statuses === null}>
       {preset && showAnswer && (
         <fieldset className="variant-toggle" data-testid="fix-changes">
           <legend>Load the preset</legend>

@@ -3,6 +3,8 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { findPreset, parseScenario, fmtSeconds } from '../../sim';
 import eventLimitCase from '../../sim/cases/event-limit-truncation.json';
+import helperLockCase from '../../sim/scenario/fixtures/scenario-v2-helper-lock.json';
+import helperPoolCase from '../../sim/scenario/fixtures/scenario-v2-helper-pool.json';
 import { createLockscopeStore, deriveRun, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 import { VerdictPanel } from './VerdictPanel';
@@ -55,6 +57,25 @@ describe('VerdictPanel', () => {
       'A waits for B: B\'s lease lease:export (outside the database) — on the cycle',
       'B waits for A: row lock on accounts row id=1 held by A (session c1), in the database — on the cycle',
     ]);
+  });
+
+  it('draws a cycle through a pool, and a worker that waits for itself through its helper as a loop', () => {
+    const parse = (json: unknown) => {
+      const r = parseScenario(json);
+      if (!r.ok) throw new Error('a topology fixture does not parse');
+      return r.scenario;
+    };
+    renderIn(store, <VerdictPanel run={deriveRun(parse(helperPoolCase))} onEventId={() => {}} />);
+    expect(screen.getByRole('img', { name: 'Wait cycle A → B → A' })).toBeInTheDocument();
+    expect([...screen.getByTestId('wait-for-graph').querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'A waits for B: a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B) (outside the database) — on the cycle',
+      'B waits for A: a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B) (outside the database) — on the cycle',
+    ]);
+    document.body.innerHTML = '';
+    renderIn(store, <VerdictPanel run={deriveRun(parse(helperLockCase))} onEventId={() => {}} />);
+    const graph = screen.getByRole('img', { name: 'Wait cycle A → A' });
+    expect(graph.querySelectorAll('path.wf-loop.cycle')).toHaveLength(1);
+    expect(graph.querySelectorAll('circle')).toHaveLength(1);
   });
 
   it('says inconclusive, with where the run was cut short, for a run stopped by the event limit', () => {

@@ -94,7 +94,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
                   </button>
                 ))}
               </span>
-              {v.cycle && <WaitForGraph edges={v.cycle.map((e) => ({ from: e.from, to: e.to, label: e.on === 'lease' ? `${e.what} (outside the database)` : e.what, onCycle: true }))} label={`Wait cycle ${[...v.cycle.map((e) => e.from), v.cycle[0]?.from ?? ''].join(' → ')}`} />}
+              {v.cycle && <WaitForGraph edges={v.cycle.map((e) => ({ from: e.from, to: e.to, label: e.on === 'lease' || e.on === 'pool' ? `${e.what} (outside the database)` : e.what, onCycle: true }))} label={`Wait cycle ${[...v.cycle.map((e) => e.from), v.cycle[0]?.from ?? ''].join(' → ')}`} />}
             </li>
           ))}
         </ul>

@@ -1,26 +1,30 @@
 /**
  * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
- * pg_locks view, stacked in rows; rows written and error replies as marks, from the SQL replies.
- * An error reply is an amber-brown circle ("an error reply": 40001 the framework retries, 23505 the
- * loser handles); only one a violation cites is a red triangle, like the verdict's marks
- * (../../verdict/citations.ts).
+ * pg_locks view, stacked in rows; rows written, error replies and sequence values taken (`nextval`)
+ * as marks, from the SQL calls and replies. An error reply is an amber-brown circle ("an error
+ * reply": 40001 the framework retries, 23505 the loser handles); only one a violation cites is a red
+ * triangle, like the verdict's marks (../../verdict/citations.ts).
  */
-import { usesDatabase } from '../../../sim';
+import { sqlCallOf, usesDatabase } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { Item } from '../draw/items';
-import { ROW_H, stack, type LaneKind } from './types';
+import { ROW_H, stack, touches, type LaneKind } from './types';
 import { citationsOf, ERROR_REPLY_INK, VIOLATION_INK } from '../../verdict/citations';
+
+/** SQL statements and the connection pool's borrow/return (PgBouncer's events are the pool's too). */
+const DATABASE_TRACE_KINDS = ['sql', 'pool'];
 
 /** A span during which a session held (or waited for) one database lock. */
 export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
-/** A point mark on the database lane. */
+/** A point mark on the database lane: a row written, an error reply, a sequence value taken (`nextval`). */
 export interface DbMark {
   readonly atMs: number;
-  readonly kind: 'row' | 'error';
+  readonly kind: 'row' | 'error' | 'sequence';
   readonly eventId: string;
   readonly label: string;
+  readonly value?: number;
   /** A violation of the verdict cites this event (only then is an error drawn as a violation). */
   readonly cited: boolean;
 }
@@ -47,11 +51,13 @@ function holderOf(sessionId: string, borrowers: ReadonlyMap<string, string | nul
 export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   kind: 'database',
   background: 'var(--lane-database)',
+  traceKinds: DATABASE_TRACE_KINDS,
   idOf: () => 'database',
 
   lanes(run) {
-    // Only when something talks to PostgreSQL (a lease-only job has no database to show).
-    if (!usesDatabase(run.scenario)) return [];
+    // Only when something talks to PostgreSQL (a lease-only job has no database to show): the
+    // scenario says so, or the trace has a statement or a pooled connection.
+    if (!usesDatabase(run.scenario) && !touches(run, DATABASE_TRACE_KINDS)) return [];
     const { events, snapshots } = run;
     const endMs = runEndMs(run);
     // Locks: open segments keyed by lock object + session + granted.
@@ -80,12 +86,18 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     lockSegs.sort((a, b) => a.startMs - b.startMs);
     const lockStack = stack(lockSegs.map((l) => ({ startMs: l.startMs, endMs: Math.max(l.endMs, l.startMs + 1) })));
 
-    // Rows written, errors.
+    // Rows written, errors, sequence values taken (a fencing token from nextval holds no lock to draw).
     const marks: DbMark[] = [];
     const violating = citationsOf(run).violation;
     for (const e of events) {
       if (e.kind !== 'sql' || !e.reply) continue;
       const cited = violating.has(e.id);
+      const call = sqlCallOf(e);
+      if (call?.command.op === 'nextval' && call.reply.status === 'ok') {
+        const value = Number(call.reply.rows?.[0]?.nextval);
+        marks.push({ atMs: e.atMs, kind: 'sequence', eventId: e.id, label: `${e.actor}: nextval('${call.command.seq}') = ${value}`, value, cited });
+        continue;
+      }
       // FATAL: the server ended the session (idle_in_transaction_session_timeout), marked like an error.
       if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: `${e.actor}: ${e.reply.slice(0, 80)}`, cited });
       else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}`, cited });
@@ -130,10 +142,13 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
         sig: `${mx}|${top}|${h}|${violation}`,
         label: m.kind === 'error'
           ? (violation ? `Error at ${fmtSeconds(m.atMs)}, cited by a violation: ${m.label}` : `Error reply at ${fmtSeconds(m.atMs)} (not a violation): ${m.label}`)
-          : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+          : m.kind === 'sequence' ? `Sequence value taken at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
         ...(violation ? { cites: [m.eventId] } : {}),
         draw: (sg) => {
-          if (violation) {
+          if (m.kind === 'sequence') {
+            sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
+            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
+          } else if (violation) {
             sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
             sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
           } else if (m.kind === 'error') {

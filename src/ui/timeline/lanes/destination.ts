@@ -12,7 +12,7 @@ import { duplicateEffects, usesDestination } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds, type WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
-import { ROW_H, stack, type LaneKind } from './types';
+import { ROW_H, stack, touches, type LaneKind } from './types';
 
 /** A destination write as a bar. */
 export interface WriteBar {
@@ -43,11 +43,12 @@ export interface DestinationLaneRef { readonly kind: 'destination' }
 export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]> = {
   kind: 'destination',
   background: 'var(--lane-destination)',
+  traceKinds: ['destination'],
   idOf: () => 'destination',
 
   lanes(run) {
     // Only a destination something can write to (a lease-only job, or a job whose effect is a database row, has none).
-    if (!usesDestination(run.scenario)) return [];
+    if (!usesDestination(run.scenario) && !touches(run, ['destination'])) return [];
     const endMs = runEndMs(run);
     const rawWrites = run.snapshots.at(-1)?.destination.writes ?? [];
     const dups = new Map(duplicateEffects(run.scenario, run.events).filter((d) => d.writeId !== null).map((d) => [d.writeId!, d]));

@@ -38,6 +38,7 @@ export interface Lane {
 /** A kind with its data type erased: what the registry iterates. */
 interface RegisteredKind {
   readonly kind: string;
+  readonly traceKinds: readonly string[];
   idOf(ref: LaneRef): string;
   lanes(run: DerivedRun): Lane[];
 }
@@ -46,6 +47,7 @@ function register<R extends LaneRefBase, D>(k: LaneKind<R, D>): RegisteredKind {
   const note = (n: CursorNote<D>, data: D) => ({ className: n.className, flipWithinPx: n.flipWithinPx, text: (ms: number) => n.text(data, ms) });
   return {
     kind: k.kind,
+    traceKinds: k.traceKinds,
     idOf: (ref) => k.idOf(ref as unknown as R),
     lanes: (run) => k.lanes(run).map((spec) => ({
       id: k.idOf(spec.ref),
@@ -67,6 +69,14 @@ export function laneIdOf(ref: LaneRef): string {
   const k = KINDS.find((kind) => kind.kind === ref.kind);
   if (!k) throw new Error(`no lane kind "${ref.kind}" is registered`);
   return k.idOf(ref);
+}
+
+/**
+ * The lane kind that draws the resource of a trace kind (`sql` → `database`, `redis` → `lease`, …),
+ * or undefined when no registered kind declares it (a resource the timeline would not show).
+ */
+export function laneKindOfTraceKind(traceKind: string): string | undefined {
+  return KINDS.find((k) => k.traceKinds.includes(traceKind))?.kind;
 }
 
 /** Everything the timeline draws for a run. */

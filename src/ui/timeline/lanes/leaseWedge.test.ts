@@ -1,6 +1,6 @@
 import { PRESETS, findPreset, type TraceEvent } from '../../../sim';
 import { deriveRun } from '../../store/derive';
-import { leaseLanes, ttlWedge, type LeaseSegment } from './lease';
+import { leaseLanes, ttlWedges, type LeaseSegment } from './lease';
 
 const segmentsOf = (s: Parameters<typeof deriveRun>[0]): readonly LeaseSegment[] => leaseLanes.lanes(deriveRun(s))[0]?.data ?? [];
 
@@ -12,10 +12,11 @@ function deletionsMs(events: readonly TraceEvent[], key: string): number[] {
 describe('the lease lane\'s TTL ramp', () => {
   it.each(PRESETS.flatMap((p) => [[p.id, 'without', p.withoutFix], [p.id, 'with', p.withFix]] as const))('%s %s: never runs past the end of its segment', (_id, _v, s) => {
     for (const seg of segmentsOf(s)) {
-      const w = ttlWedge(seg);
-      if (!w) continue;
-      expect(w.toMs).toBeLessThanOrEqual(seg.endMs);
-      expect(w.toMs).toBeGreaterThanOrEqual(seg.startMs);
+      for (const w of ttlWedges(seg)) {
+        expect(w.toMs).toBeLessThanOrEqual(seg.endMs);
+        expect(w.fromMs).toBeGreaterThanOrEqual(seg.startMs);
+        expect(w.toMs).toBeGreaterThanOrEqual(w.fromMs);
+      }
     }
   });
 
@@ -28,10 +29,10 @@ describe('the lease lane\'s TTL ramp', () => {
     for (const t of dels) {
       const seg = segs.find((x) => x.endMs === t);
       expect(seg, `a segment ends at the deletion at ${t} ms`).toBeDefined();
-      const w = ttlWedge(seg!)!;
+      const w = ttlWedges(seg!).at(-1)!;
       expect(w.toMs).toBe(t);
       // Its TTL had not run out: the ramp stops with height left, instead of sloping on to the expiry.
-      if (seg!.expiresAtMs! > t) expect(w.endFraction).toBeGreaterThan(0);
+      if (seg!.expiresAtMs! > t) expect(w.toFraction).toBeGreaterThan(0);
     }
   });
 });

@@ -11,7 +11,7 @@ import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { G } from '../draw/items';
-import type { LaneKind } from './types';
+import { touches, type LaneKind } from './types';
 import { citationsOf, VIOLATION_INK } from '../../verdict/citations';
 import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
 
@@ -73,19 +73,22 @@ export function deliveriesOf(events: readonly { id: string; atMs: number; call?:
 export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
   kind: 'queue',
   background: 'var(--lane-lease)',
+  traceKinds: ['queue'],
   idOf: (ref) => `queue-${ref.messageId}`,
 
   lanes(run) {
     const q = run.scenario.queue;
-    if (q === undefined || q.kind !== 'sqs') return [];
+    // An SQS-like queue, or any queue call in the trace (a table queue's rows are the database lane's).
+    if ((q === undefined || q.kind !== 'sqs') && !touches(run, ['queue'])) return [];
+    const name = q?.kind === 'sqs' ? q.name : 'queue';
     const byMessage = deliveriesOf(run.events, runEndMs(run));
     const violating = citationsOf(run).violation;
     for (const [id, ds] of byMessage) byMessage.set(id, ds.map((d) => ({ ...d, cited: violating.has(d.eventId) })));
     const ids = byMessage.size > 0 ? [...byMessage.keys()] : ['m1'];
     return ids.map((messageId) => ({
       ref: { kind: 'queue', messageId },
-      label: `${q.name}: ${messageId}`,
-      ariaLabel: `Queue ${q.name}, message ${messageId}: who has it in flight, and until when it is invisible`,
+      label: `${name}: ${messageId}`,
+      ariaLabel: `Queue ${name}, message ${messageId}: who has it in flight, and until when it is invisible`,
       h: 36,
       data: byMessage.get(messageId) ?? [],
     }));

@@ -53,6 +53,12 @@ export interface LaneKind<R extends LaneRefBase, D> {
   readonly kind: R['kind'];
   /** Fill of the lane's background, a CSS colour (a `var(--lane-…)` of styles.css follows the theme); clicking it opens the fault menu there. */
   readonly background: string;
+  /**
+   * The trace kinds (`TraceEvent.kind`) of the resource this kind draws: a run with any event of
+   * these kinds gets at least one lane of this kind, whatever the scenario declares (a lane for
+   * every resource the trace touches). Empty for kinds that draw no resource (workers).
+   */
+  readonly traceKinds: readonly string[];
   /** Id of the lane a ref names (unique across kinds; keys the lane's elements). */
   idOf(ref: R): string;
   /** This kind's lanes in the run, top to bottom (pure; the registry memoises it per run). */
@@ -60,6 +66,11 @@ export interface LaneKind<R extends LaneRefBase, D> {
   /** The items drawn in one of this kind's lanes. */
   items(data: D, ctx: DrawContext, lane: LaneSpec<R, D>): Item[];
   readonly cursorNote?: CursorNote<D>;
+}
+
+/** The run has an event of one of `kinds` (its trace touches that resource). */
+export function touches(run: DerivedRun, kinds: readonly string[]): boolean {
+  return run.events.some((e) => kinds.includes(e.kind));
 }
 
 /** Stacks intervals into rows so that overlapping ones do not share a row. */

@@ -1,20 +1,43 @@
-/** Worker lanes: one per worker, a segment per machine state (from the events' `state`). */
-import type { WorkerStateName } from '../../../sim';
-import { runEndMs } from '../../store/derive';
+/**
+ * Worker lanes: one per actor with a machine state (the scenario's workers, then an admin script a
+ * fault runs), a segment per state. The state is the events' `state`, except where the trace says
+ * the worker did something its machine has no state for: a `ReceiveMessage` that returned no
+ * message means the worker is polling the queue (its machine stays `working`). Repeated identical
+ * calls within a segment (same command, same reply) are counted from the trace and named by what
+ * they were: empty receives, refused attempts, renewals.
+ */
+import type { TraceEvent, WorkerStateName } from '../../../sim';
+import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
+import { runEndMs, type DerivedRun } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { STATE_FILL, STATE_PATTERN, textOn } from '../style';
+import { STATE_FILL, STATE_PATTERN, textOn, type LaneState } from '../style';
 import { fitText, r1 } from '../fit';
 import type { Item } from '../draw/items';
 import type { LaneKind } from './types';
-import { foldRetries, spacingText } from '../../log/folds';
+import { MIN_FOLD, spacingText } from '../../log/folds';
 
-/** A span of one worker's machine state. */
+export type { LaneState } from '../style';
+
+/** Repeated identical calls within a segment, counted from the trace. */
+export interface Repeats {
+  /** How many events of the worker in the segment had this command and this reply. */
+  readonly count: number;
+  /** What they were, plural ("empty receives", "refused attempts", "renewals", …). */
+  readonly noun: string;
+  /** Their spacing, "1 s apart" or "2–3 s apart". */
+  readonly spacing: string;
+  /** Ids of the events counted (first and last), for the tooltip. */
+  readonly firstId: string;
+  readonly lastId: string;
+}
+
+/** A span of one worker's lane state. */
 export interface StateSegment {
   readonly startMs: number;
   readonly endMs: number;
-  readonly state: WorkerStateName;
-  /** Identical retries folded into this span (the log's folds, ../../log/folds.ts): how many, and their spacing. */
-  readonly retries?: { readonly count: number; readonly spacing: string };
+  readonly state: LaneState;
+  /** The longest run of identical calls (at least MIN_FOLD) the worker made in this span. */
+  readonly retries?: Repeats;
 }
 
 /** Names a worker's lane. */
@@ -35,52 +58,132 @@ export const STATE_TEXT: Record<WorkerStateName, string> = {
   done: 'done',
 };
 
+/** Plain-words name of a lane state (a machine state, or polling). */
+export const LANE_STATE_TEXT: Record<LaneState, string> = { ...STATE_TEXT, polling: 'polling' };
+
 /** One-word state names for narrow segments. */
-const STATE_SHORT: Record<WorkerStateName, string> = {
+const STATE_SHORT: Record<LaneState, string> = {
   idle: 'idle', requesting: 'req', waiting: 'wait', holding: 'holds', working: 'work', performingEffect: 'effect',
-  recordingCompletion: 'record', releasing: 'release', paused: 'paused', crashed: 'crashed', done: 'done',
+  recordingCompletion: 'record', releasing: 'release', paused: 'paused', crashed: 'crashed', done: 'done', polling: 'poll',
 };
 
+/** The event is a `ReceiveMessage` that returned no message (the caller is polling an empty queue). */
+export function isEmptyReceive(e: Pick<TraceEvent, 'call'>): boolean {
+  if (e.call?.resource !== 'queue') return false;
+  const cmd = e.call.command as QueueCmd;
+  const reply = e.call.reply as QueueReply;
+  return cmd.op === 'ReceiveMessage' && reply.op === 'ReceiveMessage' && reply.messages.length === 0;
+}
+
+/**
+ * The lane state after a worker's event: `polling` after an empty `ReceiveMessage` (until the
+ * worker's next event), else the event's machine state. Undefined for an event without a state.
+ */
+export function laneStateOf(e: Pick<TraceEvent, 'call' | 'state'>): LaneState | undefined {
+  if (e.state === undefined) return undefined;
+  return e.state === 'working' && isEmptyReceive(e) ? 'polling' : e.state;
+}
+
+/** What a repeated call was, from its data (never from its narration). */
+export function repeatNoun(e: Pick<TraceEvent, 'call' | 'data'>): string {
+  if (isEmptyReceive(e)) return 'empty receives';
+  const d = e.data;
+  if (d?.t === 'lease' && d.op === 'renewed') return 'renewals';
+  if (d?.t === 'lease' && d.op === 'renewFailed') return e.call?.resource === 'redis' && (e.call as { cutOff?: true }).cutOff ? 'renewals unanswered' : 'failed renewals';
+  const reply = e.call?.reply as { kind?: string } | undefined;
+  if (e.call?.resource === 'redis' && (reply?.kind === 'nil' || (reply?.kind === 'int' && (reply as { value: number }).value === 0))) return 'refused attempts';
+  return 'identical calls';
+}
+
+/**
+ * The longest run of identical calls (same command text, same reply text; narration aside) among
+ * `events` — one worker's own events in one segment, in order — if it has at least `min` calls.
+ */
+export function repeatsIn(events: readonly TraceEvent[], min = MIN_FOLD): Repeats | undefined {
+  const calls = events.filter((e) => e.command !== undefined);
+  const key = (e: TraceEvent) => `${e.command}\u0000${e.reply ?? ''}`;
+  let bestStart = 0;
+  let bestLen = 0;
+  for (let start = 0, i = 0; i < calls.length; i++) {
+    if (key(calls[i]!) !== key(calls[start]!)) start = i;
+    if (i - start + 1 > bestLen) [bestStart, bestLen] = [start, i - start + 1];
+  }
+  if (bestLen < min) return undefined;
+  const best = calls.slice(bestStart, bestStart + bestLen);
+  return { count: bestLen, noun: repeatNoun(best[0]!), spacing: spacingText(best, best.map((_e, i) => i)), firstId: best[0]!.id, lastId: best.at(-1)!.id };
+}
+
+type RawSegment = { startMs: number; endMs: number; state: LaneState; events: TraceEvent[] };
+
 /** Appends a state segment, merging it with the previous one when the state is the same. */
-function pushSeg(list: StateSegment[], seg: StateSegment): void {
+function pushSeg(list: RawSegment[], seg: RawSegment): void {
   const prev = list.at(-1);
-  if (prev && prev.state === seg.state && prev.endMs === seg.startMs) list[list.length - 1] = { ...prev, endMs: seg.endMs };
+  if (prev && prev.state === seg.state && prev.endMs === seg.startMs) list[list.length - 1] = { ...prev, endMs: seg.endMs, events: [...prev.events, ...seg.events] };
   else list.push(seg);
+}
+
+/**
+ * Every actor's lane segments (ids: the scenario's workers in order, then any other actor whose
+ * events carry a state). A scenario worker's last state lasts until the run's end (its job ends
+ * with a `done` event). Any other actor (the admin script of the adminBypass fault) runs one
+ * command and has no job steps that take time: after its last event it does nothing more, unless
+ * that event left it waiting (its statement still waits for a lock), so its lane ends there; a
+ * command answered at once is an instant (`endMs === startMs`). Each segment counts the
+ * identical calls among the events that kept the worker in that state (one at the segment's end
+ * included: a last empty receive just before `done`).
+ */
+export function workerSegments(run: DerivedRun): { ids: string[]; segs: Map<string, StateSegment[]> } {
+  const endMs = runEndMs(run);
+  const workerIds = run.scenario.workers.map((w) => w.id);
+  const scenarioWorkers = new Set(workerIds);
+  const open = new Map<string, { startMs: number; state: LaneState; events: TraceEvent[] }>();
+  const lastAt = new Map<string, number>();
+  const raw = new Map<string, RawSegment[]>(workerIds.map((id) => [id, []]));
+  for (const e of run.events) {
+    const st = laneStateOf(e);
+    if (st === undefined) continue;
+    if (!raw.has(e.actor)) {
+      raw.set(e.actor, []);
+      workerIds.push(e.actor);
+    }
+    lastAt.set(e.actor, e.atMs);
+    const cur = open.get(e.actor);
+    if (cur && cur.state === st) {
+      cur.events.push(e);
+      continue;
+    }
+    if (cur && e.atMs > cur.startMs) pushSeg(raw.get(e.actor)!, { ...cur, endMs: e.atMs });
+    open.set(e.actor, { startMs: e.atMs, state: st, events: [e] });
+  }
+  for (const [id, cur] of open) {
+    if (cur.state === 'done') continue;
+    const list = raw.get(id)!;
+    const last = lastAt.get(id)!;
+    if (scenarioWorkers.has(id) || cur.state === 'waiting') pushSeg(list, { ...cur, endMs: Math.max(endMs, cur.startMs) });
+    // An admin script whose command was answered: its lane ends at its last event, or is an
+    // instant there when that is all it did.
+    else if (last > cur.startMs || list.length === 0) pushSeg(list, { ...cur, endMs: last });
+  }
+  const segs = new Map<string, StateSegment[]>();
+  for (const id of workerIds) {
+    segs.set(id, (raw.get(id) ?? []).map(({ events, ...sg }) => {
+      const retries = repeatsIn(events);
+      return retries ? { ...sg, retries } : sg;
+    }));
+  }
+  return { ids: workerIds, segs };
 }
 
 /** The worker lane kind. */
 export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
   kind: 'worker',
   background: 'var(--lane-worker)',
+  traceKinds: [],
   idOf: (ref) => `worker-${ref.worker}`,
 
   lanes(run) {
-    const endMs = runEndMs(run);
-    // The scenario's workers in order, then any other actor whose events carry a state.
-    const workerIds = run.scenario.workers.map((w) => w.id);
-    const open = new Map<string, { startMs: number; state: WorkerStateName }>();
-    const segs = new Map<string, StateSegment[]>(workerIds.map((id) => [id, []]));
-    for (const e of run.events) {
-      if (e.state === undefined) continue;
-      if (!segs.has(e.actor)) {
-        segs.set(e.actor, []);
-        workerIds.push(e.actor);
-      }
-      const cur = open.get(e.actor);
-      if (cur && cur.state === e.state) continue;
-      if (cur && e.atMs > cur.startMs) pushSeg(segs.get(e.actor)!, { startMs: cur.startMs, endMs: e.atMs, state: cur.state });
-      open.set(e.actor, { startMs: e.atMs, state: e.state });
-    }
-    for (const [id, cur] of open) if (cur.state !== 'done') pushSeg(segs.get(id)!, { startMs: cur.startMs, endMs: Math.max(endMs, cur.startMs), state: cur.state });
-    // The retries the log folds, told on the span they fall in ("waiting 29 s · 27 retries, 1 s apart").
-    for (const f of foldRetries(run.events)) {
-      if (f.kind !== 'fold') continue;
-      const first = run.events[f.indices[0]!]!;
-      const list = segs.get(first.actor);
-      const at = list?.findIndex((sg) => sg.startMs <= first.atMs && first.atMs < sg.endMs) ?? -1;
-      if (list && at >= 0 && !list[at]!.retries) list[at] = { ...list[at]!, retries: { count: f.indices.length, spacing: spacingText(run.events, f.indices) } };
-    }
-    return workerIds.map((id) => ({
+    const { ids, segs } = workerSegments(run);
+    return ids.map((id) => ({
       ref: { kind: 'worker', worker: id },
       label: `Worker ${id}`,
       ariaLabel: `Worker ${id}: machine states over time`,
@@ -95,23 +198,27 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
     for (const s of segments) {
       if (X(s.endMs) < -5 || X(s.startMs) > plotW + 5) continue;
       const rx = X(s.startMs);
-      const rw = W(s.startMs, s.endMs);
+      // An instant (an admin script's command answered at once) still shows, as a narrow bar.
+      const rw = W(s.startMs, s.endMs, s.endMs === s.startMs ? 4 : 2);
       const pat = STATE_PATTERN[s.state];
+      const name = LANE_STATE_TEXT[s.state];
       // Words start after a fault marker sitting at the segment's start, end before the next one,
       // and appear only where they fit inside the bar (white on a light lane would vanish).
       const textX = Math.max(rx + 5, ...markerXs.filter((m) => m >= rx - 14 && m <= rx + 16).map((m) => m + 16));
       const stop = Math.min(rx + rw, plotW, ...markerXs.filter((m) => m > textX - 2).map((m) => m - 15));
-      const base = `${STATE_TEXT[s.state]} ${fmtSeconds(s.endMs - s.startMs)}`;
+      const span = s.endMs === s.startMs ? `at ${fmtSeconds(s.startMs)}` : `${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`;
+      const base = s.endMs === s.startMs ? name : `${name} ${fmtSeconds(s.endMs - s.startMs)}`;
       const r = s.retries;
-      const text = fitText(stop - textX - 2, 8.2, ...(r ? [`${base} · ${r.count} retries, ${r.spacing}`, `${base} · × ${r.count}`] : []), base, STATE_TEXT[s.state], STATE_SHORT[s.state]);
+      const repeats = r ? `${r.count} ${r.noun}${r.spacing ? `, ${r.spacing}` : ''}` : '';
+      const text = fitText(stop - textX - 2, 8.2, ...(r ? [`${base} · ${repeats}`, `${base} · × ${r.count}`] : []), base, name, STATE_SHORT[s.state]);
       items.push({
         key: `${s.startMs}|${s.state}`,
-        sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}|${s.retries?.count ?? 0}`,
-        label: `${id} ${STATE_TEXT[s.state]} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}${s.retries ? `, ${s.retries.count} identical retries ${s.retries.spacing}` : ''}`,
+        sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}|${repeats}`,
+        label: `${id} ${name} ${s.endMs === s.startMs ? span : `from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`}${r ? `, ${repeats} (${r.firstId} – ${r.lastId})` : ''}`,
         draw: (sg) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
-          sg.append('title').text(`${id}: ${STATE_TEXT[s.state]} ${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}${s.retries ? ` (${s.retries.count} identical retries, ${s.retries.spacing})` : ''}`);
+          sg.append('title').text(`${id}: ${name} ${span}${r ? ` (${repeats}: ${r.firstId} – ${r.lastId})` : ''}`);
           if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
             // A halo in the bar's colour keeps the words readable over the dotted and hatched patterns.
             .attr('stroke', STATE_FILL[s.state]).attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);

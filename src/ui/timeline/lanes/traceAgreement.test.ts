@@ -1,0 +1,230 @@
+/**
+ * What the lanes draw never disagrees with the trace: checked over every preset (both variants)
+ * and over random scenarios (src/sim/testing/scenarioArb.ts), each time re-deriving the fact from
+ * the events' data or the resources' snapshots, never from the lane code.
+ */
+import fc from 'fast-check';
+import { PRESETS, findPreset, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
+import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
+import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
+import { scenarioArb } from '../../../sim/testing/scenarioArb';
+import { deriveRun, runEndMs, type DerivedRun } from '../../store/derive';
+import { fmtSeconds } from '../../faults/faultCatalog';
+import { buildLanes, laneKindOfTraceKind } from '.';
+import { databaseLanes } from './database';
+import { leaseLanes, ttlPieceAt } from './lease';
+import { workerLanes, type StateSegment } from './worker';
+
+const VARIANTS = PRESETS.flatMap((p) => [[`${p.id} without the fix`, p.withoutFix], [`${p.id} with the fix`, p.withFix]] as const);
+const run = (id: string, v: 'withoutFix' | 'withFix' = 'withoutFix') => deriveRun(findPreset(id)![v]);
+
+/** Random valid scenarios (a fixed seed: the same ones every run). */
+function randomScenarios(n: number, seed: number): Scenario[] {
+  return fc.sample(scenarioArb.filter((s) => validateScenario(s).ok), { numRuns: n, seed });
+}
+
+const isEmptyReceiveData = (e: TraceEvent) => {
+  if (e.call?.resource !== 'queue') return false;
+  const c = e.call.command as QueueCmd;
+  const r = e.call.reply as QueueReply;
+  return c.op === 'ReceiveMessage' && r.op === 'ReceiveMessage' && r.messages.length === 0;
+};
+
+/** The words a worker segment shows, widest and narrowest fit (a wide plot, then a narrow one). */
+function segmentTexts(r: DerivedRun, worker: string): string[] {
+  const lane = buildLanes(r).lanes.find((l) => l.id === `worker-${worker}`)!;
+  const texts: string[] = [];
+  for (const pxPerMs of [10, 0.05, 0.01]) {
+    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms * pxPerMs, W: (s: number, e: number, min = 2) => Math.max(min, (e - s) * pxPerMs), plotW: 1e9, uid: 'u', markerXs: [], showFindings: true };
+    for (const it of lane.items(ctx)) {
+      const t = { text: '' };
+      // Run the draw against a tiny recorder to read the text it writes.
+      const rec = { append: () => rec, attr: () => rec, style: () => rec, text: (s: string) => { t.text = s; return rec; } };
+      it.draw(rec as never);
+      texts.push(t.text);
+    }
+  }
+  return texts;
+}
+
+/** Problems of the worker lanes of a run against its trace (empty: they agree). */
+function workerDisagreements(r: DerivedRun): string[] {
+  const out: string[] = [];
+  for (const lane of workerLanes.lanes(r)) {
+    const id = lane.ref.worker;
+    const own = r.events.filter((e) => e.actor === id && e.state !== undefined);
+    const segAt = (e: TraceEvent): StateSegment | undefined => lane.data.find((s) => s.startMs <= e.atMs && e.atMs < s.endMs);
+    // Polling an empty queue is drawn as polling, never as working.
+    for (const e of own.filter(isEmptyReceiveData)) {
+      const s = segAt(e);
+      if (s && s.state !== 'polling') out.push(`${id}: ${e.id} is an empty ReceiveMessage but the lane says ${s.state}`);
+    }
+    for (const s of lane.data) {
+      const inside = own.filter((e) => s.startMs <= e.atMs && e.atMs <= s.endMs);
+      if (s.state === 'polling') {
+        const receives = inside.filter(isEmptyReceiveData).length;
+        if (receives === 0) out.push(`${id}: polling from ${s.startMs} with no empty ReceiveMessage`);
+        if (receives >= 3 && s.retries?.count !== receives) out.push(`${id}: polling ${s.startMs}–${s.endMs} says ${s.retries?.count ?? 'no'} receives, the trace has ${receives}`);
+      }
+      if (!s.retries) continue;
+      // The count is every event of the worker in the segment with that command and reply.
+      const first = r.events.find((e) => e.id === s.retries!.firstId)!;
+      const matching = inside.filter((e) => e.command === first.command && e.reply === first.reply && (s.state !== 'polling' || isEmptyReceiveData(e)));
+      if (matching.length !== s.retries.count) out.push(`${id}: ${s.state} ${s.startMs}–${s.endMs} says ${s.retries.count} ${s.retries.noun}, the trace has ${matching.length}`);
+    }
+    // Every figure drawn on the lane ("N empty receives", "× N") is one of the segments' counts.
+    const counts = new Set(lane.data.flatMap((s) => (s.retries ? [s.retries.count] : [])));
+    for (const t of segmentTexts(r, id)) {
+      for (const m of t.matchAll(/(?:× |· )(\d+)(?: [a-z]|$)/g)) if (!counts.has(Number(m[1]))) out.push(`${id}: draws "${t}"`);
+      if (/retries/.test(t)) out.push(`${id}: draws "${t}" (a count of identical calls is not a count of retries)`);
+    }
+    // An actor that is not a scenario worker (the admin script) does nothing after its last event unless it waits.
+    if (!r.scenario.workers.some((w) => w.id === id) && own.length > 0) {
+      const last = own.at(-1)!;
+      const end = Math.max(0, ...lane.data.map((s) => s.endMs));
+      if (last.state !== 'waiting' && end > last.atMs) out.push(`${id}: its lane runs to ${end} ms after its last event (${last.id} at ${last.atMs} ms)`);
+    }
+  }
+  return out;
+}
+
+/** The lease store's state of the lease key at `atMs`, per the snapshot after the last event at or before it. */
+function storeAt(r: DerivedRun, atMs: number) {
+  const i = r.events.findLastIndex((e) => e.atMs <= atMs);
+  const l = i < 0 ? undefined : r.snapshots[i]!.leases.find((k) => k.key === r.scenario.lease.key);
+  return l && (l.expiresAtMs === null || l.expiresAtMs > atMs) ? l : undefined;
+}
+
+/** Who wrote `value` into the lease key (a successful SET in the trace), if anyone. */
+function writerOf(r: DerivedRun, value: string): string | undefined {
+  return r.events.find((e) => e.call?.resource === 'redis' && (e.call.command as RedisCmd).op === 'SET' && (e.call.command as { value?: string }).value === value && (e.call.reply as RedisReply).kind === 'ok')?.call!.caller;
+}
+
+/** Problems of the lease lane of a run against the lease store's snapshots (empty: they agree). */
+function leaseDisagreements(r: DerivedRun): string[] {
+  const lane = buildLanes(r).lanes.find((l) => l.ref.kind === 'lease');
+  const segs = lane ? leaseLanes.lanes(r)[0]!.data : [];
+  const end = runEndMs(r);
+  const times = [...new Set(r.events.map((e) => e.atMs))];
+  const out: string[] = [];
+  times.forEach((t, k) => {
+    const next = times[k + 1] ?? end;
+    const l = storeAt(r, t);
+    // At the event, between it and the next, and just before and at an expiry in between.
+    const samples = [t, (t + next) / 2, ...(l?.expiresAtMs != null && l.expiresAtMs > t && l.expiresAtMs < next ? [l.expiresAtMs - 1, l.expiresAtMs] : [])].filter((x) => x < end); // the lane is drawn up to the run's end
+    for (const at of samples) {
+      const want = storeAt(r, at);
+      const seg = segs.find((s) => s.startMs <= at && at < s.endMs);
+      const piece = seg && ttlPieceAt(seg, at);
+      const got = seg && piece ? `${seg.value} until ${piece.expiresAtMs}` : 'free';
+      const exp = want ? `${want.value} until ${want.expiresAtMs}` : 'free';
+      if (got !== exp) out.push(`at ${at} ms the lane says ${got}, the store ${exp}`);
+      if (!lane?.note) continue;
+      const note = lane.note.text(at);
+      const who = want && (writerOf(r, want.value) ?? seg?.owner);
+      const wantNote = !want ? 'free' : want.expiresAtMs === null ? `${who}: no TTL` : `${who}: TTL ${fmtSeconds(Math.max(0, want.expiresAtMs - at))}`;
+      if (note !== wantNote) out.push(`at ${at} ms the note says "${note}", the store "${wantNote}"`);
+    }
+  });
+  return out.slice(0, 5);
+}
+
+/** Resource kinds the trace touches that have no lane (empty: every one has its lane). */
+function missingLanes(r: DerivedRun): string[] {
+  const lanes = new Set(buildLanes(r).lanes.map((l) => l.ref.kind as string));
+  const out = new Set<string>();
+  for (const e of r.events) {
+    if (['step', 'fault', 'outcome'].includes(e.kind)) continue;
+    const k = laneKindOfTraceKind(e.kind);
+    if (k === undefined) out.add(`${e.kind} (no lane kind draws it; first at ${e.id})`);
+    else if (!lanes.has(k)) out.add(`${e.kind} → ${k} (first at ${e.id})`);
+  }
+  return [...out];
+}
+
+describe('worker lanes agree with the trace', () => {
+  it.each(VARIANTS)('%s: a state and every count on a worker lane come from the worker\'s events', (_n, s) => {
+    expect(workerDisagreements(deriveRun(s))).toEqual([]);
+  });
+
+  it('over random scenarios', () => {
+    for (const s of randomScenarios(150, 11)) expect(workerDisagreements(deriveRun(s)), JSON.stringify(s.faults)).toEqual([]);
+  });
+
+  it('queue-redelivery: B polls the empty queue — 12 empty receives in the fixed run, 6 before it receives m1 without the fix', () => {
+    const fixed = workerLanes.lanes(run('queue-redelivery', 'withFix')).find((l) => l.ref.worker === 'B')!.data;
+    expect(fixed.map((s) => [s.state, s.startMs, s.endMs, s.retries?.count, s.retries?.noun])).toEqual([['polling', 1_000, 56_000, 12, 'empty receives']]);
+    expect(segmentTexts(run('queue-redelivery', 'withFix'), 'B')[0]).toBe('polling 55 s · 12 empty receives, 5 s apart');
+    const broken = workerLanes.lanes(run('queue-redelivery')).find((l) => l.ref.worker === 'B')!.data;
+    expect(broken.map((s) => [s.state, s.startMs, s.endMs, s.retries?.count])).toEqual([['polling', 1_000, 31_000, 6], ['working', 31_000, 66_000, undefined], ['performingEffect', 66_000, 68_000, undefined]]);
+  });
+
+  it('names repeated calls by what they were: refused attempts to take the lease, renewals, renewals a partition left unanswered', () => {
+    const rp = workerLanes.lanes(run('renew-partition'));
+    const words = (w: string) => rp.find((l) => l.ref.worker === w)!.data.flatMap((s) => (s.retries ? [`${s.state}: ${s.retries.count} ${s.retries.noun}`] : []));
+    expect(words('A')).toEqual(['performingEffect: 7 renewals unanswered']);
+    expect(words('B')).toEqual(['waiting: 12 refused attempts', 'performingEffect: 7 renewals']);
+  });
+
+  it('admin-bypass: the admin script\'s lane ends when its statement is answered (an instant at 150 ms without the fix; waiting 150–200 ms with it)', () => {
+    const admin = (v: 'withoutFix' | 'withFix') => workerLanes.lanes(run('admin-bypass', v)).find((l) => l.ref.worker === 'admin')!.data.map((s) => [s.state, s.startMs, s.endMs]);
+    expect(admin('withoutFix')).toEqual([['performingEffect', 150, 150]]);
+    expect(admin('withFix')).toEqual([['waiting', 150, 200]]);
+    // Its script still waiting at the end keeps its lane to the end: a run cut at 180 ms.
+    const s = findPreset('admin-bypass')!.withFix;
+    expect(workerLanes.lanes(deriveRun({ ...s, horizonMs: 180 })).find((l) => l.ref.worker === 'admin')!.data.map((x) => [x.state, x.startMs, x.endMs])).toEqual([['waiting', 150, 180]]);
+  });
+});
+
+describe('the lease lane agrees with the lease store', () => {
+  it.each(VARIANTS)('%s: holder, TTL and the cursor note at every event, between events and at each expiry', (_n, s) => {
+    expect(leaseDisagreements(deriveRun(s))).toEqual([]);
+  });
+
+  it('over random scenarios (failovers, deletions, expiries, clock jumps, every renewal)', () => {
+    for (const s of randomScenarios(200, 7)) expect(leaseDisagreements(deriveRun(s)), `${s.id} ${JSON.stringify(s.mechanism)} ${JSON.stringify(s.faults)}`).toEqual([]);
+  });
+
+  it('failover-fence: A\'s bar ends at the failover that lost its key; the note says free until B takes the lease', () => {
+    for (const v of ['withoutFix', 'withFix'] as const) {
+      const r = run('failover-fence', v);
+      const lane = buildLanes(r).lanes.find((l) => l.ref.kind === 'lease')!;
+      expect(leaseLanes.lanes(r)[0]!.data.map((s) => [s.owner, s.startMs, s.endMs])).toEqual([['A', 0, 1_500], ['B', 2_000, 17_000]]);
+      expect([1_499, 1_500, 1_999, 2_000].map((t) => lane.note!.text(t))).toEqual(['A: TTL 28.501 s', 'free', 'free', 'B: TTL 30 s']);
+    }
+  });
+
+  it('renew-partition: each renewal moves the TTL from then on, never before (the note at 0 ms is the first TTL, 10 s)', () => {
+    const r = run('renew-partition');
+    const lane = buildLanes(r).lanes.find((l) => l.ref.kind === 'lease')!;
+    expect(lane.note!.text(0)).toBe('A: TTL 10 s');
+    // A's renewal at 3 s moved its expiry to 13 s; the partition stopped the next ones.
+    expect(lane.note!.text(2_999)).toBe('A: TTL 7.001 s');
+    expect(lane.note!.text(3_000)).toBe('A: TTL 10 s');
+    expect(lane.note!.text(12_999)).toBe('A: TTL 1 ms');
+    expect(leaseLanes.lanes(r)[0]!.data[0]!.ttl.map((p) => [p.fromMs, p.toMs, p.expiresAtMs])).toEqual([[0, 3_000, 10_000], [3_000, 13_000, 13_000]]);
+  });
+});
+
+describe('every resource the trace touches has its lane', () => {
+  it.each(VARIANTS)('%s', (_n, s) => {
+    expect(missingLanes(deriveRun(s))).toEqual([]);
+  });
+
+  it('over random scenarios', () => {
+    for (const s of randomScenarios(200, 5)) expect(missingLanes(deriveRun(s)), `${s.id} ${JSON.stringify(s.mechanism)}`).toEqual([]);
+  });
+
+  it('failover-fence with the fix draws the database its workers take fencing tokens from (SELECT nextval(\'fence_seq\'))', () => {
+    const r = run('failover-fence', 'withFix');
+    expect(r.events.some((e) => e.command === "SELECT nextval('fence_seq')")).toBe(true);
+    expect(buildLanes(r).lanes.map((l) => l.ref.kind)).toContain('database');
+    // It holds no lock to draw (autocommit): the tokens it hands out are its marks.
+    expect(databaseLanes.lanes(r)[0]!.data.marks.filter((m) => m.kind === 'sequence').map((m) => [m.atMs, m.label])).toEqual([[0, "A: nextval('fence_seq') = 33"], [2_000, "B: nextval('fence_seq') = 34"]]);
+    // The lane follows the trace, not only what the scenario declares: the same events under a
+    // scenario that says its tokens come from Redis still get their database lane.
+    const declared = { ...r, scenario: { ...r.scenario, mechanism: { ...r.scenario.mechanism, fenceSource: 'redis-incr' as const } } };
+    expect(buildLanes(declared).lanes.map((l) => l.ref.kind)).toContain('database');
+    expect(missingLanes(declared)).toEqual([]);
+  });
+});
