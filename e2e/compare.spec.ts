@@ -51,3 +51,14 @@ test('after a manual switch change, compare names each side by its mechanism and
   await transport.getByRole('button', { name: /^Prev/ }).click();
   await expect(page.getByTestId('cursor-readout')).toContainText('event 1/');
 });
+
+test('queue-redelivery and skip-locked-claim: Compare names the fix\'s step changes and never calls the runs identical', async ({ page }) => {
+  for (const [id, words] of [['queue-redelivery', 'ChangeMessageVisibility'], ['skip-locked-claim', 'drops COMMIT']] as const) {
+    await page.goto(`/#/compare/${id}`);
+    await expect(page.getByTestId('compare-right')).toBeVisible();
+    await expect(page.getByTestId('same-mechanism')).toHaveCount(0);
+    await expect(page.getByTestId('compare-diff')).toContainText(words);
+    await expect(page.getByTestId('compare-diff')).toContainText('The fix (on the right):');
+    await expect(page.getByTestId('divergence')).toContainText('The runs first differ at');
+  }
+});

@@ -28,7 +28,7 @@ test('lessons: a learner completes the fencing lesson by keyboard alone — pred
   await tabTo(page, page.getByTestId('lesson-open-fencing'));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Fencing token: Nightly export');
-  await expect(page.getByTestId('lesson-question')).toContainText('Can a lease alone stop the stale upload?');
+  await expect(page.getByTestId('lesson-question')).toContainText("Can a lease alone stop a paused holder's late upload?");
   // The exercise asks for the fix: the "with the fix" radio and the fix sentence stay hidden.
   await expect(page.getByText('with the fix')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText('The fix:');
@@ -86,5 +86,29 @@ test('lessons: a learner completes the fencing lesson by keyboard alone — pred
   await page.goto('/#/lessons');
   await expect(page.getByTestId('lesson-progress')).toHaveText('1 of 8 lessons done.');
   await expect(page.getByRole('listitem').filter({ hasText: 'Fencing token' })).toContainText('done');
+  expect(errors).toEqual([]);
+});
+
+test('lesson 1 says nothing of the outcome before the prediction; Help inside a lesson describes the lesson', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/lessons');
+  await page.getByTestId('lesson-open-invariant').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Start from the invariant: Two workers, one thumbnail');
+  await expect(page.getByTestId('lesson-options').getByRole('checkbox')).not.toHaveCount(0, { timeout: 30_000 });
+  const main = page.locator('main');
+  for (const w of ['no invariant breaks', 'Held', 'no violation', 'redundant', 'DUPLICATE']) await expect(main).not.toContainText(w);
+  await expect(page.locator('.marks-note')).toHaveText('verdict hidden');
+  // Help: the lesson's steps, not the interview's.
+  await page.getByRole('button', { name: 'Help', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Help' });
+  await expect(dialog.getByRole('heading', { name: 'Using a guided lesson' })).toBeVisible();
+  await expect(dialog).toContainText('Check my prediction');
+  await expect(dialog).not.toContainText('Choose a mechanism on the left');
+  await page.keyboard.press('Escape');
+  // After the prediction and the reveal, the catalogue's account and the verdict show.
+  await page.getByTestId('lesson-check').click();
+  await page.getByTestId('lesson-reveal').click();
+  await expect(page.getByTestId('lesson-catalogue')).toContainText('no invariant breaks');
+  await expect(page.locator('.marks-note')).toHaveText('notes, no violation ▸');
   expect(errors).toEqual([]);
 });

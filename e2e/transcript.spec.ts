@@ -9,7 +9,8 @@ test('Run it yourself: the transcript downloads as the CLI prints it, a file per
   const share = page.getByRole('region', { name: 'Share and export' });
   await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
   // This build's report is current (or absent): either way the line says which, never a stale claim.
-  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+ \/ Redis 7\.\d+\.\d+: 0 differences|Not checked in this build)$/);
+  // lock-order-deadlock touches PostgreSQL only: Redis is not named.
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences|Not checked in this build)$/);
 
   const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
   expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.sql');
@@ -28,5 +29,22 @@ test('Run it yourself: the transcript downloads as the CLI prints it, a file per
   // Each catalogue card says it too.
   await page.goto('/#/');
   await expect(page.getByRole('listitem').filter({ hasText: 'lock-order-deadlock' }).getByTestId('fidelity')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('queue-redelivery: Run it yourself and the catalogue card claim no server; the transcript says the SQS calls are not replayed (issue 13)', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/sim/queue-redelivery');
+  const share = page.getByRole('region', { name: 'Share and export' });
+  await expect(share.getByText('This run sends nothing to PostgreSQL or Redis')).toBeVisible();
+  await expect(share.getByTestId('not-replayed')).toContainText(/the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
+  await expect(share.getByTestId('fidelity')).toHaveText('Not replayed against a server: this run touches no PostgreSQL or Redis');
+  await page.goto('/#/');
+  const card = page.getByRole('listitem').filter({ hasText: 'queue-redelivery' }).getByTestId('fidelity');
+  await expect(card).toHaveText('Not replayed against a server: these runs touch no PostgreSQL or Redis');
+  await expect(card).not.toContainText('Checked against');
+  const cli = spawnSync('npx', ['tsx', 'src/cli/simulate.ts', 'queue-redelivery', '--transcript'], { encoding: 'utf8' });
+  expect(cli.stdout).toContain('-- Not replayed: no server this transcript names receives these calls of the run');
+  expect(cli.stdout).toContain("(Lockscope's model of SQS, not replayed): ReceiveMessage QueueUrl=charges");
   expect(errors).toEqual([]);
 });

@@ -108,6 +108,14 @@ describe('simulate CLI', () => {
     expect(cli('export-lease-expiry', '--fixed', '--transcript').code).toBe(EXIT.held);
   });
 
+  it('--transcript of a run that only talks to the SQS queue says so at the top and at every call (issue 13)', () => {
+    const r = cli('queue-redelivery', '--transcript');
+    expect(r.out).toContain('-- Not replayed: no server this transcript names receives these calls of the run');
+    expect(r.out).toMatch(/-- {3}the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
+    expect(r.out.match(/→ the SQS queue charges \(Lockscope's model of SQS, not replayed\): (ReceiveMessage|DeleteMessage)/g)?.length).toBeGreaterThan(2);
+    expect(cli('queue-redelivery', '--fixed', '--transcript').out).toContain('ChangeMessageVisibility QueueUrl=charges ReceiptHandle=rh-1 VisibilityTimeout=30 → 200 OK');
+  });
+
   it('--transcript=<session> prints one session\'s script; an unknown session is bad input naming the ones there are', () => {
     const r = cli('export-lease-expiry', '--transcript=redis');
     expect(r.out.split('\n')[0]).toMatch(/^# redis: redis-cli/);

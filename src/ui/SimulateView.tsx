@@ -8,12 +8,12 @@ import { useFaultEditing } from './timeline/useFaultEditing';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
-import type { DerivedRun } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
 import { Inspector } from './inspector/Inspector';
 import { EventLog } from './log/EventLog';
 import { VerdictPanel } from './verdict/VerdictPanel';
+import { citationsOf } from './verdict/citations';
 import { MetricsCharts } from './verdict/MetricsCharts';
 import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
@@ -36,14 +36,6 @@ function Situation({ title, text, fix }: { title: string; text: string; fix?: st
       <button type="button" className="link more" aria-expanded={open} aria-controls="situation-text" onClick={() => setOpen(!open)}>{open ? 'Less' : 'More…'}</button>
     </section>
   );
-}
-
-const citedCache = new WeakMap<DerivedRun, Set<string>>();
-/** Event ids cited by the run's verdict (memoised per run). */
-function citedOf(run: DerivedRun): Set<string> {
-  let s = citedCache.get(run);
-  if (!s) citedCache.set(run, (s = new Set([...run.verdict.violations, ...run.verdict.notes].flatMap((f) => f.eventIds))));
-  return s;
 }
 
 const Metrics = memo(MetricsCharts);
@@ -77,7 +69,7 @@ export function SimulateView() {
     s.setCursorIndex(i);
   }, [store]);
   const editing = useFaultEditing();
-  const cited = useMemo(() => citedOf(run), [run]);
+  const cited = useMemo(() => citationsOf(run), [run]);
   // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
   // inspector and the metrics (below them) follow in the next one, rendered by React at lower
   // priority so that they never delay the verdict.

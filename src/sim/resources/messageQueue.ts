@@ -143,19 +143,12 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
 
   /** The request as the SQS API names it, e.g. `ReceiveMessage QueueUrl=jobs MaxNumberOfMessages=1 VisibilityTimeout=30`. */
   renderCommand(cmd: QueueCmd): string {
-    if (cmd.op === 'ReceiveMessage') return `ReceiveMessage QueueUrl=${cmd.queue} MaxNumberOfMessages=1 VisibilityTimeout=${secs(cmd.visibilityTimeoutMs)} AttributeNames=ApproximateReceiveCount`;
-    if (cmd.op === 'DeleteMessage') return `DeleteMessage QueueUrl=${cmd.queue} ReceiptHandle=${cmd.receiptHandle}`;
-    return `ChangeMessageVisibility QueueUrl=${cmd.queue} ReceiptHandle=${cmd.receiptHandle} VisibilityTimeout=${secs(cmd.visibilityTimeoutMs)}`;
+    return renderQueueCommand(cmd);
   }
 
   /** The reply as a client prints it: the messages, `200 OK`, or the error code. */
   renderReply(reply: QueueReply): string {
-    if (reply.op === 'ReceiveMessage') {
-      const m = reply.messages[0];
-      return m === undefined ? 'Messages: [] (none visible)' : `Messages: [MessageId=${m.messageId} ReceiptHandle=${m.receiptHandle} Body=${m.body} ApproximateReceiveCount=${m.receiveCount}]`;
-    }
-    if (reply.op === 'DeleteMessage') return '200 OK';
-    return reply.ok ? '200 OK' : `400 ${reply.error}`;
+    return renderQueueReply(reply);
   }
 
   snapshot(nowMs: number): readonly QueueMessageSnapshot[] {
@@ -194,6 +187,23 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
     }
     return out;
   }
+}
+
+/** A queue request as the SQS API names it, e.g. `ReceiveMessage QueueUrl=jobs MaxNumberOfMessages=1 VisibilityTimeout=30` (the trace's command text; the transcript's note). */
+export function renderQueueCommand(cmd: QueueCmd): string {
+  if (cmd.op === 'ReceiveMessage') return `ReceiveMessage QueueUrl=${cmd.queue} MaxNumberOfMessages=1 VisibilityTimeout=${secs(cmd.visibilityTimeoutMs)} AttributeNames=ApproximateReceiveCount`;
+  if (cmd.op === 'DeleteMessage') return `DeleteMessage QueueUrl=${cmd.queue} ReceiptHandle=${cmd.receiptHandle}`;
+  return `ChangeMessageVisibility QueueUrl=${cmd.queue} ReceiptHandle=${cmd.receiptHandle} VisibilityTimeout=${secs(cmd.visibilityTimeoutMs)}`;
+}
+
+/** A queue reply as a client prints it: the messages, `200 OK`, or the error code. */
+export function renderQueueReply(reply: QueueReply): string {
+  if (reply.op === 'ReceiveMessage') {
+    const m = reply.messages[0];
+    return m === undefined ? 'Messages: [] (none visible)' : `Messages: [MessageId=${m.messageId} ReceiptHandle=${m.receiptHandle} Body=${m.body} ApproximateReceiveCount=${m.receiveCount}]`;
+  }
+  if (reply.op === 'DeleteMessage') return '200 OK';
+  return reply.ok ? '200 OK' : `400 ${reply.error}`;
 }
 
 /** The queue of a scenario: its `queue` block when that is an SQS-like queue (one message whose body is the job key), else an empty one. */

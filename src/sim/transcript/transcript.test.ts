@@ -138,3 +138,47 @@ describe('renderSessionScript: one file per session', () => {
     expect(() => renderSessionScript(r, 'c9')).toThrow(/no session c9 in this transcript \(sessions: redis\)/);
   });
 });
+
+describe('what a transcript does not replay is said, at the top and where it occurs', () => {
+  it.each(variants)('$label: every call of the run is a step or a note naming it; the header lists each kind left out', ({ scenario }) => {
+    const run = runScenario(scenario);
+    const t = buildTranscript(run);
+    const byEvent = new Map(t.entries.filter((e) => e.eventId !== null).map((e) => [e.eventId, e]));
+    for (const e of run.events) {
+      if (!e.call) continue;
+      expect(byEvent.has(e.id), `${e.id} (${e.call.resource}) is left out silently`).toBe(true);
+    }
+    const outside = (resource: string) => run.events.some((e) => e.call?.resource === resource);
+    expect(t.notReplayed.some((x) => x.startsWith('the SQS queue'))).toBe(outside('queue'));
+    expect(t.notReplayed.some((x) => x.startsWith('the destination'))).toBe(outside('destination'));
+    expect(t.notReplayed.some((x) => x.startsWith('faults'))).toBe(run.events.some((e) => e.kind === 'fault'));
+    const text = renderTranscript(t);
+    for (const x of t.notReplayed) expect(text).toContain(`--   ${x}\n`);
+    expect(text.includes('-- Not replayed:')).toBe(t.notReplayed.length > 0);
+  });
+
+  it('queue-redelivery: each ReceiveMessage, DeleteMessage and ChangeMessageVisibility is a note saying it is not replayed; no session, nothing to type', () => {
+    for (const v of ['withoutFix', 'withFix'] as const) {
+      const run = runScenario(findPreset('queue-redelivery')![v]);
+      const t = buildTranscript(run);
+      expect(t.sessions).toEqual([]);
+      const queueCalls = run.events.filter((e) => e.call?.resource === 'queue');
+      expect(queueCalls.length).toBeGreaterThan(0);
+      for (const e of queueCalls) {
+        const n = t.entries.find((x) => x.eventId === e.id);
+        expect(n?.kind).toBe('note');
+        expect(n?.kind === 'note' && n.text).toContain(`→ the SQS queue charges (Lockscope's model of SQS, not replayed): ${e.command} → ${e.reply}`);
+      }
+      const ops = (op: string) => queueCalls.filter((e) => (e.call!.command as { op: string }).op === op).length;
+      const text = renderTranscript(t);
+      expect(text).toContain('-- Sessions: none. This run sends nothing to PostgreSQL or Redis');
+      expect(text).toContain(`--   the SQS queue charges (Lockscope's model of SQS, no server): ReceiveMessage ×${ops('ReceiveMessage')}`);
+      if (v === 'withFix') expect(text).toMatch(/ChangeMessageVisibility(, |$)/m);
+    }
+  });
+
+  it('a session\'s own file says what the transcript leaves out too', () => {
+    const t = buildTranscript(runScenario(findPreset('serializable-retry')!.withoutFix));
+    expect(renderSessionScript(t, 'c1')).toContain('--   the destination POST /v1/charges (an external API, no server): 3 requests');
+  });
+});

@@ -8,10 +8,14 @@
  * Built from the trace's structured `call` data (`renderSql`, `renderReply`, `renderRedis`,
  * `renderRedisReply`, `redisArgv`), never by parsing the event texts. What cannot be typed into a
  * server — virtual time passing, a TTL running out, faults (a pause, a crash, a partition), the
- * destination (file store / external API) — becomes a comment line saying so. So do the requests
- * to a lock service (etcd, `lockService`): the note gives the literal etcdctl line and the reply
- * the run got, but they are outside what a transcript replays (a real server's lease ids differ,
- * and its TTLs run in real time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
+ * destination (file store / external API), the SQS-like queue's ReceiveMessage, DeleteMessage and
+ * ChangeMessageVisibility (Lockscope's model of SQS: no server a transcript names) — becomes a
+ * comment line where it occurs, and the header lists every kind of call the run made that the
+ * transcript does not replay (`Transcript.notReplayed`), so a run that only talks to the queue
+ * never reads as a transcript with nothing left out. So do the requests to a lock service (etcd,
+ * `lockService`): the note gives the literal etcdctl line and the reply the run got, but they are
+ * outside what a transcript replays (a real server's lease ids differ, and its TTLs run in real
+ * time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
  * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
  * on any reply that differs from the `expect` of a step.
  *
@@ -25,6 +29,7 @@ import { sequencesFor, tablesFor } from '../engine/tables';
 import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
 import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import { renderEtcd, renderEtcdReply, type EtcdCmd, type EtcdReply } from '../resources/lockService';
+import { renderQueueCommand, renderQueueReply, type QueueCmd, type QueueReply } from '../resources/messageQueue';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../scenario/schema';
 import type { Scenario } from '../scenario/schema';
 
@@ -97,6 +102,13 @@ export interface Transcript {
   /** redis-cli commands that clear the run's keys and set the fencing counter's start. */
   readonly redisSetup: readonly { readonly line: string; readonly argv: readonly string[] }[];
   readonly entries: readonly TranscriptEntry[];
+  /**
+   * The calls of the run a transcript does not replay, one line per kind, in words: the SQS-like
+   * queue's requests by operation (`the SQS queue charges (…): ReceiveMessage ×9, DeleteMessage ×2`),
+   * the destination's requests, the faults, commands a partition kept from Redis. Empty when every
+   * call of the run is a step.
+   */
+  readonly notReplayed: readonly string[];
 }
 
 /** `deadlock_timeout` the other sessions get when the run has a deadlock, so the server's check fails the same statement as the run's. */
@@ -159,6 +171,13 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const note = (e: TraceEvent, text: string, redisTiming = false): void => {
     entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, text, redisTiming });
   };
+  /** Calls outside the transcript, counted by what they went to and their operation. */
+  const queueOps = new Map<string, number>();
+  let destinationRequests = 0;
+  let etcdRequests = 0;
+  const faultKinds = new Map<number, string>();
+  let cutOffCommands = 0;
+  const queueName = scenario.queue?.kind === 'sqs' ? scenario.queue.name : 'the queue';
 
   for (const e of events) {
     const call = e.call;
@@ -198,6 +217,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const reply = call.reply as RedisReply;
       const line = renderRedis(cmd);
       if ('cutOff' in call && call.cutOff) {
+        cutOffCommands += 1;
         note(e, `${e.actor} is cut off from Redis: its \`${line.length > 80 ? `${line.slice(0, 77)}…` : line}\` never reaches the server; its client times out (${renderRedisReply(reply)}). Nothing to type.`);
         continue;
       }
@@ -208,6 +228,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       continue;
     }
     if (call?.resource === 'etcd') {
+      etcdRequests += 1;
       // The lock service: outside what a transcript replays (lease ids and TTLs are the server's
       // and real-time), so a note with the literal etcdctl line and the reply the run got.
       const cmd = call.command as EtcdCmd;
@@ -252,11 +273,22 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       continue;
     }
     if (call?.resource === 'destination') {
+      if ((call.command as { op?: string }).op === 'begin') destinationRequests += 1;
       note(e, `${e.actor} → the destination (an external API or file store, not a server this transcript reaches): ${e.command ?? ''} → ${e.reply ?? ''}`);
       continue;
     }
     if (e.kind === 'expiry' && e.actor === 'etcd') {
       note(e, `(${fmtTime(e.atMs)}, virtual time) ${e.narration} In etcd the lease runs out in real time, and etcd revokes it within about half a second.`);
+        continue;
+      }
+    if (call?.resource === 'queue') {
+      const cmd = call.command as QueueCmd;
+      queueOps.set(cmd.op, (queueOps.get(cmd.op) ?? 0) + 1);
+      note(e, `${e.actor} → the SQS queue ${cmd.queue} (Lockscope's model of SQS, not replayed): ${renderQueueCommand(cmd)} → ${renderQueueReply(call.reply as QueueReply)}. Nothing to type.`);
+      continue;
+    }
+    if (e.data?.t === 'queue' && e.data.op === 'visible') {
+      note(e, `wait until ${fmtTime(e.atMs)} (virtual time), in the queue's model: ${e.narration} Not replayed: nothing to type.`);
       continue;
     }
     if (e.kind === 'expiry' && e.data?.t === 'lease') {
@@ -265,6 +297,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     }
     if (e.kind === 'fault' && e.data?.t === 'fault') {
       const kind = e.data.kind;
+      faultKinds.set(e.data.faultIndex, kind);
       const session = connectionOf.get(e.actor);
       const waiting = session !== undefined ? blocked.get(session) : undefined;
       // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
@@ -299,6 +332,13 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   // The world's setup before the first event (src/sim/engine/world.ts): the fencing counter starts at fenceStart.
   if (usesRedis && scenario.lease.fenceStart > 0) setupCmds.push({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) });
   const redisSetup = setupCmds.map((cmd) => ({ line: renderRedis(cmd), argv: redisArgv(cmd) }));
+  const times = (n: number) => (n === 1 ? '' : ` ×${n}`);
+  const notReplayed: string[] = [];
+  if (queueOps.size > 0) notReplayed.push(`the SQS queue ${queueName} (Lockscope's model of SQS, no server): ${[...queueOps].map(([op, n]) => `${op}${times(n)}`).join(', ')}`);
+  if (destinationRequests > 0) notReplayed.push(`the destination ${scenario.destination.target} (${scenario.destination.kind === 'api' ? 'an external API' : 'a file store'}, no server): ${destinationRequests} request${destinationRequests === 1 ? '' : 's'}`);
+  if (faultKinds.size > 0) notReplayed.push(`faults (they happen outside the servers): ${[...faultKinds.values()].join(', ')}`);
+  if (etcdRequests > 0) notReplayed.push(`the lock service etcd (its lease ids are the server's and its TTLs run in real time; the fidelity suite's "etcd lock service" row checks it instead): ${etcdRequests} request${etcdRequests === 1 ? '' : 's'}`);
+  if (cutOffCommands > 0) notReplayed.push(`Redis commands a partition kept from the server: ${cutOffCommands}`);
   return {
     title: scenario.title,
     ...(scenario.id !== undefined ? { scenarioId: scenario.id } : {}),
@@ -308,7 +348,17 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     sqlSetup,
     redisSetup,
     entries,
+    notReplayed,
   };
+}
+
+/** The header's lines on what the transcript leaves out (`--` comments, or `#` for a redis-cli file). */
+function notReplayedLines(t: Transcript, c: string): string[] {
+  if (t.notReplayed.length === 0) return [];
+  return [
+    `${c} Not replayed: no server this transcript names receives these calls of the run; they appear below, where they occur, as unnumbered comment lines:`,
+    ...t.notReplayed.map((x) => `${c}   ${x}`),
+  ];
 }
 
 /** `text` as `--` comment lines (multi-line replies continue indented under the first line). */
@@ -378,14 +428,16 @@ export function renderTranscript(t: Transcript, variant?: string): string {
     `-- Run it yourself: ${label(t, variant)}`,
     `-- Generated by Lockscope from the run's trace (trace hash ${t.traceHash}, seed ${t.seed}). The same scenario gives this text, byte for byte.`,
     '--',
-    '-- Sessions: open one terminal per session, side by side.',
-    ...t.sessions.map((s) => `--   ${s.id.padEnd(6)} ${describeSession(s)}`),
+    ...(t.sessions.length === 0
+      ? ['-- Sessions: none. This run sends nothing to PostgreSQL or Redis: there is nothing to type, and every line below is a comment.']
+      : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(6)} ${describeSession(s)}`)]),
+    ...(t.notReplayed.length > 0 ? ['--', ...notReplayedLines(t, '--')] : []),
     '--',
     '-- Run the numbered steps in order, each in the session it names (psql needs PostgreSQL 15, redis-cli Redis 7).',
     '--   "-- expect:" is the reply the run got (psql prints results as a table; here on one line).',
     '--   "(blocks)": the statement waits. Leave it and go on; the step it "returns" at shows its reply.',
     '--   Lines without a number happened outside the servers (virtual time, faults, the pool, the',
-    '--   destination): nothing to type. The times are the run\'s virtual time; between psql steps no',
+    '--   destination, the queue): nothing to type. The times are the run\'s virtual time; between psql steps no',
     '--   real waiting is needed, but Redis TTLs are real: a step after a TTL runs out needs that wait.',
   ];
   if (t.sqlSetup.length > 0 || t.sessions.some((s) => s.preamble.length > 0)) {
@@ -418,6 +470,7 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
   const out: string[] = [
     `${c} ${s.id}: ${describeSession(s)} — ${label(t, variant)}`,
     `${c} Part of a Lockscope transcript (trace hash ${t.traceHash}): run each step when the combined transcript reaches it.`,
+    ...notReplayedLines(t, c),
   ];
   if (s.client === 'psql') {
     const first = t.sessions.find((x) => x.client === 'psql');

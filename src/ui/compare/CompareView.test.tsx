@@ -24,14 +24,14 @@ describe('CompareView', () => {
     expect(screen.getByRole('toolbar', { name: 'Cursor' })).toBeInTheDocument();
   });
 
-  it('says "same mechanism" when both sides are equal, and offers a different right-hand side', async () => {
+  it('says "same scenario" when both sides are equal (and their runs byte-identical), and offers a different right-hand side', async () => {
     const user = userEvent.setup();
     // A scenario that is no preset: "the other variant" is the same scenario.
     const custom = { ...findPreset('export-lease-expiry')!.withoutFix, id: undefined, title: 'Mine' };
     act(() => store.getState().loadShared(custom, { view: 'compare' }));
     renderIn(store, <CompareView />);
-    expect(screen.getByTestId('same-mechanism')).toHaveTextContent('same mechanism');
-    expect(screen.getByTestId('compare-right')).toHaveTextContent('the same mechanism as the left');
+    expect(screen.getByTestId('same-mechanism')).toHaveTextContent('Both sides run the same scenario, so both runs are identical');
+    expect(screen.getByTestId('compare-right')).toHaveTextContent('the same scenario as the left');
     await user.click(within(screen.getByTestId('same-mechanism')).getByRole('button'));
     expect(store.getState().compareTarget).toEqual({ kind: 'switch', switchId: 'fencing' });
     expect(screen.queryByTestId('same-mechanism')).toBeNull();
@@ -55,7 +55,7 @@ describe('CompareView', () => {
     act(() => store.getState().loadPreset('remote-call-in-txn', 'with'));
     act(() => store.getState().setView('compare'));
     renderIn(store, <CompareView />);
-    const idle = await screen.findByRole('option', { name: /Left, but Check the durable job record first: on — no effect in this run/ });
+    const idle = await screen.findByRole('option', { name: /Left, but Check the durable job record first: on — no effect in this run/ }, { timeout: 15_000 });
     expect(idle).toBeDisabled();
     const pool = screen.getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled);
     expect(pool.length).toBeGreaterThan(1);

@@ -3,13 +3,18 @@
  * the simulator's transport. Left: the current scenario. Right: the preset's other variant, or
  * the current scenario with one switch flipped. Faults injected on either timeline apply to both.
  * Each side is named by what it is (a preset variant, or "your edited mechanism") and by the
- * switches that differ; two identical sides say so and suggest another right-hand side.
+ * switches that differ. Above them, what differs from left to right — every difference of the
+ * setups (`setupChanges`: switches, the job's steps, settings), with the preset's fix in its own
+ * words when the sides are its two variants. Whether the two runs are "identical" is decided from
+ * the traces (`sameRun`), never from the mechanism: two equal setups say so and suggest another
+ * right-hand side; two setups that differ but run the same trace say that the difference changes
+ * nothing in this run.
  */
 import { useFaultEditing } from '../timeline/useFaultEditing';
 import { findPreset, fmtTime } from '../../sim';
 import { useSwitchStatuses } from '../mechanism/useSwitchStatuses';
 import { useLockscope, useLockscopeStore, useRun, deriveRun, indexOfEvent, runEndMs } from '../store';
-import { alignedIndex, compareScenario, differences, otherVariantOf } from './compareScenario';
+import { alignedIndex, compareClaim, compareScenario, differences, otherVariantOf } from './compareScenario';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
 import { VerdictPanel } from '../verdict/VerdictPanel';
@@ -37,14 +42,23 @@ export function CompareView() {
 
   const leftDiff = differences(left.scenario, right.scenario);
   const rightDiff = differences(right.scenario, left.scenario);
-  const same = leftDiff.length === 0;
-  const leftName = variantName(matchVariant(composed, preset));
+  // Every difference of the setups, left → right (switches, steps, settings), and whether the runs are one run.
+  const { changes, identical, sameSetup } = compareClaim(left, right);
+  const leftVariant = matchVariant(composed, preset);
+  const leftName = variantName(leftVariant);
   const other = otherVariantOf(composed, presetId, variant);
   const rightName = target.kind === 'otherVariant'
     ? (preset ? variantName(other) : 'The same scenario')
     : `Left with one switch flipped`;
-  const leftCaption = `Left: ${leftName}${same ? '' : ` — ${leftDiff.join('; ')}`}`;
-  const rightCaption = same ? `Right: ${rightName} — the same mechanism as the left` : `Right: ${rightName} — ${rightDiff.join('; ')}`;
+  // The preset's fix in its author's words, when the two sides are its two variants.
+  const fixWords = preset && target.kind === 'otherVariant' && leftVariant !== null && changes.length > 0 ? preset.fix : null;
+  // The switches on each side; steps and settings that differ are listed once, above both sides.
+  const others = [...new Set(changes.filter((c) => c.kind !== 'switch').map((c) => (c.kind === 'steps' || c.kind === 'workers' ? 'steps' : c.kind === 'faults' ? 'faults' : 'settings')))];
+  const otherWords = others.length > 0 ? `different ${others.join(' and ')} (listed above)` : '';
+  const sideWords = (d: readonly string[]) => [...d, ...(otherWords ? [otherWords] : [])].join('; ');
+  const leftCaption = `Left: ${leftName}${sameSetup ? '' : ` — ${sideWords(leftDiff)}`}`;
+  const rightCaption = sameSetup ? `Right: ${rightName} — the same scenario as the left`
+    : `Right: ${rightName} — ${sideWords(rightDiff)}${identical ? ' (the same run as the left)' : ''}`;
 
   const editing = useFaultEditing();
 
@@ -73,7 +87,7 @@ export function CompareView() {
   };
 
   const switches = relevantSwitches(composed);
-  const diverge = same ? null : firstDivergence(left.events, right.events);
+  const diverge = identical ? null : firstDivergence(left.events, right.events);
   const at = diverge ? (diverge.left ?? diverge.right)!.atMs : 0;
   const atCursor = diverge !== null && (diverge.left ? cursorIndex === diverge.leftIndex : cursorMs === at);
   // A "left, but …" whose flip changes nothing would show two identical runs: offered disabled, with
@@ -105,11 +119,21 @@ export function CompareView() {
         <HideVerdictToggle />
         <CopyLink compact />
       </div>
-      {same && (
+      {sameSetup && (
         <p className="same-note" role="status" data-testid="same-mechanism">
-          Both sides run the same mechanism, so both runs are identical. Pick a different right-hand side above
+          Both sides run the same scenario, so both runs are identical. Pick a different right-hand side above
           {suggestion ? <> — for example <button type="button" className="link" onClick={() => setCompareTarget({ kind: 'switch', switchId: suggestion.id })}>flip {suggestion.short ?? suggestion.label}</button></> : null}.
         </p>
+      )}
+      {changes.length > 0 && (
+        <div className={identical ? 'same-note compare-diff' : 'compare-diff'} role="status" data-testid="compare-diff">
+          <p>
+            {fixWords ? <><strong>The fix ({leftVariant === 'without' ? 'on the right' : 'on the left'}):</strong> {fixWords}. </> : null}
+            <strong>What differs, left → right:</strong>
+          </p>
+          <ul>{changes.map((c) => <li key={c.text}>{c.text}</li>)}</ul>
+          {identical && <p data-testid="same-run">In this run that changes nothing: both traces are identical, event for event. Inject a fault (or pick another right-hand side) to see the difference matter.</p>}
+        </div>
       )}
       {diverge && (
         <p className={`divergence${atCursor ? ' at-cursor' : ''}`} data-testid="divergence">

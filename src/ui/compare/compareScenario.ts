@@ -1,5 +1,11 @@
-/** Builds the right-hand scenario of the compare view: the preset's other variant, or the current one with one switch flipped, under the same faults. */
-import { findPreset, type Scenario } from '../../sim';
+/**
+ * Builds the right-hand scenario of the compare view: the preset's other variant, or the current
+ * one with one switch flipped, under the same faults (a fault placed at a step follows its step
+ * into the other variant's steps: `carryFaults`), and decides whether two runs are the same run
+ * (`sameRun`: their traces, byte for byte — never the mechanism alone).
+ */
+import { findPreset, type Scenario, type TraceEvent } from '../../sim';
+import { carryFaults, setupChanges, type SetupChange } from '../mechanism/setupDiff';
 import type { CompareTarget, Variant } from '../store/types';
 import { flipSwitch, SWITCHES, switchValueText } from '../mechanism/switches';
 import { matchVariant } from '../mechanism/variant';
@@ -28,11 +34,45 @@ export function compareScenario(left: Scenario, presetId: string | null, variant
   const preset = presetId ? findPreset(presetId) : undefined;
   if (target.kind === 'otherVariant' && preset) {
     const other = otherVariantOf(left, presetId, variant) === 'with' ? preset.withFix : preset.withoutFix;
-    right = { ...other, faults: left.faults };
+    right = { ...other, faults: carryFaults(left, other) };
   } else if (target.kind === 'switch') right = flipSwitch(left, target.switchId);
   else right = left;
   byKey.set(key, right);
   return right;
+}
+
+const sameCache = new WeakMap<readonly TraceEvent[], WeakMap<readonly TraceEvent[], boolean>>();
+
+/**
+ * Whether two runs are the same run: their traces equal byte for byte (every event's time, actor,
+ * command, reply, narration, state and data). What the compare view calls "identical" is decided
+ * here, from the runs, never from the mechanism (two sides with one mechanism and different steps
+ * run differently). Memoised per pair of trace arrays.
+ */
+export function sameRun(a: readonly TraceEvent[], b: readonly TraceEvent[]): boolean {
+  if (a === b) return true;
+  let byB = sameCache.get(a);
+  if (!byB) sameCache.set(a, (byB = new WeakMap()));
+  let same = byB.get(b);
+  if (same === undefined) byB.set(b, (same = a.length === b.length && JSON.stringify(a) === JSON.stringify(b)));
+  return same;
+}
+
+/** What the compare view says about its two sides. */
+export interface CompareClaim {
+  /** Every difference of the setups, left → right (switches, steps, settings). */
+  readonly changes: readonly SetupChange[];
+  /** The two traces are equal, byte for byte. */
+  readonly identical: boolean;
+  /** Nothing differs and the runs are one run: "both sides run the same scenario". */
+  readonly sameSetup: boolean;
+}
+
+/** The claim for two runs (each its scenario and trace): from the setups' differences and the traces, never from the mechanism alone. */
+export function compareClaim(left: { readonly scenario: Scenario; readonly events: readonly TraceEvent[] }, right: { readonly scenario: Scenario; readonly events: readonly TraceEvent[] }): CompareClaim {
+  const changes = setupChanges(left.scenario, right.scenario);
+  const identical = sameRun(left.events, right.events);
+  return { changes, identical, sameSetup: changes.length === 0 && identical };
 }
 
 /** The switches whose values differ between two scenarios, in words. */

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
-import { BUILD_FIDELITY, fidelityStatus, NOT_CHECKED, type FidelityReport } from './fidelityStatus';
+import { BUILD_FIDELITY, fidelityStatus, NOT_CHECKED, touchesOf, type FidelityReport, type ReportVariant } from './fidelityStatus';
+import { buildTranscript, PRESETS, runScenario } from '../../sim';
 import { FidelityLine } from './FidelityLine';
 import { readReport, simSourceHash } from '../../../fidelity/report';
 
@@ -16,15 +17,24 @@ const report: FidelityReport = {
 };
 
 describe('fidelityStatus: a claim only for the sources the report was written for', () => {
-  it('present and current: names the servers the run used, the steps and the differences', () => {
+  it('present and current: names the servers the run touched (only those), the steps and the differences', () => {
     const s = fidelityStatus({ report, buildSimHash: 'abc123' }, 'invoice-race');
     expect(s).toEqual({
       kind: 'checked', differences: 0,
-      text: 'Checked against PostgreSQL 15.20 / Redis 7.0.15 on 2026-11-30: the transcripts of both variants replayed, 18 steps, 0 differences.',
-      short: 'Checked against PostgreSQL 15.20 / Redis 7.0.15: 0 differences',
+      text: 'Checked against PostgreSQL 15.20 on 2026-11-30: the transcripts of both variants replayed, 18 steps, 0 differences.',
+      short: 'Checked against PostgreSQL 15.20: 0 differences',
     });
-    expect(fidelityStatus({ report, buildSimHash: 'abc123' }, 'export-lease-expiry')).toMatchObject({ kind: 'checked', differences: 1, short: 'Checked against PostgreSQL 15.20 / Redis 7.0.15: 1 difference' });
-    expect(fidelityStatus({ report, buildSimHash: 'abc123' }).text).toBe('Checked against PostgreSQL 15.20 / Redis 7.0.15 on 2026-11-30: the transcripts of 2 presets (both variants) replayed, 60 steps, 1 difference — the model and the servers disagree here.');
+    expect(fidelityStatus({ report, buildSimHash: 'abc123' }, 'export-lease-expiry')).toMatchObject({ kind: 'checked', differences: 1, short: 'Checked against Redis 7.0.15: 1 difference' });
+    expect(fidelityStatus({ report, buildSimHash: 'abc123' }, 'export-lease-expiry').text).toContain('Not replayed: the file store exports/2026-11-30.csv (Lockscope\'s model, no server).');
+    expect(fidelityStatus({ report, buildSimHash: 'abc123' }).text).toBe('Checked against PostgreSQL 15.20 / Redis 7.0.15 on 2026-11-30: the transcripts of 2 presets replayed, 60 steps, 1 difference — the model and the servers disagree here. The SQS queue and the destinations are Lockscope\'s models, never replayed.');
+  });
+
+  it('a run that touches no server is not "checked against PostgreSQL / Redis": it says so, and what stays a model', () => {
+    for (const info of [{ report, buildSimHash: 'abc123' }, { report: null, buildSimHash: 'abc123' }]) {
+      const s = fidelityStatus(info, 'queue-redelivery');
+      expect(s).toMatchObject({ kind: 'model', short: 'Not replayed against a server: these runs touch no PostgreSQL or Redis' });
+      expect(s.text).toContain('the SQS queue charges and the external API POST /v1/charges are Lockscope\'s models, not servers');
+    }
   });
 
   it('absent: "not checked in this build"', () => {
@@ -40,10 +50,73 @@ describe('fidelityStatus: a claim only for the sources the report was written fo
     expect(fidelityStatus({ report, buildSimHash: 'abc123' }, 'thumbnail')).toMatchObject({ kind: 'unchecked', short: 'Not checked in this build' });
   });
 
-  it('names PgBouncer only when the run went through it', () => {
-    const withPgb: FidelityReport = { ...report, servers: { ...report.servers, pgbouncer: '1.22.1' }, presets: { 'invoice-race': { withoutFix: { sql: { steps: 8, differences: 0 }, viaPgBouncer: true } } } };
-    expect(fidelityStatus({ report: withPgb, buildSimHash: 'abc123' }, 'invoice-race').text).toMatch(/^Checked against PostgreSQL 15.20 \/ Redis 7.0.15 \/ PgBouncer 1.22.1 on/);
-    expect(fidelityStatus({ report: { ...withPgb, presets: report.presets }, buildSimHash: 'abc123' }, 'invoice-race').text).not.toContain('PgBouncer');
+  it('names PgBouncer only when the run went through it and the replay did too', () => {
+    const pgb = { withoutFix: { sql: { steps: 7, differences: 0 }, viaPgBouncer: true }, withFix: { sql: { steps: 11, differences: 0 }, viaPgBouncer: true } };
+    const withPgb: FidelityReport = { ...report, servers: { ...report.servers, pgbouncer: '1.22.1' }, presets: { 'pooler-session-lock': pgb, 'invoice-race': { withoutFix: { sql: { steps: 8, differences: 0 }, viaPgBouncer: true } } } };
+    expect(fidelityStatus({ report: withPgb, buildSimHash: 'abc123' }, 'pooler-session-lock').text).toMatch(/^Checked against PostgreSQL 15.20 \/ PgBouncer 1.22.1 on/);
+    // invoice-race has no pooler: PgBouncer is not named, whatever the report says.
+    expect(fidelityStatus({ report: withPgb, buildSimHash: 'abc123' }, 'invoice-race', 'withoutFix').text).not.toContain('PgBouncer');
+    // Behind a pooler but replayed on PostgreSQL directly: PgBouncer is not claimed, and the text says so.
+    const direct = { ...withPgb, presets: { 'pooler-session-lock': { withoutFix: { sql: { steps: 7, differences: 0 } }, withFix: { sql: { steps: 11, differences: 0 } } } } };
+    const s = fidelityStatus({ report: direct, buildSimHash: 'abc123' }, 'pooler-session-lock');
+    expect(s.short).toBe('Checked against PostgreSQL 15.20: 0 differences');
+    expect(s.text).toContain('PgBouncer is modelled but not in the replay');
+  });
+});
+
+/** A current report as the fidelity run would write it: each preset variant's transcript steps per server. */
+function reportOfTranscripts(): FidelityReport {
+  const presets: Record<string, Record<string, unknown>> = {};
+  for (const p of PRESETS) {
+    presets[p.id] = {};
+    for (const v of ['withoutFix', 'withFix'] as const) {
+      const t = buildTranscript(runScenario(p[v]));
+      const sql = t.entries.filter((e) => e.kind !== 'note' && e.kind !== 'redis').length;
+      const redis = t.entries.filter((e) => e.kind === 'redis').length;
+      presets[p.id]![v] = { ...(sql > 0 ? { sql: { steps: sql, differences: 0 } } : {}), ...(redis > 0 ? { redis: { steps: redis, differences: 0 } } : {}), viaPgBouncer: false };
+    }
+  }
+  return { version: 1, simSourceHash: 'current', date: '2026-12-01', servers: { postgresql: '15.20', redis: '7.0.15', pgbouncer: '1.22.1' }, presets: presets as FidelityReport['presets'] };
+}
+
+/** The servers a "Checked against …" line names. */
+const named = (line: string) => new Set(/^Checked against (.*?)(?: \(|: | on )/.exec(line)?.[1]?.split(' / ').map((x) => x.replace(/ [\d.]+$/, '')) ?? []);
+
+describe('the fidelity claim names only the servers the run touches, for every preset and variant', () => {
+  const info = { report: reportOfTranscripts(), buildSimHash: 'current' };
+  for (const p of PRESETS) {
+    it(p.id, () => {
+      const union = new Set<string>();
+      for (const v of ['withoutFix', 'withFix'] as ReportVariant[]) {
+        const t = touchesOf(runScenario(p[v]));
+        const want = new Set([...(t.postgresql ? ['PostgreSQL'] : []), ...(t.redis ? ['Redis'] : [])]);
+        want.forEach((x) => union.add(x));
+        const s = fidelityStatus(info, p.id, v);
+        if (want.size === 0) {
+          // No server: never "checked against"; what stays a model is named.
+          expect(s.kind).toBe('model');
+          expect(s.short).toBe('Not replayed against a server: this run touches no PostgreSQL or Redis');
+          if (t.queue) expect(s.text).toContain('the SQS queue');
+          if (t.destination) expect(s.text).toContain(t.destination);
+        } else {
+          expect(s.kind).toBe('checked');
+          expect(named(s.short)).toEqual(want);
+          expect(named(s.text)).toEqual(want);
+          if (t.queue) expect(s.text).toContain(`${t.queue}`);
+          if (t.destination) expect(s.text).toContain(`Not replayed: ${t.destination}`);
+        }
+      }
+      // The catalogue card (both variants): the servers either run touches, no other.
+      const card = fidelityStatus(info, p.id);
+      if (union.size === 0) expect(card.kind).toBe('model');
+      else expect(named(card.short)).toEqual(union);
+    });
+  }
+});
+
+describe('(the fixture)', () => {
+  it('covers every preset', () => {
+    expect(Object.keys(reportOfTranscripts().presets)).toHaveLength(PRESETS.length);
   });
 });
 
@@ -61,7 +134,10 @@ describe('the build hands the app its report and the hash of its own sources', (
 describe('FidelityLine', () => {
   it('shows the claim when the report is current, and "not checked in this build" when absent or stale', () => {
     const { rerender } = render(<FidelityLine presetId="invoice-race" info={{ report, buildSimHash: 'abc123' }} />);
-    expect(screen.getByTestId('fidelity')).toHaveTextContent('Checked against PostgreSQL 15.20 / Redis 7.0.15: 0 differences');
+    expect(screen.getByTestId('fidelity')).toHaveTextContent('Checked against PostgreSQL 15.20: 0 differences');
+    rerender(<FidelityLine presetId="queue-redelivery" info={{ report, buildSimHash: 'abc123' }} />);
+    expect(screen.getByTestId('fidelity')).toHaveTextContent('Not replayed against a server: these runs touch no PostgreSQL or Redis');
+    expect(screen.getByTestId('fidelity').textContent).not.toMatch(/Checked against/);
     rerender(<FidelityLine presetId="invoice-race" info={{ report: null, buildSimHash: 'abc123' }} />);
     expect(screen.getByTestId('fidelity')).toHaveTextContent('Not checked in this build');
     rerender(<FidelityLine presetId="invoice-race" info={{ report, buildSimHash: 'other' }} />);

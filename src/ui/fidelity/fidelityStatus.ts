@@ -5,7 +5,12 @@
  * keyed by a hash of the model's sources; `vite.config.ts` hands the app that report and the hash
  * of the sources it was built from (`__LOCKSCOPE_FIDELITY__`). A missing report, or one written for
  * other sources, reads "not checked in this build" — never a stale claim.
+ *
+ * A claim names only the servers the run touches (`touchesOf`: PostgreSQL, PgBouncer, Redis, from
+ * the trace's calls) and that the report replayed; a run that touches none — only the SQS queue's
+ * model and the destination — says it was not replayed against a server, and what stays a model.
  */
+import { findPreset, runScenario, type Scenario, type TraceEvent } from '../../sim';
 
 /** One variant's replay: the steps compared and the replies that differed, per server. */
 export interface FidelityReplay {
@@ -42,12 +47,59 @@ export interface FidelityBuildInfo {
 
 /** A preset's (or the whole build's) status, with the sentence to show. */
 export type FidelityStatus =
-  /** `short`: the catalogue card's line, e.g. `Checked against PostgreSQL 15.20 / Redis 7.0.15: 0 differences`. */
+  /** `short`: the catalogue card's line, e.g. `Checked against PostgreSQL 15.20: 0 differences`. */
   | { readonly kind: 'checked'; readonly text: string; readonly short: string; readonly differences: number }
-  | { readonly kind: 'unchecked'; readonly text: string; readonly short: string };
+  | { readonly kind: 'unchecked'; readonly text: string; readonly short: string }
+  /** The run touches no server a transcript replays on (only models: the SQS queue, the destination). */
+  | { readonly kind: 'model'; readonly text: string; readonly short: string };
 
 /** The sentence for a build without a current report. */
 export const NOT_CHECKED = 'Not checked in this build: no fidelity report for these sources (run npm run test:fidelity).';
+
+/** What a run touches: the servers its transcript replays on, and the parts that stay Lockscope's models. */
+export interface RunTouches {
+  /** Any SQL call (a `psql` session of the transcript). */
+  readonly postgresql: boolean;
+  /** The SQL goes through the scenario's PgBouncer (`database.pooler`). */
+  readonly pgbouncer: boolean;
+  /** Any Redis command (a `redis-cli` session). */
+  readonly redis: boolean;
+  /** The SQS-like queue's model (ReceiveMessage, DeleteMessage, ChangeMessageVisibility): no server. */
+  readonly queue: string | null;
+  /** The destination's model (an external API or file store): no server. */
+  readonly destination: string | null;
+}
+
+/** What a run touches, from its trace's calls (`call.resource`), never from the scenario's wording. */
+export function touchesOf(run: { readonly scenario: Scenario; readonly events: readonly TraceEvent[] }): RunTouches {
+  const used = new Set(run.events.flatMap((e) => (e.call ? [e.call.resource] : [])));
+  const s = run.scenario;
+  return {
+    postgresql: used.has('db'),
+    pgbouncer: used.has('db') && s.database.pooler !== undefined,
+    redis: used.has('redis'),
+    queue: used.has('queue') ? (s.queue?.kind === 'sqs' ? `the SQS queue ${s.queue.name}` : 'the queue') : null,
+    destination: used.has('destination') ? `the ${s.destination.kind === 'api' ? 'external API' : 'file store'} ${s.destination.target}` : null,
+  };
+}
+
+/** A preset variant in the report's terms. */
+export type ReportVariant = 'withoutFix' | 'withFix';
+/** What a preset variant's run touches (undefined: no such preset). */
+export type TouchesOf = (presetId: string, variant: ReportVariant) => RunTouches | undefined;
+
+const touchCache = new Map<string, RunTouches>();
+/** The app's `TouchesOf`: the preset variant's run (memoised per preset variant). */
+export const presetTouches: TouchesOf = (presetId, variant) => {
+  const key = `${presetId}|${variant}`;
+  const hit = touchCache.get(key);
+  if (hit) return hit;
+  const p = findPreset(presetId);
+  if (!p) return undefined;
+  const t = touchesOf(runScenario(p[variant], { text: false }));
+  touchCache.set(key, t);
+  return t;
+};
 
 /** `PostgreSQL 15.14 / Redis 7.0.15` (+ ` / PgBouncer 1.22` when `pgbouncer`). */
 export function serversText(servers: FidelityReport['servers'], pgbouncer: boolean): string {
@@ -58,28 +110,89 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+const VARIANT_WORDS: Readonly<Record<ReportVariant, string>> = { withoutFix: 'without the fix', withFix: 'with the fix' };
+const touchesServer = (t: RunTouches) => t.postgresql || t.redis;
+/** The parts of runs that stay models, in words ("the SQS queue charges and the external API POST /v1/charges"). */
+function modelsText(ts: readonly RunTouches[]): string {
+  const parts = [...new Set(ts.flatMap((t) => [t.queue, t.destination].filter((x): x is string => x !== null)))];
+  return parts.length === 0 ? '' : parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
 /**
- * The status of one preset (both variants), or of the whole build when `presetId` is absent.
- * "checked" only when the report exists, was written for `buildSimHash`, and covers the preset;
- * the text names the servers the run used and the differences it found (0 when the transcript
- * agreed step for step). Never throws.
+ * The status of one preset (both variants, or `variant` alone), or of the whole build when
+ * `presetId` is absent. "checked" only when the report exists, was written for `buildSimHash`, and
+ * replayed every server the runs touch; the text names those servers only (PgBouncer only when the
+ * replay went through it), the steps and the differences, and what stayed a model. A run that
+ * touches no server is "model": not replayed against a server, and why. Never throws.
  */
-export function fidelityStatus(info: FidelityBuildInfo, presetId?: string): FidelityStatus {
+export function fidelityStatus(info: FidelityBuildInfo, presetId?: string, variant?: ReportVariant, touches: TouchesOf = presetTouches): FidelityStatus {
   const r = info.report;
+  const variants: ReportVariant[] = variant ? [variant] : ['withoutFix', 'withFix'];
+  const rows = presetId === undefined ? [] : variants.map((v) => ({ v, t: touches(presetId, v), res: r?.presets[presetId]?.[v] }));
+  const known = rows.filter((x): x is typeof x & { t: RunTouches } => x.t !== undefined);
+  const onServers = known.filter((x) => touchesServer(x.t));
+  const these = variants.length === 1 ? 'this run touches' : 'these runs touch';
+  // A run that touches no server has nothing a report could check, whatever the report.
+  if (presetId !== undefined && known.length > 0 && onServers.length === 0) {
+    const models = modelsText(known.map((x) => x.t));
+    const short = `Not replayed against a server: ${these} no PostgreSQL or Redis`;
+    const many = models.includes(' and ');
+    return { kind: 'model', short, text: `${short}${models ? `; ${models} ${many ? 'are' : 'is'} Lockscope's model${many ? 's, not servers' : ', not a server'}` : ''}. Nothing in ${variants.length === 1 ? 'it' : 'them'} was checked against a real server.` };
+  }
   if (!r || r.simSourceHash !== info.buildSimHash) return { kind: 'unchecked', text: NOT_CHECKED, short: 'Not checked in this build' };
-  const entries = presetId === undefined ? Object.values(r.presets) : r.presets[presetId] ? [r.presets[presetId]] : [];
-  const results = entries.flatMap((p) => [p?.withoutFix, p?.withFix]).filter((x): x is FidelityVariantResult => x !== undefined);
-  if (results.length === 0) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
-  const replays = results.flatMap((x) => [x.sql, x.redis]).filter((x): x is FidelityReplay => x !== undefined);
-  const steps = replays.reduce((s, x) => s + x.steps, 0);
-  const differences = replays.reduce((s, x) => s + x.differences, 0);
-  const what = presetId === undefined ? `${count(Object.keys(r.presets).length, 'preset', 'presets')} (both variants)` : 'both variants';
-  const servers = serversText(r.servers, results.some((x) => x.viaPgBouncer === true));
+  if (presetId === undefined) return buildStatus(r, touches);
+  // Every server a run touches must have been replayed, else no claim.
+  const replayed = onServers.every((x) => x.res && (!x.t.postgresql || x.res.sql) && (!x.t.redis || x.res.redis));
+  if (onServers.length === 0 || !replayed) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
+  const pg = onServers.some((x) => x.t.postgresql);
+  const redis = onServers.some((x) => x.t.redis);
+  const viaPgb = onServers.some((x) => x.t.pgbouncer && x.res?.viaPgBouncer === true);
+  const pgbNotReplayed = onServers.some((x) => x.t.pgbouncer) && !viaPgb;
+  const servers = [...(pg ? [`PostgreSQL ${r.servers.postgresql}`] : []), ...(redis ? [`Redis ${r.servers.redis}`] : []), ...(viaPgb && r.servers.pgbouncer ? [`PgBouncer ${r.servers.pgbouncer}`] : [])].join(' / ');
+  const replays = onServers.flatMap((x) => [x.res?.sql, x.res?.redis]).filter((x): x is FidelityReplay => x !== undefined);
+  const steps = replays.reduce((n, x) => n + x.steps, 0);
+  const differences = replays.reduce((n, x) => n + x.differences, 0);
+  const only = variants.length === 2 && onServers.length === 1 ? ` (${VARIANT_WORDS[onServers[0]!.v]}; the run ${VARIANT_WORDS[variants.find((v) => v !== onServers[0]!.v)!]} touches no server)` : '';
   const verdict = differences === 0 ? '0 differences' : `${count(differences, 'difference', 'differences')} — the model and the servers disagree here`;
+  const what = variants.length === 1 ? `this run's transcript` : onServers.length === 2 ? 'the transcripts of both variants' : `the transcript ${VARIANT_WORDS[onServers[0]!.v]}`;
+  const models = modelsText(known.map((x) => x.t));
+  const notes = [
+    ...(pgbNotReplayed ? ['PgBouncer is modelled but not in the replay (its statements ran on PostgreSQL directly)'] : []),
+    ...(models ? [`not replayed: ${models} (Lockscope's model${models.includes(' and ') ? 's' : ''}, no server)`] : []),
+  ];
   return {
     kind: 'checked', differences,
-    text: `Checked against ${servers} on ${r.date}: the transcripts of ${what} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.`,
-    short: `Checked against ${servers}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
+    text: `Checked against ${servers}${only} on ${r.date}: ${what} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.${notes.length > 0 ? ` ${notes.map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}`).join('. ')}.` : ''}`,
+    short: `Checked against ${servers}${only}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
+  };
+}
+
+/** The whole build's status: the servers the replays used, and the preset variants no server saw. */
+function buildStatus(r: FidelityReport, touches: TouchesOf): FidelityStatus {
+  const rows = Object.entries(r.presets).flatMap(([id, p]) => (['withoutFix', 'withFix'] as const).flatMap((v) => (p?.[v] ? [{ id, v, res: p[v]!, t: touches(id, v) }] : [])));
+  if (rows.length === 0) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
+  const replays = rows.flatMap((x) => [x.res.sql, x.res.redis]).filter((x): x is FidelityReplay => x !== undefined);
+  const steps = replays.reduce((n, x) => n + x.steps, 0);
+  const differences = replays.reduce((n, x) => n + x.differences, 0);
+  const pg = rows.some((x) => x.res.sql);
+  const redis = rows.some((x) => x.res.redis);
+  const viaPgb = rows.some((x) => x.res.viaPgBouncer === true);
+  const servers = [...(pg ? [`PostgreSQL ${r.servers.postgresql}`] : []), ...(redis ? [`Redis ${r.servers.redis}`] : []), ...(viaPgb && r.servers.pgbouncer ? [`PgBouncer ${r.servers.pgbouncer}`] : [])].join(' / ');
+  const replayedPresets = new Set(rows.filter((x) => x.res.sql || x.res.redis).map((x) => x.id));
+  // Preset variants whose run touches no server: said, with what stays a model.
+  const none = rows.filter((x) => !x.res.sql && !x.res.redis);
+  const byPreset = new Map<string, typeof none>();
+  for (const x of none) byPreset.set(x.id, [...(byPreset.get(x.id) ?? []), x]);
+  const noneWords = [...byPreset].map(([id, xs]) => {
+    const models = modelsText(xs.flatMap((x) => (x.t ? [x.t] : [])));
+    return `${id} ${xs.length === 2 ? 'in both variants' : VARIANT_WORDS[xs[0]!.v]}${models ? ` (only ${models}: ${models.includes(' and ') ? 'models' : 'a model'})` : ''}`;
+  });
+  const verdict = differences === 0 ? '0 differences' : `${count(differences, 'difference', 'differences')} — the model and the servers disagree here`;
+  const serversPart = servers || 'no server';
+  return {
+    kind: 'checked', differences,
+    text: `Checked against ${serversPart} on ${r.date}: the transcripts of ${count(replayedPresets.size, 'preset', 'presets')} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.${noneWords.length > 0 ? ` Not replayed against a server (they touch no PostgreSQL or Redis): ${noneWords.join('; ')}.` : ''} The SQS queue and the destinations are Lockscope's models, never replayed.`,
+    short: `Checked against ${serversPart}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
   };
 }
 

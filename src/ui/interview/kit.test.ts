@@ -8,6 +8,11 @@ const find: FindCounterexample = async (s, maxFaults, kinds) => searchFaults(s, 
 const preset = findPreset('export-lease-expiry')!;
 
 describe('interview kit', () => {
+  it('the model answer names what the fix changes, steps included', () => {
+    expect(defaultAnswer(findPreset('serializable-retry'))).toBe('Charge after COMMIT, with the business key as the idempotency key. Changes: A, B: call POST /v1/charges (500 ms) moves after COMMIT · Idempotency key (honoured by the destination): on (was off).');
+    expect(defaultAnswer(findPreset('queue-redelivery'))).toContain('ChangeMessageVisibility');
+  });
+
   it('says a design by what it changed from the starting one', () => {
     expect(designInWords(preset.withoutFix, preset.withoutFix)).toBe('the starting design');
     const fenced = designInWords(preset.withFix, preset.withoutFix);

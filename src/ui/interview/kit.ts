@@ -15,6 +15,7 @@ import { describeFault, fmtTime, type Fault, type Preset, type Scenario } from '
 import { applicableKinds, withoutFaults, type Counterexample } from '../../sim/search/search';
 import { MAX_NOTE_CHARS, shareFromScenario, type ShareState } from '../../share/link';
 import { relevantSwitches, switchValueText } from '../mechanism/switches';
+import { setupChanges } from '../mechanism/setupDiff';
 import type { InterviewerNotes, InterviewSetup } from '../store/types';
 
 export type { TranscriptEntry } from '../store/types';
@@ -63,11 +64,15 @@ export function designInWords(s: Scenario, base?: Scenario): string {
   return changed.length + ttl.length === 0 ? 'the starting design' : [...changed, ...ttl].join(' · ');
 }
 
-/** The model answer a preset suggests: its fix and the switches the fixed variant changes. */
+/**
+ * The model answer a preset suggests: its fix and what the fixed variant changes — every
+ * difference of its two variants (`setupChanges`: the switches, the job's steps, settings), so a fix
+ * that moves the charge after COMMIT is not reduced to the switch it also flips.
+ */
 export function defaultAnswer(preset: Preset | undefined): string {
   if (!preset) return '';
-  const changed = relevantSwitches(preset.withFix).filter((d) => switchValueText(preset.withFix, d.id) !== switchValueText(preset.withoutFix, d.id)).map((d) => switchValueText(preset.withFix, d.id));
-  return clip(`${preset.fix[0]!.toUpperCase()}${preset.fix.slice(1)}.${changed.length > 0 ? ` Switches: ${changed.join(' · ')}.` : ''}`);
+  const changed = setupChanges(preset.withoutFix, preset.withFix).map((c) => c.text);
+  return clip(`${preset.fix[0]!.toUpperCase()}${preset.fix.slice(1)}.${changed.length > 0 ? ` Changes: ${changed.join(' · ')}.` : ''}`);
 }
 
 /** A rubric to start from. */

@@ -6,7 +6,9 @@
  * each violation cites; one exercise ("make it hold with the weakest mechanism") graded by the
  * fault search as an interview grades a design (../interview/kit.ts `gradeDesign`). Progress is
  * kept on this device (./progress.ts). Every control is a button, checkbox or select: a lesson can
- * be done with the keyboard alone.
+ * be done with the keyboard alone. Until the reveal nothing states the outcome: the lesson's own
+ * title and setup stand in for the catalogue's (which tell what breaks), and the view's visibility
+ * hides the verdict, the findings and the events after the cursor (../store/visibility.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { findPreset, type Scenario } from '../../sim';
@@ -57,7 +59,7 @@ export function LessonPath() {
           return (
             <li key={l.id} className={done ? 'done' : undefined}>
               <span className="lesson-step">{i + 1}. {l.step}</span>
-              <span className="small muted"> · {findPreset(l.presetId)?.title}</span>
+              <span className="small muted"> · {l.title}</span>
               {done && <span className="lesson-done"> ✓ done</span>}
               <button type="button" onClick={() => openLesson(store, l.id)} aria-label={`${done ? 'Again' : l === nextUp ? 'Start' : 'Open'}: lesson ${i + 1}, ${l.step}`} data-testid={`lesson-open-${l.id}`}>{done ? 'Again' : l === nextUp ? 'Start' : 'Open'}</button>
             </li>
@@ -142,9 +144,9 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
     <div className="lesson-grid">
       <main className="lesson-main" id="main" tabIndex={-1}>
         <p className="small"><a href="#/lessons" onClick={(e) => { e.preventDefault(); store.getState().setView('lessons'); }}>Lessons</a> › {index + 1} of {LESSON_PATH.length}: {def.step}</p>
-        <h1>{def.step}: {preset.title}</h1>
+        <h1>{def.step}: {def.title}</h1>
         <p className="lesson-question" data-testid="lesson-question"><strong>Question.</strong> {def.question}</p>
-        <p className="small">{preset.situation}</p>
+        <p className="small" data-testid="lesson-setup">{def.setup}</p>
         <Transport />
         <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={(ms) => store.getState().setCursorMs(ms)} onEventId={(id) => store.getState().setCursorIndex(indexOfEvent(run, id))} />
 
@@ -176,6 +178,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
         {q && lesson.st >= 2 && (
           <section className="panel lesson-stage" aria-labelledby="lesson-reveal-h" data-testid="lesson-reveal-panel">
             <h2 id="lesson-reveal-h" tabIndex={-1} ref={lesson.st === 2 ? stageRef : undefined}>Reveal: what each schedule does</h2>
+            <p className="small" data-testid="lesson-catalogue"><strong>The catalogue's scenario, “{preset.title}”:</strong> {preset.situation}</p>
             <ol className="lesson-reveal">
               {q.options.map((o, i) => (
                 <li key={i}>

@@ -81,9 +81,9 @@ describe('EventLog', () => {
     store.getState().setView('simulate');
     store.getState().setMode('predict');
     const run = store.getState();
-    const r = renderIn(store, <EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} cited={new Set(['e1'])} />);
+    const r = renderIn(store, <EventLog run={deriveRun(run.composed)} index={2} onSelect={() => {}} cited={{ violation: new Set(['e1']), note: new Set() }} />);
     expect(r.container.querySelectorAll('li.log-row')).toHaveLength(3);
     expect(screen.getByText(/more events hidden/)).toBeInTheDocument();
-    expect(screen.queryByLabelText('cited by the verdict')).toBeNull();
+    expect(screen.queryByLabelText('cited by a violation')).toBeNull();
   });
 });

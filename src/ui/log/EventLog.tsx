@@ -18,20 +18,24 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { useVisibility } from '../store';
 import { explainReply } from '../glossary/replies';
 import { foldRetries, spacingText, type LogEntry } from './folds';
+import { citationsOf, replyTone, type Citations } from '../verdict/citations';
 
 /** Props: the run, the current event index, and what to do when an event is chosen. */
 export interface EventLogProps {
   readonly run: DerivedRun;
   readonly index: number;
   readonly onSelect: (index: number) => void;
-  /** Event ids cited by the verdict (marked with ⚠). */
-  readonly cited?: ReadonlySet<string>;
+  /**
+   * The events the verdict's findings cite (default: the run's own, `citationsOf`): one a violation
+   * cites is marked ⚠ in the violation colour, one only a note cites ⓘ as a note — never red.
+   */
+  readonly cited?: Citations;
 }
 
 /** Logs with more rows than this are windowed. */
 export const WINDOW_ABOVE = 150;
 
-interface RowProps { e: TraceEvent; index: number; current: boolean; cited: boolean; onSelect: (index: number) => void; nested?: boolean }
+interface RowProps { e: TraceEvent; index: number; current: boolean; cited: 'violation' | 'note' | null; onSelect: (index: number) => void; nested?: boolean }
 
 /** Same row on screen: same event content, position, highlight and handler (a new run rebuilds event objects). */
 function sameRow(a: RowProps, b: RowProps): boolean {
@@ -43,8 +47,10 @@ function sameRow(a: RowProps, b: RowProps): boolean {
 /** A reply with its meaning: shown on hover of the reply and while its row has keyboard focus; the row's description for screen readers. */
 function Reply({ reply, tipId }: { reply: string; tipId: string }) {
   const meaning = explainReply(reply);
+  // An error reply (ERROR 40001, 409 …) reads as one, in its own colour — never the violation's red.
+  const tone = replyTone(reply);
   return (
-    <span className={`log-reply${meaning ? ' term' : ''}`}>
+    <span className={`log-reply${tone === 'ok' ? '' : ` ${tone}-reply`}${meaning ? ' term' : ''}`}>
       {reply}
       {meaning && <span className="term-tip" role="tooltip" id={tipId}>{meaning}</span>}
     </span>
@@ -72,7 +78,7 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested }: Ro
           <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <Reply reply={e.reply} tipId={tipId} /></> : null}</code>
         )}
         {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><Reply reply={e.reply} tipId={tipId} /></code>}
-        <span className="log-narration">{cited ? <strong className="cited-mark" aria-label="cited by the verdict">⚠ </strong> : null}{e.narration}</span>
+        <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ⓘ </strong> : null}{e.narration}</span>
       </span>
     </button>
   );
@@ -134,7 +140,7 @@ function rowOf(items: readonly Item[], index: number): number {
 }
 
 /** The event log panel. */
-export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
+export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: EventLogProps) {
   // While the view's mode hides the future (predict-then-reveal): only the events up to the cursor, none marked as cited.
   const { showFuture, showFindings } = useVisibility();
   const shown = useMemo(() => (showFuture ? run.events : run.events.slice(0, index + 1)), [showFuture, run.events, index]);
@@ -190,10 +196,12 @@ export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
     focus(10);
   };
 
+  // What a row is cited as (nothing while the view hides the findings).
+  const citedAs = (id: string): RowProps['cited'] => (!showFindings ? null : cited.violation.has(id) ? 'violation' : cited.note.has(id) ? 'note' : null);
   const render = (it: Item, row: number) => {
     const cls = it.kind === 'fold'
       ? `log-row fold-row${it.indices.includes(index) && !it.open ? ' current' : ''}`
-      : `log-row kind-${shown[it.index]!.kind}${it.index === index ? ' current' : ''}${showFindings && cited?.has(shown[it.index]!.id) ? ' cited' : ''}${it.nested ? ' nested' : ''}`;
+      : `log-row kind-${shown[it.index]!.kind}${it.index === index ? ' current' : ''}${citedAs(shown[it.index]!.id) === 'violation' ? ' cited' : citedAs(shown[it.index]!.id) === 'note' ? ' noted' : ''}${it.nested ? ' nested' : ''}`;
     return {
       cls,
       body: it.kind === 'fold'
@@ -203,7 +211,7 @@ export function EventLog({ run, index, onSelect, cited }: EventLogProps) {
             else n.add(it.indices[0]!);
             return n;
           })} />
-        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={showFindings && (cited?.has(shown[it.index]!.id) ?? false)} onSelect={onSelect} nested={it.nested} />,
+        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={citedAs(shown[it.index]!.id)} onSelect={onSelect} nested={it.nested} />,
       key: it.kind === 'fold' ? `fold-${shown[it.indices[0]!]!.id}` : `${shown[it.index]!.id}${it.nested ? '-n' : ''}`,
       row,
     };

@@ -5,6 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { MechanismPanel } from './MechanismPanel';
 import { createLockscopeStore, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
+import { PRESETS, runScenario } from '../../sim';
+import { applyChanges, setupChanges } from './setupDiff';
 
 describe('MechanismPanel', () => {
   let store: LockscopeStore;
@@ -59,7 +61,7 @@ describe('MechanismPanel', () => {
     expect(panel).toHaveAttribute('aria-busy', 'true');
     await vi.waitFor(() => expect(panel).toHaveAttribute('aria-busy', 'false'));
     // Decided after the first frame (one run per value, in short slices); it then moves below the others.
-    await vi.waitFor(() => expect(screen.getByLabelText('Check the durable job record first')).toBeDisabled());
+    await vi.waitFor(() => expect(screen.getByLabelText('Check the durable job record first')).toBeDisabled(), { timeout: 10_000 });
     const jobRecord = screen.getByLabelText('Check the durable job record first');
     expect(jobRecord).toHaveAccessibleDescription(/^No effect here: the job already writes its record/);
     // Such switches wait under one line, so the panel stays short; opened, each says why.
@@ -80,9 +82,40 @@ describe('MechanismPanel', () => {
   it('judges the run on screen, faults included: a job error makes "On error" matter', async () => {
     store.getState().loadPreset('admin-bypass', 'without');
     renderIn(store, <MechanismPanel />);
-    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeDisabled());
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeDisabled(), { timeout: 10_000 });
     act(() => store.getState().addFault({ kind: 'jobError', worker: 'A', atMs: 30 }));
-    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeEnabled());
+    await vi.waitFor(() => expect(screen.getByLabelText('On a job error')).toBeEnabled(), { timeout: 10_000 });
     expect(screen.getByLabelText('On a job error')).toHaveAccessibleDescription('returned with its session locks');
+  });
+
+  it('for every preset, says what "with the fix" changes — steps and settings too — and those changes, applied, give the fixed verdict', () => {
+    for (const p of PRESETS) {
+      const st = createLockscopeStore();
+      act(() => st.getState().loadPreset(p.id, 'without'));
+      const { unmount } = renderIn(st, <MechanismPanel />);
+      const shown = screen.getByTestId('fix-changes');
+      expect(shown).toHaveTextContent(`The fix: ${p.fix}.`);
+      // The one-line summary names the step changes when there are any.
+      expect(within(shown).getByRole('button', { name: /^The fix changes: / }).textContent!.includes('the steps')).toBe(setupChanges(p.withoutFix, p.withFix).some((c) => c.kind === 'steps'));
+      const items = within(shown).queryAllByRole('listitem', { hidden: true }).map((li) => li.textContent);
+      const changes = setupChanges(p.withoutFix, p.withFix);
+      expect(items).toEqual(changes.map((c) => c.text));
+      // What the panel names is the whole fix: applied to the variant without it, the fixed variant's verdict.
+      expect(runScenario(applyChanges(p.withoutFix, changes)).verdict).toEqual(runScenario(p.withFix).verdict);
+      unmount();
+    }
+  });
+
+  it('serializable-retry: the fix is the charge moved after COMMIT, not the idempotency key alone', () => {
+    act(() => store.getState().loadPreset('serializable-retry', 'with'));
+    renderIn(store, <MechanismPanel />);
+    const toggle = within(screen.getByTestId('fix-changes')).getByRole('button', { name: /^The fix changes: / });
+    expect(toggle).toHaveTextContent('The fix changes: the steps, 1 switch ▸');
+    act(() => toggle.click());
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('A, B: call POST /v1/charges (500 ms) moves after COMMIT')).toBeVisible();
+    const items = within(screen.getByTestId('fix-changes')).getAllByRole('listitem', { hidden: true });
+    expect(items[0]).toHaveTextContent('A, B: call POST /v1/charges (500 ms) moves after COMMIT');
+    expect(items[1]).toHaveTextContent('Idempotency key (honoured by the destination): on (was off)');
   });
 });

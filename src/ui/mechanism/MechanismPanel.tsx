@@ -5,11 +5,16 @@
  * with the reason (`switchStatus` of the simulation core: structural reasons first, then one run
  * per other value, computed after the edit's frame in short slices); such switches wait in a
  * one-line disclosure below the others. A select's values that would change nothing say "(same run)".
+ * Under the toggle, what "with the fix" changes — every difference of the preset's two variants
+ * (`setupChanges`: switches, the job's steps, settings), so a fix that moves a step (the charge
+ * after COMMIT) is never shown as only the switch it also flips.
  * Until the statuses of a newly opened scenario are known the panel is `aria-busy`: when they
  * arrive, the switches that change nothing fold into that disclosure and the panel gets shorter,
  * moving everything below it (the Faults panel) up — a pointer (or a test) aimed below waits.
  */
+import { useMemo, useState } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
+import { setupChanges, type SetupChange } from './setupDiff';
 import { useLockscope, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef } from './switches';
@@ -17,6 +22,20 @@ import { useSwitchStatuses } from './useSwitchStatuses';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
+
+/** The kinds of change a fix makes, in a few words: "the steps, 1 switch", "2 switches, lease settings". */
+export function changeKinds(changes: readonly SetupChange[]): string {
+  if (changes.length === 0) return 'nothing';
+  const n = (k: SetupChange['kind']) => changes.filter((c) => c.kind === k).length;
+  const switches = n('switch');
+  const settings = changes.filter((c) => c.kind === 'setting').map((c) => c.text.split(':')[0]!.toLowerCase());
+  return [
+    ...(n('steps') + n('workers') > 0 ? ['the steps'] : []),
+    ...(switches > 0 ? [`${switches} switch${switches === 1 ? '' : 'es'}`] : []),
+    ...settings.map((x) => `${x} settings`),
+    ...(n('faults') > 0 ? ['the faults'] : []),
+  ].join(', ');
+}
 
 /** The mechanism panel (reads and writes the store). */
 export function MechanismPanel() {
@@ -27,6 +46,9 @@ export function MechanismPanel() {
   const loadPreset = useLockscope((s) => s.loadPreset);
   const preset = presetId ? findPreset(presetId) : undefined;
   const matches = matchVariant(scenario, preset);
+  // What the preset's fixed variant changes, derived from its two variants (never from the switches alone).
+  const fixChanges = useMemo(() => (preset ? setupChanges(preset.withoutFix, preset.withFix) : []), [preset]);
+  const [fixOpen, setFixOpen] = useState(false);
   const switches = relevantSwitches(scenario);
   const { showAnswer, showHints } = useVisibility();
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
@@ -65,10 +87,16 @@ export function MechanismPanel() {
   return (
     <section className="panel mechanism" aria-label="Mechanism" aria-busy={statuses === null}>
       {preset && showAnswer && (
-        <fieldset className="variant-toggle">
+        <fieldset className="variant-toggle" data-testid="fix-changes">
           <legend>Load the preset</legend>
           <label><input type="radio" name="variant" checked={matches === 'without'} onChange={() => loadPreset(preset.id, 'without')} /> without the fix</label>
           <label title={`Fix: ${preset.fix}`}><input type="radio" name="variant" checked={matches === 'with'} onChange={() => loadPreset(preset.id, 'with')} /> with the fix</label>
+          {/* Both radios share a line, so this one costs no height (the faults stay in view at 1280×800): the kinds of change — steps first —, opening to the list. */}
+          <button type="button" className="link fix-changes-toggle" aria-expanded={fixOpen} aria-controls={`${preset.id}-fix-changes`} onClick={() => setFixOpen(!fixOpen)}>The fix changes: {changeKinds(fixChanges)} {fixOpen ? '▾' : '▸'}</button>
+          <div className="fix-changes small" id={`${preset.id}-fix-changes`} hidden={!fixOpen}>
+            <p><strong>The fix:</strong> {preset.fix}. {fixChanges.length > 0 ? 'With it:' : ''}</p>
+            {fixChanges.length > 0 && <ul>{fixChanges.map((c) => <li key={c.text}>{c.text}</li>)}</ul>}
+          </div>
           {matches === null && <p className="small edited" data-testid="variant-edited">Edited: matches neither variant</p>}
         </fieldset>
       )}

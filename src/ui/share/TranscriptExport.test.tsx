@@ -40,7 +40,7 @@ describe('TranscriptExport ("Run it yourself")', () => {
     expect(screen.getByRole('heading', { name: 'Run it yourself' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'lock-order-deadlock-c1.sql' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'lock-order-deadlock-c2.sql' })).toBeInTheDocument();
-    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL .* \/ Redis .*|Not checked in this build)$/);
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences|Not checked in this build)$/);
     await userEvent.click(screen.getByRole('button', { name: 'Copy transcript' }));
     expect(writeText).toHaveBeenCalledWith(renderTranscript(buildTranscript(run), 'without the fix'));
     expect(screen.getByRole('status')).toHaveTextContent(/Copied the transcript/);
@@ -50,6 +50,23 @@ describe('TranscriptExport ("Run it yourself")', () => {
     render(<TranscriptExport run={runScenario(preset.withoutFix)} hidden />);
     expect(screen.queryByRole('button', { name: 'Copy transcript' })).toBeNull();
     expect(screen.getByText(/offered once the run is revealed/)).toBeInTheDocument();
+  });
+
+  it('says which calls it does not replay: a queue run has no session, and says where its calls go instead of claiming a server', () => {
+    const run = runScenario(findPreset('queue-redelivery')!.withoutFix);
+    render(<TranscriptExport run={run} />);
+    expect(screen.getByText(/This run sends nothing to PostgreSQL or Redis/)).toBeInTheDocument();
+    const outside = screen.getByTestId('not-replayed');
+    expect(outside).toHaveTextContent(/the SQS queue charges \(Lockscope's model of SQS, no server\): ReceiveMessage ×\d+, DeleteMessage ×2/);
+    expect(outside).toHaveTextContent('the destination POST /v1/charges (an external API, no server): 2 requests');
+    expect(screen.getByTestId('fidelity')).toHaveTextContent('Not replayed against a server: this run touches no PostgreSQL or Redis');
+    expect(screen.getByTestId('fidelity').textContent).not.toMatch(/Checked against/);
+  });
+
+  it('a run with sessions lists what it leaves out beside them', () => {
+    render(<TranscriptExport run={runScenario(findPreset('serializable-retry')!.withFix)} />);
+    expect(screen.getByTestId('not-replayed')).toHaveTextContent('Not replayed (no server the transcript names receives these; they are comments where they occur):the destination POST /v1/charges');
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences|Not checked in this build)$/);
   });
 
   it('names redis-cli files .txt', () => {

@@ -1,7 +1,9 @@
 /**
  * "Run it yourself" in the share panel: the run as a transcript (src/sim/transcript) — copy the
  * combined text, download it, or download one file per session to paste into its psql or
- * redis-cli — and whether the fidelity suite checked this preset's transcript in this build.
+ * redis-cli —, which calls of the run it does not replay (the SQS queue's requests, the
+ * destination, faults: `Transcript.notReplayed`), and whether the fidelity suite checked this
+ * preset's transcript in this build.
  */
 import { useMemo, useState } from 'react';
 import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario } from '../../sim';
@@ -60,6 +62,12 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
       </div>
     );
   }
+  const outside = transcript.notReplayed.length > 0 && (
+    <div className="small" data-testid="not-replayed">
+      {transcript.sessions.length > 0 ? 'Not replayed (no server the transcript names receives these; they are comments where they occur):' : 'Its calls go to:'}
+      <ul>{transcript.notReplayed.map((x) => <li key={x}>{x}</li>)}</ul>
+    </div>
+  );
   if (transcript.sessions.length === 0) {
     return (
       <div className="transcript-export" data-testid="transcript-export">
@@ -69,6 +77,8 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
             ? 'This run sends nothing to PostgreSQL or Redis, and its etcd requests are outside what a transcript replays (a real server gives other lease ids, and its TTLs run in real time): the event log shows each etcdctl line and its reply.'
             : 'This run sends nothing to PostgreSQL or Redis: there is no transcript to replay.'}
         </p>
+        {outside}
+        <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
       </div>
     );
   }
@@ -79,7 +89,8 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
         The run as {transcript.sessions.map((s) => `${s.id} (${s.client})`).join(', ')}: each command in trace order with the reply the
         run got under it, “(blocks)” where it waits. Open one terminal per session and follow the steps.
       </p>
-      <p className="small muted">{preset ? <FidelityLine presetId={preset.id} /> : <FidelityLine edited />}</p>
+      {outside}
+      <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
       <div className="share-actions">
         <button type="button" onClick={() => void onCopy()}>Copy transcript</button>
         <button type="button" onClick={() => download(new Blob([text], { type: 'text/plain' }), `${base}-transcript.sql`)}>Download transcript</button>

@@ -11,7 +11,10 @@
  *   the verdict, findings, metrics, the preset's fix and the "with the fix" variant, the mechanism
  *   hints, the catalogue's verdicts, the search and odds panels, the compare view, the verdict in
  *   an exported image's title — and no way to reveal or to leave the mode from the page.
- * - `lesson` (a guided lesson): everything but the preset's fix (the exercise asks for it).
+ * - `lesson` (a guided lesson): until the reveal (stage < 2) the outcome stays hidden — the verdict,
+ *   findings, metrics, an edit's outcome and the events after the cursor — since the lesson asks
+ *   for a prediction first; from the reveal on, everything but the preset's fix (the exercise asks
+ *   for it).
  */
 import { deriveRun } from './derive';
 import { useLockscope } from './context';
@@ -46,8 +49,13 @@ const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: 
 const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, offerModeToggle: true });
 const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: false });
 
-/** A guided lesson: the run and the hints shown; the preset's fix hidden (the lesson's exercise asks for it). */
+/** A guided lesson after its reveal: the run and the hints shown; the preset's fix hidden (the lesson's exercise asks for it). */
 const LESSON: Visibility = Object.freeze({ ...EVERYTHING, showAnswer: false, offerModeToggle: false });
+/** A guided lesson before its reveal: nothing of the outcome (the lesson asks for a prediction first); its own Reveal button, not the view's. */
+const LESSON_PREDICTING: Visibility = Object.freeze({ ...PREDICTING, offerReveal: false, showAnswer: false, offerModeToggle: false });
+
+/** The lesson stage from which the outcome shows (LessonView: 0 predict, 1 prediction checked, 2 reveal, 3 exercise). */
+export const LESSON_REVEAL_STAGE = 2;
 
 /** Predict mode's condition: not revealed yet, and the cursor before the run's last event. */
 function outcomeStillAhead(s: LockscopeState): boolean {
@@ -66,7 +74,7 @@ export function visibilityOf(s: LockscopeState): Visibility {
     case 'interview':
       return INTERVIEWING;
     case 'lesson':
-      return LESSON;
+      return s.lesson && s.lesson.st < LESSON_REVEAL_STAGE ? LESSON_PREDICTING : LESSON;
   }
 }
 

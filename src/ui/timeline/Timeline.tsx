@@ -140,7 +140,7 @@ export function Timeline(props: TimelineProps) {
       <div className="timeline-body" style={{ height: height * k }}>
         <div className="lane-labels" style={{ width: GUTTER }}>
           {/* What the marks row (between the axis and the lanes) holds, said beside it. */}
-          <span className="marks-note" style={{ top: (AXIS_H + 4) * k }}>{!showFindings ? 'verdict hidden' : data.violations.length ? 'violations ▸' : 'no violation'}</span>
+          <span className="marks-note" style={{ top: (AXIS_H + 4) * k }}>{!showFindings ? 'verdict hidden' : data.violations.some((v) => v.severity === 'violation') ? 'violations ▸' : data.violations.length ? 'notes, no violation ▸' : 'no violation'}</span>
           {boxes.map((b) => (
             props.onLaneActivate ? (
               <button

@@ -20,6 +20,11 @@ export interface Item {
   readonly sig: string;
   /** Accessible name of the element. */
   readonly label?: string;
+  /**
+   * The events a violation cites that this item draws in the violation colour (`data-cites` on its
+   * element). Only such an item may draw red (../../verdict/citations.ts); absent: it draws none.
+   */
+  readonly cites?: readonly string[];
   /** Draws the item into its (emptied) group. */
   readonly draw: (g: G) => void;
 }
@@ -54,10 +59,12 @@ export function joinItems(sigs: Signatures, parent: G, items: readonly Item[], c
   sel.exit().remove();
   const all = sel.enter().append('g').attr('class', cls).merge(sel);
   all.each(function (d) {
-    if (!sigs.update(this, d.sig)) return;
+    if (!sigs.update(this, `${d.sig}|${d.cites?.join(' ') ?? ''}`)) return;
     this.replaceChildren();
     if (role) this.setAttribute('role', role);
     if (d.label !== undefined) this.setAttribute('aria-label', d.label);
+    if (d.cites && d.cites.length > 0) this.setAttribute('data-cites', d.cites.join(' '));
+    else this.removeAttribute('data-cites');
     d.draw(d3.select(this));
   });
   all.order();

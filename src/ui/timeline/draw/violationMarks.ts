@@ -2,6 +2,7 @@
 import type { ViolationMark } from '../lanes';
 import { AXIS_H, MARKS_H } from '../layout';
 import { joinItems, type G, type Signatures } from './items';
+import { VIOLATION_INK } from '../../verdict/citations';
 
 /** Draws the marks above everything else in `content`; activating one (click, Enter, Space) calls `onEventId` with its event. */
 export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void): void {
@@ -13,8 +14,10 @@ export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly
     return {
       key: `${v.eventId}|${v.message}`,
       sig: `${vx}|${height}|${v.severity}`,
+      // Red only for a violation: its mark cites the violation's event (a note's mark is grey).
+      ...(v.severity === 'violation' ? { cites: [v.eventId] } : {}),
       draw: (vg: G) => {
-        vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? '#b91c1c' : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
+        vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? VIOLATION_INK : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
         const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
           .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}. Go to event ${v.eventId}.`)
           .style('cursor', 'pointer')
@@ -26,7 +29,7 @@ export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly
               onEventId(v.eventId);
             }
           });
-        mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? '#b91c1c' : '#6b7280');
+        mark.append('path').attr('d', `M${vx},${AXIS_H + 2} l10,18 l-20,0 Z`).attr('fill', v.severity === 'violation' ? VIOLATION_INK : '#6b7280');
         mark.append('text').attr('x', vx).attr('y', AXIS_H + 18).attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 800).attr('fill', '#fff').text(v.severity === 'violation' ? '!' : 'i');
         mark.append('title').text(v.message);
       },

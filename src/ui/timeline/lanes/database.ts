@@ -1,7 +1,9 @@
 /**
  * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
- * pg_locks view, stacked in rows; rows written, errors and sequence values taken (`nextval`) as
- * marks, from the SQL calls and replies.
+ * pg_locks view, stacked in rows; rows written, error replies and sequence values taken (`nextval`)
+ * as marks, from the SQL calls and replies. An error reply is an amber-brown circle ("an error
+ * reply": 40001 the framework retries, 23505 the loser handles); only one a violation cites is a red
+ * triangle, like the verdict's marks (../../verdict/citations.ts).
  */
 import { sqlCallOf, usesDatabase } from '../../../sim';
 import { runEndMs } from '../../store/derive';
@@ -9,14 +11,23 @@ import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { Item } from '../draw/items';
 import { ROW_H, stack, touches, type LaneKind } from './types';
+import { citationsOf, ERROR_REPLY_INK, VIOLATION_INK } from '../../verdict/citations';
 
 /** SQL statements and the connection pool's borrow/return (PgBouncer's events are the pool's too). */
 const DATABASE_TRACE_KINDS = ['sql', 'pool'];
 
 /** A span during which a session held (or waited for) one database lock. */
 export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
-/** A point mark on the database lane: a row written, an error, a sequence value taken (`nextval`). */
-export interface DbMark { readonly atMs: number; readonly kind: 'row' | 'error' | 'sequence'; readonly eventId: string; readonly label: string; readonly value?: number }
+/** A point mark on the database lane: a row written, an error reply, a sequence value taken (`nextval`). */
+export interface DbMark {
+  readonly atMs: number;
+  readonly kind: 'row' | 'error' | 'sequence';
+  readonly eventId: string;
+  readonly label: string;
+  readonly value?: number;
+  /** A violation of the verdict cites this event (only then is an error drawn as a violation). */
+  readonly cited: boolean;
+}
 
 /** Names the database lane. */
 export interface DatabaseLaneRef { readonly kind: 'database' }
@@ -77,17 +88,19 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
 
     // Rows written, errors, sequence values taken (a fencing token from nextval holds no lock to draw).
     const marks: DbMark[] = [];
+    const violating = citationsOf(run).violation;
     for (const e of events) {
       if (e.kind !== 'sql' || !e.reply) continue;
+      const cited = violating.has(e.id);
       const call = sqlCallOf(e);
       if (call?.command.op === 'nextval' && call.reply.status === 'ok') {
         const value = Number(call.reply.rows?.[0]?.nextval);
-        marks.push({ atMs: e.atMs, kind: 'sequence', eventId: e.id, label: `${e.actor}: nextval('${call.command.seq}') = ${value}`, value });
+        marks.push({ atMs: e.atMs, kind: 'sequence', eventId: e.id, label: `${e.actor}: nextval('${call.command.seq}') = ${value}`, value, cited });
         continue;
       }
       // FATAL: the server ended the session (idle_in_transaction_session_timeout), marked like an error.
-      if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: e.reply.slice(0, 80) });
-      else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}` });
+      if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: `${e.actor}: ${e.reply.slice(0, 80)}`, cited });
+      else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}`, cited });
     }
 
     return [{
@@ -99,7 +112,7 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     }];
   },
 
-  items({ locks, marks }, { X, W, y: top, h, plotW, uid }) {
+  items({ locks, marks }, { X, W, y: top, h, plotW, uid, showFindings }) {
     const items: Item[] = [];
     for (const l of locks) {
       const y = top + 6 + l.row * ROW_H;
@@ -122,22 +135,31 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     }
     for (const m of marks) {
       const mx = X(m.atMs);
+      // Red only for an error a violation cites (and only while findings are shown); any other error is an error reply.
+      const violation = m.kind === 'error' && m.cited && showFindings;
       items.push({
         key: `mark|${m.kind}|${m.atMs}|${m.label}`,
-        sig: `${mx}|${top}|${h}`,
-        label: m.kind === 'error' ? `Error at ${fmtSeconds(m.atMs)}: ${m.label}` : m.kind === 'sequence' ? `Sequence value taken at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        sig: `${mx}|${top}|${h}|${violation}`,
+        label: m.kind === 'error'
+          ? (violation ? `Error at ${fmtSeconds(m.atMs)}, cited by a violation: ${m.label}` : `Error reply at ${fmtSeconds(m.atMs)} (not a violation): ${m.label}`)
+          : m.kind === 'sequence' ? `Sequence value taken at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        ...(violation ? { cites: [m.eventId] } : {}),
         draw: (sg) => {
           if (m.kind === 'sequence') {
             sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
             sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
-          } else if (m.kind === 'error') {
-            sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', '#b91c1c');
+          } else if (violation) {
+            sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
             sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+          } else if (m.kind === 'error') {
+            // An error reply: a circle with "✕" (shape and colour unlike the violation's red triangle).
+            sg.append('circle').attr('cx', mx).attr('cy', top + 9).attr('r', 6.5).attr('fill', '#fef3c7').attr('stroke', ERROR_REPLY_INK).attr('stroke-width', 1.5);
+            sg.append('text').attr('x', mx).attr('y', top + 12.5).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', ERROR_REPLY_INK).text('✕');
           } else {
             sg.append('rect').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
             sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('row');
           }
-          sg.append('title').text(m.label);
+          sg.append('title').text(m.kind === 'error' ? `${violation ? 'Cited by a violation' : 'An error reply, not a violation'}: ${m.label}` : m.label);
         },
       });
     }

@@ -3,8 +3,10 @@
  * reply, with its status (accepted, rejected as stale, deduplicated, aborted, in flight), from the
  * final snapshot, and the duplicates — `duplicateEffects` of src/sim (an effect for a business
  * key that already had one), the same function the verdict and the `duplicateEffects` metric use.
- * A duplicate the verdict counts as a violation is red; one it names as a note (declared harmless,
- * or not checked by the scenario's invariants) is amber, and its label says so.
+ * A duplicate the verdict counts as a violation is red (the only red here: ../../verdict/citations.ts);
+ * one it names as a note (declared harmless, or not checked by the scenario's invariants) is amber,
+ * and its label says so. A write rejected for a stale token is grey, dashed and crossed: the
+ * destination doing its job, not a violation.
  */
 import { duplicateEffects, usesDestination } from '../../../sim';
 import { runEndMs } from '../../store/derive';
@@ -26,6 +28,8 @@ export interface WriteBar {
    * (effectOnce), `note` when the verdict names it as a note, null when it is no duplicate.
    */
   readonly duplicate: 'violation' | 'note' | null;
+  /** The duplicate's effect event (the one the verdict cites), when it is a duplicate. */
+  readonly duplicateEventId: string | null;
   /** The business key (job key) the write's effect was for, when it is a duplicate. */
   readonly businessKey: string | null;
   readonly row: number;
@@ -57,7 +61,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
     const wStack = stack(items.map((w) => ({ startMs: w.startMs, endMs: w.endMs === w.startMs ? w.startMs + 1 : w.endMs })));
     const writes: WriteBar[] = items.map((w, i) => ({
       id: w.id, worker: w.worker, startMs: w.startMs, endMs: w.endMs, token: w.token, status: w.status, performed: w.performed,
-      duplicate: dupOf(w.id), businessKey: dups.get(w.id)?.businessKey ?? null, row: wStack.rowOf[i]!, reply: w.reply,
+      duplicate: dupOf(w.id), duplicateEventId: dups.get(w.id)?.eventId ?? null, businessKey: dups.get(w.id)?.businessKey ?? null, row: wStack.rowOf[i]!, reply: w.reply,
     }));
     return [{
       ref: { kind: 'destination' },
@@ -92,14 +96,16 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
       const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`]);
-      const ink = place.inside ? (light ? (w.status === 'rejected' ? '#991b1b' : '#111827') : '#fff') : 'var(--ink)';
+      const ink = place.inside ? (light ? '#111827' : '#fff') : 'var(--ink)';
+      const redDup = dup && !noteDup;
       return {
         key: `${w.id}|${w.worker}|${w.startMs}`,
         sig: `${rx}|${rw}|${y}|${fill}|${place.text}|${place.x}|${place.inside}|${w.reply}`,
         label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}${noteDup ? ` (a repeat for ${w.businessKey ?? 'the same key'}, not a violation the verdict counts)` : ''}`,
+        ...(redDup && w.duplicateEventId !== null ? { cites: [w.duplicateEventId] } : {}),
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
-            .attr('stroke', w.status === 'rejected' ? '#b91c1c' : noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+            .attr('stroke', w.status === 'rejected' ? '#374151' : noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
             .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' ? '4 2' : null);
           if (place.text) {
             const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);

@@ -147,6 +147,9 @@ describe('database lane marks (issue 10)', () => {
     const marks = databaseLanes.lanes(r)[0]!.data.marks;
     for (const e of fatal) expect(marks).toContainEqual(expect.objectContaining({ kind: 'error', eventId: e.id }));
     const retried = databaseLanes.lanes(run('serializable-retry'))[0]!.data;
-    expect(retried.marks.some((m) => m.kind === 'error' && m.label.startsWith('ERROR 40001'))).toBe(true);
+    expect(retried.marks.some((m) => m.kind === 'error' && m.label.startsWith('B: ERROR 40001'))).toBe(true);
+    // Expected and retried: an error reply, cited by no violation (drawn as such, not in the violation's red).
+    const fixed = databaseLanes.lanes(run('serializable-retry', 'withFix'))[0]!.data;
+    expect(fixed.marks.filter((m) => m.kind === 'error').map((m) => m.cited)).toEqual([false]);
   });
 });

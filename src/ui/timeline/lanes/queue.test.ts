@@ -14,11 +14,13 @@ describe('queue lanes', () => {
   it('each delivery is a bar from its receive to its deletion or its return to the queue, with the deadline an extension moved', () => {
     const r = run('queue-redelivery');
     expect(deliveriesOf(r.events, 90_000).get('m1')).toEqual([
-      { startMs: 0, endMs: 30_000, consumer: 'A', receiptHandle: 'rh-1', receiveCount: 1, visibleAtMs: 30_000, end: 'visible' },
-      { startMs: 31_000, endMs: 61_000, consumer: 'B', receiptHandle: 'rh-2', receiveCount: 2, visibleAtMs: 61_000, end: 'visible' },
+      { startMs: 0, endMs: 30_000, consumer: 'A', receiptHandle: 'rh-1', receiveCount: 1, visibleAtMs: 30_000, end: 'visible', eventId: 'e1', cited: false },
+      { startMs: 31_000, endMs: 61_000, consumer: 'B', receiptHandle: 'rh-2', receiveCount: 2, visibleAtMs: 61_000, end: 'visible', eventId: expect.stringMatching(/^e\d+$/), cited: false },
     ]);
+    // The lane marks a delivery a violation cites (the job acknowledged too late cites its first delivery), and only that one.
+    expect(queueLanes.lanes(r)[0]!.data.map((d) => d.cited)).toEqual([true, false]);
     const fixed = run('queue-redelivery', 'withFix');
-    expect(deliveriesOf(fixed.events, 90_000).get('m1')).toEqual([{ startMs: 0, endMs: 37_000, consumer: 'A', receiptHandle: 'rh-1', receiveCount: 1, visibleAtMs: 50_000, end: 'deleted' }]);
+    expect(deliveriesOf(fixed.events, 90_000).get('m1')).toEqual([{ startMs: 0, endMs: 37_000, consumer: 'A', receiptHandle: 'rh-1', receiveCount: 1, visibleAtMs: 50_000, end: 'deleted', eventId: 'e1', cited: false }]);
     const lane = queueLanes.lanes(fixed)[0]!;
     expect(queueLanes.cursorNote!.text(lane.data, 30_000)).toBe('A: invisible 20 s more');
     expect(queueLanes.cursorNote!.text(lane.data, 40_000)).toBe('visible or deleted');

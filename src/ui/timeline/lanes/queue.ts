@@ -3,13 +3,16 @@
  * from the ReceiveMessage that delivered it to the DeleteMessage that deleted it, or to the moment
  * it was visible again (its visibility timeout passed, or the stalled-job checker moved it back) —
  * with its consumer, delivery number and the visibility deadline as a ramp, like a lease's TTL.
- * Derived from the events' data (`call`, `data`), not from their texts.
+ * Derived from the events' data (`call`, `data`), not from their texts. A redelivery is hatched,
+ * not red: red (../../verdict/citations.ts) only for a delivery whose ReceiveMessage a violation
+ * cites (a job acknowledged too late cites its first delivery).
  */
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
 import type { G } from '../draw/items';
 import { touches, type LaneKind } from './types';
+import { citationsOf, VIOLATION_INK } from '../../verdict/citations';
 import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
 
 /** One delivery of a message: who had it, from when to when, and when its visibility would end. */
@@ -23,22 +26,26 @@ export interface Delivery {
   readonly visibleAtMs: number;
   /** How it ended: deleted, visible again, or still in flight when the run ended. */
   readonly end: 'deleted' | 'visible' | 'open';
+  /** The ReceiveMessage event that delivered it. */
+  readonly eventId: string;
+  /** A violation of the verdict cites that event (set by the lane, false from `deliveriesOf`). */
+  readonly cited: boolean;
 }
 
 /** Names a message's lane. */
 export interface QueueLaneRef { readonly kind: 'queue'; readonly messageId: string }
 
-type Open = { startMs: number; consumer: string; receiptHandle: string; receiveCount: number; visibleAtMs: number };
+type Open = { startMs: number; consumer: string; receiptHandle: string; receiveCount: number; visibleAtMs: number; eventId: string };
 
 /** The deliveries of every message of the run, by message id. */
-export function deliveriesOf(events: readonly { atMs: number; call?: { resource: string; caller: string; command: unknown; reply: unknown }; data?: unknown }[], endMs: number): Map<string, Delivery[]> {
+export function deliveriesOf(events: readonly { id: string; atMs: number; call?: { resource: string; caller: string; command: unknown; reply: unknown }; data?: unknown }[], endMs: number): Map<string, Delivery[]> {
   const out = new Map<string, Delivery[]>();
   const open = new Map<string, Open>();
   const close = (id: string, atMs: number, end: Delivery['end']) => {
     const o = open.get(id);
     if (!o) return;
     open.delete(id);
-    out.get(id)!.push({ ...o, endMs: Math.max(atMs, o.startMs), end });
+    out.get(id)!.push({ ...o, endMs: Math.max(atMs, o.startMs), end, cited: false });
   };
   for (const e of events) {
     const d = e.data as { t?: string; op?: string; messageId?: string } | undefined;
@@ -51,7 +58,7 @@ export function deliveriesOf(events: readonly { atMs: number; call?: { resource:
       if (!m) continue;
       if (!out.has(m.messageId)) out.set(m.messageId, []);
       close(m.messageId, e.atMs, 'visible');
-      open.set(m.messageId, { startMs: e.atMs, consumer: e.call.caller, receiptHandle: m.receiptHandle, receiveCount: m.receiveCount, visibleAtMs: e.atMs + cmd.visibilityTimeoutMs });
+      open.set(m.messageId, { startMs: e.atMs, consumer: e.call.caller, receiptHandle: m.receiptHandle, receiveCount: m.receiveCount, visibleAtMs: e.atMs + cmd.visibilityTimeoutMs, eventId: e.id });
     } else if (reply.op === 'DeleteMessage' && reply.deleted && reply.messageId) {
       close(reply.messageId, e.atMs, 'deleted');
     } else if (reply.op === 'ChangeMessageVisibility' && reply.ok && cmd.op === 'ChangeMessageVisibility') {
@@ -75,6 +82,8 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
     if ((q === undefined || q.kind !== 'sqs') && !touches(run, ['queue'])) return [];
     const name = q?.kind === 'sqs' ? q.name : 'queue';
     const byMessage = deliveriesOf(run.events, runEndMs(run));
+    const violating = citationsOf(run).violation;
+    for (const [id, ds] of byMessage) byMessage.set(id, ds.map((d) => ({ ...d, cited: violating.has(d.eventId) })));
     const ids = byMessage.size > 0 ? [...byMessage.keys()] : ['m1'];
     return ids.map((messageId) => ({
       ref: { kind: 'queue', messageId },
@@ -85,7 +94,7 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
     }));
   },
 
-  items(deliveries, { X, W, y, h, plotW }, lane) {
+  items(deliveries, { X, W, y, h, plotW, uid, showFindings }, lane) {
     return deliveries.map((s) => {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
@@ -96,12 +105,17 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
       const words = `${s.consumer} · delivery ${s.receiveCount}`;
       const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, words, s.consumer);
       const how = s.end === 'deleted' ? `deleted at ${fmtSeconds(s.endMs)}` : s.end === 'visible' ? `visible again at ${fmtSeconds(s.endMs)}` : 'still in flight when the run ended';
+      const violation = s.cited && showFindings;
+      const again = s.receiveCount > 1;
       return {
         key: `${s.startMs}|${s.receiptHandle}`,
-        sig: `${rx}|${rw}|${ex}|${y}|${h}|${words}|${s.end}|${text}|${left}`,
-        label: `${lane.ref.messageId} in flight with ${s.consumer} (delivery ${s.receiveCount}) from ${fmtSeconds(s.startMs)}, ${how}`,
+        sig: `${rx}|${rw}|${ex}|${y}|${h}|${words}|${s.end}|${text}|${left}|${violation}|${uid}`,
+        label: `${lane.ref.messageId} in flight with ${s.consumer} (delivery ${s.receiveCount}${again ? ', a redelivery' : ''}) from ${fmtSeconds(s.startMs)}, ${how}${violation ? '; cited by a violation' : ''}`,
+        ...(violation ? { cites: [s.eventId] } : {}),
         draw: (sg: G) => {
-          sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', s.receiveCount > 1 ? '#9f1239' : '#0e7490');
+          sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', violation ? VIOLATION_INK : again ? '#155e75' : '#0e7490');
+          // A redelivery is hatched (not coloured alone).
+          if (again) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', `url(#${uid}-hatch)`);
           sg.append('path').attr('d', `M${rx},${y + h - 15} L${ex},${y + h - 4 - 11 * left} L${ex},${y + h - 4} L${rx},${y + h - 4} Z`).attr('fill', '#22d3ee').attr('opacity', 0.6);
           sg.append('title').text(`${lane.ref.messageId}: receipt handle ${s.receiptHandle}, ${s.consumer}, delivery ${s.receiveCount}; invisible until ${fmtSeconds(s.visibleAtMs)}; ${how}`);
           if (text) sg.append('text').attr('x', rx + 5).attr('y', y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
