@@ -5,7 +5,7 @@
  * inspector and metrics.
  */
 import { useFaultEditing } from './timeline/useFaultEditing';
-import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
 import type { DerivedRun } from './store/derive';
@@ -21,10 +21,11 @@ import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
 import { BookmarksPanel } from './bookmarks/BookmarksPanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
-import { ExploreAction } from './explore/ExplorePanel';
-import { OddsSection } from './odds/OddsPanel';
+import { ExploreAction } from './explore/ExploreAction';
+import { OddsSection } from './odds/OddsSection';
 import { StatechartSection } from './statechart/StatechartSection';
-import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './interview/InterviewPanel';
+import { InterviewSetup } from './interview/InterviewSetup';
+import { CheckDesign, InterviewerNotesPanel } from './lazyViews';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -62,6 +63,8 @@ export function SimulateView() {
   const selectedFault = useLockscope((s) => s.selectedFault);
   const badge = useLockscope((s) => s.badge);
   const error = useLockscope((s) => s.error);
+  // The interview panels (their own chunk) show only in an interview.
+  const interviewing = useLockscope((s) => s.interview !== null);
   const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
   const { showAnswer } = useVisibility();
@@ -108,8 +111,12 @@ export function SimulateView() {
           {...editing}
         />
         </div>
-        <CheckDesign />
-        <InterviewerNotesPanel />
+        {interviewing && (
+          <Suspense fallback={null}>
+            <CheckDesign />
+            <InterviewerNotesPanel />
+          </Suspense>
+        )}
         <ExploreAction />
         <div className="main-bottom">
           <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />

@@ -3,9 +3,9 @@
  * the replies and codes in a trace mean, and "How faithful is the model?". A native modal
  * <dialog>: Esc closes it, focus returns to the button.
  */
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { SQLSTATES } from '../glossary/replies';
-import { ModelNotes } from './ModelNotes';
+import { ModelNotes } from '../lazyViews';
 import { useVisibility } from '../store';
 
 const REPLIES: readonly (readonly [string, string])[] = [
@@ -66,7 +66,9 @@ export function HelpButton() {
             {Object.entries(SQLSTATES).map(([k, v]) => <div key={k}><dt><code>ERROR {k}</code></dt><dd>{v}</dd></div>)}
           </dl>
         </section>
-        <ModelNotes />
+        <Suspense fallback={<p className="small muted" role="status">Loading…</p>}>
+          <ModelNotes />
+        </Suspense>
         </>}
       </dialog>
     </>
