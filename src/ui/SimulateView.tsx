@@ -50,6 +50,17 @@ function citedOf(run: DerivedRun): Set<string> {
 const Metrics = memo(MetricsCharts);
 const Log = memo(EventLog);
 const World = memo(Inspector);
+// Panels that read the store themselves (or show nothing an edit changes): an edit re-renders
+// this view, not them, so the edit's frame does not re-render (and React does not re-commit the
+// inputs of) what did not change.
+const Setup = memo(Situation);
+const Bookmarks = memo(BookmarksPanel);
+const Share = memo(SharePanel);
+const Explore = memo(ExploreAction);
+const Statechart = memo(StatechartSection);
+const Odds = memo(OddsSection);
+const Interview = memo(InterviewSetup);
+const VERDICT_TOOLS = <HideVerdictToggle />;
 
 /** The simulator screen (reads and writes the store). */
 export function SimulateView() {
@@ -85,7 +96,10 @@ export function SimulateView() {
   // inspector and the metrics (below them) follow in the next one, rendered by React at lower
   // priority so that they never delay the verdict.
   const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
-  const lazy = useDeferredValue(below);
+  // On the view's first render too: `null` first (the frame shows the verdict and the timeline,
+  // and the browser lays out and paints them), then the panels below in React's next render.
+  const deferred = useDeferredValue<typeof below | null>(below, null);
+  const lazy = deferred ?? below;
   const workerIds = useMemo(() => scenario.workers.map((w) => w.id), [scenario.workers]);
 
   return (
@@ -93,14 +107,14 @@ export function SimulateView() {
       <aside className="col-left" aria-label="Scenario setup">
         <MechanismPanel />
         <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
-        <BookmarksPanel />
-        <SharePanel />
+        <Bookmarks />
+        <Share />
       </aside>
       <main className="col-main" id="main" tabIndex={-1}>
         <div className="main-top">
-        <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={showAnswer ? preset?.fix : undefined} />
+        <Setup key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={showAnswer ? preset?.fix : undefined} />
         {error && <p className="error" role="alert">{error}</p>}
-        <VerdictPanel run={run} onEventId={gotoEvent} tools={<HideVerdictToggle />} />
+        <VerdictPanel run={run} onEventId={gotoEvent} tools={VERDICT_TOOLS} />
         <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
         <Transport />
         <Timeline
@@ -117,17 +131,17 @@ export function SimulateView() {
             <InterviewerNotesPanel />
           </Suspense>
         )}
-        <ExploreAction />
+        <Explore />
         <div className="main-bottom">
-          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
+          {deferred && <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />}
           <aside className="col-right" aria-label="Inspector and metrics">
-            <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />
-            <Metrics run={lazy.run} />
+            {deferred && <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />}
+            {deferred && <Metrics run={lazy.run} />}
           </aside>
         </div>
-        <StatechartSection run={lazy.run} index={lazy.index} workers={workerIds} />
-        <OddsSection />
-        <InterviewSetup />
+        <Statechart run={lazy.run} index={lazy.index} workers={workerIds} />
+        <Odds />
+        <Interview />
       </main>
     </div>
   );
