@@ -84,6 +84,14 @@ export default defineConfig({
       },
     }),
   ],
+  build: {
+    rolldownOptions: {
+      // src/sim/transcript has no side effects (a module-level `new Set` the bundler cannot prove
+      // pure): without this rule the sim's index re-exporting it kept it in the initial chunk, though
+      // only "Run it yourself" (its own chunk) uses it.
+      treeshake: { moduleSideEffects: [{ test: /\/src\/sim\/transcript\//, sideEffects: false }] },
+    },
+  },
   server: { headers: { ...FRAME_HEADERS } },
   preview: { headers: { ...FRAME_HEADERS } },
   test: {

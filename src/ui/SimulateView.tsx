@@ -11,10 +11,7 @@ import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } 
 import type { DerivedRun } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
-import { Inspector } from './inspector/Inspector';
-import { EventLog } from './log/EventLog';
 import { VerdictPanel } from './verdict/VerdictPanel';
-import { MetricsCharts } from './verdict/MetricsCharts';
 import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
@@ -25,7 +22,7 @@ import { ExploreAction } from './explore/ExploreAction';
 import { OddsSection } from './odds/OddsSection';
 import { StatechartSection } from './statechart/StatechartSection';
 import { InterviewSetup } from './interview/InterviewSetup';
-import { CheckDesign, InterviewerNotesPanel } from './lazyViews';
+import { CheckDesign, EventLog as Log, Inspector as World, InterviewerNotesPanel, MetricsCharts as Metrics } from './lazyViews';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -47,9 +44,6 @@ function citedOf(run: DerivedRun): Set<string> {
   return s;
 }
 
-const Metrics = memo(MetricsCharts);
-const Log = memo(EventLog);
-const World = memo(Inspector);
 // Panels that read the store themselves (or show nothing an edit changes): an edit re-renders
 // this view, not them, so the edit's frame does not re-render (and React does not re-commit the
 // inputs of) what did not change.
@@ -133,10 +127,14 @@ export function SimulateView() {
         )}
         <Explore />
         <div className="main-bottom">
-          {deferred && <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />}
+          <Suspense fallback={null}>
+            {deferred && <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />}
+          </Suspense>
           <aside className="col-right" aria-label="Inspector and metrics">
-            {deferred && <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />}
-            {deferred && <Metrics run={lazy.run} />}
+            <Suspense fallback={null}>
+              {deferred && <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />}
+              {deferred && <Metrics run={lazy.run} />}
+            </Suspense>
           </aside>
         </div>
         <Statechart run={lazy.run} index={lazy.index} workers={workerIds} />

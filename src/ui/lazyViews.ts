@@ -3,7 +3,23 @@
  * of the simulator or the catalogue. Declared in the order the app preloads them in idle time
  * (the views a user opens first, first). Each is rendered under a `<Suspense>`.
  */
+import { memo } from 'react';
 import { lazyView } from './lazyView';
+
+/**
+ * The simulator's panels below the timeline: the event log (with its windowing library and the
+ * replies' glossary), the inspector and the metrics. The first frame shows the verdict and the
+ * timeline without them (SimulateView renders them at low priority); main.tsx starts loading them
+ * at once. Memoised: an edit's frame passes them their previous (deferred) props.
+ */
+export const EventLog = lazyView(() => import('./log/EventLog').then((m) => memo(m.EventLog)));
+export const Inspector = lazyView(() => import('./inspector/Inspector').then((m) => memo(m.Inspector)));
+export const MetricsCharts = lazyView(() => import('./verdict/MetricsCharts').then((m) => memo(m.MetricsCharts)));
+
+/** Starts loading the panels below the timeline (resolves when loaded; never rejects: a failed one loads when rendered). */
+export function preloadBelowTimeline(): Promise<void> {
+  return Promise.all([EventLog.preload(), Inspector.preload(), MetricsCharts.preload()]).then(() => undefined, () => undefined);
+}
 
 /** The Edit view (form and JSON). */
 export const EditorView = lazyView(() => import('./editor/EditorView').then((m) => m.EditorView));
@@ -15,6 +31,8 @@ export const TranscriptExport = lazyView(() => import('./share/TranscriptExport'
 export const ExplorePanel = lazyView(() => import('./explore/ExplorePanel').then((m) => m.ExplorePanel));
 /** "How often? (the odds)", opened from its disclosure. */
 export const OddsPanel = lazyView(() => import('./odds/OddsPanel').then((m) => m.OddsPanel));
+/** The help dialog's content (the header's Help button opens it). */
+export const HelpContent = lazyView(() => import('./help/HelpContent').then((m) => m.HelpContent));
 /** "How faithful is the model?" (the catalogue's foot and the help dialog). */
 export const ModelNotes = lazyView(() => import('./help/ModelNotes').then((m) => m.ModelNotes));
 /** The guided lessons' path and one lesson. */

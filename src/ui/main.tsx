@@ -10,6 +10,7 @@ import { createLockscopeStore, LockscopeProvider, useLockscope } from './store';
 import { applyPrefs, loadPrefs } from './prefs';
 import { registerOffline } from './offline';
 import { applyInitialUrl } from './url/urlSync';
+import { preloadBelowTimeline } from './lazyViews';
 import './styles.css';
 
 const store = createLockscopeStore();
@@ -21,6 +22,8 @@ store.setState({ embed: framed || embedRequested(window.location.hash) });
 // What the address says, before the first render: the first frame is the link's view (not the
 // catalogue, with a simulation per preset, and then the link's).
 applyInitialUrl(store);
+// The simulator's panels below the timeline are a chunk of their own: fetched now, in parallel with the first render.
+if (!store.getState().embed) void preloadBelowTimeline();
 // Offline after the first visit (the production build's service worker; never inside a frame).
 registerOffline(window, { enabled: import.meta.env.PROD, framed, baseUrl: import.meta.env.BASE_URL });
 applyPrefs(document, store.getState(), window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
