@@ -55,7 +55,7 @@ function csp(): Plugin {
   };
 }
 
-// Vite serves and builds the app; Vitest runs unit (src/sim, node), component (src/ui, jsdom) and the
+// Vite serves and builds the app; Vitest runs unit (src/sim, node), component (src/ui, jsdom), the UI bench's goal table (bench/goals.test.ts) and the
 // fidelity harness's pure helpers (fidelity/*.test.ts: no servers needed) tests.
 // The last fidelity run's report and the hash of the model's sources this build is made from: the
 // app shows "checked against PostgreSQL … / Redis …" only when they match (src/ui/fidelity/).
@@ -84,11 +84,19 @@ export default defineConfig({
       },
     }),
   ],
+  build: {
+    rolldownOptions: {
+      // src/sim/transcript has no side effects (a module-level `new Set` the bundler cannot prove
+      // pure): without this rule the sim's index re-exporting it kept it in the initial chunk, though
+      // only "Run it yourself" (its own chunk) uses it.
+      treeshake: { moduleSideEffects: [{ test: /\/src\/sim\/transcript\//, sideEffects: false }] },
+    },
+  },
   server: { headers: { ...FRAME_HEADERS } },
   preview: { headers: { ...FRAME_HEADERS } },
   test: {
     globals: true,
-    include: ['src/**/*.test.{ts,tsx}', 'fidelity/**/*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'fidelity/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['./src/test-setup.ts'],
     // A timeout is a hang guard, not a speed goal (those live in `npm run bench`): jsdom component

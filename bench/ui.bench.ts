@@ -9,10 +9,16 @@
  *    tasks after an edit, opening Edit, load → verdict, for every preset and a ~2,000-event run;
  *  - the fault search in Chromium (./uiSearch.ts): schedules/s with one Web Worker and one per
  *    core, and the time to the ≤ 2-fault report for every preset.
+ * and ends with a table of the goals (./goals.ts): target, measured, met or not, next to the
+ * load average of the machine (the figures are wall-clock: a busy machine slows them).
  * It prints figures; it is not a timed test. Uses Debian Chromium at /usr/bin/chromium.
+ * Environment: `BENCH_PORT` (preview server port), `BENCH_ONLY` (comma-separated sections:
+ * `edit`, `scrub`, `clicks`, `search`, `size`; default all), `BENCH_PRESETS` (comma-separated
+ * preset ids; default every preset).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -20,9 +26,15 @@ import { PRESETS } from '../src/sim';
 import { generatedScenario } from './uiScenario';
 import { benchClicks } from './uiClicks';
 import { benchSearch } from './uiSearch';
+import { goalTable, worstOf, type GoalRow } from './goals';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4175);
 const ROOT = new URL('..', import.meta.url).pathname;
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'edit,scrub,clicks,search,size').split(',').map((x) => x.trim()));
+const ONLY_PRESETS = process.env.BENCH_PRESETS?.split(',').map((x) => x.trim()).filter(Boolean);
+const BENCH_PRESETS = ONLY_PRESETS ? PRESETS.filter((p) => ONLY_PRESETS.includes(p.id)) : PRESETS;
+if (ONLY_PRESETS && BENCH_PRESETS.length !== ONLY_PRESETS.length) throw new Error(`BENCH_PRESETS: unknown preset id in ${ONLY_PRESETS.join(', ')}`);
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
@@ -51,6 +63,9 @@ async function waitForServer(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const loadBefore = load();
+  console.log(`Load average (1, 5, 15 min) at the start: ${loadBefore} on ${availableParallelism()} cores\n`);
+  const goals: GoalRow[] = [];
   const server = spawn(join(ROOT, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: 'ignore' });
   const base = `http://127.0.0.1:${PORT}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
@@ -73,11 +88,12 @@ async function main(): Promise<void> {
       w.__settle = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     });
 
+    if (SECTIONS.has('edit')) {
     console.log('Fault edit → verdict repainted (re-run + render + timeline redraw + layout), ms; first edit, then 8 more per preset');
     console.log(`${'preset'.padEnd(22)}   first  median     max  events  verdict after`);
     const all: number[] = [];
     const cold: number[] = [];
-    for (const p of PRESETS) {
+    for (const p of BENCH_PRESETS) {
       const times = await page.evaluate(async ({ id, worker, horizon }) => {
         type Store = { getState(): Record<string, (...a: unknown[]) => unknown> & { faults: unknown[]; error: string | null } };
         const w = window as unknown as { __lockscope: Store; __settle: () => Promise<void>; __edit: (fn: () => void) => void };
@@ -108,9 +124,12 @@ async function main(): Promise<void> {
     }
     console.log(`all presets, after the first edit: median ${f(pct(all, 50))} ms, p95 ${f(pct(all, 95))} ms, max ${f(Math.max(...all))} ms (target ≤ 16 ms)`);
     console.log(`first edit after loading a preset (cold code paths): median ${f(pct(cold, 50))} ms, max ${f(Math.max(...cold))} ms\n`);
+    goals.push({ goal: 'fault edit (store call) → verdict repainted, median', target: 16, unit: 'ms', value: pct(all, 50), detail: `all presets after the first edit; p95 ${pct(all, 95).toFixed(1)} ms` });
+    }
 
     // Scrubbing a generated 10-worker run.
     const scenario = generatedScenario();
+    if (SECTIONS.has('scrub')) {
     const scrub = await page.evaluate(async (sc) => {
       type Store = { getState(): Record<string, (...a: unknown[]) => unknown>; setState(p: unknown): void };
       const w = window as unknown as { __lockscope: Store; __settle: () => Promise<void>; __edit: (fn: () => void) => void };
@@ -150,13 +169,35 @@ async function main(): Promise<void> {
     console.log(`Scrubbing a generated run: ${scenario.workers.length} workers, ${scrub.events} events (first load incl. simulation ${scrub.firstRun.toFixed(1)} ms)`);
     console.log(`  work per scrub step: median ${f(pct(scrub.steps, 50))} ms, p95 ${f(pct(scrub.steps, 95))} ms, max ${f(Math.max(...scrub.steps))} ms`);
     console.log(`  frame interval while scrubbing every frame: median ${f(pct(scrub.frames, 50))} ms, p95 ${f(pct(scrub.frames, 95))} ms, max ${f(Math.max(...scrub.frames))} ms (target p95 ≤ 20 ms)\n`);
+    goals.push({ goal: 'scrubbing a ~2,000-event run: frame interval p95', target: 20, unit: 'ms', value: pct(scrub.frames, 95), detail: `${scrub.events} events, ${scenario.workers.length} workers` });
+    }
 
-    await benchClicks(browser, base, scenario);
+    if (SECTIONS.has('clicks')) {
+      const rows = await benchClicks(browser, base, scenario, BENCH_PRESETS);
+      const by = (k: 'load' | 'loadLong' | 'clickMedian' | 'clickWorst' | 'afterEditLong' | 'edit') => rows.map((r) => ({ name: r.name, value: r[k] }));
+      goals.push(
+        worstOf('click → verdict repainted, median (each preset)', 16, 'ms', by('clickMedian')),
+        worstOf('click → verdict repainted, worst click (each preset)', 33, 'ms', by('clickWorst')),
+        worstOf('longest task in the 1 s after an edit', 50, 'ms', by('afterEditLong')),
+        worstOf('opening Edit (click → form painted)', 100, 'ms', by('edit')),
+        worstOf('load → verdict', 1000, 'ms', by('load')),
+        worstOf('longest task during the load', 200, 'ms', by('loadLong')),
+      );
+    }
 
-    await benchSearch(browser, base);
+    if (SECTIONS.has('search')) {
+      const times = await benchSearch(browser, base, BENCH_PRESETS);
+      goals.push(worstOf('fault search, ≤ 2 faults: time to the report (each preset variant)', 2000, 'ms', times));
+    }
 
-    const size = jsGzipKb();
-    console.log(`Initial JS (gzip -9): ${size.kb.toFixed(1)} kB in ${size.files.join(', ')} (target ≤ 300 kB)`);
+    if (SECTIONS.has('size')) {
+      const size = jsGzipKb();
+      console.log(`Initial JS (gzip -9): ${size.kb.toFixed(1)} kB in ${size.files.join(', ')} (target ≤ 300 kB)\n`);
+      goals.push({ goal: 'initial JS (entry + its static imports), gzip -9', target: 300, unit: 'kB', value: size.kb, detail: `${size.files.length} files` });
+    }
+
+    console.log(`Goals (load average at the start ${loadBefore}, at the end ${load()}, ${availableParallelism()} cores)`);
+    console.log(goalTable(goals));
   } finally {
     await browser.close();
     if (server.pid !== undefined) server.kill('SIGTERM');

@@ -32,8 +32,8 @@ async function exploreOnce(browser: Browser, base: string, presetId: string, wit
   }
 }
 
-/** Prints the figures (see the module comment). */
-export async function benchSearch(browser: Browser, base: string): Promise<void> {
+/** Prints the figures (see the module comment) for `presets`; returns each preset variant's time to the report, ms. */
+export async function benchSearch(browser: Browser, base: string, presets: readonly { id: string }[] = PRESETS): Promise<{ name: string; value: number }[]> {
   const cores = availableParallelism();
   console.log(`Fault search in Chromium (production build, the app's Explore panel), ${cores} cores`);
   // A first search warms the browser's cache of the worker script.
@@ -44,13 +44,16 @@ export async function benchSearch(browser: Browser, base: string): Promise<void>
   }
   console.log(`  time to the report, ≤ 2 faults, ${cores} Web Workers:`);
   let worst = 0;
-  for (const p of PRESETS) {
+  const times: { name: string; value: number }[] = [];
+  for (const p of presets) {
     for (const withFix of [false, true]) {
       const r = await exploreOnce(browser, base, p.id, withFix, cores);
       worst = Math.max(worst, r.ms);
+      times.push({ name: `${p.id} ${withFix ? 'with' : 'without'} the fix`, value: r.ms });
       const what = /Broken with \d+ faults?/.exec(r.report)?.[0] ?? (/No violation/.test(r.report) ? 'no violation' : r.report.slice(0, 60));
       console.log(`  ${p.id.padEnd(22)} ${(withFix ? 'with' : 'without').padEnd(8)} ${r.ms.toFixed(0).padStart(6)} ms ${String(r.tried).padStart(6)} schedules  ${what}`);
     }
   }
   console.log(`  slowest: ${worst.toFixed(0)} ms (target ≤ 2,000 ms)\n`);
+  return times;
 }

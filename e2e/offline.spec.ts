@@ -4,7 +4,7 @@ import { jsonLink, watchErrors } from './support';
 /**
  * Offline after the first visit (issue 13): the production build's service worker (vite-plugin-pwa,
  * Workbox) precaches the app on the first load; with the network gone, a reload and a shared link
- * still open and simulate.
+ * still open and simulate. The views loaded as their own chunks (src/ui/lazyViews.ts) open offline too.
  */
 test('loaded once, then offline: the app reloads and opens a shared link with faults, verdict and all', async ({ browser }) => {
   const ctx = await browser.newContext();
@@ -27,6 +27,12 @@ test('loaded once, then offline: the app reloads and opens a shared link with fa
   await page.goto(`/${jsonLink({ p: 'export-lease-expiry', x: [] })}`);
   await page.reload();
   await expect(page.getByTestId('verdict')).toContainText('Held');
+  // The editor and compare views are chunks of their own: from the cache too.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('form', { name: 'Scenario form' })).toBeVisible();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Compare under the same faults' })).toBeVisible();
+  await page.getByRole('button', { name: 'Simulate', exact: true }).click();
   // The fault search's Web Worker comes from the cache too.
   await page.getByText('Break my design — explore every fault schedule').click();
   await page.getByTestId('explore').getByRole('button', { name: 'Explore' }).click();

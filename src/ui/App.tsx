@@ -1,14 +1,14 @@
 /**
  * The app shell: header (preset picker grouped by lesson, view tabs, large type), the address bar
  * as state (./url), refused-input notices, the current view, the fault menu and the cursor keys.
+ * The views other than the catalogue and the simulator are their own chunks (./lazyViews.ts),
+ * loaded in idle time after the first paint.
  */
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { LESSONS, PRESETS } from '../sim';
 import { useLockscope, useLockscopeStore } from './store';
 import { Catalogue } from './catalogue/Catalogue';
 import { SimulateView } from './SimulateView';
-import { CompareView } from './compare/CompareView';
-import { EditorView } from './editor/EditorView';
 import { FaultMenu } from './faults/FaultMenu';
 import { NoticeBanner, DraftOfferBanner } from './notice/NoticeBanner';
 import { useCursorKeys, usePlayback } from './timeline/Transport';
@@ -16,8 +16,8 @@ import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 import { applyPrefs, savePrefs, THEMES } from './prefs';
 import { HelpButton } from './help/HelpDialog';
 import type { Theme } from './store/types';
-import { WorkshopView } from './workshop/WorkshopView';
-import { LessonPath, LessonView } from './lessons/LessonView';
+import { CompareView, EditorView, LessonPath, LessonView, WorkshopView } from './lazyViews';
+import { preloadViewsWhenIdle } from './lazyView';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
 
@@ -34,6 +34,11 @@ export function skipToContent(e: React.MouseEvent | React.KeyboardEvent): void {
   main.scrollIntoView({ block: 'start' });
 }
 
+/** What a lazily loaded view shows while its chunk loads (only when opened before the idle preload got to it). */
+function ViewLoading() {
+  return <p className="small muted view-loading" role="status">Loading…</p>;
+}
+
 /** The whole app. */
 export function App() {
   const store = useLockscopeStore();
@@ -46,6 +51,8 @@ export function App() {
 
   // The URL holds the state (store ↔ address bar, back/forward).
   useEffect(() => installUrlSync(store), [store]);
+  // The other views' chunks, once the first screen is up (opening one then costs no fetch).
+  useEffect(() => preloadViewsWhenIdle(), []);
 
   // Large type and the theme: on the document, kept on this device; `auto` follows the system.
   useEffect(() => {
@@ -74,7 +81,7 @@ export function App() {
   };
 
   // The audience's window is the timeline, large: no header, nothing to click.
-  if (shown === 'workshop' && workshopRole === 'audience') return <div className="app"><WorkshopView /></div>;
+  if (shown === 'workshop' && workshopRole === 'audience') return <div className="app"><Suspense fallback={<ViewLoading />}><WorkshopView /></Suspense></div>;
 
   return (
     <div className="app">
@@ -122,11 +129,13 @@ export function App() {
       <NoticeBanner notice={notice} onDismiss={() => store.getState().dismissNotice()} />
       {shown === 'catalogue' && <Catalogue onOpen={open} />}
       {shown === 'simulate' && <SimulateView />}
-      {shown === 'compare' && <CompareView />}
-      {shown === 'edit' && <EditorView />}
-      {shown === 'workshop' && <WorkshopView />}
-      {shown === 'lessons' && <LessonPath />}
-      {shown === 'lesson' && <LessonView />}
+      <Suspense fallback={<ViewLoading />}>
+        {shown === 'compare' && <CompareView />}
+        {shown === 'edit' && <EditorView />}
+        {shown === 'workshop' && <WorkshopView />}
+        {shown === 'lessons' && <LessonPath />}
+        {shown === 'lesson' && <LessonView />}
+      </Suspense>
       <FaultMenu />
     </div>
   );

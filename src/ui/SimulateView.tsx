@@ -5,26 +5,24 @@
  * inspector and metrics.
  */
 import { useFaultEditing } from './timeline/useFaultEditing';
-import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { findPreset } from '../sim';
 import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
-import { Inspector } from './inspector/Inspector';
-import { EventLog } from './log/EventLog';
 import { VerdictPanel } from './verdict/VerdictPanel';
 import { citationsOf } from './verdict/citations';
-import { MetricsCharts } from './verdict/MetricsCharts';
 import { MechanismPanel } from './mechanism/MechanismPanel';
 import { FaultList } from './faults/FaultList';
 import { ChangeBadge } from './faults/ChangeBadge';
 import { SharePanel } from './share/SharePanel';
 import { BookmarksPanel } from './bookmarks/BookmarksPanel';
 import { HideVerdictToggle } from './verdict/HideVerdictToggle';
-import { ExploreAction } from './explore/ExplorePanel';
-import { OddsSection } from './odds/OddsPanel';
+import { ExploreAction } from './explore/ExploreAction';
+import { OddsSection } from './odds/OddsSection';
 import { StatechartSection } from './statechart/StatechartSection';
-import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './interview/InterviewPanel';
+import { InterviewSetup } from './interview/InterviewSetup';
+import { CheckDesign, EventLog as Log, Inspector as World, InterviewerNotesPanel, MetricsCharts as Metrics } from './lazyViews';
 
 /** The setup paragraph, two lines until expanded. */
 function Situation({ title, text, fix }: { title: string; text: string; fix?: string }) {
@@ -38,9 +36,17 @@ function Situation({ title, text, fix }: { title: string; text: string; fix?: st
   );
 }
 
-const Metrics = memo(MetricsCharts);
-const Log = memo(EventLog);
-const World = memo(Inspector);
+// Panels that read the store themselves (or show nothing an edit changes): an edit re-renders
+// this view, not them, so the edit's frame does not re-render (and React does not re-commit the
+// inputs of) what did not change.
+const Setup = memo(Situation);
+const Bookmarks = memo(BookmarksPanel);
+const Share = memo(SharePanel);
+const Explore = memo(ExploreAction);
+const Statechart = memo(StatechartSection);
+const Odds = memo(OddsSection);
+const Interview = memo(InterviewSetup);
+const VERDICT_TOOLS = <HideVerdictToggle />;
 
 /** The simulator screen (reads and writes the store). */
 export function SimulateView() {
@@ -54,6 +60,8 @@ export function SimulateView() {
   const selectedFault = useLockscope((s) => s.selectedFault);
   const badge = useLockscope((s) => s.badge);
   const error = useLockscope((s) => s.error);
+  // The interview panels (their own chunk) show only in an interview.
+  const interviewing = useLockscope((s) => s.interview !== null);
   const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
   const { showAnswer } = useVisibility();
@@ -74,7 +82,10 @@ export function SimulateView() {
   // inspector and the metrics (below them) follow in the next one, rendered by React at lower
   // priority so that they never delay the verdict.
   const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
-  const lazy = useDeferredValue(below);
+  // On the view's first render too: `null` first (the frame shows the verdict and the timeline,
+  // and the browser lays out and paints them), then the panels below in React's next render.
+  const deferred = useDeferredValue<typeof below | null>(below, null);
+  const lazy = deferred ?? below;
   const workerIds = useMemo(() => scenario.workers.map((w) => w.id), [scenario.workers]);
 
   return (
@@ -82,14 +93,14 @@ export function SimulateView() {
       <aside className="col-left" aria-label="Scenario setup">
         <MechanismPanel />
         <FaultList faults={faults} scenario={scenario} run={run} selected={selectedFault} onUpdate={st.updateFault} onRemove={st.removeFault} onSelect={st.selectFault} />
-        <BookmarksPanel />
-        <SharePanel />
+        <Bookmarks />
+        <Share />
       </aside>
       <main className="col-main" id="main" tabIndex={-1}>
         <div className="main-top">
-        <Situation key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={showAnswer ? preset?.fix : undefined} />
+        <Setup key={`${presetId}|${scenario.title}`} title={scenario.title} text={preset && scenario.description === preset.withoutFix.description ? preset.situation : scenario.description} fix={showAnswer ? preset?.fix : undefined} />
         {error && <p className="error" role="alert">{error}</p>}
-        <VerdictPanel run={run} onEventId={gotoEvent} tools={<HideVerdictToggle />} />
+        <VerdictPanel run={run} onEventId={gotoEvent} tools={VERDICT_TOOLS} />
         <ChangeBadge badge={badge} onDismiss={st.dismissBadge} />
         <Transport />
         <Timeline
@@ -100,19 +111,27 @@ export function SimulateView() {
           {...editing}
         />
         </div>
-        <CheckDesign />
-        <InterviewerNotesPanel />
-        <ExploreAction />
+        {interviewing && (
+          <Suspense fallback={null}>
+            <CheckDesign />
+            <InterviewerNotesPanel />
+          </Suspense>
+        )}
+        <Explore />
         <div className="main-bottom">
-          <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />
+          <Suspense fallback={null}>
+            {deferred && <Log run={lazy.run} index={lazy.index} onSelect={selectIndex} cited={lazy.cited} />}
+          </Suspense>
           <aside className="col-right" aria-label="Inspector and metrics">
-            <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />
-            <Metrics run={lazy.run} />
+            <Suspense fallback={null}>
+              {deferred && <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />}
+              {deferred && <Metrics run={lazy.run} />}
+            </Suspense>
           </aside>
         </div>
-        <StatechartSection run={lazy.run} index={lazy.index} workers={workerIds} />
-        <OddsSection />
-        <InterviewSetup />
+        <Statechart run={lazy.run} index={lazy.index} workers={workerIds} />
+        <Odds />
+        <Interview />
       </main>
     </div>
   );

@@ -1,6 +1,13 @@
 /**
+ * Most work one idle callback does, ms: an idle period may last 50 ms, but a click that arrives
+ * meanwhile waits for the callback to end (and a busy machine stretches each step), so the work
+ * goes in short slices: the next edit is answered within a frame, and no long task (> 50 ms) follows one.
+ */
+export const IDLE_SLICE_MS = 8;
+
+/**
  * Work that must not delay a frame: `step` runs in the browser's idle periods (after the frame is
- * painted), as many times as the idle deadline allows, until it returns false. Where
+ * painted), as many times as the idle deadline allows (at most `IDLE_SLICE_MS` per callback), until it returns false. Where
  * `requestIdleCallback` is missing (jsdom, older Safari) each step gets its own task after a
  * frame. Returns a function that cancels the rest.
  */
@@ -13,10 +20,11 @@ export function runWhenIdle(step: () => boolean): () => void {
     if (cancelled) return;
     if (ric) handle = ric((d) => {
       handle = null;
+      const start = performance.now();
       // At least one step per callback, so that a busy page still gets there (the timeout below).
       do {
         if (cancelled || !step()) return;
-      } while (d.timeRemaining() > 3);
+      } while (d.timeRemaining() > 3 && performance.now() - start < IDLE_SLICE_MS);
       schedule();
     }, { timeout: 500 });
     else handle = setTimeout(() => {

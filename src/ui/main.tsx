@@ -9,6 +9,8 @@ import { embedRequested, isFramed } from './embed/embed';
 import { createLockscopeStore, LockscopeProvider, useLockscope } from './store';
 import { applyPrefs, loadPrefs } from './prefs';
 import { registerOffline } from './offline';
+import { applyInitialUrl } from './url/urlSync';
+import { preloadBelowTimeline } from './lazyViews';
 import './styles.css';
 
 const store = createLockscopeStore();
@@ -17,6 +19,11 @@ store.setState(loadPrefs());
 // Inside a frame, or asked for by the link (`e=1`): the embed view, never the full app.
 const framed = isFramed(window);
 store.setState({ embed: framed || embedRequested(window.location.hash) });
+// What the address says, before the first render: the first frame is the link's view (not the
+// catalogue, with a simulation per preset, and then the link's).
+applyInitialUrl(store);
+// The simulator's panels below the timeline are a chunk of their own: fetched now, in parallel with the first render.
+if (!store.getState().embed) void preloadBelowTimeline();
 // Offline after the first visit (the production build's service worker; never inside a frame).
 registerOffline(window, { enabled: import.meta.env.PROD, framed, baseUrl: import.meta.env.BASE_URL });
 applyPrefs(document, store.getState(), window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);

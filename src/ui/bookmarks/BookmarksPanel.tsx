@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { MAX_BOOKMARK_CHARS, MAX_BOOKMARKS } from '../../share/link';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { useLockscope, useLockscopeStore } from '../store';
-import { randomToken } from '../interview/kit';
+import { randomToken } from '../randomToken';
 import type { LockscopeState } from '../store/types';
 
 /** Turns this window into a workshop's presenter window (a new channel id; the audience window opens from there). */

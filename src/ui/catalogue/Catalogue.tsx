@@ -1,7 +1,8 @@
 /** The catalogue: every preset grouped by lesson, its one-paragraph setup, and both verdicts at once. */
+import { Suspense } from 'react';
 import { LESSONS, PRESETS, type Preset } from '../../sim';
 import { deriveRun, useVisibility } from '../store';
-import { ModelNotes } from '../help/ModelNotes';
+import { ModelNotes } from '../lazyViews';
 import { FidelityLine } from '../fidelity/FidelityLine';
 
 function Verdict({ held, summary }: { held: boolean; summary: string }) {
@@ -72,7 +73,9 @@ export function Catalogue({ onOpen }: { onOpen: (id: string, variant: 'without' 
           </ul>
         </section>
       ))}
-      <ModelNotes />
+      <Suspense fallback={null}>
+        <ModelNotes />
+      </Suspense>
     </main>
   );
 }

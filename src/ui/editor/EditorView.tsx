@@ -4,7 +4,7 @@
  * an invalid one shows its errors with field paths and the last valid scenario keeps running.
  * JSON typing is parsed after a pause (debounced); text that is not JSON never replaces anything.
  */
-import { ExploreAction } from '../explore/ExplorePanel';
+import { ExploreAction } from '../explore/ExploreAction';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { parseScenario, type Scenario, type ValidationError } from '../../sim';
 import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from '../store';

@@ -11,7 +11,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findPreset } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
-import { useLockscope, useLockscopeStore, useVisibility } from '../store';
+import { useLockscope, useLockscopeStore } from '../store';
 import { exploreParallel, type ExploreHandle, type ExploreOutcome, type ExploreProgress, type RangeRunner } from './coordinator';
 import { openCounterexample, replayAgainstOther, scheduleInWords } from './actions';
 import { MatrixTable } from './MatrixTable';
@@ -130,21 +130,5 @@ function Report({ outcome: o, onOpen, onReplay, hasPreset }: { outcome: ExploreO
         <p className="explore-safe">No violation with ≤ {o.maxFaults} fault{o.maxFaults === 1 ? '' : 's'} of these kinds ({o.tried.toLocaleString('en')} schedules): {kinds}.</p>
       )}
     </div>
-  );
-}
-
-/**
- * The Explore action as the simulator and the editor show it: a disclosure that opens the panel
- * (collapsed, so the simulator's first screen keeps its layout).
- */
-export function ExploreAction() {
-  const [open, setOpen] = useState(false);
-  // The search grades the design: interview mode hides it (the candidate has "Check my design" instead).
-  if (!useVisibility().showAnswer) return null;
-  return (
-    <details className="explore-wrap" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Break my design — explore every fault schedule</summary>
-      {open && <ExplorePanel titled={false} />}
-    </details>
   );
 }

@@ -6,7 +6,8 @@ import { renderIn } from '../store/testing';
 import { inlineRunner } from '../explore/coordinator';
 import type { ExploreEnv } from '../explore/labels';
 import { findPreset } from '../../sim';
-import { CheckDesign, InterviewerNotesPanel, InterviewSetup } from './InterviewPanel';
+import { CheckDesign, InterviewerNotesPanel } from './InterviewPanel';
+import { InterviewSetup } from './InterviewSetup';
 
 let t = 0;
 const env: ExploreEnv = { runners: () => [inlineRunner()], now: () => (t += 1000) };

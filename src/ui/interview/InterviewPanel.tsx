@@ -1,24 +1,27 @@
 /**
  * Interview mode's panels in the simulator (./kit.ts has the logic):
- * - `InterviewSetup` (outside an interview): choose the faults the grading allows, the model
- *   answer and a rubric, and make the two links (follow-ups found by the fault search).
+ * - `InterviewSetupForm` (outside an interview, inside ./InterviewSetup.tsx's disclosure): choose
+ *   the faults the grading allows, the model answer and a rubric, and make the two links
+ *   (follow-ups found by the fault search).
  * - `InterviewerNotesPanel` (the interviewer's link): the model answer, each follow-up with
  *   "Show this schedule", the rubric, and the candidate's link again.
  * - `CheckDesign` (both sides of an interview): "Check my design" grades the mechanism on screen
  *   against the allowed faults (the search over Web Workers, ../explore/coordinator.ts), a timer,
  *   and the transcript of what was tried, in order.
+ * The simulator loads this module as its own chunk (../lazyViews.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findPreset, type Scenario } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
-import { useLockscope, useLockscopeStore, useVisibility } from '../store';
+import { useLockscope, useLockscopeStore } from '../store';
+import type { InterviewSetupState } from './InterviewSetup';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
-import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, randomToken, setupOf, type FindCounterexample, type Grade, type InterviewLinks } from './kit';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, randomToken, setupOf, type FindCounterexample, type Grade } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
@@ -48,24 +51,21 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
-/** Make two interview links from the scenario on screen (shown outside an interview, never to a candidate). */
-export function InterviewSetup({ env = defaultEnv }: { env?: ExploreEnv }) {
+/**
+ * The body of "Interview: two links from this scenario" (./InterviewSetup.tsx holds the
+ * disclosure and, in `form`, what was chosen and made, so that closing and reopening it keeps them).
+ */
+export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: ExploreEnv; form: InterviewSetupState; setForm: (update: (f: InterviewSetupState) => InterviewSetupState) => void }) {
   const store = useLockscopeStore();
-  const { showAnswer } = useVisibility();
-  const interview = useLockscope((s) => s.interview);
   const composed = useLockscope((s) => s.composed);
   const presetId = useLockscope((s) => s.presetId);
   const preset = presetId ? findPreset(presetId) : undefined;
   const applicable = useMemo(() => applicableKinds(withoutFaults(composed)), [composed]);
-  const [open, setOpen] = useState(false);
-  const [maxFaults, setMaxFaults] = useState(1);
-  const [chosen, setChosen] = useState<readonly string[] | null>(null);
-  const [answer, setAnswer] = useState<string | null>(null);
-  const [rubric, setRubric] = useState(DEFAULT_RUBRIC.join('\n'));
-  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; links: InterviewLinks; kinds: readonly string[]; maxFaults: number } | { kind: 'error'; message: string }>({ kind: 'idle' });
-  if (!showAnswer || interview !== null) return null;
+  const { maxFaults, chosen, status } = form;
+  const rubric = form.rubric ?? DEFAULT_RUBRIC.join('\n');
   const kinds = (chosen ?? applicable).filter((k) => applicable.includes(k));
-  const answerText = answer ?? defaultAnswer(preset);
+  const answerText = form.answer ?? defaultAnswer(preset);
+  const setStatus = (st: InterviewSetupState['status']) => setForm((f) => ({ ...f, status: st }));
 
   const make = async () => {
     setStatus({ kind: 'busy' });
@@ -81,49 +81,44 @@ export function InterviewSetup({ env = defaultEnv }: { env?: ExploreEnv }) {
   };
 
   return (
-    <details className="panel interview-setup" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Interview: two links from this scenario</summary>
-      {open && (
-        <div className="interview-body">
-          <p className="small">The candidate's link hides every hint of the answer; the interviewer's adds the model answer, follow-up questions (each with the faults that make it bite, found by the fault search) and a rubric. It carries a random token the candidate's lacks.</p>
-          <div className="explore-controls">
-            <label>
-              Grade against up to
-              <select value={maxFaults} onChange={(e) => setMaxFaults(Number(e.target.value))} aria-label="Faults per schedule the grading allows">
-                {[1, 2, 3].map((n) => <option key={n} value={n}>{n}</option>)}
-              </select>
-              fault{maxFaults === 1 ? '' : 's'}
-            </label>
-            <fieldset className="explore-kinds">
-              <legend>Fault kinds the grading allows</legend>
-              {applicable.map((k) => (
-                <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setChosen((prev) => { const was = (prev ?? applicable).filter((x) => x !== k); return on ? [...was, k] : was; }); }} /> {kindLabel(k)}</label>
-              ))}
-            </fieldset>
-          </div>
-          <label className="interview-text">
-            <span>Model answer</span>
-            <textarea rows={2} maxLength={600} value={answerText} onChange={(e) => setAnswer(e.target.value)} />
-          </label>
-          <label className="interview-text">
-            <span>Rubric (one line each)</span>
-            <textarea rows={4} value={rubric} onChange={(e) => setRubric(e.target.value)} />
-          </label>
-          <p><button type="button" className="primary" disabled={kinds.length === 0 || status.kind === 'busy'} onClick={() => void make()}>Make the links</button></p>
-          <div role="status">
-            {status.kind === 'busy' && <p className="small">Searching for the follow-ups' counterexamples…</p>}
-            {status.kind === 'error' && <p className="error">The search failed: {status.message}</p>}
-            {status.kind === 'done' && (
-              <>
-                <CopyField label="Candidate's link" value={urlOf(status.links.candidate)} testId="candidate-link" />
-                <CopyField label="Interviewer's link (keep it private)" value={urlOf(status.links.interviewer)} testId="interviewer-link" />
-                <p><button type="button" onClick={() => store.getState().setInterview(setupOf(status.links, 'interviewer', status))}>Open the interviewer's view here</button></p>
-              </>
-            )}
-          </div>
-        </div>
-      )}
-    </details>
+    <div className="interview-body">
+      <p className="small">The candidate's link hides every hint of the answer; the interviewer's adds the model answer, follow-up questions (each with the faults that make it bite, found by the fault search) and a rubric. It carries a random token the candidate's lacks.</p>
+      <div className="explore-controls">
+        <label>
+          Grade against up to
+          <select value={maxFaults} onChange={(e) => { const n = Number(e.target.value); setForm((f) => ({ ...f, maxFaults: n })); }} aria-label="Faults per schedule the grading allows">
+            {[1, 2, 3].map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+          fault{maxFaults === 1 ? '' : 's'}
+        </label>
+        <fieldset className="explore-kinds">
+          <legend>Fault kinds the grading allows</legend>
+          {applicable.map((k) => (
+            <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setForm((f) => { const was = (f.chosen ?? applicable).filter((x) => x !== k); return { ...f, chosen: on ? [...was, k] : was }; }); }} /> {kindLabel(k)}</label>
+          ))}
+        </fieldset>
+      </div>
+      <label className="interview-text">
+        <span>Model answer</span>
+        <textarea rows={2} maxLength={600} value={answerText} onChange={(e) => { const v = e.target.value; setForm((f) => ({ ...f, answer: v })); }} />
+      </label>
+      <label className="interview-text">
+        <span>Rubric (one line each)</span>
+        <textarea rows={4} value={rubric} onChange={(e) => { const v = e.target.value; setForm((f) => ({ ...f, rubric: v })); }} />
+      </label>
+      <p><button type="button" className="primary" disabled={kinds.length === 0 || status.kind === 'busy'} onClick={() => void make()}>Make the links</button></p>
+      <div role="status">
+        {status.kind === 'busy' && <p className="small">Searching for the follow-ups' counterexamples…</p>}
+        {status.kind === 'error' && <p className="error">The search failed: {status.message}</p>}
+        {status.kind === 'done' && (
+          <>
+            <CopyField label="Candidate's link" value={urlOf(status.links.candidate)} testId="candidate-link" />
+            <CopyField label="Interviewer's link (keep it private)" value={urlOf(status.links.interviewer)} testId="interviewer-link" />
+            <p><button type="button" onClick={() => store.getState().setInterview(setupOf(status.links, 'interviewer', status))}>Open the interviewer's view here</button></p>
+          </>
+        )}
+      </div>
+    </div>
   );
 }
 

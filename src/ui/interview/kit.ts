@@ -42,13 +42,7 @@ export interface InterviewLinks {
   readonly notes: InterviewerNotes;
 }
 
-/** A random URL-safe token of 22 characters (132 bits: 6 per character) from `getRandomValues` (Web Crypto). */
-export function randomToken(crypto: Pick<Crypto, 'getRandomValues'> = globalThis.crypto): string {
-  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  let out = '';
-  for (const b of crypto.getRandomValues(new Uint8Array(22))) out += abc[b & 63];
-  return out;
-}
+export { randomToken } from '../randomToken';
 
 /**
  * The mechanism in words ("Lease release: compare-and-delete · Fencing token …: on"): with `base`,

@@ -15,7 +15,8 @@
 import { useMemo, useState } from 'react';
 import { findPreset, fmtSeconds } from '../../sim';
 import { setupChanges, type SetupChange } from './setupDiff';
-import { useLockscope, useVisibility } from '../store';
+import { memo, useCallback } from 'react';
+import { useLockscope, useLockscopeStore, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef } from './switches';
 import { useSwitchStatuses } from './useSwitchStatuses';
@@ -37,8 +38,49 @@ export function changeKinds(changes: readonly SetupChange[]): string {
   ].join(', ');
 }
 
+/** Props of one switch's row: everything it shows, as values, so that an edit re-renders only the rows it changed. */
+interface SwitchRowProps {
+  readonly d: SwitchDef;
+  readonly value: boolean | string;
+  /** Why the switch cannot change this run (it is disabled), or null. */
+  readonly reason: string | null;
+  /** The values that would change the run (a select's others are marked "(same run)"), or null while unknown. */
+  readonly changing: readonly string[] | null;
+  /** A select's options for this scenario (`switchOptions`). */
+  readonly options: readonly { readonly value: string; readonly label: string }[];
+  readonly showHints: boolean;
+  readonly hint: string;
+  readonly onSet: (d: SwitchDef, value: boolean | string) => void;
+}
+
+/** One switch: a checkbox or a select, with its hint. */
+const SwitchRow = memo(function SwitchRow({ d, value: v, reason, changing, options, showHints, hint, onSet }: SwitchRowProps) {
+  const id = `sw-${d.id}`;
+  const hintId = `${id}-hint`;
+  return (
+    <li className={reason ? 'inert' : undefined} data-switch={d.id}>
+      {typeof v === 'boolean' ? (
+        <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
+          <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => onSet(d, e.target.checked)} />
+          <span>{d.short ?? d.label}</span>
+        </label>
+      ) : (
+        <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
+          <span>{d.short ?? d.label}</span>
+          <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => onSet(d, e.target.value)}>
+            {options.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
+          </select>
+        </label>
+      )}
+      {/* In interview mode no hint shows, not even why a switch changes nothing here (that is a hint too; the tooltip keeps it). */}
+      {showHints && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{hint}</span>}
+    </li>
+  );
+});
+
 /** The mechanism panel (reads and writes the store). */
 export function MechanismPanel() {
+  const store = useLockscopeStore();
   const scenario = useLockscope((s) => s.scenario);
   const composed = useLockscope((s) => s.composed);
   const setScenario = useLockscope((s) => s.setScenario);
@@ -57,32 +99,17 @@ export function MechanismPanel() {
   const statusOf = (d: SwitchDef) => statuses?.get(d.id);
   const active = switches.filter((d) => statusOf(d)?.enabled !== false);
   const inert = switches.filter((d) => statusOf(d)?.enabled === false);
+  // Reads the scenario when the control changes (the store's, which is the one on screen).
+  const onSet = useCallback((d: SwitchDef, value: boolean | string) => {
+    const s = store.getState();
+    const next = d.set(s.scenario, value);
+    s.setScenario(next, `Switched ${switchValueText(next, d.id)}`, uniqueEditKey(`switch:${d.id}`));
+  }, [store]);
   const row = (d: SwitchDef) => {
-    const v = d.get(scenario);
-    const id = `sw-${d.id}`;
-    const hintId = `${id}-hint`;
     const status = statusOf(d);
     const reason = status && !status.enabled ? status.reason : null;
     const changing = status?.enabled ? status.changing : null;
-    return (
-      <li key={d.id} className={reason ? 'inert' : undefined} data-switch={d.id}>
-        {typeof v === 'boolean' ? (
-          <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
-            <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.checked), `Switched ${switchValueText(d.set(scenario, e.target.checked), d.id)}`, uniqueEditKey(`switch:${d.id}`))} />
-            <span>{d.short ?? d.label}</span>
-          </label>
-        ) : (
-          <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
-            <span>{d.short ?? d.label}</span>
-            <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => setScenario(d.set(scenario, e.target.value), `Switched ${switchValueText(d.set(scenario, e.target.value), d.id)}`, uniqueEditKey(`switch:${d.id}`))}>
-              {switchOptions(d, scenario).map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
-            </select>
-          </label>
-        )}
-        {/* In interview mode no hint shows, not even why a switch changes nothing here (that is a hint too; the tooltip keeps it). */}
-        {showHints && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{reason ? `No effect here: ${reason}` : switchHint(scenario, d)}</span>}
-      </li>
-    );
+    return <SwitchRow key={d.id} d={d} value={d.get(scenario)} reason={reason} changing={changing} options={switchOptions(d, scenario)} showHints={showHints} hint={showHints ? (reason ? `No effect here: ${reason}` : switchHint(scenario, d)) : ''} onSet={onSet} />;
   };
   return (
     <section className="panel mechanism" aria-label="Mechanism" aria-busy={statuses === null}>

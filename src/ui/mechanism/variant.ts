@@ -5,9 +5,16 @@ import type { Variant } from '../store/types';
 
 const cache = new WeakMap<Scenario, Map<string, Variant | null>>();
 
+const setups = new WeakMap<Scenario, string>();
+
+/** The setup as canonical JSON, once per scenario object (the presets' variants are compared with every edit). */
 function setupOf(s: Scenario): string {
-  const { faults: _f, ...rest } = s;
-  return canonicalJson(rest);
+  let j = setups.get(s);
+  if (j === undefined) {
+    const { faults: _f, ...rest } = s;
+    setups.set(s, (j = canonicalJson(rest)));
+  }
+  return j;
 }
 
 /** 'without' / 'with' when the setup (everything but the faults) equals that variant; null when edited beyond both. */

@@ -9,7 +9,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Scenario } from '../../sim';
 import { defaultHeatPausesMs, defaultTtlsMs, oddsNotApplicable, validateOddsInput, type OddsInput, type OddsProgress, type OddsResult } from '../../sim/search/odds';
-import { useLockscope, useVisibility } from '../store';
+import { useLockscope } from '../store';
 import { OddsHeatMap, OddsLineChart, fmtP, fmtSeconds } from './OddsCharts';
 import { secondsFieldValue } from '../fields/SecondsInput';
 import { startOddsWorker, type OddsJob, type StartOdds } from './oddsClient';
@@ -210,18 +210,5 @@ export function OddsPanel({ start = startOddsWorker }: { start?: StartOdds }) {
         </div>
       )}
     </div>
-  );
-}
-
-/** The simulator's collapsible "How often? (the odds)" section; the panel mounts when opened. */
-export function OddsSection() {
-  const [open, setOpen] = useState(false);
-  // The odds grade the design: interview mode hides them (./store/visibility.ts).
-  if (!useVisibility().showAnswer) return null;
-  return (
-    <details className="panel odds-section" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary><h2>How often? (the odds)</h2></summary>
-      {open && <OddsPanel />}
-    </details>
   );
 }

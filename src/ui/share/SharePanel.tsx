@@ -4,12 +4,11 @@
  * hash (equal to `npm run simulate -- file.json --json`'s traceHash), seed, scenario version and
  * link length.
  */
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { Suspense, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { deriveRun, useLockscope, useLockscopeStore, useRun, useVisibility, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
 import { download, fileBase, readScenarioFile, scenarioJson } from './files';
-import { imageTitle, svgToPng, timelineSvg } from './exportTimeline';
-import { TranscriptExport } from './TranscriptExport';
+import { TranscriptExport } from '../lazyViews';
 import { EmbedSnippet } from '../embed/EmbedSnippet';
 
 function linkFor(s: Pick<LockscopeState, 'composed' | 'variant' | 'view' | 'cursorIndex' | 'cursorMs' | 'compareTarget' | 'mode' | 'interview' | 'bookmarks'>): string {
@@ -107,6 +106,8 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
     try {
       const st = store.getState();
       const now = st.composed;
+      // The exporter is its own chunk, loaded on the first export.
+      const { imageTitle, svgToPng, timelineSvg } = await import('./exportTimeline');
       const title = imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
       const t = timelineSvg(root, title);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
@@ -130,7 +131,9 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
         {timeline && <button type="button" onClick={() => void exportImage('png')}>Timeline PNG</button>}
       </div>
       <p className="small share-status" role="status">{status}</p>
-      <TranscriptExport run={run} hidden={!showFuture} />
+      <Suspense fallback={null}>
+        <TranscriptExport run={run} hidden={!showFuture} />
+      </Suspense>
       <EmbedSnippet />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">

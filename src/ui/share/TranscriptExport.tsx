@@ -17,13 +17,21 @@ function canonicalJson(v: unknown): string {
     : x));
 }
 
+/** The presets' variants as canonical JSON, computed once each (an edit compares the new scenario with them). */
+const presetJson = new WeakMap<Scenario, string>();
+function canonicalPreset(s: Scenario): string {
+  let j = presetJson.get(s);
+  if (j === undefined) presetJson.set(s, (j = canonicalJson(s)));
+  return j;
+}
+
 /** The preset a scenario is, unchanged (`withFix` or `withoutFix`), or null for an edited or own scenario. Key order does not count. */
 export function unchangedPreset(s: Scenario): { id: string; variant: 'with the fix' | 'without the fix' } | null {
   const p = s.id ? findPreset(s.id) : undefined;
   if (!p) return null;
   const json = canonicalJson(s);
-  if (json === canonicalJson(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
-  if (json === canonicalJson(p.withFix)) return { id: p.id, variant: 'with the fix' };
+  if (json === canonicalPreset(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
+  if (json === canonicalPreset(p.withFix)) return { id: p.id, variant: 'with the fix' };
   return null;
 }
 
@@ -42,13 +50,15 @@ export interface TranscriptExportProps {
 export function TranscriptExport({ run, hidden = false }: TranscriptExportProps) {
   const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
   const transcript = useMemo(() => buildTranscript(run), [run]);
-  const text = useMemo(() => renderTranscript(transcript, preset?.variant), [transcript, preset]);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
+  // The text is written out when it is used (a copy, a download, the copy's line count), not on every run.
+  const textNow = () => renderTranscript(transcript, preset?.variant);
+  const text = useMemo(() => (copy === 'idle' ? '' : renderTranscript(transcript, preset?.variant)), [copy, transcript, preset]);
   const base = fileBase(run.scenario);
   const onCopy = async () => {
     try {
       if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(textNow());
       setCopy('copied');
     } catch {
       setCopy('manual');
@@ -93,7 +103,7 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
       <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
       <div className="share-actions">
         <button type="button" onClick={() => void onCopy()}>Copy transcript</button>
-        <button type="button" onClick={() => download(new Blob([text], { type: 'text/plain' }), `${base}-transcript.sql`)}>Download transcript</button>
+        <button type="button" onClick={() => download(new Blob([textNow()], { type: 'text/plain' }), `${base}-transcript.sql`)}>Download transcript</button>
         {transcript.sessions.map((s) => (
           <button key={s.id} type="button" onClick={() => download(new Blob([renderSessionScript(transcript, s.id, preset?.variant)], { type: 'text/plain' }), sessionFileName(base, s))}>
             {sessionFileName(base, s)}

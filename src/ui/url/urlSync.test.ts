@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { installUrlSync, CURSOR_WRITE_MS, COALESCE_MS } from './urlSync';
+import { applyInitialUrl, installUrlSync, CURSOR_WRITE_MS, COALESCE_MS } from './urlSync';
 import { createLockscopeStore, type LockscopeStore } from '../store';
 import { readHash } from './urlState';
 import { flipSwitch } from '../mechanism/switches';
@@ -89,5 +89,38 @@ describe('URL sync', () => {
     uninstall = installUrlSync(store);
     expect(st().presetId).toBe('invoice-race');
     expect(st().draftOffer?.title).toMatch(/Nightly export/);
+  });
+});
+
+describe('the address before the first render (applyInitialUrl)', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('opens the link in the store at once (no catalogue first), makes the address canonical, and the sync installed next does not open it again', () => {
+    const s = createLockscopeStore();
+    expect(s.getState().view).toBe('catalogue');
+    window.history.replaceState(null, '', '#/sim/invoice-race');
+    applyInitialUrl(s);
+    expect(s.getState().view).toBe('simulate');
+    expect(s.getState().presetId).toBe('invoice-race');
+    expect(window.location.hash).toMatch(/^#v=1&s=/);
+    // An edit made before the sync is installed (none is, in the app) would be undone by a second apply: it is kept.
+    s.getState().setScenario(flipSwitch(s.getState().scenario, 'fencing'), 'fencing on', 'switch:fencing#x');
+    const edited = s.getState().composed;
+    const off = installUrlSync(s);
+    expect(s.getState().composed).toBe(edited);
+    off();
+    // A later install (StrictMode's second mount) applies the address as before.
+    const again = installUrlSync(s);
+    expect(s.getState().composed).not.toBe(edited);
+    expect(s.getState().presetId).toBe('invoice-race');
+    again();
+  });
+
+  it('a link it cannot open: the notice, and the simulator rather than the catalogue', () => {
+    const s = createLockscopeStore();
+    window.history.replaceState(null, '', '#v=1&s=%%%');
+    applyInitialUrl(s);
+    expect(s.getState().notice?.errors[0]?.path).toBe('link.s');
+    expect(s.getState().view).toBe('simulate');
   });
 });

@@ -24,6 +24,62 @@ export const COALESCE_MS = 1_500;
 /** Cursor moves write the URL at most this often. */
 export const CURSOR_WRITE_MS = 250;
 
+/** Applies a hash to the store. Returns false when the hash is not ours. `initial`: the page's first address. */
+function applyHash(store: Store, hash: string, initial: boolean): boolean {
+  const s = store.getState();
+  let intent: ReturnType<typeof readHash>;
+  try {
+    intent = readHash(hash);
+  } catch (e) {
+    intent = { kind: 'invalid', errors: [{ path: 'link', message: `could not be read (${String((e as Error)?.message ?? e).slice(0, 120)})` }] };
+  }
+  switch (intent.kind) {
+    case 'ignore':
+      return false;
+    case 'catalogue':
+      s.setView('catalogue');
+      break;
+    case 'lessons':
+      s.setView('lessons');
+      break;
+    case 'preset':
+      if (intent.presetId !== s.presetId || intent.variant !== s.variant || isEdited(shareStateOf({ ...s, view: 'simulate' }))) s.loadPreset(intent.presetId, intent.variant);
+      s.setView(intent.view);
+      break;
+    case 'shared':
+      s.loadShared(intent.scenario, intent.opts);
+      break;
+    case 'invalid':
+      s.showNotice(initial
+        ? 'This link cannot be opened. Showing the default scenario instead; nothing else was changed.'
+        : 'This link cannot be opened. The scenario on screen is the one you had before.', intent.errors);
+      if (initial) s.setView('simulate');
+      break;
+  }
+  return true;
+}
+
+/** Replaces the address with the store's canonical one (when it differs); returns that hash. */
+function writeCanonical(store: Store, win: Window): string {
+  const h = hashOf(store.getState());
+  if (h !== win.location.hash) win.history.replaceState(null, '', h);
+  return h;
+}
+
+const appliedBefore = new WeakSet<Store>();
+
+/**
+ * The first load's step of `installUrlSync`, run by main.tsx before the first render: the store
+ * opens what the address says (and the address is made canonical), so that the first frame is
+ * the link's view — not the store's first view, the catalogue with a simulation per preset, and
+ * then the link's. The next `installUrlSync` of this store skips its own first-load step (a later
+ * one, e.g. StrictMode's second mount, applies the address again as before).
+ */
+export function applyInitialUrl(store: Store, win: Window = window): void {
+  if (applyHash(store, win.location.hash, true)) writeCanonical(store, win);
+  appliedBefore.add(store);
+}
+
 /** Installs the sync; returns the uninstaller. */
 export function installUrlSync(store: Store, win: Window = window): () => void {
   let applying = false;
@@ -82,50 +138,18 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     scheduleFlush();
   };
 
-  /** Applies a hash to the store. Returns false when the hash is not ours. */
+  /** Applies a hash to the store (not written back by the subscription below). Returns false when the hash is not ours. */
   const apply = (hash: string, initial: boolean): boolean => {
-    const s = store.getState();
-    let intent: ReturnType<typeof readHash>;
-    try {
-      intent = readHash(hash);
-    } catch (e) {
-      intent = { kind: 'invalid', errors: [{ path: 'link', message: `could not be read (${String((e as Error)?.message ?? e).slice(0, 120)})` }] };
-    }
     applying = true;
     try {
-      switch (intent.kind) {
-        case 'ignore':
-          return false;
-        case 'catalogue':
-          s.setView('catalogue');
-          break;
-        case 'lessons':
-          s.setView('lessons');
-          break;
-        case 'preset':
-          if (intent.presetId !== s.presetId || intent.variant !== s.variant || isEdited(shareStateOf({ ...s, view: 'simulate' }))) s.loadPreset(intent.presetId, intent.variant);
-          s.setView(intent.view);
-          break;
-        case 'shared':
-          s.loadShared(intent.scenario, intent.opts);
-          break;
-        case 'invalid':
-          s.showNotice(initial
-            ? 'This link cannot be opened. Showing the default scenario instead; nothing else was changed.'
-            : 'This link cannot be opened. The scenario on screen is the one you had before.', intent.errors);
-          if (initial) s.setView('simulate');
-          break;
-      }
+      return applyHash(store, hash, initial);
     } finally {
       applying = false;
     }
-    return true;
   };
 
   const canonicalise = () => {
-    const h = hashOf(store.getState());
-    lastHash = h;
-    if (h !== win.location.hash) win.history.replaceState(null, '', h);
+    lastHash = writeCanonical(store, win);
   };
 
   const onNavigate = () => {
@@ -147,8 +171,9 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     }, 400);
   };
 
-  // First load.
-  if (apply(win.location.hash, true)) canonicalise();
+  // First load (unless main.tsx applied the address before the first render: applyInitialUrl).
+  if (appliedBefore.has(store)) appliedBefore.delete(store);
+  else if (apply(win.location.hash, true)) canonicalise();
   // An embed is read-only: it offers no draft (and, below, saves none).
   if (!store.getState().embed) offerDraft(store);
 
