@@ -20,6 +20,7 @@ const ALLOWED: Record<string, string> = {
   'ui/fields/SecondsInput.tsx': 'the value of a number field in seconds, not words',
   'sim/engine/world.ts': 'a programming error message (RangeError), never shown in the app',
   'sim/resources/messageQueue.ts': 'SQS\'s VisibilityTimeout parameter of the literal request: an integer number of seconds, not words',
+  'sim/resources/lockService.ts': 'etcd\'s lease TTL in the literal request and in etcdctl\'s output (ttlSecondsOf): an integer number of seconds, not words',
   'ui/interview/InterviewPanel.tsx': 'the interview timer: a stopwatch of wall-clock time (m:ss), not a virtual time',
 };
 

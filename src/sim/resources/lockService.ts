@@ -36,9 +36,18 @@
  * Pure: time is only the `nowMs` each call is given, and it never goes backwards.
  */
 import { NO_COMPLETIONS, type Execution, type Resource, type ResourceNotice } from './resource';
+import { fmtTime } from '../engine/fmt';
 
 /** etcd's minimum lease TTL with its default timings (`--heartbeat-interval 100`, `--election-timeout 1000`): ceil(1.5 × 1 s). */
 export const ETCD_MIN_LEASE_TTL_S = 2;
+
+/**
+ * A lease TTL in the whole seconds etcd takes (`LeaseGrant`'s TTL, etcdctl's argument): `ms`
+ * rounded up, at least 1 (the scenario keeps it whole: `lease.ttlMs` is refused otherwise).
+ */
+export function ttlSecondsOf(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
 
 /** The error a request naming a lease that does not exist (revoked, expired, never granted) gets. */
 export const ETCD_LEASE_NOT_FOUND = 'etcdserver: requested lease not found';
@@ -352,7 +361,7 @@ export class EtcdLockService implements Resource<EtcdCmd, EtcdReply, EtcdSnapsho
   /** Moves time to `nowMs` and revokes every lease whose TTL ran out by then, remembering each for the next `wake`. */
   private expire(nowMs: number): void {
     if (!Number.isSafeInteger(nowMs)) throw new RangeError(`EtcdLockService: nowMs must be an integer number of virtual milliseconds, got ${nowMs}`);
-    if (this.lastNowMs !== null && nowMs < this.lastNowMs) throw new RangeError(`EtcdLockService: time went backwards (${nowMs} ms after ${this.lastNowMs} ms)`);
+    if (this.lastNowMs !== null && nowMs < this.lastNowMs) throw new RangeError(`EtcdLockService: time went backwards (nowMs ${nowMs} after ${this.lastNowMs})`);
     this.lastNowMs = nowMs;
     const due = [...this.leases.values()].filter((l) => l.expiresAtMs <= nowMs).sort((a, b) => a.expiresAtMs - b.expiresAtMs || (a.id < b.id ? -1 : 1));
     for (const lease of due) this.unreported.push(this.expiryNotice(lease, this.revoke(lease)));
@@ -361,7 +370,7 @@ export class EtcdLockService implements Resource<EtcdCmd, EtcdReply, EtcdSnapsho
   /** The trace notice of a lease that ran out (`forced`: made to run out now, by the `expireLease` fault). */
   private expiryNotice(lease: Lease, deleted: readonly string[], forced = false): ResourceNotice {
     const key = deleted[0];
-    const why = forced ? `Lease ${lease.id} (${lease.grantedTo}'s) runs out now` : `Lease ${lease.id} (${lease.grantedTo}'s) was not kept alive for its TTL of ${lease.ttlS} s`;
+    const why = forced ? `Lease ${lease.id} (${lease.grantedTo}'s) runs out now` : `Lease ${lease.id} (${lease.grantedTo}'s) was not kept alive for its TTL of ${fmtTime(lease.ttlS * 1000)}`;
     if (key === undefined) return { actor: 'etcd', kind: 'expiry', narration: `${why}: etcd revokes it. No key was attached to it, so nothing is deleted.` };
     return {
       actor: 'etcd', kind: 'expiry',

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { scenarioSchema, type Scenario } from './schema';
 import { reservedFaultActors } from '../faults/registry';
+import { fmtTime } from '../engine/fmt';
 import { resourceDefs } from '../resources/resource';
 // The built-in resources must be registered before their actor ids are read.
 import '../resources/builtinResources';
@@ -214,7 +215,7 @@ function lockServiceErrors(s: Scenario): ValidationError[] {
     if (m.fenceSource === 'lock-service-revision') errors.push({ path: 'mechanism.fenceSource', message: '"lock-service-revision" is the revision a lock service issues with the grant: add "lockService": { "kind": "etcd" } (the lease then lives in etcd)' });
     return errors;
   }
-  if (s.lease.ttlMs % 1000 !== 0) errors.push({ path: 'lease.ttlMs', message: `must be whole seconds (a multiple of 1000) with lockService "etcd": etcd grants a lease TTL in seconds (${s.lease.ttlMs} ms is not)` });
+  if (s.lease.ttlMs % 1000 !== 0) errors.push({ path: 'lease.ttlMs', message: `must be whole seconds (a multiple of 1000) with lockService "etcd": etcd grants a lease TTL in seconds (${fmtTime(s.lease.ttlMs)} is not)` });
   if (!/^[A-Za-z0-9_:./-]+$/.test(s.lease.key)) errors.push({ path: 'lease.key', message: 'must be letters, digits, _ : . / or - with lockService "etcd" (the key etcdctl is given unquoted)' });
   if (m.lock === 'lease' && m.fencing && (m.fenceSource === undefined || m.fenceSource === 'redis-incr')) {
     errors.push({ path: 'mechanism.fenceSource', message: 'the lease lives in etcd, so there is no Redis INCR counter next to it: take the token from "lock-service-revision" (the revision etcd issues with the grant) or "db-sequence"' });

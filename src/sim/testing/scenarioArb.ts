@@ -13,6 +13,7 @@ import { PRESETS } from '../presets';
 import type { Fault, Mechanism, Scenario } from '../scenario/schema';
 import { generateFault } from '../faults/registry';
 import { Rng } from '../engine/rng';
+import { ttlSecondsOf } from '../resources/lockService';
 
 /** Any combination of mechanism switches (each one optional). */
 export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
@@ -96,7 +97,7 @@ export function leaseInEtcd(s: Scenario): Scenario {
   return {
     ...s,
     lockService: { kind: 'etcd' },
-    lease: { ...s.lease, key: s.lease.key.replace(/[^A-Za-z0-9_:./-]/g, '-'), ttlMs: Math.ceil(s.lease.ttlMs / 1000) * 1000 },
+    lease: { ...s.lease, key: s.lease.key.replace(/[^A-Za-z0-9_:./-]/g, '-'), ttlMs: ttlSecondsOf(s.lease.ttlMs) * 1000 },
     mechanism: { ...m, renewal: redisOnly ? 'compare-and-extend' : m.renewal, fenceSource: m.fenceSource === 'db-sequence' ? 'db-sequence' : 'lock-service-revision' },
     faults: s.faults.filter((f) => f.kind !== 'failover' && f.kind !== 'clockJump'),
   };

@@ -19,14 +19,17 @@
  */
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
-import { ETCD_MIN_LEASE_TTL_S, type EtcdReply } from '../resources/lockService';
+import { ETCD_MIN_LEASE_TTL_S, ttlSecondsOf, type EtcdReply } from '../resources/lockService';
 import { runEtcd } from './replyClass';
 import { compareToken, failOnLostRelease, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
 
 /** The lease TTL the client asks for, in seconds: `lease.ttlMs` rounded up (validation keeps it whole). */
 function ttlSeconds(world: World): number {
-  return Math.max(1, Math.ceil(world.scenario.lease.ttlMs / 1000));
+  return ttlSecondsOf(world.scenario.lease.ttlMs);
 }
+
+/** A TTL of whole seconds, in words. */
+const secs = (ttlS: number): string => fmtMs(ttlS * 1000);
 
 /** A reply that cannot come for the request it answers (the model's replies are typed per request). */
 function unexpected(r: EtcdReply): never {
@@ -95,8 +98,8 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
       },
       ok: (r) => {
         if (r.op !== 'leaseGrant') return unexpected(r);
-        const raised = r.ttlS > ttlS ? ` (it asked for ${ttlS} s: etcd raises a TTL below its minimum, ${ETCD_MIN_LEASE_TTL_S} s)` : '';
-        return `${w.id} asks etcd for a lease and gets lease ${r.id} for ${r.ttlS} s${raised}; the lock key will be attached to it, and deleted with it.`;
+        const raised = r.ttlS > ttlS ? ` (it asked for ${secs(ttlS)}: etcd raises a TTL below its minimum, ${secs(ETCD_MIN_LEASE_TTL_S)})` : '';
+        return `${w.id} asks etcd for a lease and gets lease ${r.id} for ${secs(r.ttlS)}${raised}; the lock key will be attached to it, and deleted with it.`;
       },
       none: (r) => unexpected(r),
       error: (r) => next(`${w.id}'s lease grant fails (${r.message})`),
@@ -132,7 +135,7 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
       },
       none: (r) => {
         if (r.op === 'txnAcquire' && r.kv !== null) return next(`${key} is held by ${ownerOfValue(world, r.kv.value)} (created at revision ${r.kv.createRevision} with lease ${r.kv.lease ?? 'none'}): the compare fails and ${w.id}'s transaction only reads it`);
-        return next(`${w.id}'s lease ${lease.id} is gone (nothing kept it alive for its ${lease.ttlS} s), so etcd refuses the put; ${w.id} will ask for a new lease`);
+        return next(`${w.id}'s lease ${lease.id} is gone (nothing kept it alive for its ${secs(lease.ttlS)}), so etcd refuses the put; ${w.id} will ask for a new lease`);
       },
       error: (r) => next(`${w.id}'s transaction fails (${r.message})`),
       timeout: () => next(`${w.id} cannot reach etcd: its transaction gets no reply, so it cannot know whether it took the lock`),
@@ -174,9 +177,9 @@ export function keepAliveEtcdLease(world: World, w: WorkerRuntime): void {
     },
     ok: (r) => {
       if (r.op !== 'leaseKeepAlive') return unexpected(r);
-      if (!owns) return `${w.id} keeps its lease ${lease.id} alive (another ${r.ttlS} s) while it waits for ${key}.`;
+      if (!owns) return `${w.id} keeps its lease ${lease.id} alive (another ${secs(r.ttlS)}) while it waits for ${key}.`;
       const now = world.etcd.kv(world.nowMs, key);
-      if (now?.lease === lease.id) return { text: `${w.id} keeps its lease ${lease.id} alive: ${key}, attached to it, lives another ${r.ttlS} s.`, data: { t: 'lease', op: 'renewed', key, worker: w.id } };
+      if (now?.lease === lease.id) return { text: `${w.id} keeps its lease ${lease.id} alive: ${key}, attached to it, lives another ${secs(r.ttlS)}.`, data: { t: 'lease', op: 'renewed', key, worker: w.id } };
       const holder = now === null ? 'nobody holds it now' : `${ownerOfValue(world, now.value)} holds it now`;
       return `${w.id} keeps its lease ${lease.id} alive, but ${key} is no longer attached to it (it was deleted; ${holder}): a keep-alive extends the lease, not the key, so ${w.id} cannot tell and goes on believing it holds the lock.`;
     },

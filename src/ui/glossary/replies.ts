@@ -6,6 +6,7 @@
  * Codes", "Command tags" (protocol: CommandComplete), "Advisory Lock Functions"; Redis docs for
  * SET (NX, PX), DEL, PEXPIRE, INCR, EVAL; etcd v3 API (Lease, KV Txn) and "Interacting with etcd"; ../shared/semantics.md.
  */
+import { fmtTime } from '../../sim';
 
 /** SQLSTATE → its condition name and what it means here. */
 export const SQLSTATES: Readonly<Record<string, string>> = {
@@ -48,8 +49,8 @@ const ENTRIES: readonly Entry[] = [
   { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no key; the script found the key gone or someone else\'s (not ours, so not touched).' },
   { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (a fencing token, higher for every new holder), or PTTL\'s remaining ms (-2: no key, -1: no TTL).' },
   { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted. (From etcdctl del: one key deleted, whoever held it.)' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing. (From etcdctl del: no such key, nothing deleted.)') },
-  { re: /^lease [0-9a-f]+ granted with TTL\((\d+)s\)$/, say: (m) => `etcd granted a lease of ${m[1]} s: it lives that long unless its holder keeps it alive, and every key put with it is deleted when it runs out. (etcd raises a TTL below its minimum — 2 s with its default timings — to that minimum.)` },
-  { re: /^lease [0-9a-f]+ keepalived with TTL\((\d+)\)$/, say: (m) => `A keep-alive reached etcd: the lease lives its full ${m[1]} s again from now. It extends the lease, not a key: a key someone deleted meanwhile does not come back, and the reply cannot tell.` },
+  { re: /^lease [0-9a-f]+ granted with TTL\((\d+)s\)$/, say: (m) => `etcd granted a lease of ${fmtTime(Number(m[1]) * 1000)}: it lives that long unless its holder keeps it alive, and every key put with it is deleted when it runs out. (etcd raises a TTL below its minimum — 2 s with its default timings — to that minimum.)` },
+  { re: /^lease [0-9a-f]+ keepalived with TTL\((\d+)\)$/, say: (m) => `A keep-alive reached etcd: the lease lives its full ${fmtTime(Number(m[1]) * 1000)} again from now. It extends the lease, not a key: a key someone deleted meanwhile does not come back, and the reply cannot tell.` },
   { re: /^lease [0-9a-f]+ revoked$/, say: () => 'The lease is revoked: etcd deleted every key still attached to it, in one revision (the reply does not say which keys; a key someone else holds with their own lease is untouched).' },
   { re: /^SUCCESS \| OK$/, say: () => 'etcdctl txn: the compare held (create_revision of the key was 0: no such key), so the success branch ran and put the key with the lease — the lock is taken. The transaction\'s revision (its response header; etcdctl -w json shows it) is the key\'s create revision: the fencing token, higher for every later grant.' },
   { re: /^FAILURE \|/, say: () => 'etcdctl txn: the compare failed (the key exists: someone holds the lock), so the failure branch ran its get; etcdctl prints the key and its value (the holder\'s owner token). Nothing changed.' },

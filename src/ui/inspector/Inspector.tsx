@@ -166,7 +166,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                 <p className="small" data-testid="etcd-state">
                   Store revision <strong>{etcd.revision}</strong>
                   {etcd.keys.map((k) => ` · ${k.key} created at revision ${k.createRevision} with lease ${k.lease ?? 'none'}`).join('')}
-                  {etcd.leases.length > 0 ? ` · leases: ${etcd.leases.map((l) => `${l.id} (${l.grantedTo}'s, ${fmtSeconds(Math.max(0, l.expiresAtMs - cursorMs))} left of ${l.ttlS} s)`).join(', ')}` : ' · no lease'}
+                  {etcd.leases.length > 0 ? ` · leases: ${etcd.leases.map((l) => `${l.id} (${l.grantedTo}'s, ${fmtSeconds(Math.max(0, l.expiresAtMs - cursorMs))} left of ${fmtSeconds(l.ttlS * 1000)})`).join(', ')}` : ' · no lease'}
                 </p>
               )}
               {!etcd && run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
