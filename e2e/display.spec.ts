@@ -51,9 +51,10 @@ test('a SQL race fills the plot: its last event sits near the right edge, ticks 
   expect(ticks.every((t) => / ms$/.test(t))).toBe(true);
   expect(ticks.at(-1)).toMatch(/^1[2-5]0 ms$/);
   // The database lane's row marks are apart, not merged into one blob.
-  const rows = await page.locator('.timeline-svg [data-lane="database"] rect[width="10"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().x));
-  expect(rows.length).toBeGreaterThanOrEqual(2);
-  expect(Math.abs(rows[1]! - rows[0]!)).toBeGreaterThan(40);
+  // Polled: the first frame may draw before the plot's width is measured (every mark at x = 0).
+  const rowXs = () => page.locator('.timeline-svg [data-lane="database"] rect[width="10"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().x));
+  await expect.poll(async () => (await rowXs()).length).toBeGreaterThanOrEqual(2);
+  await expect.poll(async () => { const rows = await rowXs(); return Math.abs(rows[1]! - rows[0]!); }).toBeGreaterThan(40);
 });
 
 test('zoomed in, bars stay inside the plot', async ({ page }) => {
