@@ -24,7 +24,7 @@
  *   full TTL. When it runs out etcd revokes it, deleting its keys. The model does this at the exact
  *   millisecond (`nowMs >= expiry`); etcd's lessor looks for expired leases every 500 ms, so a real
  *   key goes up to about half a second later (a keep-alive in between still fails: etcd makes it
- *   wait for the revocation). The fidelity suite keeps its commands out of that window.
+ *   wait for the revocation). The fidelity suite keeps its commands out of that interval.
  * - A keep-alive, a revoke, or a put naming a lease that no longer exists fails with
  *   `etcdserver: requested lease not found`; a transaction checks the lease only on the branch it
  *   runs (a failed compare runs the `get`, whose lease is never looked at).
