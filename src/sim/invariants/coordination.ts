@@ -134,6 +134,7 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
         ? `${actor} was still waiting for ${start.on} when the run ended, ${fmtMs(waitedMs)} after it started (the limit is ${fmtMs(maxWaitMs)})`
         : `${actor} waited ${fmtMs(waitedMs)} for ${start.on}${endedBy} (the limit is ${fmtMs(maxWaitMs)})`,
       eventIds: endId === null ? [start.eventId] : [start.eventId, endId],
+      ...(endId === null ? { untilMs: start.atMs + waitedMs } : {}),
     } satisfies Finding);
   };
   return {

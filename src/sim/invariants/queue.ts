@@ -50,6 +50,7 @@ export function jobCompletesWithin(ctx: CheckerContext, withinMs: number): Invar
         ? `job ${job}, first delivered at ${fmtMs(d.atMs)}, was still not acknowledged when the run ended ${fmtMs(endMs - d.atMs)} later (the limit is ${fmtMs(withinMs)})`
         : `job ${job} was acknowledged ${fmtMs(endMs - d.atMs)} after its first delivery (the limit is ${fmtMs(withinMs)})`,
       eventIds: endId === null ? [d.eventId] : [d.eventId, endId],
+      ...(endId === null ? { untilMs: endMs } : {}),
     } satisfies Finding);
   };
   const deliver = (job: string, e: CheckedEvent) => {

@@ -21,6 +21,12 @@ export interface Finding {
   readonly eventIds: readonly string[];
   /** For a wait cycle (`noWaitCycle`): its edges in order, the last one leading back to the first worker — for the UI to draw. */
   readonly cycle?: readonly WaitCycleEdge[];
+  /**
+   * For a finding about a state still open when the run ended ("still waiting when the run
+   * ended", "still not acknowledged when the run ended"): the virtual ms it was judged up to, so a
+   * reader (the timeline's axis) reaches the instant the finding speaks of. Absent otherwise.
+   */
+  readonly untilMs?: number;
 }
 
 /**

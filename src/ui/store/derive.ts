@@ -58,13 +58,16 @@ export function indexOfEvent(run: DerivedRun, id: string): number {
  * End of the run's time range: the last event or the run's end (a lease still held, a timer
  * pending), whichever is later, within the horizon. No floor: a run whose statements all happen
  * within 120 ms ends at 120 ms (the timeline pads it to a round figure: timeline/axisScale.ts).
- * A worker still waiting when the events stop waits until the horizon: the run ends there.
+ * A worker still waiting when the events stop waits until the horizon: the run ends there; so does
+ * a run whose verdict speaks of a state still open at its end (`Finding.untilMs`).
  */
 export function runEndMs(run: DerivedRun): number {
   const last = run.events.at(-1)?.atMs ?? 0;
   // A worker still waiting at the end waits until the horizon (the bounded-wait check counts it so).
   if (run.snapshots.at(-1)?.workers.some((w) => w.state === 'waiting')) return Math.max(1, run.scenario.horizonMs);
-  return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs)));
+  // A finding about a state still open at the end (a job never acknowledged) speaks of that instant.
+  const spokenOf = [...run.verdict.violations, ...run.verdict.notes].reduce((m, f) => Math.max(m, f.untilMs ?? 0), 0);
+  return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs, spokenOf)));
 }
 
 const metricsCache = new WeakMap<Scenario, Map<number, RunResult['metrics']>>();

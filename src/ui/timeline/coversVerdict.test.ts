@@ -19,6 +19,7 @@ function verdictTimes(s: Scenario): number[] {
   return [...run.verdict.violations, ...run.verdict.notes].flatMap((f) => [
     ...f.eventIds.map((id) => at.get(id) ?? 0),
     ...(/when the run ended/.test(f.message) ? [s.horizonMs] : []),
+    ...(f.untilMs !== undefined ? [f.untilMs] : []),
   ]);
 }
 
@@ -36,6 +37,17 @@ describe('the timeline covers everything the verdict cites', () => {
   it.each(PRESETS.flatMap((p) => [[p.id, 'without', p.withoutFix], [p.id, 'with', p.withFix]] as const))('%s %s the fix', (_id, _v, s) => {
     const { end } = axisOf(s);
     for (const t of verdictTimes(s)) expect(end).toBeGreaterThanOrEqual(t);
+  });
+
+  it('queue-redelivery with B crashed and restarted: the job still unacknowledged at 90 s — the axis reaches 90 s (found by the property)', () => {
+    const base = PRESETS.find((p) => p.id === 'queue-redelivery')!.withoutFix;
+    const checked = validateScenario({ ...base, faults: [...base.faults, { kind: 'crash', worker: 'B', atMs: 41_772, restartAfterMs: 924 }] });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    const { run, end } = axisOf(checked.scenario);
+    const late = run.verdict.violations.find((v) => v.invariant === 'jobCompletesWithin')!;
+    expect(late.message).toMatch(/still not acknowledged when the run ended 90 s later/);
+    expect(late.untilMs).toBe(90_000);
+    expect(end).toBeGreaterThanOrEqual(90_000);
   });
 
   it('with a random fault on any preset (property)', () => {
