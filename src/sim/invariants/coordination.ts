@@ -126,7 +126,7 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
   const since = new Map<string, { atMs: number; eventId: string; on: string }>();
   /** Each worker's state at its latest event. */
   const lastState = new Map<string, string>();
-  const report = (actor: string, waitedMs: number, start: { eventId: string; on: string }, endId: string | null, endedBy = '') => {
+  const report = (actor: string, waitedMs: number, start: { atMs: number; eventId: string; on: string }, endId: string | null, endedBy = '') => {
     log.publish({
       invariant: 'boundedWait',
       severity: 'violation',
