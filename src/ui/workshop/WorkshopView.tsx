@@ -9,7 +9,7 @@
  * Home / End first / last event, R reveal, B or . blank screen, V ask "what happens next?", Esc
  * close the vote.
  */
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { findPreset } from '../../sim';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
@@ -246,13 +246,17 @@ export function AudienceView() {
   const cursorMs = useLockscope((s) => s.cursorMs);
   const blank = useLockscope((s) => s.blank);
   const title = useLockscope((s) => s.scenario.title);
-  const channel = useMemo(() => openChannel(workshop.ch), [workshop.ch]);
+  // The channel is opened by the effect that closes it: under React's StrictMode (the dev server)
+  // an effect is run, cleaned up and run again, and a channel made once in render and closed by
+  // the first cleanup stayed closed (the audience window was blank: "Channel is closed").
+  const [channel, setChannel] = useState<ReturnType<typeof openChannel>>(null);
   useEffect(() => {
-    if (!channel) return;
-    const off = installAudienceSync(store as never, channel);
-    return () => { off(); };
-  }, [store, channel]);
-  useEffect(() => () => channel?.close(), [channel]);
+    const ch = openChannel(workshop.ch);
+    if (!ch) return;
+    const off = installAudienceSync(store as never, ch);
+    setChannel(ch);
+    return () => { off(); ch.close(); setChannel(null); };
+  }, [store, workshop.ch]);
   const forward = useCallback((key: string) => channel?.postMessage({ kind: 'key', key }), [channel]);
   useWorkshopKeys(forward);
   const noop = useCallback(() => undefined, []);
@@ -265,7 +269,7 @@ export function AudienceView() {
         <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={noop} />
         <VotePanel editable={false} />
         <VerdictPanel run={run} onEventId={noop} />
-        {!channel && <p className="error">This browser has no BroadcastChannel: the audience window cannot follow the presenter.</p>}
+        {typeof BroadcastChannel !== 'function' && <p className="error">This browser has no BroadcastChannel: the audience window cannot follow the presenter.</p>}
       </main>
     </div>
   );

@@ -98,3 +98,26 @@ describe('workshop windows in step', () => {
     off();
   });
 });
+
+describe('uninstalling the presenter side', () => {
+  it('drops a send queued before the uninstall: nothing is posted on the closed channel (StrictMode closes it at once)', async () => {
+    const store = createLockscopeStore();
+    store.getState().loadPreset('export-lease-expiry', 'without');
+    let closed = false;
+    const postedAfterClose: unknown[] = [];
+    const channel: ChannelLike = {
+      postMessage: (m) => {
+        // A real BroadcastChannel throws InvalidStateError here; recorded so the test names it.
+        if (closed) postedAfterClose.push(m);
+      },
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      close: () => { closed = true; },
+    };
+    const off = installPresenterSync(store, channel, 'ch', () => undefined);
+    off();
+    channel.close();
+    await settle();
+    expect(postedAfterClose).toEqual([]);
+  });
+});

@@ -30,8 +30,11 @@ const SHOWN: readonly (keyof LockscopeState)[] = ['composed', 'bookmarks', 'curs
 export function installPresenterSync(store: Store, channel: ChannelLike, ch: string, onKey: (key: string) => void): () => void {
   let seq = 0;
   let queued = false;
+  // A send queued before the uninstall (StrictMode's effect cleanup closes the channel at once) is dropped.
+  let stopped = false;
   const send = () => {
     queued = false;
+    if (stopped) return;
     const s = store.getState();
     const message: WorkshopMessage = { kind: 'state', key: audienceKey(s, ch), cursorIndex: s.cursorIndex, cursorMs: Math.max(0, s.cursorMs), revealed: s.revealed, blank: s.blank, vote: s.vote === null ? null : { ...s.vote, options: [...s.vote.options], tally: [...s.vote.tally] }, seq: ++seq };
     channel.postMessage(message);
@@ -50,6 +53,7 @@ export function installPresenterSync(store: Store, channel: ChannelLike, ch: str
   });
   soon();
   return () => {
+    stopped = true;
     unsubscribe();
     unlisten();
   };
