@@ -356,6 +356,8 @@ describe('fenced-db-write', () => {
     expect(a.map((e) => [e.command, e.reply])).toEqual([["UPDATE documents SET body = 'report by A', fence = 33 WHERE id = 7 AND fence < 33", 'UPDATE 0']]);
     expect(a[0]!.narration).toContain('A is a stale holder');
     expect(a[0]!.beliefs?.ownsLease).toBe(false);
+    // It learned it from the UPDATE 0, not from a renewal (this run renews nothing).
+    expect(a[0]!.beliefs).toMatchObject({ refusedAsStale: true, renewFailed: false });
     expect(cmd(r, 'B', 'UPDATE documents').map((e) => e.reply)).toEqual(['UPDATE 1']);
     expect(rows(r, 'documents')).toEqual([{ id: 7, body: 'report by B', fence: 34 }]);
     expect(r.metrics.staleWritesRejected).toBe(1);

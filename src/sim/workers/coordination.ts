@@ -197,7 +197,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     const reply = runRedis(world, w.id, setNx, {
       believe: (_r, c) => {
         if (c === 'ok') {
-          if (!fencing) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: null });
+          if (!fencing) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, refusedAsStale: false, fencingToken: null });
         } else if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
       },
       ok: () => ({ text: `${w.id} takes the lease ${L.key} for ${fmtMs(L.ttlMs)} (owner token ${token}).`, data: { t: 'lease', op: 'acquired', key: L.key, worker: w.id } }),
@@ -233,7 +233,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
       const earlier = highestTokenGranted(world);
       const noToken = `${w.id} could not get a fencing token: it goes on without one.`;
       runRedis(world, w.id, { op: 'INCR', key: L.fenceKey }, {
-        believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, fencingToken: r.kind === 'int' ? r.value : null }),
+        believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: world.nowMs + L.ttlMs, renewFailed: false, refusedAsStale: false, fencingToken: r.kind === 'int' ? r.value : null }),
         ok: (r) => (r.kind === 'int'
           ? { text: `${w.id} gets fencing token ${r.value}${compareToken(r.value, earlier)}.`, data: { t: 'lease', op: 'fenced', key: L.key, worker: w.id, fencingToken: r.value } }
           : noToken),

@@ -118,7 +118,7 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
     const reply = runEtcd(world, w.id, { op: 'txnAcquire', key, value: token, lease: lease.id }, {
       believe: (r, cl) => {
         if (cl === 'ok') {
-          if (!sequence) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: believedUntilMs, renewFailed: false, fencingToken: revisionToken && r.op === 'txnAcquire' ? r.revision : null });
+          if (!sequence) world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: world.nowMs, leaseBelievedUntilMs: believedUntilMs, renewFailed: false, refusedAsStale: false, fencingToken: revisionToken && r.op === 'txnAcquire' ? r.revision : null });
           return;
         }
         // The lease the put names is gone: the client drops it and asks for a new one next time.

@@ -49,7 +49,7 @@ export function sequenceToken(world: World, w: WorkerRuntime, grantedAtMs: numbe
   const tokenOf = (r: SqlDone): number | null => (r.status === 'ok' && typeof r.rows[0]?.nextval === 'number' ? r.rows[0].nextval : null);
   const noToken = `${w.id}'s nextval returns no value: it goes on without a fencing token.`;
   runSql(world, w, { op: 'nextval', seq: FENCE_SEQUENCE }, {
-    believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: grantedAtMs, leaseBelievedUntilMs: believedUntilMs, renewFailed: false, fencingToken: tokenOf(r) }),
+    believe: (r) => world.send(w, 'GRANTED', { ownsLease: true, acquiredAtMs: grantedAtMs, leaseBelievedUntilMs: believedUntilMs, renewFailed: false, refusedAsStale: false, fencingToken: tokenOf(r) }),
     ok: (r) => {
       const token = tokenOf(r);
       return token === null ? noToken : `${w.id} gets fencing token ${token} from the database sequence ${FENCE_SEQUENCE}${compareToken(token, earlier)}.`;

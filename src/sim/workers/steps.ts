@@ -197,10 +197,13 @@ function read(world: World, w: WorkerRuntime): void {
   });
 }
 
-/** Stops before a write when the mechanism says so and a renewal has failed. Returns true if it stopped. */
+/** Stops before a write when the mechanism says so and the worker knows its lease may be lost (a renewal failed, or a write was refused as stale). Returns true if it stopped. */
 function stopsForLostLease(world: World, w: WorkerRuntime): boolean {
-  if (!world.scenario.mechanism.stopOnRenewFailure || !world.beliefs(w).renewFailed) return false;
-  world.emit(w.id, 'outcome', `${w.id} saw a renewal fail, so it stops before writing anything.`, { worker: w });
+  if (!world.scenario.mechanism.stopOnRenewFailure) return false;
+  const known = world.beliefs(w);
+  if (!known.renewFailed && !known.refusedAsStale) return false;
+  const why = known.renewFailed ? 'saw a renewal fail' : 'had a write refused as stale (it lost the lease)';
+  world.emit(w.id, 'outcome', `${w.id} ${why}, so it stops before writing anything.`, { worker: w });
   world.jobs.skipRest(w, 'stopped');
   return true;
 }
@@ -264,7 +267,7 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
   const b = world.beliefs(w);
   runSql(world, w, stmt, {
     believe: (_r, c) => {
-      if (c === 'none' && stale) world.send(w, 'BELIEVE', { ownsLease: false, renewFailed: true });
+      if (c === 'none' && stale) world.send(w, 'BELIEVE', { ownsLease: false, refusedAsStale: true });
       // An autocommit UPDATE commits as it runs: the lease's age then is its age at commit.
       if (c === 'ok' && (!b.inTransaction || w.helper !== null) && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
     },

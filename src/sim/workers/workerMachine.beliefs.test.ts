@@ -18,7 +18,7 @@ describe('workerMachine', () => {
     expect(w.beliefs()).toEqual(initialBeliefs);
     expect(initialBeliefs).toEqual({
       ownsLease: false, ownerToken: null, fencingToken: null, leaseBelievedUntilMs: null, acquiredAtMs: null, holdsLock: false,
-      connection: null, inTransaction: false, renewFailed: false, readValue: null, outcome: null, incarnation: 1,
+      connection: null, inTransaction: false, renewFailed: false, refusedAsStale: false, readValue: null, outcome: null, incarnation: 1,
     });
   });
 

@@ -28,6 +28,11 @@ export interface Beliefs {
   readonly inTransaction: boolean;
   /** A renewal has failed since it acquired the lease. */
   readonly renewFailed: boolean;
+  /**
+   * Since it acquired the lease, the fenced resource refused one of its writes as stale (a
+   * conditional `UPDATE … WHERE fence < $token` that updated 0 rows): it knows it lost the lease.
+   */
+  readonly refusedAsStale: boolean;
   /** The value it read (balance, stock) in a read-modify-write job. */
   readonly readValue: number | null;
   /** How the job ended, once it has. */
@@ -54,6 +59,7 @@ export const initialBeliefs: Beliefs = {
   connection: null,
   inTransaction: false,
   renewFailed: false,
+  refusedAsStale: false,
   readValue: null,
   outcome: null,
   incarnation: 1,
