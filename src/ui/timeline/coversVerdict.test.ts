@@ -12,13 +12,15 @@ function axisOf(s: Scenario) {
   return { run, data, end: axisEndMs(data.endMs, data.violations.map((v) => v.atMs)) };
 }
 
-/** Every time the verdict speaks of: its cited events, and the run's end for a wait still open then. */
+/** Every time the verdict speaks of: its cited events, and the instant a finding about a state still open at the end speaks of (untilMs). */
 function verdictTimes(s: Scenario): number[] {
   const run = deriveRun(s);
   const at = new Map(run.events.map((e) => [e.id, e.atMs]));
-  return [...run.verdict.violations, ...run.verdict.notes].flatMap((f) => [
+  const findings = [...run.verdict.violations, ...run.verdict.notes];
+  // The sentence and the data agree: a finding that speaks of the run's end says which instant.
+  for (const f of findings) expect({ message: f.message, untilMs: /when the run ended/.test(f.message) }).toEqual({ message: f.message, untilMs: f.untilMs !== undefined });
+  return findings.flatMap((f) => [
     ...f.eventIds.map((id) => at.get(id) ?? 0),
-    ...(/when the run ended/.test(f.message) ? [s.horizonMs] : []),
     ...(f.untilMs !== undefined ? [f.untilMs] : []),
   ]);
 }
