@@ -16,9 +16,17 @@ test('the odds of export-lease-expiry: a line chart with its band and a heat map
   await page.getByText('How often? (the odds)').click();
   await fill(page, 'Runs per TTL', '20');
   await fill(page, 'Runs per heat-map cell', '4');
+  // The small R must be what runs (a default R is 10× the work): the fields hold it before the click.
+  await expect(page.getByLabel('Runs per TTL', { exact: true })).toHaveValue('20');
+  await expect(page.getByLabel('Runs per heat-map cell', { exact: true })).toHaveValue('4');
   await page.getByRole('button', { name: 'Run the odds' }).click();
   const result = page.getByLabel('The odds');
-  await expect(result).toBeVisible({ timeout: 45_000 });
+  // Started: a progress bar, or already the result. If the result never comes, say what the panel shows.
+  await expect(page.getByRole('progressbar', { name: 'Runs done' }).or(result)).toBeVisible();
+  await expect
+    .poll(async () => ((await result.count()) > 0 ? 'result' : (await page.locator('.odds').innerText()).slice(-300)), { timeout: 45_000 })
+    .toBe('result');
+  await expect(result).toBeVisible();
   const line = page.locator('svg.odds-line-chart');
   await expect(line.locator('circle.odds-point')).toHaveCount(7);
   await expect(line.locator('path.odds-band')).toHaveCount(1);
