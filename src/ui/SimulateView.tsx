@@ -5,7 +5,8 @@
  * inspector and metrics.
  */
 import { useFaultEditing } from './timeline/useFaultEditing';
-import { memo, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, Suspense, useCallback, useMemo, useState } from 'react';
+import { useAfterPaint } from './useAfterPaint';
 import { findPreset } from '../sim';
 import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
 import { Timeline } from './timeline/Timeline';
@@ -79,12 +80,12 @@ export function SimulateView() {
   const editing = useFaultEditing();
   const cited = useMemo(() => citationsOf(run), [run]);
   // The verdict, badge, transport and timeline show an edit in the frame it happens; the log, the
-  // inspector and the metrics (below them) follow in the next one, rendered by React at lower
-  // priority so that they never delay the verdict.
+  // inspector and the metrics (below them) follow once that frame is painted, rendered by React
+  // as a transition so that they never delay the verdict (./useAfterPaint.ts).
   const below = useMemo(() => ({ run, index: cursorIndex, cursorMs, cited }), [run, cursorIndex, cursorMs, cited]);
   // On the view's first render too: `null` first (the frame shows the verdict and the timeline,
-  // and the browser lays out and paints them), then the panels below in React's next render.
-  const deferred = useDeferredValue<typeof below | null>(below, null);
+  // and the browser lays out and paints them), then the panels below.
+  const deferred = useAfterPaint<typeof below>(below, null);
   const lazy = deferred ?? below;
   const workerIds = useMemo(() => scenario.workers.map((w) => w.id), [scenario.workers]);
 

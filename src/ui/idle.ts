@@ -40,3 +40,24 @@ export function runWhenIdle(step: () => boolean): () => void {
     else clearTimeout(handle as ReturnType<typeof setTimeout>);
   };
 }
+
+/**
+ * Runs `cb` once the browser has painted the current frame: a `requestAnimationFrame` callback
+ * runs just before the paint, and a task it posts runs right after it. Where there is no
+ * `requestAnimationFrame` (jsdom), a task after ~one frame. Returns a function that cancels it.
+ */
+export function afterPaint(cb: () => void): () => void {
+  let raf: number | null = null;
+  let task: ReturnType<typeof setTimeout> | null = null;
+  const g = globalThis as { requestAnimationFrame?: (f: () => void) => number; cancelAnimationFrame?: (h: number) => void };
+  if (typeof g.requestAnimationFrame === 'function') {
+    raf = g.requestAnimationFrame(() => {
+      raf = null;
+      task = setTimeout(cb, 0);
+    });
+  } else task = setTimeout(cb, 16);
+  return () => {
+    if (raf !== null) g.cancelAnimationFrame?.(raf);
+    if (task !== null) clearTimeout(task);
+  };
+}
