@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { PRESETS, findPreset, leaseEntriesOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
-import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
+import type { QueueCmd, QueueMessageSnapshot, QueueReply } from '../../../sim/resources/messageQueue';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { scenarioArb } from '../../../sim/testing/scenarioArb';
 import { deriveRun, runEndMs, type DerivedRun } from '../../store/derive';
@@ -129,6 +129,58 @@ function leaseDisagreements(r: DerivedRun): string[] {
   return out.slice(0, 5);
 }
 
+/** Times to sample a note at: every event's, the midpoint to the next, and 1 ms before each of `edges` (the run's end excluded). */
+function sampleTimes(r: DerivedRun, edges: readonly number[] = []): number[] {
+  const end = runEndMs(r);
+  const times = [...new Set(r.events.map((e) => e.atMs))];
+  const out = times.flatMap((t, k) => [t, (t + (times[k + 1] ?? end)) / 2]);
+  return [0, ...out, ...edges.flatMap((x) => [x - 1, x])].filter((x) => x >= 0 && x < end);
+}
+
+/** The snapshot in effect at `atMs` (after the last event at or before it), if any. */
+const snapAt = (r: DerivedRun, atMs: number) => {
+  const i = r.events.findLastIndex((e) => e.atMs <= atMs);
+  return i < 0 ? undefined : r.snapshots[i]!;
+};
+
+/**
+ * Problems of the queue lanes' cursor notes against the queue's own snapshots (empty: they agree):
+ * "X: invisible N more" exactly while the queue says the message is in flight with X, N counted
+ * from the cursor to the deadline the queue holds then; no note otherwise.
+ */
+function queueNoteDisagreements(r: DerivedRun): string[] {
+  const out: string[] = [];
+  const q = r.scenario.queue;
+  const every = q?.kind === 'sqs' ? q.stalledCheckEveryMs ?? null : null;
+  const deadline = (untilMs: number) => (every === null ? untilMs : Math.ceil(untilMs / every) * every);
+  const deadlines = r.snapshots.flatMap((sn) => ((sn.queue as QueueMessageSnapshot[] | undefined) ?? []).flatMap((m) => (m.invisibleUntilMs === null ? [] : [deadline(m.invisibleUntilMs)])));
+  for (const lane of buildLanes(r).lanes.filter((l) => l.ref.kind === 'queue')) {
+    const messageId = (lane.ref as { messageId: string }).messageId;
+    for (const t of sampleTimes(r, deadlines)) {
+      const m = ((snapAt(r, t)?.queue as QueueMessageSnapshot[] | undefined) ?? []).find((x) => x.messageId === messageId);
+      const until = m?.state === 'inFlight' && m.invisibleUntilMs !== null ? deadline(m.invisibleUntilMs) : null;
+      const want = until !== null && t < until ? `${m!.receivedBy}: invisible ${fmtSeconds(until - t)} more` : '';
+      const got = lane.note!.text(t);
+      if (got !== want) out.push(`${messageId} at ${t} ms: the note says "${got}", the queue "${want}"`);
+    }
+  }
+  return out.slice(0, 5);
+}
+
+/** Problems of the destination's cursor note against its snapshots: who has a request in flight at the cursor. */
+function pendingNoteDisagreements(r: DerivedRun): string[] {
+  const lane = buildLanes(r).lanes.find((l) => l.ref.kind === 'destination');
+  if (!lane) return [];
+  const out: string[] = [];
+  for (const t of sampleTimes(r)) {
+    const who = [...new Set((snapAt(r, t)?.destination.writes ?? []).filter((w) => w.status === 'inFlight').map((w) => w.worker))];
+    const want = who.length === 0 ? '' : `${who.join(', ')}: pending (no reply yet)`;
+    const got = lane.note!.text(t);
+    if (got !== want) out.push(`at ${t} ms the note says "${got}", the destination "${want}"`);
+  }
+  return out.slice(0, 5);
+}
+
 /** Resource kinds the trace touches that have no lane (empty: every one has its lane). */
 function missingLanes(r: DerivedRun): string[] {
   const lanes = new Set(buildLanes(r).lanes.map((l) => l.ref.kind as string));
@@ -203,6 +255,28 @@ describe('the lease lane agrees with the lease store', () => {
     expect(lane.note!.text(3_000)).toBe('A: TTL 10 s');
     expect(lane.note!.text(12_999)).toBe('A: TTL 1 ms');
     expect(leaseLanes.lanes(r)[0]!.data[0]!.ttl.map((p) => [p.fromMs, p.toMs, p.expiresAtMs])).toEqual([[0, 3_000, 10_000], [3_000, 13_000, 13_000]]);
+  });
+});
+
+describe('every cursor note is computed at the cursor, from what the resource holds then', () => {
+  it.each(VARIANTS)('%s: the queue\'s "invisible … more" and the destination\'s "pending" agree with the snapshots at every sampled time', (_n, s) => {
+    const r = deriveRun(s);
+    expect(queueNoteDisagreements(r)).toEqual([]);
+    expect(pendingNoteDisagreements(r)).toEqual([]);
+  });
+
+  it('over random scenarios (queues with extensions, hand-backs, a stalled-job checker; destinations that crash their callers)', () => {
+    const all = randomScenarios(200, 13);
+    expect(all.some((s) => s.queue?.kind === 'sqs')).toBe(true);
+    for (const s of all) {
+      const r = deriveRun(s);
+      expect([...queueNoteDisagreements(r), ...pendingNoteDisagreements(r)], `${s.id} ${JSON.stringify(s.faults)}`).toEqual([]);
+    }
+  });
+
+  it('queue-redelivery with the fix: at 0 ms the note is the receive\'s 30 s, not the 50 s deadline A\'s extension sets at 20 s', () => {
+    const lane = buildLanes(run('queue-redelivery', 'withFix')).lanes.find((l) => l.ref.kind === 'queue')!;
+    expect(lane.note!.text(0)).toBe('A: invisible 30 s more');
   });
 });
 
