@@ -4,7 +4,8 @@
  * the events' data or the resources' snapshots, never from the lane code.
  */
 import fc from 'fast-check';
-import { PRESETS, findPreset, leaseEntriesOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
+import { PRESETS, findPreset, leaseEntriesOf, sqlCallOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
+import type { DestinationWrite } from '../../../sim/resources/destination';
 import type { QueueCmd, QueueMessageSnapshot, QueueReply } from '../../../sim/resources/messageQueue';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { scenarioArb } from '../../../sim/testing/scenarioArb';
@@ -181,6 +182,73 @@ function pendingNoteDisagreements(r: DerivedRun): string[] {
   return out.slice(0, 5);
 }
 
+/** The lane an event belongs on, by its trace kind (re-derived here, not the lanes' code): a resource's lane, else its actor's worker lane. */
+function laneOf(r: DerivedRun, e: TraceEvent): string {
+  if (e.kind === 'sql' || e.kind === 'pool') return 'database';
+  if (e.kind === 'redis' || e.kind === 'expiry' || e.kind === 'etcd') return `lease-${r.scenario.lease.key}`;
+  if (e.kind === 'destination') return 'destination';
+  if (e.kind === 'queue') return buildLanes(r).lanes.find((l) => l.ref.kind === 'queue')!.id; // one message per queue (src/sim/simplifications.ts)
+  return `worker-${e.actor}`;
+}
+
+/** Every item of every lane, drawn on a wide plot with findings shown, with the colours it paints. */
+function drawnItems(r: DerivedRun): { lane: string; label: string; cites: readonly string[]; fills: string[] }[] {
+  return buildLanes(r).lanes.flatMap((lane) => {
+    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms / 10, W: (a: number, b: number, min = 2) => Math.max(min, (b - a) / 10), plotW: 1e9, uid: 'u', markerXs: [], showFindings: true };
+    return lane.items(ctx).map((it) => {
+      const fills: string[] = [];
+      const rec = { append: () => rec, attr: (k: string, v: unknown) => { if ((k === 'fill' || k === 'stroke') && typeof v === 'string') fills.push(v); return rec; }, style: () => rec, text: () => rec };
+      it.draw(rec as never);
+      return { lane: lane.id, label: it.label ?? '', cites: it.cites ?? [], fills };
+    });
+  });
+}
+
+/** Cited events without a violation mark on their lane (empty: every finding is seen where it happened). */
+function unmarkedCitations(r: DerivedRun): string[] {
+  const items = drawnItems(r);
+  const out: string[] = [];
+  for (const f of r.verdict.violations) {
+    for (const id of f.eventIds) {
+      const e = r.events.find((x) => x.id === id)!;
+      const lane = laneOf(r, e);
+      if (!items.some((it) => it.lane === lane && it.cites.includes(id))) out.push(`${f.invariant}: ${id} (${e.kind} ${e.actor} ${e.reply ?? ''}) has no violation mark on ${lane}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Refused writes without a refused mark (empty: each is drawn, and not as a write that succeeded):
+ * a fenced UPDATE that told its worker it is stale (its beliefs after the event: `refusedAsStale`),
+ * a 23505, an ON CONFLICT DO NOTHING that inserted nothing, a destination's rejection or 409.
+ */
+function unmarkedRefusals(r: DerivedRun): string[] {
+  const items = drawnItems(r);
+  const out: string[] = [];
+  const GREEN = ['#166534', '#047857'];
+  for (const e of r.events) {
+    const call = sqlCallOf(e);
+    const db = call && (call.command.op === 'insert' || call.command.op === 'update')
+      && ((call.command.op === 'update' && call.reply.status === 'ok' && call.reply.tag === 'UPDATE 0' && e.beliefs?.refusedAsStale === true)
+        || (call.reply.status === 'error' && call.reply.error.code === '23505')
+        || (call.command.op === 'insert' && call.command.onConflictDoNothing === true && call.reply.status === 'ok' && call.reply.tag === 'INSERT 0 0'));
+    if (db) {
+      const mark = items.find((it) => it.lane === 'database' && it.label.startsWith(`Write refused at ${fmtSeconds(e.atMs)}`) && it.label.includes(`${e.actor}: ${e.reply!.slice(0, 40)}`));
+      if (!mark) out.push(`${e.id} (${e.actor}: ${e.reply}) has no refused mark on the database lane`);
+      else if (!mark.cites.length && mark.fills.some((c) => GREEN.includes(c))) out.push(`${e.id}'s refused mark is drawn green, like a row written`);
+    }
+    if (e.call?.resource === 'destination') {
+      const w = e.call.reply as DestinationWrite;
+      if (w.status !== 'rejected' && w.status !== 'conflict') continue;
+      const bar = items.find((it) => it.lane === 'destination' && it.label.startsWith(`Write #${w.id} by ${w.worker}`));
+      if (!bar || !/rejected: stale token|409: key in flight|DUPLICATE/.test(bar.label)) out.push(`${e.id}: destination write #${w.id} ${w.status} is drawn as "${bar?.label ?? 'nothing'}"`);
+      else if (!bar.cites.length && bar.fills.some((c) => GREEN.includes(c))) out.push(`${e.id}: destination write #${w.id} ${w.status} is drawn green`);
+    }
+  }
+  return out;
+}
+
 /** Resource kinds the trace touches that have no lane (empty: every one has its lane). */
 function missingLanes(r: DerivedRun): string[] {
   const lanes = new Set(buildLanes(r).lanes.map((l) => l.ref.kind as string));
@@ -277,6 +345,35 @@ describe('every cursor note is computed at the cursor, from what the resource ho
   it('queue-redelivery with the fix: at 0 ms the note is the receive\'s 30 s, not the 50 s deadline A\'s extension sets at 20 s', () => {
     const lane = buildLanes(run('queue-redelivery', 'withFix')).lanes.find((l) => l.ref.kind === 'queue')!;
     expect(lane.note!.text(0)).toBe('A: invisible 30 s more');
+  });
+});
+
+describe('a finding is marked where it happened; a refused write is marked as refused', () => {
+  it.each(VARIANTS)('%s: every event a violation cites has a violation mark on its lane, every refused write a refused mark', (_n, s) => {
+    const r = deriveRun(s);
+    expect(unmarkedCitations(r)).toEqual([]);
+    expect(unmarkedRefusals(r)).toEqual([]);
+  });
+
+  it('over random scenarios with random faults', () => {
+    const all = randomScenarios(200, 17);
+    expect(all.some((s) => deriveRun(s).verdict.violations.length > 0)).toBe(true);
+    for (const s of all) {
+      const r = deriveRun(s);
+      expect([...unmarkedCitations(r), ...unmarkedRefusals(r)], `${s.id} ${JSON.stringify(s.faults)}`).toEqual([]);
+    }
+  });
+
+  it('fenced-db-write: the paused stale holder\'s late UPDATE that overwrites B\'s row is a violation mark, not a green row; with the fix its UPDATE 0 is a refused mark', () => {
+    const broken = drawnItems(run('fenced-db-write')).filter((it) => it.lane === 'database');
+    const overwrite = broken.find((it) => it.label.includes("A: UPDATE 1"))!;
+    expect(overwrite.label).toMatch(/^Row written at 45 s, cited by a violation: A: UPDATE 1/);
+    expect(overwrite.cites.length).toBe(1);
+    expect(overwrite.fills).not.toContain('#166534');
+    const fixed = drawnItems(run('fenced-db-write', 'withFix')).filter((it) => it.lane === 'database');
+    expect(fixed.filter((it) => it.label.startsWith('Write refused')).map((it) => it.label)).toEqual([
+      'Write refused at 45 s (the database doing its job, not a violation): A: UPDATE 0 — refused as stale (UPDATE 0: the row carries a newer fencing token)',
+    ]);
   });
 });
 
