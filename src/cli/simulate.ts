@@ -127,7 +127,9 @@ export function formatTimeline(r: RunResult): string {
   for (const v of r.verdict.violations) lines.push(`  ✗ ${v.invariant}: ${v.message} [${v.eventIds.join(', ')}]`);
   for (const n of r.verdict.notes) lines.push(`  ~ ${n.invariant}: ${n.message} [${n.eventIds.join(', ')}]`);
   const m = r.metrics;
-  lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs}), lease age at commit max ${m.leaseAgeAtCommit.maxMs} ms, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}, wasted work ${m.wastedWorkMs} ms`);
+  const waiting = m.acquisitionStillWaiting ? ` (${m.acquisitionStillWaiting.count} still waiting, longest ${m.acquisitionStillWaiting.maxMs} ms)` : '';
+  const lost = m.commitsOnLostLease ? ` (${m.commitsOnLostLease} on a lost lease)` : '';
+  lines.push(`  metrics: acquisition latency mean ${m.acquisitionLatency.meanMs} ms (max ${m.acquisitionLatency.maxMs})${waiting}, lease age at commit (since its last renewal) max ${m.leaseAgeAtCommit.maxMs} ms${lost}, renew failures ${m.renewFailures}, stale writes rejected ${m.staleWritesRejected}, duplicate effects ${m.duplicateEffects}, wasted work ${m.wastedWorkMs} ms`);
   lines.push(`  trace hash ${r.traceHash}`);
   if (r.error) lines.push(`  run stopped early: ${r.error}`);
   if (r.verdict.status === 'inconclusive') lines.push('  exit code 3: inconclusive (see --help)');

@@ -70,8 +70,22 @@ export interface Distribution {
 export interface RunMetrics {
   /** Lock/lease acquisition latency (request → grant). */
   readonly acquisitionLatency: Distribution;
-  /** Age of the holder's lease when it committed/finished its write. */
+  /**
+   * Lock/lease requests not granted where the run was judged up to (its horizon, or where it
+   * stopped; the cursor for the UI's metricsAt): how many, and the longest wait so far (ms, from the
+   * request's first attempt). Absent when every request was granted or given up by then.
+   */
+  readonly acquisitionStillWaiting?: { readonly count: number; readonly maxMs: number };
+  /**
+   * Age of the holder's lease when it committed/finished its write: ms since the holder last took
+   * or renewed it (a renewed lease is as young as its last renewal; `World.recordLeaseCommit`).
+   */
   readonly leaseAgeAtCommit: Distribution;
+  /**
+   * Commits counted in `leaseAgeAtCommit` made when the lease store no longer held the committer's
+   * owner token (its lease had expired, been deleted or taken by another owner). Absent when none.
+   */
+  readonly commitsOnLostLease?: number;
   /** Time spent waiting for a pooled connection. */
   readonly connectionWait: Distribution;
   readonly renewFailures: number;
@@ -245,9 +259,16 @@ export function runScenario(input: Scenario, options: RunOptions = {}): RunResul
   const verdict = verdictOf(scenario, findings, cut);
   const m = world.metrics;
   const duplicates = duplicateEffects(scenario, world.events);
+  // Requests still outstanding where the run was judged (a worker still waiting, or paused while waiting).
+  const stillWaiting = [...world.workers.values()].flatMap((w) => {
+    const st = world.stateOf(w);
+    return w.requestStartMs !== null && st !== 'done' && st !== 'crashed' ? [checkedToMs - w.requestStartMs] : [];
+  });
   const metrics: RunMetrics = {
     acquisitionLatency: distribution(m.acquisitionLatencyMs),
+    ...(stillWaiting.length > 0 ? { acquisitionStillWaiting: { count: stillWaiting.length, maxMs: Math.max(...stillWaiting) } } : {}),
     leaseAgeAtCommit: distribution(m.leaseAgeAtCommitMs),
+    ...(m.commitsOnLostLease > 0 ? { commitsOnLostLease: m.commitsOnLostLease } : {}),
     connectionWait: distribution(m.connectionWaitMs),
     renewFailures: m.renewFailures,
     staleWritesRejected: m.staleWritesRejected,

@@ -83,7 +83,11 @@ export interface WorkerRuntime {
   /** Virtual ms this worker has spent paused (ended pauses), and when the current pause began (null if not paused). */
   pausedTotalMs: number;
   pauseStartedMs: number | null;
-  /** When the job's first acquire attempt started (for acquisition latency). */
+  /**
+   * When the lock or lease request the worker is making now started (its first attempt), or null
+   * when none is outstanding: set when an acquisition starts, cleared at the grant and when the job
+   * gives it up, fails or the worker crashes (a wait still open at the end: `acquisitionStillWaiting`).
+   */
   requestStartMs: number | null;
   /** When the worker first reached each step (its `before` boundary), by step index; a fault search places faults there. */
   stepReachedMs: (number | undefined)[];
@@ -139,7 +143,10 @@ interface QueueItem {
 /** Per-run measurements (see RunMetrics in run.ts for the summary). */
 export interface RawMetrics {
   acquisitionLatencyMs: number[];
+  /** Per commit on a lease: ms since the committer last took or renewed it (`World.recordLeaseCommit`). */
   leaseAgeAtCommitMs: number[];
+  /** Commits made when the lease store no longer held the committer's owner token (expired, deleted, another owner's). */
+  commitsOnLostLease: number;
   connectionWaitMs: number[];
   renewFailures: number;
   staleWritesRejected: number;
@@ -230,7 +237,7 @@ export class World {
   readonly workers = new Map<string, WorkerRuntime>();
   /** Session id → worker id holding it (pooled connections and the admin's own session). */
   readonly sessionOwner = new Map<string, string>();
-  readonly metrics: RawMetrics = { acquisitionLatencyMs: [], leaseAgeAtCommitMs: [], connectionWaitMs: [], renewFailures: 0, staleWritesRejected: 0, wastedWorkMs: 0 };
+  readonly metrics: RawMetrics = { acquisitionLatencyMs: [], leaseAgeAtCommitMs: [], commitsOnLostLease: 0, connectionWaitMs: [], renewFailures: 0, staleWritesRejected: 0, wastedWorkMs: 0 };
   /** Called after every emitted event (invariant checkers, snapshot capture). */
   onEvent: ((event: TraceEvent) => void) | null = null;
   private readonly maxEvents: number;
@@ -324,6 +331,31 @@ export class World {
     w.actor.send(patch ? ({ type, patch } as WorkerEvent) : ({ type } as WorkerEvent));
   }
 
+  /**
+   * Records one commit of `w` on its lease (the lease-age-at-commit metric): the lease's age since
+   * `w` last took or renewed it — its last `lease` event `acquired` or `renewed` in the trace, else
+   * its beliefs' `acquiredAtMs` — and, from the store itself (Redis, or etcd with `lockService`),
+   * whether the key still holds `w`'s owner token now: expired, deleted or another owner's value
+   * counts as a commit on a lost lease. Reads state; emits nothing.
+   */
+  recordLeaseCommit(w: WorkerRuntime): void {
+    const b = this.beliefs(w);
+    const key = this.scenario.lease.key;
+    let sinceMs = b.acquiredAtMs ?? this.nowMs;
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const d = this.events[i]!.data;
+      if (d?.t === 'lease' && (d.op === 'acquired' || d.op === 'renewed') && d.worker === w.id && d.key === key) {
+        sinceMs = Math.max(sinceMs, this.events[i]!.atMs);
+        break;
+      }
+    }
+    const entry = this.scenario.lockService !== undefined
+      ? this.etcd.snapshot(this.nowMs).keys.find((k) => k.key === key && (k.expiresAtMs === null || k.expiresAtMs > this.nowMs))
+      : this.leases.entries(this.nowMs).find((k) => k.key === key);
+    this.metrics.leaseAgeAtCommitMs.push(this.nowMs - sinceMs);
+    if (entry === undefined || b.ownerToken === null || entry.value !== b.ownerToken) this.metrics.commitsOnLostLease += 1;
+  }
+
   beliefs(w: WorkerRuntime): Beliefs {
     return w.actor.getSnapshot().context;
   }
@@ -387,6 +419,7 @@ export class World {
   crash(w: WorkerRuntime): { readonly write: DestinationWrite; readonly call: ResourceCall } | null {
     this.interrupt(w);
     w.renewGen += 1;
+    w.requestStartMs = null;
     w.pausedUntilMs = null;
     this.endPause(w);
     if (w.workStep !== null) {

@@ -148,7 +148,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['0 A\'s job fails (an exception); its error path runs.', '0 A is done: the job failed.', '1100 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 14 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, acquisitionStillWaiting: { count: 1, maxMs: 9800 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 14 },
     },
     withFix: {
       held: true,
@@ -168,7 +168,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       ],
       // A's unlock returned f on s2, but its client does not check it: A "completed".
       outcomes: ['1000 A is done: it completed the job.', '2500 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 16 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 0, maxMs: 0 }, acquisitionStillWaiting: { count: 1, maxMs: 8500 }, leaseAgeAtCommit: { count: 0, meanMs: 0, maxMs: 0 }, connectionWait: { count: 3, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 16 },
     },
     withFix: {
       held: true,
@@ -292,7 +292,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['55000 B is done: it completed the job.', '65000 A is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 45000, maxMs: 65000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 44 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 45000, maxMs: 65000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 44 },
     },
     withFix: {
       held: true,
@@ -330,7 +330,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['37000 B is done: it completed the job.', '47000 A is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 27000, maxMs: 47000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 46 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 14500, maxMs: 29000 }, leaseAgeAtCommit: { count: 2, meanMs: 27000, maxMs: 47000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 46 },
     },
     withFix: {
       held: true,
@@ -354,13 +354,13 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['28000 A is done: it completed the job.', '41000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 2, meanMs: 28000, maxMs: 28000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 8, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 45 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 2, meanMs: 13000, maxMs: 25000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 8, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 45 },
     },
     withFix: {
       held: true,
       findings: [],
       outcomes: ['8000 A saw a renewal fail, so it stops before writing anything.', '8000 A is done: it stopped because it could not keep its lease.', '41000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 1, meanMs: 28000, maxMs: 28000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 1, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 8000, events: 39 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 1, meanMs: 1000, maxMs: 1000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 1, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 8000, events: 39 },
     },
   },
   'watchdog-starved': {
@@ -403,9 +403,10 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         },
         "leaseAgeAtCommit": {
           "count": 2,
-          "meanMs": 18500,
+          "meanMs": 14000,
           "maxMs": 25000
         },
+        "commitsOnLostLease": 1,
         "connectionWait": {
           "count": 0,
           "meanMs": 0,
@@ -434,8 +435,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         },
         "leaseAgeAtCommit": {
           "count": 1,
-          "meanMs": 12000,
-          "maxMs": 12000
+          "meanMs": 3000,
+          "maxMs": 3000
         },
         "connectionWait": {
           "count": 0,
@@ -474,9 +475,10 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         },
         "leaseAgeAtCommit": {
           "count": 2,
-          "meanMs": 16000,
-          "maxMs": 22000
+          "meanMs": 1500,
+          "maxMs": 2000
         },
+        "commitsOnLostLease": 1,
         "connectionWait": {
           "count": 2,
           "meanMs": 0,
@@ -505,8 +507,8 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         },
         "leaseAgeAtCommit": {
           "count": 1,
-          "meanMs": 10000,
-          "maxMs": 10000
+          "meanMs": 1000,
+          "maxMs": 1000
         },
         "connectionWait": {
           "count": 2,
@@ -548,6 +550,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
           "meanMs": 25000,
           "maxMs": 45000
         },
+        "commitsOnLostLease": 1,
         "connectionWait": {
           "count": 2,
           "meanMs": 0,
@@ -634,6 +637,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
           "meanMs": 20000,
           "maxMs": 25000
         },
+        "commitsOnLostLease": 1,
         "connectionWait": {
           "count": 0,
           "meanMs": 0,
@@ -707,13 +711,13 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['31000 A is done: it completed the job.', '41000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 2, meanMs: 31000, maxMs: 31000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 22 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 2, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 22 },
     },
     withFix: {
       held: true,
       findings: [],
       outcomes: ['31000 A is done: it completed the job.', '40000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 1, meanMs: 31000, maxMs: 31000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 21 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 1, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 21 },
     },
   },
   'remote-call-in-txn': {

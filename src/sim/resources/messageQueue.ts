@@ -83,6 +83,16 @@ function secs(ms: number): string {
   return String(ms / 1000);
 }
 
+/**
+ * When a message whose visibility timeout passes at `untilMs` (virtual ms) can be received again:
+ * then, under SQS (`stalledCheckEveryMs` null), or at the stalled-job checker's next run at or after
+ * it (BullMQ's `stalledInterval`, runs every `stalledCheckEveryMs` from 0). The queue's own rule,
+ * shared with the timeline's queue lane so that its "invisible … more" agrees with the queue.
+ */
+export function visibleAgainAtMs(untilMs: number, stalledCheckEveryMs: number | null): number {
+  return stalledCheckEveryMs === null ? untilMs : Math.ceil(untilMs / stalledCheckEveryMs) * stalledCheckEveryMs;
+}
+
 /** An SQS-like queue holding the scenario's messages (resource name `queue`, trace kind `queue`). */
 export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly QueueMessageSnapshot[]> {
   readonly name = 'queue';
@@ -97,8 +107,7 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
 
   /** When a message whose timeout passes at `untilMs` is visible again. */
   private visibleFrom(untilMs: number): number {
-    const every = this.stalledCheckEveryMs;
-    return every === null ? untilMs : Math.ceil(untilMs / every) * every;
+    return visibleAgainAtMs(untilMs, this.stalledCheckEveryMs);
   }
 
   private isVisible(m: Message, nowMs: number): boolean {

@@ -26,6 +26,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
   const key = advisoryKey ?? m.advisoryKey;
   if (world.scenario.client.onBusy !== 'wait') return tryAdvisory(world, w, k, key);
   const started = world.nowMs;
+  w.requestStartMs = started;
   world.send(w, 'REQUEST');
   const timeoutMs = m.acquireTimeoutMs ?? null;
   const granted = (): string => {
@@ -48,6 +49,7 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
     if (world.stateOf(w) !== 'holding') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
+    w.requestStartMs = null;
     k();
   });
   if (timeoutMs !== null && w.waitKind === 'db') {
@@ -75,6 +77,7 @@ function tryAdvisory(world: World, w: WorkerRuntime, k: () => void, key: number)
   const tries = c.onBusy === 'retry' ? 1 + c.retries : 1;
   const retryIn = fmtMs(world.scenario.lease.retryEveryMs);
   const started = world.nowMs;
+  w.requestStartMs = started;
   let n = 0;
   world.send(w, 'REQUEST');
   const attempt = (): void => {
@@ -101,6 +104,7 @@ function tryAdvisory(world: World, w: WorkerRuntime, k: () => void, key: number)
       if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
       if (r.status === 'ok' && r.rows[0]?.[fn] === 't') {
         world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
+    w.requestStartMs = null;
         return k();
       }
       if (!last) return void world.at(world.nowMs + world.scenario.lease.retryEveryMs, attempt, w);
@@ -179,6 +183,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
   const fencing = world.scenario.mechanism.fencing;
   const token = world.rng.hexToken();
   const started = world.nowMs;
+  w.requestStartMs = started;
   world.send(w, 'REQUEST', { ownerToken: token });
   const setNx = { op: 'SET', key: L.key, value: token, nx: true, pxMs: L.ttlMs } as const;
   const retryIn = fmtMs(L.retryEveryMs);
@@ -225,6 +230,7 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     const grantedAtMs = world.nowMs;
     const granted = (): void => {
       world.metrics.acquisitionLatencyMs.push(grantedAtMs - started);
+      w.requestStartMs = null;
       scheduleRenewal(world, w, c.renewFrom === 'firstAttempt' ? started : grantedAtMs, renew);
       k();
     };

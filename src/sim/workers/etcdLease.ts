@@ -50,6 +50,7 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
   const key = L.key;
   const token = world.rng.hexToken();
   const started = world.nowMs;
+  w.requestStartMs = started;
   const revisionToken = m.fencing && m.fenceSource === 'lock-service-revision';
   const sequence = m.fencing && m.fenceSource === 'db-sequence';
   // A new acquire asks for a new lease: the keep-alive of an earlier one (if any) stops.
@@ -144,6 +145,7 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
     const grantedAtMs = world.nowMs;
     const granted = (): void => {
       world.metrics.acquisitionLatencyMs.push(grantedAtMs - started);
+      w.requestStartMs = null;
       k();
     };
     if (sequence) return sequenceToken(world, w, grantedAtMs, granted, believedUntilMs);

@@ -79,6 +79,8 @@ function afterStep(world: World, w: WorkerRuntime): void {
 
 /** Skip the rest of the job's work: only commit/release/disconnect steps still run. */
 function skipRest(world: World, w: WorkerRuntime, outcome: WorkerOutcome): void {
+  // A request given up (try-lock skipped) is no longer waiting.
+  w.requestStartMs = null;
   w.cleanupOnly = true;
   w.outcome = outcome;
   done(world, w, 0);
@@ -93,6 +95,8 @@ function failJob(world: World, w: WorkerRuntime, reason: string, sqlState?: stri
   // A helper that threw (or whose caller fails) returns its connection first: the error path runs on the worker's own.
   world.endHelper(w);
   if (sqlState === '40001' && retryTransaction(world, w)) return;
+  // A request that failed (lock_timeout, retries used up, 40P01) is no longer waiting.
+  w.requestStartMs = null;
   w.outcome = 'failed';
   world.emit(w.id, 'outcome', `${w.id}'s job fails (${reason}); its error path runs.`, { worker: w });
   backOffOnError(world, w);

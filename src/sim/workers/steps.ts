@@ -107,7 +107,7 @@ function commit(world: World, w: WorkerRuntime): void {
   runSql(world, w, { op: 'commit' }, {
     believe: (_r, c) => {
       world.send(w, 'BELIEVE', { inTransaction: false, holdsLock: lockAfterTransaction(world, w) });
-      if (c === 'ok' && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+      if (c === 'ok' && b.ownsLease && b.acquiredAtMs !== null) world.recordLeaseCommit(w);
     },
     ok: () => `${w.id} commits${released}.`,
     none: () => `${w.id} commits${released}.`,
@@ -269,7 +269,7 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
     believe: (_r, c) => {
       if (c === 'none' && stale) world.send(w, 'BELIEVE', { ownsLease: false, refusedAsStale: true });
       // An autocommit UPDATE commits as it runs: the lease's age then is its age at commit.
-      if (c === 'ok' && (!b.inTransaction || w.helper !== null) && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+      if (c === 'ok' && (!b.inTransaction || w.helper !== null) && b.ownsLease && b.acquiredAtMs !== null) world.recordLeaseCommit(w);
     },
     ok: () => {
       if (conditional) return `${w.id} writes ${row} with fencing token ${token} (UPDATE 1): the row's fence was lower, so the database accepts it.`;
@@ -385,7 +385,7 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
     const { write: end, call: endCall } = world.destinationCall(w.id, { op: 'finish', writeId: write.id, token, idempotencyKey: idem });
     w.writeId = null;
     // Lease age at commit: only a write the destination kept commits anything (a rejected upload does not).
-    if (end.status === 'accepted' && b.ownsLease && b.acquiredAtMs !== null) world.metrics.leaseAgeAtCommitMs.push(world.nowMs - b.acquiredAtMs);
+    if (end.status === 'accepted' && b.ownsLease && b.acquiredAtMs !== null) world.recordLeaseCommit(w);
     const ended: { readonly [S in WriteStatus]: string } = {
       inFlight: `${w.id}'s ${file ? 'upload' : 'call'} has no reply yet.`,
       accepted: `${w.id}'s ${file ? 'upload completes' : 'call returns'}: ${end.reply}.`,

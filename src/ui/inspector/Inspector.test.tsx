@@ -29,6 +29,21 @@ describe('Inspector', () => {
     expect(screen.getByTestId('pool-state')).toHaveTextContent('process web-1: c1 A, c2 A, c3 idle, c4 idle');
   });
 
+  it('failover-fence with the fix: the fencing source is the sequence fence_seq, not the Redis key fence:export that nobody increments', () => {
+    const run = deriveRun(findPreset('failover-fence')!.withFix);
+    const last = run.events.length - 1;
+    render(<Inspector run={run} index={last} cursorMs={run.events[last]!.atMs} />);
+    expect(screen.queryByText(/Fencing counter/)).toBeNull();
+    expect(screen.getByTestId('fencing-source')).toHaveTextContent("Fencing tokens from PostgreSQL sequence fence_seq (SELECT nextval('fence_seq')) · last token issued: 34 · fence:export = 32 in Redis: not a source of this run's tokens (nothing increments it)");
+  });
+
+  it('failover-fence without the fix: the fencing source is Redis INCR of fence:export, with the value Redis holds', () => {
+    const run = deriveRun(findPreset('failover-fence')!.withoutFix);
+    const last = run.events.length - 1;
+    render(<Inspector run={run} index={last} cursorMs={run.events[last]!.atMs} />);
+    expect(screen.getByTestId('fencing-source')).toHaveTextContent(/^Fencing tokens from Redis INCR of fence:export · fence:export = \d+ · last token issued: \d+$/);
+  });
+
   it('shows the lease owner, token and remaining TTL of the snapshot at the cursor', () => {
     const run = deriveRun(preset.withFix);
     const i = run.events.findIndex((e) => e.narration.startsWith('B gets fencing token'));

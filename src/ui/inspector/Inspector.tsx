@@ -12,6 +12,7 @@ import { LANE_STATE_TEXT, laneStateOf } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
 import { TableBox } from './TableBox';
+import { fencingSourceAt } from './fenceSource';
 
 /** The object column of a `pg_locks` line, in the model's names (a table, a row, whose transaction, an advisory key). */
 export function pgLockObject(l: PgLockRow): string {
@@ -109,6 +110,8 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
   // The lease keys wherever the lease lives: Redis, or etcd (lockService) with its revision and leases.
   const leaseKeys = snap ? leaseEntriesOf(snap) : [];
   const etcd = snap?.lockService as EtcdSnapshot | undefined;
+  // The fencing source the run uses (mechanism.fenceSource), never a counter it does not touch.
+  const fencing = snap ? fencingSourceAt(run, index) : null;
   return (
     <section className="panel inspector" aria-label="Inspector">
       <h2>{title} <span className="muted">{fmtSeconds(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
@@ -169,10 +172,17 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                   {etcd.leases.length > 0 ? ` · leases: ${etcd.leases.map((l) => `${l.id} (${l.grantedTo}'s, ${fmtSeconds(Math.max(0, l.expiresAtMs - cursorMs))} left of ${fmtSeconds(l.ttlS * 1000)})`).join(', ')}` : ' · no lease'}
                 </p>
               )}
-              {!etcd && run.scenario.mechanism.fencing && snap.leases.some((l) => l.key === fenceKey) && (
-                <p className="small">Fencing counter <code>{fenceKey}</code> = {snap.leases.find((l) => l.key === fenceKey)?.value}</p>
-              )}
             </>
+          )}
+
+          {fencing && (
+            <p className="small" data-testid="fencing-source">
+              Fencing tokens from <strong>{fencing.where}</strong>
+              {fencing.source === 'redis-incr' && fencing.current !== null ? <> · <code>{fenceKey}</code> = {fencing.current}</> : null}
+              {fencing.source === 'lock-service-revision' && fencing.current !== null ? ` · store revision ${fencing.current}` : ''}
+              {` · last token issued: ${fencing.lastToken ?? 'none yet'}`}
+              {fencing.unused !== null && <span className="muted"> · {fencing.unused}: not a source of this run&apos;s tokens (nothing increments it)</span>}
+            </p>
           )}
 
           {usesDatabase(run.scenario) && (

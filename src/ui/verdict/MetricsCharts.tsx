@@ -58,6 +58,8 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
   const cursorMs = useDeferredValue(useLockscope((s) => s.cursorMs));
   const m = scope === 'run' ? run.metrics : metricsAt(run, cursorMs);
   const lease = run.scenario.mechanism.lock === 'lease';
+  const waiting = m.acquisitionStillWaiting;
+  const lost = m.commitsOnLostLease ?? 0;
   if (!showMetrics) {
     return (
       <section className="panel metrics" aria-label="Metrics">
@@ -79,8 +81,10 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
         <BarChart
           title="Acquisition latency"
           bars={[
-            { label: 'mean', value: m.acquisitionLatency.meanMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.meanMs) : '—' },
-            { label: 'max', value: m.acquisitionLatency.maxMs, text: m.acquisitionLatency.count ? fmtSeconds(m.acquisitionLatency.maxMs) : '—' },
+            { label: 'mean', value: m.acquisitionLatency.meanMs, text: m.acquisitionLatency.count ? `${fmtSeconds(m.acquisitionLatency.meanMs)}${waiting ? ' (granted)' : ''}` : waiting ? 'none granted' : '—' },
+            { label: 'max', value: m.acquisitionLatency.maxMs, text: m.acquisitionLatency.count ? `${fmtSeconds(m.acquisitionLatency.maxMs)}${waiting ? ' (granted)' : ''}` : waiting ? 'none granted' : '—' },
+            // A request never granted is a wait too: still open at the cursor (or the run's end).
+            ...(waiting ? [{ label: 'waiting', value: waiting.maxMs, text: `${waiting.count === 1 ? '1 still waiting' : `${waiting.count} still waiting`}, ${fmtSeconds(waiting.maxMs)}${waiting.count === 1 ? '' : ' the longest'}`, bad: true }] : []),
           ]}
         />
       )}
@@ -101,11 +105,14 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
       )}
       {lease && (
         <BarChart
-          title="Lease age at commit"
+          title="Lease age at commit (since its last renewal)"
           reference={{ value: run.scenario.lease.ttlMs, label: `TTL ${fmtSeconds(run.scenario.lease.ttlMs)}` }}
           bars={[
-            { label: 'mean', value: m.leaseAgeAtCommit.meanMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.meanMs) : '—', bad: m.leaseAgeAtCommit.meanMs > run.scenario.lease.ttlMs },
-            { label: 'max', value: m.leaseAgeAtCommit.maxMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.maxMs) : '—', bad: m.leaseAgeAtCommit.maxMs > run.scenario.lease.ttlMs },
+            { label: 'mean', value: m.leaseAgeAtCommit.meanMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.meanMs) : '—' },
+            // The warning is the lease store's word, not a comparison with the TTL: a commit made when the
+            // store no longer held the committer's lease (expired, deleted, another owner's).
+            { label: 'max', value: m.leaseAgeAtCommit.maxMs, text: m.leaseAgeAtCommit.count ? fmtSeconds(m.leaseAgeAtCommit.maxMs) : '—', bad: lost > 0 },
+            ...(lost > 0 ? [{ label: 'lost', value: 0, text: `${lost} commit${lost === 1 ? '' : 's'} on a lost lease`, bad: true }] : []),
           ]}
         />
       )}

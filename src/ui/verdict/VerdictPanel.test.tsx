@@ -118,6 +118,30 @@ describe('VerdictPanel', () => {
     expect(screen.queryByRole('img', { name: /Acquisition latency/ })).toBeNull();
   });
 
+  it('pooler-session-lock: the acquisition latency counts C\'s wait that was never granted (8.5 s, still waiting), not only the granted ones (max 0 ms)', async () => {
+    renderIn(store, <MetricsCharts run={deriveRun(findPreset('pooler-session-lock')!.withoutFix)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    const chart = screen.getByRole('img', { name: /^Acquisition latency/ });
+    expect(chart).toHaveAccessibleName('Acquisition latency: mean 0 ms (granted), max 0 ms (granted), waiting 1 still waiting, 8.5 s');
+    expect(chart.textContent).toContain('1 still waiting, 8.5 s ⚠');
+  });
+
+  it('watchdog-starved with the fix: the renewed lease is 3 s old at commit and valid, so no warning; without the fix the commit on a lost lease is flagged', async () => {
+    renderIn(store, <MetricsCharts run={deriveRun(findPreset('watchdog-starved')!.withFix)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    const fixed = screen.getByRole('img', { name: /^Lease age at commit/ });
+    expect(fixed).toHaveAccessibleName(/^Lease age at commit \(since its last renewal\): mean 3 s, max 3 s; TTL 10 s$/);
+    expect(fixed.textContent).not.toContain('⚠');
+  });
+
+  it('watchdog-starved without the fix: the commit made after the lease was lost is warned about, in words', async () => {
+    renderIn(store, <MetricsCharts run={deriveRun(findPreset('watchdog-starved')!.withoutFix)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    const broken = screen.getByRole('img', { name: /^Lease age at commit/ });
+    expect(broken).toHaveAccessibleName(/lost 1 commit on a lost lease/);
+    expect(broken.textContent).toContain('⚠');
+  });
+
   it('counts the metrics up to the cursor, or over the whole run, and says which', async () => {
     store.getState().loadPreset('export-lease-expiry', 'without');
     const run = deriveRun(store.getState().composed);

@@ -1,11 +1,15 @@
 /**
  * The database lane: locks held (solid) and waited for (dotted) per session, from the snapshots'
- * pg_locks view, stacked in rows; rows written, error replies and sequence values taken (`nextval`)
- * as marks, from the SQL calls and replies. An error reply is an amber-brown circle ("an error
- * reply": 40001 the framework retries, 23505 the loser handles); only one a violation cites is a red
- * triangle, like the verdict's marks (../../verdict/citations.ts).
+ * pg_locks view, stacked in rows; rows written, writes refused, error replies and sequence values
+ * taken (`nextval`) as marks, from the SQL calls and replies (their data, not their texts). A write
+ * the database refused — a fenced `UPDATE … AND fence < $token` that updated 0 rows of an existing
+ * row (a stale token), a 23505 unique violation, an `INSERT … ON CONFLICT DO NOTHING` that inserted
+ * nothing — is a grey crossed square, unlike a row written (green) and an error reply (an
+ * amber-brown circle: 40001 the framework retries, 40P01). Any mark a violation cites is a red
+ * triangle, like the verdict's marks (../../verdict/citations.ts), whatever it was: the overwrite
+ * a finding names is not drawn as an ordinary row.
  */
-import { sqlCallOf, usesDatabase } from '../../../sim';
+import { sqlCallOf, usesDatabase, type TraceEvent } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { fitText } from '../fit';
@@ -18,16 +22,39 @@ const DATABASE_TRACE_KINDS = ['sql', 'pool'];
 
 /** A span during which a session held (or waited for) one database lock. */
 export interface LockSegment { readonly startMs: number; readonly endMs: number; readonly what: string; readonly holder: string; readonly granted: boolean; readonly row: number }
-/** A point mark on the database lane: a row written, an error reply, a sequence value taken (`nextval`). */
+/** A point mark on the database lane: a row written, a write refused, an error reply, a sequence value taken (`nextval`). */
 export interface DbMark {
   readonly atMs: number;
-  readonly kind: 'row' | 'error' | 'sequence';
+  readonly kind: 'row' | 'refused' | 'error' | 'sequence';
   readonly eventId: string;
   readonly label: string;
   readonly value?: number;
-  /** A violation of the verdict cites this event (only then is an error drawn as a violation). */
+  /** A violation of the verdict cites this event (then the mark, of any kind, is drawn as a violation). */
   readonly cited: boolean;
 }
+
+/**
+ * Why the database refused a write, from the SQL call's data, or null when the event is no refused
+ * write: `stale` — a fenced UPDATE (`whereBelow`) that updated 0 rows while its row exists (its
+ * fence was not lower: PostgreSQL docs, UPDATE, "count is the number of rows updated"), `unique` —
+ * ERROR 23505 on an INSERT or UPDATE, `conflict` — `INSERT … ON CONFLICT DO NOTHING` that inserted 0
+ * rows (PostgreSQL docs, INSERT, "ON CONFLICT DO NOTHING").
+ */
+export function refusedWriteOf(e: Pick<TraceEvent, 'call'>): 'stale' | 'unique' | 'conflict' | null {
+  const call = sqlCallOf(e);
+  if (!call) return null;
+  const { command: cmd, reply } = call;
+  if (cmd.op !== 'insert' && cmd.op !== 'update') return null;
+  if (reply.status === 'error') return reply.error.code === '23505' ? 'unique' : null;
+  if (reply.status !== 'ok') return null;
+  if (cmd.op === 'insert') return cmd.onConflictDoNothing && reply.tag === 'INSERT 0 0' ? 'conflict' : null;
+  if (cmd.whereBelow === undefined || reply.tag !== 'UPDATE 0') return null;
+  // The row the UPDATE names exists (it is the fence that refused it), as the session sees it.
+  const rows = call.committed?.[cmd.table] ?? [];
+  return rows.some((r) => Object.entries(cmd.where).every(([k, v]) => r[k] === v)) ? 'stale' : null;
+}
+
+const REFUSED_WORDS = { stale: 'refused as stale (UPDATE 0: the row carries a newer fencing token)', unique: 'refused: duplicate key (23505)', conflict: 'refused: ON CONFLICT DO NOTHING inserted nothing' } as const;
 
 /** Names the database lane. */
 export interface DatabaseLaneRef { readonly kind: 'database' }
@@ -98,8 +125,10 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
         marks.push({ atMs: e.atMs, kind: 'sequence', eventId: e.id, label: `${e.actor}: nextval('${call.command.seq}') = ${value}`, value, cited });
         continue;
       }
+      const refused = refusedWriteOf(e);
+      if (refused !== null) marks.push({ atMs: e.atMs, kind: 'refused', eventId: e.id, label: `${e.actor}: ${e.reply.slice(0, 80)} — ${REFUSED_WORDS[refused]}`, cited });
       // FATAL: the server ended the session (idle_in_transaction_session_timeout), marked like an error.
-      if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: `${e.actor}: ${e.reply.slice(0, 80)}`, cited });
+      else if (/^(ERROR|FATAL)/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'error', eventId: e.id, label: `${e.actor}: ${e.reply.slice(0, 80)}`, cited });
       else if (/^(INSERT 0 [1-9]|UPDATE [1-9])/.test(e.reply)) marks.push({ atMs: e.atMs, kind: 'row', eventId: e.id, label: `${e.actor}: ${e.reply}`, cited });
     }
 
@@ -135,22 +164,29 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     }
     for (const m of marks) {
       const mx = X(m.atMs);
-      // Red only for an error a violation cites (and only while findings are shown); any other error is an error reply.
-      const violation = m.kind === 'error' && m.cited && showFindings;
+      // Red for any mark a violation cites (only while findings are shown); any other error is an error reply.
+      const violation = m.cited && showFindings;
+      const what = m.kind === 'error' ? 'Error' : m.kind === 'refused' ? 'Write refused' : m.kind === 'sequence' ? 'Sequence value taken' : 'Row written';
       items.push({
         key: `mark|${m.kind}|${m.atMs}|${m.label}`,
-        sig: `${mx}|${top}|${h}|${violation}`,
-        label: m.kind === 'error'
-          ? (violation ? `Error at ${fmtSeconds(m.atMs)}, cited by a violation: ${m.label}` : `Error reply at ${fmtSeconds(m.atMs)} (not a violation): ${m.label}`)
-          : m.kind === 'sequence' ? `Sequence value taken at ${fmtSeconds(m.atMs)}: ${m.label}` : `Row written at ${fmtSeconds(m.atMs)}: ${m.label}`,
+        sig: `${mx}|${top}|${h}|${violation}|${showFindings}`,
+        label: violation ? `${what} at ${fmtSeconds(m.atMs)}, cited by a violation: ${m.label}`
+          : m.kind === 'error' ? `Error reply at ${fmtSeconds(m.atMs)} (not a violation): ${m.label}`
+          : m.kind === 'refused' ? `Write refused at ${fmtSeconds(m.atMs)}${showFindings ? ' (the database doing its job, not a violation)' : ''}: ${m.label}`
+          : `${what} at ${fmtSeconds(m.atMs)}: ${m.label}`,
         ...(violation ? { cites: [m.eventId] } : {}),
         draw: (sg) => {
-          if (m.kind === 'sequence') {
-            sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
-            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
-          } else if (violation) {
+          if (violation) {
             sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
             sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+          } else if (m.kind === 'sequence') {
+            sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
+            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
+          } else if (m.kind === 'refused') {
+            // A write refused: a grey, dashed, crossed square (like the destination's rejected write), not the green row.
+            sg.append('rect').attr('x', mx - 6).attr('y', top + h - 15).attr('width', 12).attr('height', 12).attr('fill', '#f3f4f6').attr('stroke', '#374151').attr('stroke-width', 1.5).attr('stroke-dasharray', '3 1.5');
+            sg.append('path').attr('d', `M${mx - 4},${top + h - 13} L${mx + 4},${top + h - 5} M${mx + 4},${top + h - 13} L${mx - 4},${top + h - 5}`).attr('stroke', '#374151').attr('stroke-width', 1.5);
+            sg.append('text').attr('x', mx + 8).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('refused');
           } else if (m.kind === 'error') {
             // An error reply: a circle with "✕" (shape and colour unlike the violation's red triangle).
             sg.append('circle').attr('cx', mx).attr('cy', top + 9).attr('r', 6.5).attr('fill', '#fef3c7').attr('stroke', ERROR_REPLY_INK).attr('stroke-width', 1.5);
@@ -159,7 +195,7 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
             sg.append('rect').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
             sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('row');
           }
-          sg.append('title').text(m.kind === 'error' ? `${violation ? 'Cited by a violation' : 'An error reply, not a violation'}: ${m.label}` : m.label);
+          sg.append('title').text(violation ? `Cited by a violation: ${m.label}` : m.kind === 'error' ? `An error reply, not a violation: ${m.label}` : m.label);
         },
       });
     }

@@ -13,6 +13,8 @@ import { databaseLanes } from './database';
 import { destinationLanes } from './destination';
 import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
+import { citedMark, laneIdOfEvent, violationMessagesByEvent } from './citedMarks';
+import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
 
@@ -89,9 +91,38 @@ export interface TimelineData {
   readonly violations: readonly ViolationMark[];
 }
 
+/**
+ * Every event a violation cites is drawn as a violation mark on its own lane (./citedMarks.ts): a
+ * lane's items, plus the generic mark of each cited event of the lane that none of them cites
+ * (only while findings are shown).
+ */
+function withCitedMarks(run: DerivedRun, lanes: readonly Lane[]): Lane[] {
+  const messages = violationMessagesByEvent(run);
+  if (messages.size === 0) return [...lanes];
+  const byLane = new Map<string, TraceEvent[]>();
+  for (const e of run.events) {
+    if (!messages.has(e.id)) continue;
+    const id = laneIdOfEvent(e, lanes, laneKindOfTraceKind);
+    if (id !== undefined) byLane.set(id, [...(byLane.get(id) ?? []), e]);
+  }
+  return lanes.map((l) => {
+    const cited = byLane.get(l.id);
+    if (!cited) return l;
+    return {
+      ...l,
+      items: (ctx: DrawContext) => {
+        const own = l.items(ctx);
+        if (!ctx.showFindings) return own;
+        const drawn = new Set(own.flatMap((it) => it.cites ?? []));
+        return [...own, ...cited.filter((e) => !drawn.has(e.id)).map((e) => citedMark(e, messages.get(e.id)!, ctx))];
+      },
+    };
+  });
+}
+
 /** Derives the timeline's lanes and marks from a run (pure, no DOM; memoise per run: see lanesOf). */
 export function buildLanes(run: DerivedRun): TimelineData {
-  return { endMs: runEndMs(run), lanes: KINDS.flatMap((k) => k.lanes(run)), violations: violationMarks(run) };
+  return { endMs: runEndMs(run), lanes: withCitedMarks(run, KINDS.flatMap((k) => k.lanes(run))), violations: violationMarks(run) };
 }
 
 const cache = new WeakMap<DerivedRun, TimelineData>();

@@ -4,8 +4,9 @@
  * the events' data or the resources' snapshots, never from the lane code.
  */
 import fc from 'fast-check';
-import { PRESETS, findPreset, leaseEntriesOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
-import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
+import { PRESETS, findPreset, leaseEntriesOf, sqlCallOf, validateScenario, type Scenario, type TraceEvent } from '../../../sim';
+import type { DestinationWrite } from '../../../sim/resources/destination';
+import type { QueueCmd, QueueMessageSnapshot, QueueReply } from '../../../sim/resources/messageQueue';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { scenarioArb } from '../../../sim/testing/scenarioArb';
 import { deriveRun, runEndMs, type DerivedRun } from '../../store/derive';
@@ -129,6 +130,125 @@ function leaseDisagreements(r: DerivedRun): string[] {
   return out.slice(0, 5);
 }
 
+/** Times to sample a note at: every event's, the midpoint to the next, and 1 ms before each of `edges` (the run's end excluded). */
+function sampleTimes(r: DerivedRun, edges: readonly number[] = []): number[] {
+  const end = runEndMs(r);
+  const times = [...new Set(r.events.map((e) => e.atMs))];
+  const out = times.flatMap((t, k) => [t, (t + (times[k + 1] ?? end)) / 2]);
+  return [0, ...out, ...edges.flatMap((x) => [x - 1, x])].filter((x) => x >= 0 && x < end);
+}
+
+/** The snapshot in effect at `atMs` (after the last event at or before it), if any. */
+const snapAt = (r: DerivedRun, atMs: number) => {
+  const i = r.events.findLastIndex((e) => e.atMs <= atMs);
+  return i < 0 ? undefined : r.snapshots[i]!;
+};
+
+/**
+ * Problems of the queue lanes' cursor notes against the queue's own snapshots (empty: they agree):
+ * "X: invisible N more" exactly while the queue says the message is in flight with X, N counted
+ * from the cursor to the deadline the queue holds then; no note otherwise.
+ */
+function queueNoteDisagreements(r: DerivedRun): string[] {
+  const out: string[] = [];
+  const q = r.scenario.queue;
+  const every = q?.kind === 'sqs' ? q.stalledCheckEveryMs ?? null : null;
+  const deadline = (untilMs: number) => (every === null ? untilMs : Math.ceil(untilMs / every) * every);
+  const deadlines = r.snapshots.flatMap((sn) => ((sn.queue as QueueMessageSnapshot[] | undefined) ?? []).flatMap((m) => (m.invisibleUntilMs === null ? [] : [deadline(m.invisibleUntilMs)])));
+  for (const lane of buildLanes(r).lanes.filter((l) => l.ref.kind === 'queue')) {
+    const messageId = (lane.ref as { messageId: string }).messageId;
+    for (const t of sampleTimes(r, deadlines)) {
+      const m = ((snapAt(r, t)?.queue as QueueMessageSnapshot[] | undefined) ?? []).find((x) => x.messageId === messageId);
+      const until = m?.state === 'inFlight' && m.invisibleUntilMs !== null ? deadline(m.invisibleUntilMs) : null;
+      const want = until !== null && t < until ? `${m!.receivedBy}: invisible ${fmtSeconds(until - t)} more` : '';
+      const got = lane.note!.text(t);
+      if (got !== want) out.push(`${messageId} at ${t} ms: the note says "${got}", the queue "${want}"`);
+    }
+  }
+  return out.slice(0, 5);
+}
+
+/** Problems of the destination's cursor note against its snapshots: who has a request in flight at the cursor. */
+function pendingNoteDisagreements(r: DerivedRun): string[] {
+  const lane = buildLanes(r).lanes.find((l) => l.ref.kind === 'destination');
+  if (!lane) return [];
+  const out: string[] = [];
+  for (const t of sampleTimes(r)) {
+    const who = [...new Set((snapAt(r, t)?.destination.writes ?? []).filter((w) => w.status === 'inFlight').map((w) => w.worker))];
+    const want = who.length === 0 ? '' : `${who.join(', ')}: pending (no reply yet)`;
+    const got = lane.note!.text(t);
+    if (got !== want) out.push(`at ${t} ms the note says "${got}", the destination "${want}"`);
+  }
+  return out.slice(0, 5);
+}
+
+/** The lane an event belongs on, by its trace kind (re-derived here, not the lanes' code): a resource's lane, else its actor's worker lane. */
+function laneOf(r: DerivedRun, e: TraceEvent): string {
+  if (e.kind === 'sql' || e.kind === 'pool') return 'database';
+  if (e.kind === 'redis' || e.kind === 'expiry' || e.kind === 'etcd') return `lease-${r.scenario.lease.key}`;
+  if (e.kind === 'destination') return 'destination';
+  if (e.kind === 'queue') return buildLanes(r).lanes.find((l) => l.ref.kind === 'queue')!.id; // one message per queue (src/sim/simplifications.ts)
+  return `worker-${e.actor}`;
+}
+
+/** Every item of every lane, drawn on a wide plot with findings shown, with the colours it paints. */
+function drawnItems(r: DerivedRun): { lane: string; label: string; cites: readonly string[]; fills: string[] }[] {
+  return buildLanes(r).lanes.flatMap((lane) => {
+    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms / 10, W: (a: number, b: number, min = 2) => Math.max(min, (b - a) / 10), plotW: 1e9, uid: 'u', markerXs: [], showFindings: true };
+    return lane.items(ctx).map((it) => {
+      const fills: string[] = [];
+      const rec = { append: () => rec, attr: (k: string, v: unknown) => { if ((k === 'fill' || k === 'stroke') && typeof v === 'string') fills.push(v); return rec; }, style: () => rec, text: () => rec };
+      it.draw(rec as never);
+      return { lane: lane.id, label: it.label ?? '', cites: it.cites ?? [], fills };
+    });
+  });
+}
+
+/** Cited events without a violation mark on their lane (empty: every finding is seen where it happened). */
+function unmarkedCitations(r: DerivedRun): string[] {
+  const items = drawnItems(r);
+  const out: string[] = [];
+  for (const f of r.verdict.violations) {
+    for (const id of f.eventIds) {
+      const e = r.events.find((x) => x.id === id)!;
+      const lane = laneOf(r, e);
+      if (!items.some((it) => it.lane === lane && it.cites.includes(id))) out.push(`${f.invariant}: ${id} (${e.kind} ${e.actor} ${e.reply ?? ''}) has no violation mark on ${lane}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Refused writes without a refused mark (empty: each is drawn, and not as a write that succeeded):
+ * a fenced UPDATE that told its worker it is stale (its beliefs after the event: `refusedAsStale`),
+ * a 23505, an ON CONFLICT DO NOTHING that inserted nothing, a destination's rejection or 409.
+ */
+function unmarkedRefusals(r: DerivedRun): string[] {
+  const items = drawnItems(r);
+  const out: string[] = [];
+  const GREEN = ['#166534', '#047857'];
+  for (const e of r.events) {
+    const call = sqlCallOf(e);
+    const db = call && (call.command.op === 'insert' || call.command.op === 'update')
+      && ((call.command.op === 'update' && call.reply.status === 'ok' && call.reply.tag === 'UPDATE 0' && e.beliefs?.refusedAsStale === true)
+        || (call.reply.status === 'error' && call.reply.error.code === '23505')
+        || (call.command.op === 'insert' && call.command.onConflictDoNothing === true && call.reply.status === 'ok' && call.reply.tag === 'INSERT 0 0'));
+    if (db) {
+      const mark = items.find((it) => it.lane === 'database' && it.label.startsWith(`Write refused at ${fmtSeconds(e.atMs)}`) && it.label.includes(`${e.actor}: ${e.reply!.slice(0, 40)}`));
+      if (!mark) out.push(`${e.id} (${e.actor}: ${e.reply}) has no refused mark on the database lane`);
+      else if (!mark.cites.length && mark.fills.some((c) => GREEN.includes(c))) out.push(`${e.id}'s refused mark is drawn green, like a row written`);
+    }
+    if (e.call?.resource === 'destination') {
+      const w = e.call.reply as DestinationWrite;
+      if (w.status !== 'rejected' && w.status !== 'conflict') continue;
+      const bar = items.find((it) => it.lane === 'destination' && it.label.startsWith(`Write #${w.id} by ${w.worker}`));
+      if (!bar || !/rejected: stale token|409: key in flight|DUPLICATE/.test(bar.label)) out.push(`${e.id}: destination write #${w.id} ${w.status} is drawn as "${bar?.label ?? 'nothing'}"`);
+      else if (!bar.cites.length && bar.fills.some((c) => GREEN.includes(c))) out.push(`${e.id}: destination write #${w.id} ${w.status} is drawn green`);
+    }
+  }
+  return out;
+}
+
 /** Resource kinds the trace touches that have no lane (empty: every one has its lane). */
 function missingLanes(r: DerivedRun): string[] {
   const lanes = new Set(buildLanes(r).lanes.map((l) => l.ref.kind as string));
@@ -203,6 +323,57 @@ describe('the lease lane agrees with the lease store', () => {
     expect(lane.note!.text(3_000)).toBe('A: TTL 10 s');
     expect(lane.note!.text(12_999)).toBe('A: TTL 1 ms');
     expect(leaseLanes.lanes(r)[0]!.data[0]!.ttl.map((p) => [p.fromMs, p.toMs, p.expiresAtMs])).toEqual([[0, 3_000, 10_000], [3_000, 13_000, 13_000]]);
+  });
+});
+
+describe('every cursor note is computed at the cursor, from what the resource holds then', () => {
+  it.each(VARIANTS)('%s: the queue\'s "invisible … more" and the destination\'s "pending" agree with the snapshots at every sampled time', (_n, s) => {
+    const r = deriveRun(s);
+    expect(queueNoteDisagreements(r)).toEqual([]);
+    expect(pendingNoteDisagreements(r)).toEqual([]);
+  });
+
+  it('over random scenarios (queues with extensions, hand-backs, a stalled-job checker; destinations that crash their callers)', () => {
+    const all = randomScenarios(200, 13);
+    expect(all.some((s) => s.queue?.kind === 'sqs')).toBe(true);
+    for (const s of all) {
+      const r = deriveRun(s);
+      expect([...queueNoteDisagreements(r), ...pendingNoteDisagreements(r)], `${s.id} ${JSON.stringify(s.faults)}`).toEqual([]);
+    }
+  });
+
+  it('queue-redelivery with the fix: at 0 ms the note is the receive\'s 30 s, not the 50 s deadline A\'s extension sets at 20 s', () => {
+    const lane = buildLanes(run('queue-redelivery', 'withFix')).lanes.find((l) => l.ref.kind === 'queue')!;
+    expect(lane.note!.text(0)).toBe('A: invisible 30 s more');
+  });
+});
+
+describe('a finding is marked where it happened; a refused write is marked as refused', () => {
+  it.each(VARIANTS)('%s: every event a violation cites has a violation mark on its lane, every refused write a refused mark', (_n, s) => {
+    const r = deriveRun(s);
+    expect(unmarkedCitations(r)).toEqual([]);
+    expect(unmarkedRefusals(r)).toEqual([]);
+  });
+
+  it('over random scenarios with random faults', () => {
+    const all = randomScenarios(200, 17);
+    expect(all.some((s) => deriveRun(s).verdict.violations.length > 0)).toBe(true);
+    for (const s of all) {
+      const r = deriveRun(s);
+      expect([...unmarkedCitations(r), ...unmarkedRefusals(r)], `${s.id} ${JSON.stringify(s.faults)}`).toEqual([]);
+    }
+  });
+
+  it('fenced-db-write: the paused stale holder\'s late UPDATE that overwrites B\'s row is a violation mark, not a green row; with the fix its UPDATE 0 is a refused mark', () => {
+    const broken = drawnItems(run('fenced-db-write')).filter((it) => it.lane === 'database');
+    const overwrite = broken.find((it) => it.label.includes("A: UPDATE 1"))!;
+    expect(overwrite.label).toMatch(/^Row written at 45 s, cited by a violation: A: UPDATE 1/);
+    expect(overwrite.cites.length).toBe(1);
+    expect(overwrite.fills).not.toContain('#166534');
+    const fixed = drawnItems(run('fenced-db-write', 'withFix')).filter((it) => it.lane === 'database');
+    expect(fixed.filter((it) => it.label.startsWith('Write refused')).map((it) => it.label)).toEqual([
+      'Write refused at 45 s (the database doing its job, not a violation): A: UPDATE 0 — refused as stale (UPDATE 0: the row carries a newer fencing token)',
+    ]);
   });
 });
 
