@@ -10,7 +10,7 @@ test('Run it yourself: the transcript downloads as the CLI prints it, a file per
   await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
   // This build's report is current (or absent): either way the line says which, never a stale claim.
   // lock-order-deadlock touches PostgreSQL only: Redis is not named.
-  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences|Not checked in this build)$/);
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences in all \d+ steps|Not checked in this build)$/);
 
   const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
   expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.sql');
