@@ -10,7 +10,7 @@ test('Run it yourself: the transcript downloads as the CLI prints it, a file per
   await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
   // This build's report is current (or absent): either way the line says which, never a stale claim.
   // lock-order-deadlock touches PostgreSQL only: Redis is not named.
-  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences|Not checked in this build)$/);
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences in all \d+ steps|Not checked in this build)$/);
 
   const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
   expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.sql');
@@ -46,5 +46,16 @@ test('queue-redelivery: Run it yourself and the catalogue card claim no server; 
   const cli = spawnSync('npx', ['tsx', 'src/cli/simulate.ts', 'queue-redelivery', '--transcript'], { encoding: 'utf8' });
   expect(cli.stdout).toContain('-- Not replayed: no server this transcript names receives these calls of the run');
   expect(cli.stdout).toContain("(Lockscope's model of SQS, not replayed): ReceiveMessage QueueUrl=charges");
+  expect(errors).toEqual([]);
+});
+
+test('failover-fence: Run it yourself claims no difference over the steps after the Redis failover, which the replay did not run (issue 13)', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/sim/failover-fence');
+  const share = page.getByRole('region', { name: 'Share and export' });
+  await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
+  // A current report names the steps replayed and the steps after the failover; a stale or absent one claims nothing.
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against Redis 7\.[\d.]+: 0 differences in steps 1–3; steps 4–7 not replayed \(a Redis failover\)|Not checked in this build)$/);
+  await expect(share.getByTestId('fidelity')).not.toHaveText(/: 0 differences$/);
   expect(errors).toEqual([]);
 });

@@ -19,16 +19,25 @@
  * possible, each line split as redis-cli splits it (`splitCliArgs`, which must give the step's
  * argv). The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the
  * replay compares every step up to the first note that needs real time to pass (a TTL running
- * out, forced expiry, clock jump, failover) and counts the rest as not replayed. Commands of a
+ * out, forced expiry, clock jump, failover: the transcript's own `replayCoverage`, which its text
+ * states) and counts the rest as not replayed. Each replay records the step numbers it ran
+ * (`ranSteps`); `coverageOf` (./coverage.ts) turns them into the report's per-variant coverage —
+ * which steps were replayed, which not and why — that the app's claim states.
+ *
+ * Behind PgBouncer the transcript's sessions are PgBouncer's server connections: the replay opens
+ * each on PostgreSQL directly (it bypasses PgBouncer, `viaPgBouncer: false`; fidelity/pgbouncer.ts
+ * checks the routing through a real one). Commands of a
  * worker cut off from Redis are notes in the transcript: they never reach the server.
  */
-import { PRESETS, buildTranscript, runScenario, type Scenario, type Transcript, type TranscriptStep } from '../src/sim/index';
+import { PRESETS, REPLAY_LIMIT_WHY, buildTranscript, replayCoverage, runScenario, type Scenario, type Transcript, type TranscriptStep } from '../src/sim/index';
 import { renderReply } from '../src/sim/resources/renderSql';
 import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, type RealDone } from './pgReal';
 import { normalizeDeadlockDetail } from './sqlHarness';
 import { callRaw, newRedis, replyText, type RealRedisReply } from './redisHarness';
 import { formatFlake, runConfirmed } from './confirm';
 import type { CaseResult } from './types';
+import type { FidelityCoverage } from '../src/ui/fidelity/fidelityStatus';
+import { coverageOf } from './coverage';
 
 /** Reply text with multi-row results in a canonical order (no ORDER BY: row order is unspecified). */
 function canonicalText(text: string): string {
@@ -51,6 +60,8 @@ async function replaySql(name: string, scenario: Scenario, t: Transcript): Promi
   /** Statements the server released at the last step, oldest first, not yet matched to transcript steps. */
   let released: { id: string; done: RealDone }[] = [];
   let compared = 0;
+  /** The transcript steps the server ran (compared, or done: a \\q, a cancel). */
+  const ran: number[] = [];
   const session = async (id: string): Promise<RealSession> => {
     let s = sessions.get(id);
     if (!s) {
@@ -98,6 +109,7 @@ async function replaySql(name: string, scenario: Scenario, t: Transcript): Promi
           transcript.push(`${step.n} ${id}> \\q (connection destroyed)`);
           await collect(null);
         }
+        ran.push(step.n);
         continue;
       }
       if (step.kind === 'sqlCancel') {
@@ -109,10 +121,12 @@ async function replaySql(name: string, scenario: Scenario, t: Transcript): Promi
           s.takeDone();
           await collect(s.id);
         }
+        ran.push(step.n);
         continue;
       }
       if (step.kind === 'redis') continue;
       compared += 1;
+      ran.push(step.n);
       if (step.kind === 'sqlReturns') {
         // A statement that had been waiting: the server must have released it at the step before.
         // Statements released together by one step run concurrently on the server, so they are
@@ -161,7 +175,7 @@ async function replaySql(name: string, scenario: Scenario, t: Transcript): Promi
   }
   transcript.unshift(`${compared} psql steps replayed`);
   void scenario;
-  return { name, primitive: 'transcript replay (psql)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared };
+  return { name, primitive: 'transcript replay (psql)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared, ranSteps: ran, stepsOf: steps.map((x) => x.n) };
 }
 
 /** Splits a redis-cli command line into argv (sdssplitargs: double quotes with \\xhh and C escapes). */
@@ -222,7 +236,7 @@ export function prefixRedisKeys(argv: readonly string[], prefix: string): string
 
 let redisReplayCounter = 0;
 
-/** Replays the redis-cli steps of one transcript under a fresh key prefix, up to the first note that needs real time to pass. */
+/** Replays the redis-cli steps of one transcript under a fresh key prefix, up to the first note that needs real time to pass or a fault no command reproduces (`replayCoverage`). */
 async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
   const redis = newRedis();
   await redis.connect();
@@ -237,24 +251,23 @@ async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
   let compared = 0;
-  let skipped = 0;
-  let stoppedAt: string | null = null;
+  const ran: number[] = [];
+  // Where one server stops being the run's Redis: the transcript's own rule, which its text states.
+  const { stop } = replayCoverage(t);
+  const skipped = stop?.steps.length ?? 0;
+  const stoppedAt = stop ? `${stop.eventId} at ${stop.atMs} ms (${REPLAY_LIMIT_WHY[stop.limit]})` : null;
+  const beyond = new Set(stop?.steps ?? []);
   try {
     // The transcript's setup: clear the run's keys, start the fencing counter where the world starts it.
     for (const x of t.redisSetup) await run(x.argv);
-    const entries = t.entries.filter((e) => e.kind === 'redis' || (e.kind === 'note' && e.redisTiming));
-    for (const [i, e] of entries.entries()) {
-      if (e.kind === 'note') {
-        stoppedAt = `${e.eventId} at ${e.atMs} ms (${e.text.slice(0, 60)}…)`;
-        skipped = entries.slice(i).filter((x) => x.kind === 'redis').length;
-        break;
-      }
-      if (e.kind !== 'redis') continue;
+    for (const e of t.entries) {
+      if (e.kind !== 'redis' || beyond.has(e.n)) continue;
       // The line the reader types is the argv a client sends, as redis-cli splits it.
       const argv = splitCliArgs(e.line);
       if (JSON.stringify(argv) !== JSON.stringify(e.argv)) problems.push(`step ${e.n}: redis-cli would read ${JSON.stringify(argv)} from the line, not the command ${JSON.stringify(e.argv)}`);
       const real = await run(argv);
       compared += 1;
+      ran.push(e.n);
       transcript.push(`${e.n} ${e.actor}> ${e.line}\n      expect: ${e.expect}\n      server: ${replyText(real)}`);
       if (replyText(real) !== e.expect) problems.push(`step ${e.n} ${e.line}: expect ${e.expect} ≠ server ${replyText(real)}`);
       if (problems.length > 0) break;
@@ -266,7 +279,7 @@ async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
     redis.disconnect();
   }
   transcript.unshift(`${compared} redis-cli steps replayed${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later steps not replayed` : ''}`);
-  return { name, primitive: 'transcript replay (redis-cli)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared, notReplayed: skipped };
+  return { name, primitive: 'transcript replay (redis-cli)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared, notReplayed: skipped, ranSteps: ran, stepsOf: t.entries.filter((e) => e.kind === 'redis').map((e) => e.n) };
 }
 
 /** One preset variant's replay, for the fidelity report. */
@@ -275,7 +288,10 @@ export interface PresetReplayRow {
   readonly variant: 'withoutFix' | 'withFix';
   readonly sql?: CaseResult;
   readonly redis?: CaseResult;
+  /** Which of the transcript's steps the replay ran, and which it did not, and why (`coverageOf`). */
+  readonly coverage: FidelityCoverage;
 }
+
 
 /**
  * Replays every preset's transcript (`buildTranscript`, the text `npm run simulate -- <id>
@@ -301,7 +317,7 @@ export async function replayPresets(ids?: readonly string[]): Promise<{ results:
       const label = `${p.id} (${variant})`;
       const sql = t.sessions.some((s) => s.client === 'psql') ? await confirmed(() => replaySql(label, p[variant], t)) : undefined;
       const redis = t.sessions.some((s) => s.client === 'redis-cli') ? await confirmed(() => replayRedis(label, t)) : undefined;
-      rows.push({ presetId: p.id, variant, ...(sql ? { sql } : {}), ...(redis ? { redis } : {}) });
+      rows.push({ presetId: p.id, variant, ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), coverage: coverageOf(t, sql, redis) });
     }
   }
   return { results, notes, flakes, rows };

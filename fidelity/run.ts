@@ -376,11 +376,11 @@ if (replayRows.length > 0 && onlyPresets === undefined) {
     const of = (c: (typeof r)['sql']) => (c ? { steps: c.steps ?? 0, differences: c.outcome === 'disagree' ? Math.max(1, c.problems.length) : 0 } : undefined);
     const sql = of(r.sql);
     const redis = of(r.redis);
-    return { ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), viaPgBouncer: false };
+    return { ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), coverage: r.coverage, viaPgBouncer: false };
   };
   const presets: Record<string, { withoutFix?: FidelityVariantResult; withFix?: FidelityVariantResult }> = {};
   for (const r of replayRows) presets[r.presetId] = { ...presets[r.presetId], [r.variant]: variantResult(r) };
-  const report: FidelityReport = { version: 1, simSourceHash: simSourceHash(), date: new Date().toISOString().slice(0, 10), servers: { ...serverVersions }, presets };
+  const report: FidelityReport = { version: 2, simSourceHash: simSourceHash(), date: new Date().toISOString().slice(0, 10), servers: { ...serverVersions }, presets };
   writeReport(report);
   const steps = replayRows.reduce((n, r) => n + (r.sql?.steps ?? 0) + (r.redis?.steps ?? 0), 0);
   const differing = replayRows.filter((r) => r.sql?.outcome === 'disagree' || r.redis?.outcome === 'disagree').length;

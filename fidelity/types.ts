@@ -122,4 +122,8 @@ export interface CaseResult {
   /** Transcript replays: the steps compared, and (redis-cli) the steps after a wait for real time, not replayed. */
   readonly steps?: number;
   readonly notReplayed?: number;
+  /** Transcript replays: the numbers of the transcript steps the server ran (compared, or done: a `\q`, a cancel), ascending. */
+  readonly ranSteps?: readonly number[];
+  /** Transcript replays: the numbers of every step of the transcript this replay is for (its psql steps, or its redis-cli steps). */
+  readonly stepsOf?: readonly number[];
 }

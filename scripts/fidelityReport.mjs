@@ -41,12 +41,16 @@ export function simSourceHash(root = ROOT) {
   return h.digest('hex').slice(0, 16);
 }
 
-/** The report at `path`, or null when there is none or it is not a version-1 report (never throws). @param {string} [path] */
+/**
+ * The report at `path`, or null when there is none or it is not a version-2 report (never throws).
+ * Version 1 did not say which steps of a transcript were replayed, so it cannot back a claim.
+ * @param {string} [path]
+ */
 export function readReport(path = REPORT_PATH) {
   if (!existsSync(path)) return null;
   try {
     const r = JSON.parse(readFileSync(path, 'utf8'));
-    return r && r.version === 1 && typeof r.simSourceHash === 'string' && r.presets && typeof r.presets === 'object' ? r : null;
+    return r && r.version === 2 && typeof r.simSourceHash === 'string' && r.presets && typeof r.presets === 'object' ? r : null;
   } catch {
     return null;
   }

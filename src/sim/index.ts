@@ -30,4 +30,4 @@ export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
 export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, switchOptions, type SwitchDef, type SwitchOption } from './controls/switches';
 export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
 export { usesDestination, usesDatabase } from './controls/uses';
-export { buildTranscript, renderTranscript, renderSessionScript, deadlockVictimEvents, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type Transcript, type TranscriptEntry, type TranscriptStep, type TranscriptNote, type TranscriptSession } from './transcript/transcript';
+export { buildTranscript, renderTranscript, renderSessionScript, deadlockVictimEvents, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, replayCoverage, stepRanges, stepRangesText, transcriptTools, REPLAY_LIMIT_WHY, type ReplayLimit, type ReplayStop, type StepRange, type Transcript, type TranscriptEntry, type TranscriptStep, type TranscriptNote, type TranscriptSession } from './transcript/transcript';

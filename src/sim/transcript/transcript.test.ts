@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, findPreset, runScenario, type Scenario } from '../index';
-import { buildTranscript, deadlockVictimEvents, renderSessionScript, renderTranscript, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
+import { PRESETS, findPreset, parseScenario, runScenario, type Scenario } from '../index';
+import { buildTranscript, deadlockVictimEvents, PGBOUNCER_ACTOR, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
 
 const variants = PRESETS.flatMap((p) => (['withoutFix', 'withFix'] as const).map((v) => ({ label: `${p.id} (${v})`, scenario: p[v] })));
 const steps = (s: Scenario): TranscriptStep[] => buildTranscript(runScenario(s)).entries.filter((e): e is TranscriptStep => e.kind !== 'note');
@@ -180,5 +180,104 @@ describe('what a transcript does not replay is said, at the top and where it occ
   it('a session\'s own file says what the transcript leaves out too', () => {
     const t = buildTranscript(runScenario(findPreset('serializable-retry')!.withoutFix));
     expect(renderSessionScript(t, 'c1')).toContain('--   the destination POST /v1/charges (an external API, no server): 3 requests');
+  });
+});
+
+describe('where a replay on one server stops being meaningful (issue 13)', () => {
+  it('failover-fence without the fix: the redis-cli steps after the failover are named, with why, in the header and at the failover', () => {
+    const t = buildTranscript(runScenario(findPreset('failover-fence')!.withoutFix));
+    expect(replayCoverage(t)).toEqual({ total: 7, replayable: [1, 2, 3], stop: { limit: 'failover', eventId: 'e5', atMs: 1500, steps: [4, 5, 6, 7] } });
+    const text = renderTranscript(t);
+    expect(text).toContain('-- Replaying on one server stops being meaningful at e5 (1.5 s): a Redis failover.');
+    expect(text).toContain('--   The redis-cli steps 4–7 come after it:');
+    const at = text.split('\n').findIndex((l) => l.includes('fault (failover)'));
+    expect(text.split('\n')[at + 1]).toBe('--    From here on, replaying on one Redis server stops being meaningful (a Redis failover): the redis-cli steps 4–7 show what the run saw.');
+    expect(renderSessionScript(t, 'redis')).toContain('# from here on, replaying on one Redis server stops being meaningful (a Redis failover, e5): these steps show what the run saw\n# step 4');
+  });
+
+  it.each(variants)('$label: every step is replayable or after the first note that needs Redis to do what no command does; the text names those steps', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    const { total, replayable, stop } = replayCoverage(t);
+    const all = t.entries.flatMap((e) => (e.kind === 'note' ? [] : [e]));
+    expect(total).toBe(all.length);
+    expect([...replayable, ...(stop?.steps ?? [])].sort((a, b) => a - b)).toEqual(all.map((e) => e.n));
+    const firstLimit = t.entries.findIndex((e) => e.kind === 'note' && e.redisTiming);
+    // psql steps are always replayable; a redis-cli step is not exactly when it comes after the first limit.
+    for (const [i, e] of t.entries.entries()) {
+      if (e.kind === 'note') continue;
+      expect(replayable.includes(e.n), `step ${e.n}`).toBe(e.kind !== 'redis' || firstLimit < 0 || i < firstLimit);
+    }
+    const text = renderTranscript(t);
+    if (stop === null) expect(text).not.toContain('stops being meaningful');
+    else {
+      expect(text).toContain(`stops being meaningful at ${stop.eventId} (`);
+      expect(text).toContain(`The redis-cli ${stepRangesText(stepRanges(stop.steps))} come after it`);
+    }
+  });
+
+  it('stepRanges / stepRangesText', () => {
+    expect(stepRanges([5, 1, 2, 3, 7, 8, 2])).toEqual([{ from: 1, to: 3 }, { from: 5, to: 5 }, { from: 7, to: 8 }]);
+    expect(stepRangesText(stepRanges([4]))).toBe('step 4');
+    expect(stepRangesText(stepRanges([1, 2, 3, 5, 7, 8]))).toBe('steps 1–3, 5 and 7–8');
+    expect(stepRangesText([])).toBe('no steps');
+  });
+});
+
+describe('behind PgBouncer, a step names the server session it ran on and says how the pooler is treated (issue 13)', () => {
+  const base = findPreset('pooler-session-lock')!.withoutFix;
+  it('pooler-session-lock: steps in s1/s2 with the client connection each came from; no note says a statement runs in session c1', () => {
+    const run = runScenario(base);
+    const t = buildTranscript(run);
+    expect(t.sessions.map((s) => [s.id, s.pgbouncerClients])).toEqual([['s1', ['A via c1', 'B via c2']], ['s2', ['A via c1', 'C via c1']]]);
+    const text = renderTranscript(t);
+    expect(text).toContain('-- 4. s2 (A via PgBouncer client c1) at 1 s');
+    expect(text).not.toMatch(/run in session c\d/);
+    expect(text).toContain('bypassing PgBouncer');
+    expect(t.notReplayed.some((x) => x.startsWith('PgBouncer (transaction mode, 2 server connections): its routing is not replayed'))).toBe(true);
+  });
+
+  it.each(variants.filter((v) => v.scenario.database.pooler !== undefined))('$label: each SQL step is in the session the statement ran on (call.caller), via its client (call.client)', ({ scenario }) => {
+    const run = runScenario(scenario);
+    const t = buildTranscript(run);
+    const byId = new Map(run.events.map((e) => [e.id, e]));
+    for (const e of t.entries) {
+      if (e.kind !== 'sql' && e.kind !== 'sqlReturns') continue;
+      const call = byId.get(e.eventId!)!.call as { caller: string; client?: string };
+      expect([e.session, e.via]).toEqual([call.caller, call.client]);
+    }
+    for (const n of t.entries) if (n.kind === 'note') expect(n.text).not.toMatch(/statements run in session c\d/);
+  });
+
+  it('a client going: in session mode PgBouncer sends DISCARD ALL on its server connection; in a transaction (transaction mode) it closes it', () => {
+    const discard = parseScenario({ ...base, database: { ...base.database, pooler: { mode: 'session', serverConnections: 2 } }, faults: [{ kind: 'crash', worker: 'A', restartAfterMs: null, atMs: 500 }] });
+    const close = parseScenario({ ...base, faults: [...base.faults, { kind: 'crash', worker: 'B', restartAfterMs: null, atMs: 1000 }] });
+    if (!discard.ok || !close.ok) throw new Error('scenario');
+    const d = buildTranscript(runScenario(discard.scenario)).entries.find((e) => e.kind !== 'note' && e.actor === PGBOUNCER_ACTOR);
+    expect(d).toMatchObject({ kind: 'sql', session: 's1', via: 'c1', sql: 'DISCARD ALL', expect: 'DISCARD ALL' });
+    const c = buildTranscript(runScenario(close.scenario)).entries.filter((e) => e.kind !== 'note' && (e.kind === 'sqlEnd' || e.actor === PGBOUNCER_ACTOR));
+    // Never a \q for the client connection c2 (not a session): the server connection it held.
+    expect(c).toEqual([expect.objectContaining({ kind: 'sqlEnd', session: 's1', via: 'c2', actor: PGBOUNCER_ACTOR })]);
+  });
+});
+
+describe('the header names only the tools the transcript uses (issue 13)', () => {
+  it('failover-fence (Redis only) never mentions psql or PostgreSQL', () => {
+    const text = renderTranscript(buildTranscript(runScenario(findPreset('failover-fence')!.withoutFix)));
+    expect(text).toContain('(redis-cli Redis 7)');
+    expect(text).not.toMatch(/psql|PostgreSQL/);
+  });
+
+  it.each(variants)('$label', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    const tools = transcriptTools(t);
+    // The header, without the line that says a run without sessions sends nothing to PostgreSQL or Redis (naming no tool to use).
+    const header = renderTranscript(t).split('-- ==== ')[0]!.split('\n').filter((l) => !l.startsWith('-- Sessions: none.')).join('\n');
+    expect(/psql|PostgreSQL/.test(header), 'psql').toBe(tools.psql);
+    expect(/redis-cli|Redis \d/.test(header), 'redis-cli').toBe(tools.redisCli);
+    expect(/etcdctl|etcd \d/.test(header), 'etcdctl').toBe(tools.etcdctl);
+    for (const s of t.sessions) {
+      const file = renderSessionScript(t, s.id).split('\n').slice(0, 4).join('\n');
+      if (s.client === 'redis-cli') expect(file).not.toMatch(/psql|PostgreSQL/);
+    }
   });
 });

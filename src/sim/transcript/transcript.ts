@@ -17,7 +17,17 @@
  * outside what a transcript replays (a real server's lease ids differ, and its TTLs run in real
  * time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
  * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
- * on any reply that differs from the `expect` of a step.
+ * on any reply that differs from the `expect` of a step — all but the redis-cli steps after the
+ * first note that needs Redis to do what no command does on one server (a TTL running out in real
+ * time, a forced expiry, a clock jump, a failover: `replayCoverage`); the text says where that is,
+ * in its header and at the note, and the fidelity report records those steps as not replayed.
+ *
+ * Behind PgBouncer (`database.pooler`) the sessions are PgBouncer's server connections (`s1`, …),
+ * the ones the statements ran on (`call.caller`), each step naming the client connection it came
+ * from (`call.client`); they are opened on PostgreSQL directly — the transcript and its replay
+ * bypass PgBouncer, and say so (`notReplayed`). What PgBouncer itself does to a server connection
+ * as a client goes is a step there: `DISCARD ALL`, or the connection closed inside a transaction.
+ * The header names only the tools the transcript uses (`transcriptTools`).
  *
  * Pure and deterministic: the same run gives the same transcript, byte for byte.
  */
@@ -30,6 +40,7 @@ import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIde
 import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
 import { renderEtcd, renderEtcdReply, type EtcdCmd, type EtcdReply } from '../resources/lockService';
 import { renderQueueCommand, renderQueueReply, type QueueCmd, type QueueReply } from '../resources/messageQueue';
+import type { PoolerCmd, PoolerReply } from '../resources/pooler';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS } from '../scenario/schema';
 import type { Scenario } from '../scenario/schema';
 
@@ -42,6 +53,12 @@ export interface TranscriptSession {
   readonly usedBy: readonly string[];
   /** Statements to run when the session opens (expected reply `SET`), e.g. a long `deadlock_timeout`. */
   readonly preamble: readonly string[];
+  /**
+   * Behind PgBouncer (`database.pooler`): the session is one of PgBouncer's server connections
+   * (`s1`, …), and these are the application's client connections whose statements it ran, as
+   * `A via c1`. Absent without a pooler.
+   */
+  readonly pgbouncerClients?: readonly string[];
 }
 
 /** Fields every numbered step has. */
@@ -55,6 +72,8 @@ interface StepBase {
   readonly session: string;
   /** The worker (or `admin`) whose command it is. */
   readonly actor: string;
+  /** Behind PgBouncer: the application's client connection (`c1`) the statement came from; `session` is the server connection it ran on. */
+  readonly via?: string;
 }
 
 /** A numbered step: something the reader types (or does) in one session. */
@@ -84,7 +103,24 @@ export interface TranscriptNote {
    * failover): from here the Redis replies depend on timing the reader must reproduce.
    */
   readonly redisTiming: boolean;
+  /** What it is, when `redisTiming`: a TTL running out, a forced expiry, a jump of Redis's clock, a failover (see `REPLAY_LIMIT_WHY`). */
+  readonly replayLimit?: ReplayLimit;
 }
+
+/** What makes the Redis replies after a note depend on more than typing the steps on one server, as fast as one can. */
+export type ReplayLimit = 'ttl' | 'expireLease' | 'clockJump' | 'failover';
+
+/**
+ * Why the redis-cli steps after a `ReplayLimit` note are not replayed on one server (the words the
+ * transcript, the fidelity report and the app use): a TTL needs real time the replay does not wait;
+ * a forced expiry, a clock jump and a failover are faults no command reproduces on one server.
+ */
+export const REPLAY_LIMIT_WHY: Readonly<Record<ReplayLimit, string>> = {
+  ttl: 'a Redis TTL runs out: real time the replay does not wait',
+  expireLease: 'a forced Redis expiry (a fault)',
+  clockJump: 'a jump of Redis\'s clock (a fault)',
+  failover: 'a Redis failover',
+};
 
 /** A transcript entry in trace order. */
 export type TranscriptEntry = TranscriptStep | TranscriptNote;
@@ -114,11 +150,19 @@ export interface Transcript {
 /** `deadlock_timeout` the other sessions get when the run has a deadlock, so the server's check fails the same statement as the run's. */
 export const TRANSCRIPT_LONG_DEADLOCK_TIMEOUT = '10min';
 
-const REDIS_TIMING_FAULTS = new Set(['expireLease', 'clockJump', 'failover']);
+const REDIS_TIMING_FAULTS: ReadonlySet<string> = new Set<ReplayLimit>(['expireLease', 'clockJump', 'failover']);
 
 /** A PostgreSQL setting literal for `ms` milliseconds, exact as the scenario gives it: `1000ms`. */
 function intervalOf(ms: number): string {
   return `${ms}ms`;
+}
+
+/** The actor of a step PgBouncer itself takes on a server connection (`DISCARD ALL`, closing it) as a client goes. */
+export const PGBOUNCER_ACTOR = 'pgbouncer';
+
+/** `{ via: 'c1' }` for a statement behind PgBouncer (the client connection it came from), else nothing. */
+function viaOf(c: { readonly client?: string }): { via?: string } {
+  return c.client !== undefined ? { via: c.client } : {};
 }
 
 /** The keys a Redis command touches. */
@@ -155,10 +199,11 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const events = run.events;
   const victims = deadlockVictimEvents(events);
   const deadlockTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
-  const sessions = new Map<string, { client: 'psql' | 'redis-cli'; usedBy: string[] }>();
-  const use = (id: string, client: 'psql' | 'redis-cli', actor: string): void => {
-    const s = sessions.get(id) ?? { client, usedBy: [] };
+  const sessions = new Map<string, { client: 'psql' | 'redis-cli'; usedBy: string[]; via: string[] }>();
+  const use = (id: string, client: 'psql' | 'redis-cli', actor: string, via?: string): void => {
+    const s = sessions.get(id) ?? { client, usedBy: [], via: [] };
     if (!s.usedBy.includes(actor)) s.usedBy.push(actor);
+    if (via !== undefined && !s.via.includes(`${actor} via ${via}`)) s.via.push(`${actor} via ${via}`);
     sessions.set(id, s);
   };
   const entries: TranscriptEntry[] = [];
@@ -168,9 +213,11 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   /** Worker → the database session it holds (from the pool's events). */
   const connectionOf = new Map<string, string>();
   const redisKeySet = new Set<string>();
-  const note = (e: TraceEvent, text: string, redisTiming = false): void => {
-    entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, text, redisTiming });
+  const note = (e: TraceEvent, text: string, limit?: ReplayLimit): void => {
+    entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, text, redisTiming: limit !== undefined, ...(limit !== undefined ? { replayLimit: limit } : {}) });
   };
+  /** PgBouncer between the pool and PostgreSQL (`database.pooler`): the pool's connections are its clients, the sessions its server connections. */
+  const pooler = scenario.database.pooler;
   /** Calls outside the transcript, counted by what they went to and their operation. */
   const queueOps = new Map<string, number>();
   let destinationRequests = 0;
@@ -184,7 +231,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     if (call?.resource === 'db') {
       const c = sqlCallOf(e);
       if (!c) continue;
-      use(c.caller, 'psql', e.actor);
+      use(c.caller, 'psql', e.actor, c.client);
       if (e.data?.t === 'wait' && e.data.phase === 'end') {
         const statement = blocked.get(c.caller) ?? 0;
         blocked.delete(c.caller);
@@ -192,13 +239,13 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
         const at = entries.findIndex((x) => x.kind === 'sql' && x.n === statement);
         const stmtStep = entries[at];
         if (stmtStep && stmtStep.kind === 'sql') entries[at] = { ...stmtStep, returnsAt: n };
-        entries.push({ kind: 'sqlReturns', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, statement, sql: renderSql(c.command), expect: renderReply(c.reply) });
+        entries.push({ kind: 'sqlReturns', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, ...viaOf(c), statement, sql: renderSql(c.command), expect: renderReply(c.reply) });
         continue;
       }
       if (victims.has(e.id)) {
         n += 1;
         entries.push({
-          kind: 'sqlSetting', n, atMs: e.atMs, eventId: null, session: c.caller, actor: e.actor, expect: 'SET',
+          kind: 'sqlSetting', n, atMs: e.atMs, eventId: null, session: c.caller, actor: e.actor, ...viaOf(c), expect: 'SET',
           sql: `SET deadlock_timeout = '${intervalOf(deadlockTimeoutMs)}'`,
           why: `the run's deadlock check fails the next statement deadlock_timeout (${fmtTime(deadlockTimeoutMs)}) after it begins to wait; the other sessions wait ${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}, so the server picks the same statement. By hand, raise it (say '30s') and type the next steps within that time`,
         });
@@ -207,7 +254,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const blocks = c.reply.status === 'waits';
       if (blocks) blocked.set(c.caller, n);
       entries.push({
-        kind: 'sql', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, sql: renderSql(c.command),
+        kind: 'sql', n, atMs: e.atMs, eventId: e.id, session: c.caller, actor: e.actor, ...viaOf(c), sql: renderSql(c.command),
         expect: renderReply(c.reply), blocks, ...(c.reply.status === 'waits' ? { blockedOn: c.reply.on } : {}),
       });
       continue;
@@ -245,7 +292,18 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       // Version 2: a process's own pool, and a helper's second connection (its worker keeps its own).
       const pool = cmd.process === undefined ? 'the pool' : `process ${cmd.process}'s pool`;
       const who = cmd.helper === true ? `${e.actor}'s helper` : e.actor;
-      if (cmd.op === 'connect' && reply.status === 'ok' && typeof reply.connection === 'string') {
+      if (pooler !== undefined && cmd.op === 'connect' && reply.status === 'ok' && typeof reply.connection === 'string') {
+        // Behind PgBouncer the pool's connection is PgBouncer's client, not a database session: the steps name the server connection.
+        if (cmd.helper !== true) connectionOf.set(e.actor, reply.connection);
+        const linking = pooler.mode === 'transaction' ? 'links a server connection to it for each statement or transaction' : 'links one server connection to it for as long as it is connected';
+        note(e, `${who} borrows connection ${reply.connection} from ${pool}: a client connection of PgBouncer (${pooler.mode} mode), not a database session. PgBouncer ${linking}: each step names the server session (s1, s2, …) the statement ran on.`);
+      } else if (pooler !== undefined && cmd.op === 'destroy' && cmd.connection) {
+        connectionOf.delete(e.actor);
+        note(e, `${e.actor}'s connection ${cmd.connection} to PgBouncer closes (a client connection: what happens to its server connection is PgBouncer's, next).`);
+      } else if (pooler !== undefined && cmd.op === 'release') {
+        if (cmd.connection === connectionOf.get(e.actor)) connectionOf.delete(e.actor);
+        note(e, `${who} returns connection ${cmd.connection ?? ''} to the pool; its connection to PgBouncer stays open, and the server sessions keep whatever they hold.`);
+      } else if (cmd.op === 'connect' && reply.status === 'ok' && typeof reply.connection === 'string') {
         if (cmd.helper === true) {
           note(e, `${who} borrows connection ${reply.connection} from ${pool} while ${e.actor} keeps ${connectionOf.get(e.actor) ?? 'none'}: the helper's statements run in session ${reply.connection}.`);
         } else {
@@ -272,6 +330,24 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       }
       continue;
     }
+    if (call?.resource === 'pooler') {
+      const cmd = call.command as PoolerCmd;
+      const reply = call.reply as PoolerReply;
+      if (cmd.op === 'close' && reply.status === 'discarded') {
+        // PgBouncer resets the server connection: a statement it sends on that session.
+        n += 1;
+        entries.push({ kind: 'sql', n, atMs: e.atMs, eventId: e.id, session: reply.server, actor: PGBOUNCER_ACTOR, via: cmd.client, sql: 'DISCARD ALL', expect: 'DISCARD ALL', blocks: false });
+        use(reply.server, 'psql', PGBOUNCER_ACTOR);
+      } else if (cmd.op === 'close' && reply.status === 'serverClosed') {
+        const waiting = blocked.get(reply.server);
+        if (waiting !== undefined) blocked.delete(reply.server);
+        n += 1;
+        entries.push({ kind: 'sqlEnd', n, atMs: e.atMs, eventId: e.id, session: reply.server, actor: PGBOUNCER_ACTOR, via: cmd.client });
+      } else {
+        note(e, `PgBouncer (not replayed: the sessions here connect to PostgreSQL directly): ${e.narration}`);
+      }
+      continue;
+    }
     if (call?.resource === 'destination') {
       if ((call.command as { op?: string }).op === 'begin') destinationRequests += 1;
       note(e, `${e.actor} → the destination (an external API or file store, not a server this transcript reaches): ${e.command ?? ''} → ${e.reply ?? ''}`);
@@ -292,7 +368,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       continue;
     }
     if (e.kind === 'expiry' && e.data?.t === 'lease') {
-      note(e, `wait until ${fmtTime(e.atMs)} (virtual time): the TTL of ${e.data.key} runs out and Redis deletes the key. In real time, the replies from here on depend on waiting that long after the SET that set the TTL.`, true);
+      note(e, `wait until ${fmtTime(e.atMs)} (virtual time): the TTL of ${e.data.key} runs out and Redis deletes the key. In real time, the replies from here on depend on waiting that long after the SET that set the TTL.`, 'ttl');
       continue;
     }
     if (e.kind === 'fault' && e.data?.t === 'fault') {
@@ -302,7 +378,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const waiting = session !== undefined ? blocked.get(session) : undefined;
       // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
       const tail = kind === 'adminBypass' ? ' Its statements are the admin session\'s steps.' : ' Not replayable: it happens outside the servers; the steps that follow show what they see of it.';
-      note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind));
+      note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind) ? (kind as ReplayLimit) : undefined);
       if (kind === 'crash' && session !== undefined && waiting !== undefined) {
         blocked.delete(session);
         n += 1;
@@ -318,7 +394,10 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const sessionList: TranscriptSession[] = [...sessions.entries()]
     // psql sessions first (in order of first use), then redis-cli; Array.prototype.sort is stable.
     .sort(([, x], [, y]) => (x.client === y.client ? 0 : x.client === 'psql' ? -1 : 1))
-    .map(([id, s]) => ({ id, client: s.client, usedBy: s.usedBy, preamble: s.client === 'psql' && hasVictim ? [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`] : [] }));
+    .map(([id, s]) => ({
+      id, client: s.client, usedBy: s.usedBy, preamble: s.client === 'psql' && hasVictim ? [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`] : [],
+      ...(pooler !== undefined && s.client === 'psql' && id !== 'admin' ? { pgbouncerClients: s.via } : {}),
+    }));
   const usesDb = sessionList.some((s) => s.client === 'psql');
   const sqlSetup = usesDb ? [
     ...tablesFor(scenario).flatMap((t) => [`DROP TABLE IF EXISTS ${quoteIdent(t.name)}`, ...renderTableSetup(t)]),
@@ -338,6 +417,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   if (destinationRequests > 0) notReplayed.push(`the destination ${scenario.destination.target} (${scenario.destination.kind === 'api' ? 'an external API' : 'a file store'}, no server): ${destinationRequests} request${destinationRequests === 1 ? '' : 's'}`);
   if (faultKinds.size > 0) notReplayed.push(`faults (they happen outside the servers): ${[...faultKinds.values()].join(', ')}`);
   if (etcdRequests > 0) notReplayed.push(`the lock service etcd (its lease ids are the server's and its TTLs run in real time; the fidelity suite's "etcd lock service" row checks it instead): ${etcdRequests} request${etcdRequests === 1 ? '' : 's'}`);
+  if (pooler !== undefined && sessionList.some((s) => s.client === 'psql')) notReplayed.push(`PgBouncer (${pooler.mode} mode, ${pooler.serverConnections} server connection${pooler.serverConnections === 1 ? '' : 's'}): its routing is not replayed — each psql session is one of its server connections, opened on PostgreSQL directly, and each statement goes to the server session it ran on in the run; the fidelity suite replays it the same way, bypassing PgBouncer (its PgBouncer rows check the routing on a real PgBouncer)`);
   if (cutOffCommands > 0) notReplayed.push(`Redis commands a partition kept from the server: ${cutOffCommands}`);
   return {
     title: scenario.title,
@@ -359,6 +439,108 @@ function notReplayedLines(t: Transcript, c: string): string[] {
     `${c} Not replayed: no server this transcript names receives these calls of the run; they appear below, where they occur, as unnumbered comment lines:`,
     ...t.notReplayed.map((x) => `${c}   ${x}`),
   ];
+}
+
+/** An inclusive range of step numbers. */
+export interface StepRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Where a replay on one server stops being meaningful: the first `ReplayLimit` note and the redis-cli steps after it. */
+export interface ReplayStop {
+  readonly limit: ReplayLimit;
+  /** The note's event (the fault, or the key's expiry). */
+  readonly eventId: string;
+  readonly atMs: number;
+  /** The redis-cli steps after it, in order. */
+  readonly steps: readonly number[];
+}
+
+/**
+ * What a replay of the transcript on one PostgreSQL and one Redis server, typing each step as
+ * fast as it can (the fidelity suite's `fidelity/presetReplay.ts`), checks: every psql step, and
+ * the redis-cli steps before the first note that needs Redis to do what no command does (a TTL
+ * running out in real time, a forced expiry, a clock jump, a failover: `ReplayLimit`). From that
+ * note on, a single server's replies are not the run's; `stop` names it and the redis-cli steps
+ * after it. The transcript's text says the same (`renderTranscript`). Pure; never throws.
+ */
+export function replayCoverage(t: Transcript): { readonly total: number; readonly replayable: readonly number[]; readonly stop: ReplayStop | null } {
+  const replayable: number[] = [];
+  let stop: { limit: ReplayLimit; eventId: string; atMs: number; steps: number[] } | null = null;
+  let total = 0;
+  for (const e of t.entries) {
+    if (e.kind === 'note') {
+      if (stop === null && e.replayLimit !== undefined) stop = { limit: e.replayLimit, eventId: e.eventId, atMs: e.atMs, steps: [] };
+      continue;
+    }
+    total += 1;
+    if (e.kind === 'redis' && stop !== null) stop.steps.push(e.n);
+    else replayable.push(e.n);
+  }
+  return { total, replayable, stop: stop !== null && stop.steps.length > 0 ? stop : null };
+}
+
+/** Step numbers (any order, duplicates allowed) as inclusive ranges, ascending: [1,2,3,5] → 1–3, 5. */
+export function stepRanges(steps: readonly number[]): StepRange[] {
+  const sorted = [...new Set(steps)].sort((a, b) => a - b);
+  const out: { from: number; to: number }[] = [];
+  for (const n of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && n === last.to + 1) last.to = n;
+    else out.push({ from: n, to: n });
+  }
+  return out;
+}
+
+/** Ranges in words: `step 4`, `steps 1–14`, `steps 1–3, 5 and 7–9`; `no steps` for none. */
+export function stepRangesText(ranges: readonly StepRange[]): string {
+  const parts = ranges.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}–${r.to}`));
+  if (parts.length === 0) return 'no steps';
+  const single = ranges.length === 1 && ranges[0]!.from === ranges[0]!.to;
+  return `${single ? 'step' : 'steps'} ${parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`}`;
+}
+
+/** The header's lines on where a replay on one server stops being meaningful (none when it never does). */
+function replayLimitLines(t: Transcript, c: string): string[] {
+  const { stop } = replayCoverage(t);
+  if (stop === null) return [];
+  const after = stepRangesText(stepRanges(stop.steps));
+  const how = stop.limit === 'ttl'
+    ? 'they give these replies only to a reader who waits as the run did'
+    : 'no command makes one Redis server do this, so its replies to them need not be these';
+  return [
+    c,
+    `${c} Replaying on one server stops being meaningful at ${stop.eventId} (${fmtTime(stop.atMs)}): ${REPLAY_LIMIT_WHY[stop.limit]}.`,
+    `${c}   The redis-cli ${after} come after it: ${how}; they show what the run saw.`,
+    `${c}   The fidelity suite replays every other step and leaves these out.`,
+  ];
+}
+
+/** The tools a transcript's lines use: a client per session kind, and etcdctl when its notes quote etcd requests. */
+export function transcriptTools(t: Transcript): { readonly psql: boolean; readonly redisCli: boolean; readonly etcdctl: boolean } {
+  return {
+    psql: t.sessions.some((s) => s.client === 'psql'),
+    redisCli: t.sessions.some((s) => s.client === 'redis-cli'),
+    etcdctl: t.notReplayed.some((x) => x.startsWith('the lock service etcd')),
+  };
+}
+
+/** The header's "how to read this" lines, naming only the tools and kinds of line the transcript has. */
+function howToRead(t: Transcript): string[] {
+  const tools = transcriptTools(t);
+  const needs = [...(tools.psql ? ['psql needs PostgreSQL 15'] : []), ...(tools.redisCli ? ['redis-cli Redis 7'] : []), ...(tools.etcdctl ? ['the etcdctl lines in the notes, etcd 3.4 (they are notes, not steps)'] : [])];
+  const hasBlocks = t.entries.some((e) => e.kind === 'sql' && e.blocks);
+  const hasNotes = t.entries.some((e) => e.kind === 'note');
+  const out = ['--'];
+  out.push(t.sessions.length === 0
+    ? `-- Nothing to type: there are no numbered steps${needs.length > 0 ? ` (${needs.join(', ')})` : ''}.`
+    : `-- Run the numbered steps in order, each in the session it names (${needs.join(', ')}).`);
+  if (t.sessions.length > 0) out.push(`--   "-- expect:" is the reply the run got${tools.psql ? ' (psql prints results as a table; here on one line)' : ''}.`);
+  if (hasBlocks) out.push('--   "(blocks)": the statement waits. Leave it and go on; the step it "returns" at shows its reply.');
+  if (hasNotes) out.push('--   Lines without a number happened outside the servers: nothing to type.');
+  out.push(`--   The times are the run's virtual time.${tools.psql ? ' Between psql steps no real waiting is needed.' : ''}${tools.redisCli ? ' Redis TTLs are real: a step after a TTL runs out needs that wait.' : ''}`);
+  return out;
 }
 
 /** `text` as `--` comment lines (multi-line replies continue indented under the first line). */
@@ -390,7 +572,9 @@ function stepBody(s: TranscriptStep): string[] {
     case 'sqlSetting':
       return [`${s.sql};`, `-- expect: SET`, ...comment('why: ', s.why)];
     case 'sqlEnd':
-      return [`\\q`, `-- the pool destroys connection ${s.session}: end this session (its locks are released; a waiting statement elsewhere may return now)`];
+      return s.actor === PGBOUNCER_ACTOR
+        ? [`\\q`, `-- PgBouncer closes server connection ${s.session} (its client ${s.via ?? ''} went inside a transaction): end this session (the transaction rolls back, its locks are released; a waiting statement elsewhere may return now)`]
+        : [`\\q`, `-- the pool destroys connection ${s.session}: end this session (its locks are released; a waiting statement elsewhere may return now)`];
     case 'sqlCancel':
       return [`-- press Ctrl+C in ${s.session}: ${s.actor} crashed while step ${s.statement} waited, and its client gives up the statement`, '-- expect: ERROR 57014 canceling statement due to user request'];
     case 'redis':
@@ -400,7 +584,9 @@ function stepBody(s: TranscriptStep): string[] {
 
 /** A step's header line, e.g. `-- 9. c1 (A) at 100 ms` or `-- 11. c1 (A) at 1.100 s: step 9 returns`. */
 function stepHeader(s: TranscriptStep): string {
-  const who = `${s.session} (${s.actor})`;
+  const who = s.actor === PGBOUNCER_ACTOR
+    ? `${s.session} (PgBouncer, as its client ${s.via ?? ''} goes)`
+    : `${s.session} (${s.actor}${s.via !== undefined ? ` via PgBouncer client ${s.via}` : ''})`;
   const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : '';
   return `-- ${s.n}. ${who} at ${fmtTime(s.atMs)}${tail}`;
 }
@@ -409,6 +595,7 @@ function describeSession(s: TranscriptSession): string {
   const who = s.usedBy.join(', ');
   if (s.client === 'redis-cli') return `redis-cli (commands of ${who})`;
   if (s.id === 'admin') return 'psql (the admin script’s own session)';
+  if (s.pgbouncerClients !== undefined) return `psql (PgBouncer's server connection ${s.id}, opened on PostgreSQL directly; it ran the statements of ${s.pgbouncerClients.join(', ') || who})`;
   return `psql (pool connection ${s.id}; used by ${who})`;
 }
 
@@ -432,13 +619,8 @@ export function renderTranscript(t: Transcript, variant?: string): string {
       ? ['-- Sessions: none. This run sends nothing to PostgreSQL or Redis: there is nothing to type, and every line below is a comment.']
       : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(6)} ${describeSession(s)}`)]),
     ...(t.notReplayed.length > 0 ? ['--', ...notReplayedLines(t, '--')] : []),
-    '--',
-    '-- Run the numbered steps in order, each in the session it names (psql needs PostgreSQL 15, redis-cli Redis 7).',
-    '--   "-- expect:" is the reply the run got (psql prints results as a table; here on one line).',
-    '--   "(blocks)": the statement waits. Leave it and go on; the step it "returns" at shows its reply.',
-    '--   Lines without a number happened outside the servers (virtual time, faults, the pool, the',
-    '--   destination, the queue): nothing to type. The times are the run\'s virtual time; between psql steps no',
-    '--   real waiting is needed, but Redis TTLs are real: a step after a TTL runs out needs that wait.',
+    ...howToRead(t),
+    ...replayLimitLines(t, '--'),
   ];
   if (t.sqlSetup.length > 0 || t.sessions.some((s) => s.preamble.length > 0)) {
     out.push('--', '-- ==== setup: psql, once, in a scratch database (createdb lockscope_demo) ====', ...t.sqlSetup.map((s) => `${s};`));
@@ -446,9 +628,13 @@ export function renderTranscript(t: Transcript, variant?: string): string {
   }
   if (t.redisSetup.length > 0) out.push('--', '-- ==== setup: redis-cli, once ====', ...t.redisSetup.map((x) => x.line));
   out.push('--', '-- ==== steps ====');
+  const { stop } = replayCoverage(t);
   for (const e of t.entries) {
     if (e.kind === 'note') {
       out.push(...comment(`   (${fmtTime(e.atMs)}) `, e.text));
+      if (stop !== null && e.eventId === stop.eventId && e.replayLimit === stop.limit) {
+        out.push(`--    From here on, replaying on one Redis server stops being meaningful (${REPLAY_LIMIT_WHY[stop.limit]}): the redis-cli ${stepRangesText(stepRanges(stop.steps))} show what the run saw.`);
+      }
       continue;
     }
     out.push('--', stepHeader(e), ...stepBody(e));
@@ -471,7 +657,9 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
     `${c} ${s.id}: ${describeSession(s)} — ${label(t, variant)}`,
     `${c} Part of a Lockscope transcript (trace hash ${t.traceHash}): run each step when the combined transcript reaches it.`,
     ...notReplayedLines(t, c),
+    ...(s.client === 'redis-cli' ? replayLimitLines(t, c) : []),
   ];
+  const { stop } = replayCoverage(t);
   if (s.client === 'psql') {
     const first = t.sessions.find((x) => x.client === 'psql');
     if (first?.id === sessionId) out.push('-- setup (once, before the steps; the other sessions\' files leave it to this one):', ...t.sqlSetup.map((x) => `${x};`));
@@ -485,6 +673,7 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
     if (e.kind === 'note') continue;
     if (e.session === sessionId) {
       const after = previous && previous.session !== sessionId ? ` (after step ${previous.n} in ${previous.session})` : '';
+      if (stop !== null && e.n === stop.steps[0]) out.push(`${c} from here on, replaying on one Redis server stops being meaningful (${REPLAY_LIMIT_WHY[stop.limit]}, ${stop.eventId}): these steps show what the run saw`);
       out.push(`${c} step ${e.n}${after}`);
       const typed = typedLine(e);
       const body = stepBody(e).filter((l) => l !== typed);

@@ -7,10 +7,12 @@
  * other sources, reads "not checked in this build" — never a stale claim.
  *
  * A claim names only the servers the run touches (`touchesOf`: PostgreSQL, PgBouncer, Redis, from
- * the trace's calls) and that the report replayed; a run that touches none — only the SQS queue's
+ * the trace's calls) and that the report replayed, and counts differences only over the steps the
+ * replay ran (the report's `coverage`, version 2): `0 differences in steps 1–3; steps 4–7 not
+ * replayed (a Redis failover)` (`overSteps`) — a report without it backs no claim; a run that touches none — only the SQS queue's
  * model and the destination — says it was not replayed against a server, and what stays a model.
  */
-import { findPreset, runScenario, type Scenario, type TraceEvent } from '../../sim';
+import { findPreset, runScenario, stepRangesText, type Scenario, type StepRange, type TraceEvent } from '../../sim';
 
 /** One variant's replay: the steps compared and the replies that differed, per server. */
 export interface FidelityReplay {
@@ -18,17 +20,30 @@ export interface FidelityReplay {
   readonly differences: number;
 }
 
+/**
+ * Which of a transcript's numbered steps (1 … `total`) the replay ran, and which it did not and
+ * why (`why`: "a Redis failover", "a Redis TTL runs out (real time the replay does not wait)", "the
+ * replay stopped at its first difference"; `fidelity/presetReplay.ts`, `coverageOf`).
+ */
+export interface FidelityCoverage {
+  readonly total: number;
+  readonly replayed: readonly { readonly from: number; readonly to: number }[];
+  readonly notReplayed: readonly { readonly from: number; readonly to: number; readonly why: string }[];
+}
+
 /** One preset variant in the report. `sql`/`redis` are absent when its transcript has no such step. */
 export interface FidelityVariantResult {
   readonly sql?: FidelityReplay;
   readonly redis?: FidelityReplay;
+  /** The steps replayed and not (version 2). */
+  readonly coverage: FidelityCoverage;
   /** The SQL ran through PgBouncer (the hook for the PgBouncer replay; false until it exists). */
   readonly viaPgBouncer?: boolean;
 }
 
-/** The report file's shape (version 1). */
+/** The report file's shape (version 2: each variant says which steps were replayed; a version-1 report is read as none). */
 export interface FidelityReport {
-  readonly version: 1;
+  readonly version: 2;
   /** `simSourceHash()` of the sources the run checked. */
   readonly simSourceHash: string;
   /** UTC date of the run, `YYYY-MM-DD`. */
@@ -141,8 +156,8 @@ export function fidelityStatus(info: FidelityBuildInfo, presetId?: string, varia
   }
   if (!r || r.simSourceHash !== info.buildSimHash) return { kind: 'unchecked', text: NOT_CHECKED, short: 'Not checked in this build' };
   if (presetId === undefined) return buildStatus(r, touches);
-  // Every server a run touches must have been replayed, else no claim.
-  const replayed = onServers.every((x) => x.res && (!x.t.postgresql || x.res.sql) && (!x.t.redis || x.res.redis));
+  // Every server a run touches must have been replayed, and the report must say which steps were, else no claim.
+  const replayed = onServers.every((x) => x.res && (!x.t.postgresql || x.res.sql) && (!x.t.redis || x.res.redis) && validCoverage(x.res.coverage));
   if (onServers.length === 0 || !replayed) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
   const pg = onServers.some((x) => x.t.postgresql);
   const redis = onServers.some((x) => x.t.redis);
@@ -150,11 +165,22 @@ export function fidelityStatus(info: FidelityBuildInfo, presetId?: string, varia
   const pgbNotReplayed = onServers.some((x) => x.t.pgbouncer) && !viaPgb;
   const servers = [...(pg ? [`PostgreSQL ${r.servers.postgresql}`] : []), ...(redis ? [`Redis ${r.servers.redis}`] : []), ...(viaPgb && r.servers.pgbouncer ? [`PgBouncer ${r.servers.pgbouncer}`] : [])].join(' / ');
   const replays = onServers.flatMap((x) => [x.res?.sql, x.res?.redis]).filter((x): x is FidelityReplay => x !== undefined);
-  const steps = replays.reduce((n, x) => n + x.steps, 0);
   const differences = replays.reduce((n, x) => n + x.differences, 0);
   const only = variants.length === 2 && onServers.length === 1 ? ` (${VARIANT_WORDS[onServers[0]!.v]}; the run ${VARIANT_WORDS[variants.find((v) => v !== onServers[0]!.v)!]} touches no server)` : '';
-  const verdict = differences === 0 ? '0 differences' : `${count(differences, 'difference', 'differences')} — the model and the servers disagree here`;
   const what = variants.length === 1 ? `this run's transcript` : onServers.length === 2 ? 'the transcripts of both variants' : `the transcript ${VARIANT_WORDS[onServers[0]!.v]}`;
+  // What was compared, per variant: the differences over the steps replayed, and the steps not replayed with why.
+  const covered = onServers.map((x) => ({ v: x.v, c: x.res!.coverage, d: (x.res!.sql?.differences ?? 0) + (x.res!.redis?.differences ?? 0) }));
+  const diffWords = (d: number) => (d === 0 ? '0 differences' : count(d, 'difference', 'differences'));
+  const perVariant = covered.map(({ v, c, d }) => `${covered.length === 2 ? `${VARIANT_WORDS[v]}, ` : ''}${overSteps(diffWords(d), c)}`);
+  const replayedSteps = covered.reduce((n, x) => n + rangeCount(x.c.replayed), 0);
+  const missedSteps = covered.reduce((n, x) => n + rangeCount(x.c.notReplayed), 0);
+  const whys = [...new Set(covered.flatMap((x) => x.c.notReplayed.map((r) => r.why)))];
+  const shortOver = covered.length === 1
+    ? perVariant[0]!
+    : missedSteps === 0
+      ? `${diffWords(differences)} in all ${count(replayedSteps, 'step', 'steps')} of both variants`
+      : `${diffWords(differences)} in the ${count(replayedSteps, 'step', 'steps')} replayed; ${missedSteps} not replayed (${whys.join('; ')})`;
+  const verdict = `${perVariant.join('; ')}${differences === 0 ? '' : ' — the model and the servers disagree here'}`;
   const models = modelsText(known.map((x) => x.t));
   const notes = [
     ...(pgbNotReplayed ? ['PgBouncer is modelled but not in the replay (its statements ran on PostgreSQL directly)'] : []),
@@ -162,17 +188,52 @@ export function fidelityStatus(info: FidelityBuildInfo, presetId?: string, varia
   ];
   return {
     kind: 'checked', differences,
-    text: `Checked against ${servers}${only} on ${r.date}: ${what} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.${notes.length > 0 ? ` ${notes.map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}`).join('. ')}.` : ''}`,
-    short: `Checked against ${servers}${only}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
+    text: `Checked against ${servers}${only} on ${r.date}: ${what} replayed, ${verdict}.${notes.length > 0 ? ` ${notes.map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}`).join('. ')}.` : ''}`,
+    short: `Checked against ${servers}${only}: ${shortOver}`,
   };
+}
+
+/** How many steps the ranges hold. */
+function rangeCount(ranges: readonly StepRange[]): number {
+  return ranges.reduce((n, r) => n + r.to - r.from + 1, 0);
+}
+
+/** A report's coverage is usable: its ranges are whole numbers within 1 … total, and together they hold every step once. */
+function validCoverage(c: FidelityCoverage | undefined): c is FidelityCoverage {
+  if (c === undefined || !Number.isInteger(c.total) || c.total < 0) return false;
+  const seen = new Set<number>();
+  for (const r of [...c.replayed, ...c.notReplayed]) {
+    if (!Number.isInteger(r.from) || !Number.isInteger(r.to) || r.from < 1 || r.to > c.total || r.from > r.to) return false;
+    for (let n = r.from; n <= r.to; n++) {
+      if (seen.has(n)) return false;
+      seen.add(n);
+    }
+  }
+  return seen.size === c.total;
+}
+
+/**
+ * `differences` said over exactly the steps replayed, and the steps not replayed with why:
+ * `0 differences in all 7 steps`, or `0 differences in steps 1–3; steps 4–7 not replayed (a Redis
+ * failover)` — never a count of differences over steps no server saw.
+ */
+export function overSteps(differences: string, c: FidelityCoverage): string {
+  if (c.notReplayed.length === 0) return `${differences} in all ${count(c.total, 'step', 'steps')}`;
+  const byWhy = new Map<string, StepRange[]>();
+  for (const r of c.notReplayed) byWhy.set(r.why, [...(byWhy.get(r.why) ?? []), r]);
+  const missed = [...byWhy].map(([why, rs]) => `${stepRangesText(rs)} not replayed (${why})`).join('; ');
+  return c.replayed.length === 0 ? `nothing replayed: ${missed}` : `${differences} in ${stepRangesText(c.replayed)}; ${missed}`;
 }
 
 /** The whole build's status: the servers the replays used, and the preset variants no server saw. */
 function buildStatus(r: FidelityReport, touches: TouchesOf): FidelityStatus {
   const rows = Object.entries(r.presets).flatMap(([id, p]) => (['withoutFix', 'withFix'] as const).flatMap((v) => (p?.[v] ? [{ id, v, res: p[v]!, t: touches(id, v) }] : [])));
   if (rows.length === 0) return { kind: 'unchecked', text: 'Not checked in this build: the last fidelity run did not replay this scenario.', short: 'Not checked in this build' };
+  if (!rows.every((x) => validCoverage(x.res.coverage))) return { kind: 'unchecked', text: NOT_CHECKED, short: 'Not checked in this build' };
   const replays = rows.flatMap((x) => [x.res.sql, x.res.redis]).filter((x): x is FidelityReplay => x !== undefined);
-  const steps = replays.reduce((n, x) => n + x.steps, 0);
+  const steps = rows.reduce((n, x) => n + rangeCount(x.res.coverage.replayed), 0);
+  const missed = rows.filter((x) => x.res.coverage.notReplayed.length > 0);
+  const missedSteps = missed.reduce((n, x) => n + rangeCount(x.res.coverage.notReplayed), 0);
   const differences = replays.reduce((n, x) => n + x.differences, 0);
   const pg = rows.some((x) => x.res.sql);
   const redis = rows.some((x) => x.res.redis);
@@ -191,8 +252,8 @@ function buildStatus(r: FidelityReport, touches: TouchesOf): FidelityStatus {
   const serversPart = servers || 'no server';
   return {
     kind: 'checked', differences,
-    text: `Checked against ${serversPart} on ${r.date}: the transcripts of ${count(replayedPresets.size, 'preset', 'presets')} replayed, ${count(steps, 'step', 'steps')}, ${verdict}.${noneWords.length > 0 ? ` Not replayed against a server (they touch no PostgreSQL or Redis): ${noneWords.join('; ')}.` : ''} The SQS queue and the destinations are Lockscope's models, never replayed.`,
-    short: `Checked against ${serversPart}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')}`,
+    text: `Checked against ${serversPart} on ${r.date}: the transcripts of ${count(replayedPresets.size, 'preset', 'presets')} replayed, ${verdict} in the ${count(steps, 'step', 'steps')} replayed.${missedSteps > 0 ? ` Not replayed: ${count(missedSteps, 'step', 'steps')} of ${count(missed.length, 'preset variant', 'preset variants')} (${[...new Set(missed.flatMap((x) => x.res.coverage.notReplayed.map((m) => m.why)))].join('; ')}): ${missed.map((x) => `${x.id} ${VARIANT_WORDS[x.v]}, ${stepRangesText(x.res.coverage.notReplayed)}`).join('; ')}.` : ''}${noneWords.length > 0 ? ` Not replayed against a server (they touch no PostgreSQL or Redis): ${noneWords.join('; ')}.` : ''} The SQS queue and the destinations are Lockscope's models, never replayed.`,
+    short: `Checked against ${serversPart}: ${differences === 0 ? '0 differences' : count(differences, 'difference', 'differences')} in the ${count(steps, 'step', 'steps')} replayed${missedSteps > 0 ? `; ${missedSteps} not replayed` : ''}`,
   };
 }
 

@@ -40,7 +40,7 @@ describe('TranscriptExport ("Run it yourself")', () => {
     expect(screen.getByRole('heading', { name: 'Run it yourself' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'lock-order-deadlock-c1.sql' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'lock-order-deadlock-c2.sql' })).toBeInTheDocument();
-    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences|Not checked in this build)$/);
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences in all \d+ steps|Not checked in this build)$/);
     await userEvent.click(screen.getByRole('button', { name: 'Copy transcript' }));
     expect(writeText).toHaveBeenCalledWith(renderTranscript(buildTranscript(run), 'without the fix'));
     expect(screen.getByRole('status')).toHaveTextContent(/Copied the transcript/);
@@ -66,7 +66,7 @@ describe('TranscriptExport ("Run it yourself")', () => {
   it('a run with sessions lists what it leaves out beside them', () => {
     render(<TranscriptExport run={runScenario(findPreset('serializable-retry')!.withFix)} />);
     expect(screen.getByTestId('not-replayed')).toHaveTextContent('Not replayed (no server the transcript names receives these; they are comments where they occur):the destination POST /v1/charges');
-    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences|Not checked in this build)$/);
+    expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences in all \d+ steps|Not checked in this build)$/);
   });
 
   it('names redis-cli files .txt', () => {

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { findPreset } from '../../sim';
+import { findPreset, PRESETS } from '../../sim';
 import { deriveRun } from '../store/derive';
 import StatechartPanel, { WORKER_CHART } from './StatechartPanel';
 import { layoutChart, type ChartLayout } from './layout';
-import { transitionFor, workerAtCursor } from './cursorState';
+import { nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
 
 let layout: ChartLayout;
 beforeAll(async () => { layout = await layoutChart(WORKER_CHART, new ELK()); });
@@ -58,4 +58,48 @@ describe('the statechart panel highlights the state at the cursor and the next t
     expect(container.querySelectorAll('.sc-edge.next')).toHaveLength(0);
     expect(screen.getByTestId('statechart-now').textContent).toContain('No later event concerns it');
   });
+});
+
+describe('the statechart at the cursor is the trace at the cursor (issue 13)', () => {
+  it('failover-fence: at SET NX → OK the log says A takes the lease and the trace says requesting; the panel shows requesting, says why, and the next arrow is INCR\'s, GRANTED → holding', () => {
+    const r = deriveRun(findPreset('failover-fence')!.withoutFix);
+    const i = r.events.findIndex((e) => e.actor === 'A' && e.data?.t === 'lease' && e.data.op === 'acquired');
+    expect(r.events[i]!.state).toBe('requesting');
+    const next = r.events[i + 1]!;
+    expect([next.actor, next.state, next.data?.t === 'lease' && next.data.op]).toEqual(['A', 'holding', 'fenced']);
+    const { container } = render(<StatechartPanel run={r} index={i} workers={['A', 'B']} layout={layout} />);
+    expect(container.querySelector('.sc-state.current')!.getAttribute('data-state')).toBe('active.requesting');
+    expect(container.querySelector('.sc-edge.next')!.getAttribute('data-edge')).toBe(transitionFor(WORKER_CHART, 'requesting', 'holding')!.id);
+    expect(screen.getByTestId('statechart-now').textContent).toContain(`The server granted it lease:export at ${r.events[i]!.id}, but its acquire goes on (for its fencing token) until ${next.id}: the machine is holding only from there.`);
+  });
+
+  for (const p of PRESETS) {
+    for (const v of ['withoutFix', 'withFix'] as const) {
+      it(`${p.id} ${v}: at every event, the highlighted state is the trace's state of the worker at the cursor, and the next arrow ends in the state of its next event`, () => {
+        const r = deriveRun(p[v]);
+        const ids = p[v].workers.map((w) => w.id);
+        const { container, rerender } = render(<StatechartPanel run={r} index={-1} workers={ids} layout={layout} />);
+        const last = new Map<string, string>();
+        r.events.forEach((e, i) => {
+          if (e.state !== undefined && ids.includes(e.actor)) last.set(e.actor, e.state);
+          // Every worker: the panel's state is the trace's (and the engine's snapshot agrees).
+          for (const w of ids) {
+            const at = workerAtCursor(r, i, w);
+            expect(at.state, `${e.id} ${w}`).toBe(last.get(w) ?? 'idle');
+            expect(at.state, `${e.id} ${w} (snapshot)`).toBe(r.snapshots[i]!.workers.find((x) => x.id === w)!.state);
+            const nextOwn = r.events.slice(i + 1).find((x) => x.actor === w && x.state !== undefined);
+            expect(at.next?.eventId ?? null).toBe(nextOwn?.id ?? null);
+            expect(at.next?.to ?? null).toBe(nextOwn?.state ?? null);
+          }
+          // The worker the panel follows at the cursor (its actor): what is drawn.
+          if (!ids.includes(e.actor)) return;
+          rerender(<StatechartPanel run={r} index={i} workers={ids} layout={layout} />);
+          expect(container.querySelector('.sc-state.current')!.getAttribute('data-state'), e.id).toBe(nodeIdOf(e.state!));
+          const nextOwn = r.events.slice(i + 1).find((x) => x.actor === e.actor && x.state !== undefined);
+          const edge = nextOwn ? transitionFor(WORKER_CHART, e.state!, nextOwn.state!) : null;
+          expect(container.querySelector('.sc-edge.next')?.getAttribute('data-edge') ?? null, e.id).toBe(edge?.id ?? null);
+        });
+      });
+    }
+  }
 });

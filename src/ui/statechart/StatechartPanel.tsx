@@ -10,7 +10,7 @@ import { workerMachine } from '../../sim/workers/workerMachine';
 import type { DerivedRun } from '../store/derive';
 import { machineGraph, selfAndAncestors, type ChartGraph } from './machineGraph';
 import { layoutChart, type ChartLayout } from './layout';
-import { nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
+import { grantedWhileAcquiring, nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
 import { StatechartDiagram } from './StatechartDiagram';
 
 /** The chart of the machine the engine runs (read once: the machine is a module constant). */
@@ -49,6 +49,7 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
   const at = useMemo(() => (worker === undefined ? null : workerAtCursor(run, index, worker)), [run, index, worker]);
   const edge = at?.next ? transitionFor(WORKER_CHART, at.state, at.next.to) : null;
   const active = at ? selfAndAncestors(WORKER_CHART, nodeIdOf(at.state)) : [];
+  const granted = at ? grantedWhileAcquiring(run, at) : null;
 
   if (worker === undefined || at === null) return <p className="small muted">This scenario has no workers.</p>;
   const nextText = at.next === null
@@ -56,6 +57,10 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
     : edge
       ? `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} takes ${edge.event} → ${at.next.to}${at.next.to === at.state ? ' (the same state)' : ''}.`
       : `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} keeps it in ${at.next.to} (its beliefs change, not its state).`;
+  // The log says the worker takes the lease here, and the trace's state is still the acquiring one: say why.
+  const grantedText = granted === null || at.next === null
+    ? ''
+    : ` The server granted it ${granted.key} at ${granted.eventId}, but its acquire goes on (for its fencing token) until ${at.next.eventId}: the machine is ${at.next.to === 'holding' ? 'holding only from there' : `in ${at.state} until then`}.`;
   return (
     <div className="statechart" data-testid="statechart">
       <div className="statechart-head">
@@ -66,7 +71,7 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
           </select>
         </label>
         <p className="statechart-now" data-testid="statechart-now" aria-live="polite">
-          <strong>{worker}</strong> is in <strong className="sc-now-state">{at.state}</strong>{index < 0 ? ' (before the first event)' : ` after ${run.events[index]?.id ?? ''}`}. {nextText}
+          <strong>{worker}</strong> is in <strong className="sc-now-state">{at.state}</strong>{index < 0 ? ' (before the first event)' : ` at ${run.events[index]?.id ?? ''}`}.{grantedText} {nextText}
         </p>
       </div>
       {failed && <p className="error" role="alert">The diagram could not be laid out: {failed.slice(0, 200)}</p>}

@@ -1,8 +1,10 @@
 /**
- * What the statechart panel highlights: a worker's state at the cursor (read from the run's
- * snapshots, the engine's own record) and the transition its next event takes — the chart's edge
- * from that state (or the compound state around it) to the state the worker is in after that
- * event. The trace records states, not XState event names, so the edge is found by its ends.
+ * What the statechart panel highlights: a worker's state at the cursor — the `state` the trace
+ * records at that event (the worker's latest event at or before it: every change of a worker's
+ * state is an event of that worker, `StatechartPanel.test.tsx` checks it over every preset against
+ * the snapshots) — and the transition its next event takes: the chart's edge from that state (or
+ * the compound state around it) to the `state` of the worker's next event. The trace records
+ * states, not XState event names, so the edge is found by its ends.
  */
 import type { WorkerStateName } from '../../sim';
 import type { DerivedRun } from '../store/derive';
@@ -22,27 +24,52 @@ export interface NextStep {
 export interface WorkerAtCursor {
   readonly worker: string;
   readonly state: WorkerStateName;
+  /** Index of the worker's event whose `state` that is (-1: none yet, `idle`). */
+  readonly since: number;
   readonly next: NextStep | null;
 }
 
-/** The worker's state in the snapshot after event `index` (`idle` before the first event or if absent). */
-export function stateAt(run: DerivedRun, index: number, worker: string): WorkerStateName {
-  if (index < 0) return 'idle';
-  return run.snapshots[index]?.workers.find((w) => w.id === worker)?.state ?? 'idle';
+/** Index of the worker's latest event at or before `index` that records its state (-1: none). */
+function lastOwnEvent(run: Pick<DerivedRun, 'events'>, index: number, worker: string): number {
+  for (let j = Math.min(index, run.events.length - 1); j >= 0; j--) {
+    const e = run.events[j]!;
+    if (e.actor === worker && e.state !== undefined) return j;
+  }
+  return -1;
+}
+
+/** The worker's state at event `index` as the trace records it (`idle` before its first event). */
+export function stateAt(run: Pick<DerivedRun, 'events'>, index: number, worker: string): WorkerStateName {
+  const j = lastOwnEvent(run, index, worker);
+  return j < 0 ? 'idle' : run.events[j]!.state!;
 }
 
 /**
- * The worker's state after event `index` (-1: before the first) and its next step: the first
- * later event it acted in, or that changed its state (a fault's pause or crash acts on it).
+ * The worker's state at event `index` (-1: before the first) and its next step: its first later
+ * event, with the `state` the trace records there.
  */
-export function workerAtCursor(run: DerivedRun, index: number, worker: string): WorkerAtCursor {
-  const state = stateAt(run, index, worker);
+export function workerAtCursor(run: Pick<DerivedRun, 'events'>, index: number, worker: string): WorkerAtCursor {
+  const since = lastOwnEvent(run, index, worker);
+  const state = since < 0 ? 'idle' : run.events[since]!.state!;
   for (let j = Math.max(0, index + 1); j < run.events.length; j++) {
     const e = run.events[j]!;
-    const to = stateAt(run, j, worker);
-    if (e.actor === worker || to !== state) return { worker, state, next: { index: j, eventId: e.id, atMs: e.atMs, to } };
+    if (e.actor === worker && e.state !== undefined) return { worker, state, since, next: { index: j, eventId: e.id, atMs: e.atMs, to: e.state } };
   }
-  return { worker, state, next: null };
+  return { worker, state, since, next: null };
+}
+
+/**
+ * The lease a server granted the worker at or before the cursor while its machine is still
+ * acquiring (requesting or waiting): `SET … NX` replied OK, or etcd's transaction put the key, and
+ * the acquire goes on — for a fencing token (`INCR`, `nextval`) — before the machine moves to
+ * holding. The event log says the worker "takes the lease" there; the trace's state is still the
+ * acquiring one. From the event's data (`t: 'lease'`, `op: 'acquired'`), never its text; null
+ * when the worker's latest event is not such a grant.
+ */
+export function grantedWhileAcquiring(run: Pick<DerivedRun, 'events'>, at: WorkerAtCursor): { readonly eventId: string; readonly key: string } | null {
+  if (at.since < 0 || (at.state !== 'requesting' && at.state !== 'waiting')) return null;
+  const e = run.events[at.since]!;
+  return e.data?.t === 'lease' && e.data.op === 'acquired' && e.data.worker === at.worker ? { eventId: e.id, key: e.data.key } : null;
 }
 
 /** The chart node id of a teacher-named state (`waiting` → `active.waiting`; `paused` stays). */
