@@ -20,7 +20,8 @@ export const createViewSlice: Slice<ViewSlice> = (set, get) => ({
   draftOffer: null,
   setView(view) {
     // A lesson's mode (the fix hidden) belongs to the lesson view: leaving it goes back to explore.
-    const mode = view === 'lesson' ? 'lesson' : get().mode === 'lesson' ? 'explore' : get().mode;
+    // A candidate's interview stays one whatever view is asked for (App shows the simulator instead).
+    const mode = get().mode === 'interview' ? 'interview' : view === 'lesson' ? 'lesson' : get().mode === 'lesson' ? 'explore' : get().mode;
     set({ view, faultMenu: null, playing: false, mode });
   },
   setMode(mode) {
