@@ -1,5 +1,6 @@
 /** View slice: which screen is shown and in which mode, large type for projectors, the compare target and the fault menu. */
 import { sortBookmarks } from './bookmarks';
+import { candidateScenario } from '../../share/candidatePrompt';
 import type { Slice, ViewSlice } from './types';
 
 /** Creates the view slice. */
@@ -28,7 +29,10 @@ export const createViewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ mode, revealed: false });
   },
   setInterview(interview) {
-    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
+    const candidate = interview?.role === 'candidate';
+    set({ interview, mode: candidate ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
+    // The candidate's scenario is worded as their link carries it: the neutral prompt, no preset (src/share/candidatePrompt.ts).
+    if (candidate) set((s) => ({ presetId: null, scenario: candidateScenario(s.scenario, s.composed), composed: candidateScenario(s.composed) }));
   },
   addTranscript(entry) {
     set((s) => ({ transcript: [...s.transcript, entry] }));
