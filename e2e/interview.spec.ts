@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { lz, watchErrors } from './support';
+import { findPreset, runScenario, type Preset, type TraceEvent } from '../src/sim';
+import { candidatePrompt } from '../src/share/candidatePrompt';
 
 const FIX = "fencing token (INCR) checked by the file store rejects A's stale upload";
 /** Words that would give the answer away on the candidate's page. */
@@ -28,8 +30,27 @@ function pngTitle(png: Buffer): string | null {
   return null;
 }
 
-async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: string }> {
-  await page.goto('/#/sim/export-lease-expiry');
+/** The part of a sentence only its full narration has (the trace's `fact` is the sentence without it): two data fields compared. */
+function hintOf(e: TraceEvent): string | null {
+  if (e.fact === undefined) return null;
+  const n = e.narration;
+  const f = e.fact;
+  let i = 0;
+  while (i < f.length && f[i] === n[i]) i++;
+  let j = 0;
+  while (j < f.length - i && f[f.length - 1 - j] === n[n.length - 1 - j]) j++;
+  return n.slice(i, n.length - j).replace(/^[\s:;,.—-]+/, '').trim() || null;
+}
+
+/** A preset's answer phrases: verdict words, the fix, its titles, setup and expected outcomes, and the explanation part of every sentence of its runs. */
+function answerPhrases(p: Preset): string[] {
+  const hints = [p.withoutFix, p.withFix].flatMap((v) => runScenario(v).events.map(hintOf)).filter((h): h is string => h !== null);
+  return [...new Set([...ANSWER, p.fix, p.title, p.withoutFix.title, p.withFix.title, p.withoutFix.description, p.situation, p.expected.withoutFix, p.expected.withFix, ...hints])];
+}
+const slug = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+
+async function makeLinks(page: Page, presetId = 'export-lease-expiry'): Promise<{ candidate: string; interviewer: string }> {
+  await page.goto(`/#/sim/${presetId}`);
   await expect(page.getByTestId('verdict')).toContainText('Violated');
   await page.getByText('Interview: two links from this scenario').click();
   // Grade against pauses only (a short search).
@@ -39,6 +60,7 @@ async function makeLinks(page: Page): Promise<{ candidate: string; interviewer: 
     for (const box of await group.getByRole('checkbox').all()) {
       const label = (await box.evaluate((el) => el.parentElement?.textContent ?? '')).trim();
       if (label !== 'pause' && await box.isChecked()) await box.uncheck();
+      if (label === 'pause' && !await box.isChecked()) await box.check();
     }
     await expect(group.getByRole('checkbox', { checked: true })).toHaveCount(1, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
@@ -84,12 +106,14 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   // The exported image: no verdict in its title, no findings drawn.
   const [svgDl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: 'Timeline SVG' }).click()]);
   const svg = readFileSync(await svgDl.path(), 'utf8');
-  expect(svg).toContain('Nightly export');
+  const prompt = candidatePrompt(findPreset('export-lease-expiry')!.withoutFix);
+  expect(svg).toContain(prompt.title);
+  expect(svg).not.toContain('Nightly export');
   for (const w of ['violated', 'held', 'DUPLICATE', 'Violation']) expect(svg).not.toContain(w);
   // The PNG: its title (kept as the file's Title text, the words the image draws) has no verdict either.
   const [pngDl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: 'Timeline PNG' }).click()]);
   const candTitle = pngTitle(readFileSync(await pngDl.path()));
-  expect(candTitle).toBe('Nightly export: the lease expires under a paused worker');
+  expect(candTitle).toBe(prompt.title);
   // Nor a way to the lessons (their takeaways name fixes) or to presenter mode.
   await expect(cand.getByTestId('to-lessons')).toHaveCount(0);
   await expect(cand.getByTestId('present')).toHaveCount(0);
@@ -131,4 +155,47 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   const setupAxe = await new AxeBuilder({ page }).include('.interview-setup').analyze();
   expect(setupAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   expect([...errors, ...candErrors]).toEqual([]);
+});
+
+test("interview: for fenced-db-write and a lease preset, the candidate's whole page text and every exported file (SVG, PNG title, JSON, their names) hold none of the preset's answer phrases", async ({ context }) => {
+  test.setTimeout(150_000);
+  const errors: string[] = [];
+  for (const id of ['fenced-db-write', 'unsafe-release']) {
+    const p = findPreset(id)!;
+    const phrases = answerPhrases(p);
+    // A page of its own per preset (a hash change keeps the open disclosure of the last one).
+    const maker = await context.newPage();
+    errors.push(...watchErrors(maker));
+    const { candidate } = await makeLinks(maker, id);
+    await maker.close();
+    const cand = await context.newPage();
+    errors.push(...watchErrors(cand));
+    await cand.goto(candidate);
+    await expect(cand.getByTestId('verdict')).toContainText('Verdict hidden');
+    const prompt = candidatePrompt(p.withoutFix);
+    await expect(cand.getByRole('heading', { name: prompt.title })).toBeVisible();
+    // The event log lists the run (interview mode shows every event): its facts are there.
+    for (const e of runScenario(p.withoutFix).events) if (e.fact !== undefined) await expect(cand.locator('.log-narration', { hasText: e.fact }).first()).toBeAttached();
+    const text = (await cand.evaluate(() => document.body.innerText + ' ' + document.body.textContent)) ?? '';
+    const html = await cand.content();
+    for (const w of phrases) {
+      expect(text, `${id}: the page shows "${w}"`).not.toContain(w);
+      expect(html, `${id}: the page's HTML holds "${w}"`).not.toContain(w);
+    }
+    const files: { name: string; body: string }[] = [];
+    for (const button of ['Timeline SVG', 'Timeline PNG', 'Export JSON']) {
+      const [dl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: button }).click()]);
+      const raw = readFileSync(await dl.path());
+      files.push({ name: dl.suggestedFilename(), body: button === 'Timeline PNG' ? (pngTitle(raw) ?? '') : raw.toString('utf8') });
+    }
+    expect(files[1]!.body).toBe(prompt.title);
+    for (const f of files) {
+      for (const w of [...phrases, id]) {
+        expect(f.body, `${id}: ${f.name} holds "${w}"`).not.toContain(w);
+        if (slug(w).length > 6) expect(f.name, `${id}: a file is named with "${w}"`).not.toContain(slug(w));
+      }
+    }
+    await cand.close();
+  }
+  expect(errors).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import { candidatePrompt } from './candidatePrompt';
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { decodeShare, encodeShare, shareFromScenario, type ShareState } from './link';
@@ -17,8 +18,10 @@ describe('interview links', () => {
       if (!r.ok) continue;
       expect(r.state).toMatchObject({ i: 1, g: { k: ['pause', 'crash'], n: 2 } });
       expect(r.scenario.id).toBeUndefined();
-      const { id: _id, ...rest } = p.withoutFix;
-      expect(r.scenario).toEqual(rest);
+      // In full, but worded as the candidate's prompt (the preset's title and description may tell the answer).
+      const { id: _id, title: _t, description: _d, ...rest } = p.withoutFix;
+      expect(r.scenario).toEqual({ ...rest, ...candidatePrompt(p.withoutFix) });
+      expect(JSON.stringify(st)).not.toContain(p.withoutFix.description);
     }
   });
 

@@ -7,6 +7,7 @@
  * decompression bomb is refused), JSON parsed defensively, shapes validated with zod, and every
  * problem reported as `{ path, message }`. Never throws. Pure: no DOM.
  */
+import { candidateScenario } from './candidatePrompt';
 import * as lzModule from 'lz-string';
 import { z } from 'zod';
 import { LIMITS, findPreset, parseScenario, validateScenario, faultSchema, mechanismSchema, formatZodIssues, type Scenario, type ValidationError } from '../sim';
@@ -208,11 +209,10 @@ export type ShareExtra = Pick<ShareState, 'c' | 'a' | 'w' | 'k' | 'h' | 't' | 'i
  * "with the fix" variant first (so a link keeps the variant the sender had loaded).
  */
 export function shareFromScenario(scenario: Scenario, extra: ShareExtra = {}, prefer: 0 | 1 = 0): ShareState {
-  // A candidate's link names no preset (its id would lead to the preset's fix): the scenario in full, without its id.
-  if (extra.i === 1) {
-    const { id: _id, ...rest } = scenario;
-    return { s: rest, ...extra };
-  }
+  // A candidate's link names no preset (its id would lead to the preset's fix), and its title and
+  // description are the neutral prompt (theirs may tell the outcome or what is missing): the
+  // scenario in full as `candidateScenario` words it.
+  if (extra.i === 1) return { s: candidateScenario(scenario), ...extra };
   const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
   if (preset) {
     const variants = [[0, preset.withoutFix], [1, preset.withFix]] as const;

@@ -15,11 +15,25 @@ import { useCursorKeys, usePlayback } from './timeline/Transport';
 import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 import { applyPrefs, savePrefs, THEMES } from './prefs';
 import { HelpButton } from './help/HelpDialog';
-import type { Theme } from './store/types';
+import type { Theme, View } from './store/types';
 import { CompareView, EditorView, LessonPath, LessonView, WorkshopView } from './lazyViews';
 import { preloadViewsWhenIdle } from './lazyView';
 
 const TABS = [['catalogue', 'Catalogue'], ['simulate', 'Simulate'], ['compare', 'Compare'], ['edit', 'Edit']] as const;
+
+/** A view the top navigation has a tab for. */
+export type TabView = (typeof TABS)[number][0];
+
+/**
+ * The tab that stands for the view on screen, or null when it has none (the lessons, a lesson,
+ * the presenter's workshop): the one source of the navigation's current-view indicator, which is
+ * its `aria-current="page"` (styles.css lights `.tab[aria-current="page"]`, nothing else), so the
+ * lit tab and the announced one cannot differ. A `Record` over `View`: a new view must say which.
+ */
+export function tabOf(shown: View): TabView | null {
+  const tab: Record<View, TabView | null> = { catalogue: 'catalogue', simulate: 'simulate', compare: 'compare', edit: 'edit', lessons: null, lesson: null, workshop: null };
+  return tab[shown];
+}
 
 /**
  * "Skip to content": focuses the view's main region without touching the address (the route is
@@ -90,7 +104,7 @@ export function App() {
         {showAnswer ? <a className="brand" href="#/" onClick={(e) => { e.preventDefault(); store.getState().setView('catalogue'); }}>Lockscope</a> : <span className="brand">Lockscope · interview</span>}
         <nav aria-label="Views" className="tabs">
           {TABS.filter(([v]) => showAnswer || (v !== 'compare' && v !== 'catalogue')).map(([v, label]) => (
-            <button key={v} type="button" aria-current={shown === v ? 'page' : undefined} className={shown === v || (v === 'catalogue' && (shown === 'lessons' || shown === 'lesson')) ? 'tab active' : 'tab'} onClick={() => store.getState().setView(v)}>
+            <button key={v} type="button" aria-current={tabOf(shown) === v ? 'page' : undefined} className="tab" onClick={() => store.getState().setView(v)}>
               {label}
             </button>
           ))}

@@ -5,7 +5,7 @@ import type { Finding } from '../invariants';
 
 const variants = PRESETS.flatMap((p) => [{ name: p.id, s: p.withoutFix }, { name: `${p.id} --fixed`, s: p.withFix }]);
 const dataOf = (events: readonly object[]) => JSON.stringify(events.map((e) => {
-  const { narration: _n, command: _c, reply: _r, ...data } = e as Record<string, unknown>;
+  const { narration: _n, fact: _f, command: _c, reply: _r, ...data } = e as Record<string, unknown>;
   return data;
 }));
 
@@ -62,7 +62,7 @@ describe('run options', () => {
       expect({ name, verdict: bare.verdict }).toEqual({ name, verdict: full.verdict });
       expect(bare.metrics).toEqual(full.metrics);
       expect(dataOf(bare.events)).toBe(dataOf(full.events));
-      expect(bare.events.every((e) => e.narration === '' && e.command === undefined && e.reply === undefined)).toBe(true);
+      expect(bare.events.every((e) => e.narration === '' && e.fact === undefined && e.command === undefined && e.reply === undefined)).toBe(true);
     }
   });
 });

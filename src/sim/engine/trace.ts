@@ -120,6 +120,13 @@ export interface TraceEvent {
   readonly reply?: string;
   /** One sentence in plain words: what happened and why it matters. */
   readonly narration: string;
+  /**
+   * The narration without its explanation part, when it has one (worded with `explained`,
+   * ./narration.ts): what happened, without the words that name a missing mechanism or the fix.
+   * Interview mode shows this. Absent when the whole sentence is fact, and in a text-less run.
+   * Not part of the trace hash (the narration is, whole).
+   */
+  readonly fact?: string;
   /** The actor's machine state after the event (workers only). */
   readonly state?: WorkerStateName;
   readonly data?: EventData;
@@ -139,7 +146,7 @@ export interface TraceEvent {
  * An event as invariant checkers see it: data only. The texts (`command`, `reply`,
  * `narration`) are for people and are rendered from the data; a checker cannot read them.
  */
-export type CheckedEvent = Omit<TraceEvent, 'command' | 'reply' | 'narration'>;
+export type CheckedEvent = Omit<TraceEvent, 'command' | 'reply' | 'narration' | 'fact'>;
 
 
 

@@ -5,6 +5,7 @@
  * `world.jobs`), faults in src/sim/faults/apply.ts; this file schedules, emits trace
  * events and routes replies. Pure: no real time, randomness only from the seeded Rng.
  */
+import { splitNarration } from './narration';
 import { createActor, type Actor } from 'xstate';
 import { EventQueue } from './eventQueue';
 import { fmtMs } from './fmt';
@@ -478,7 +479,13 @@ export class World {
     if (this.events.length >= this.maxEvents) throw new EventLimitError(this.maxEvents);
     // Built field by field (no spreads): this is the engine's hottest allocation.
     const text = this.text;
-    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration: text ? narration : '' };
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { id: `e${this.events.length + 1}`, atMs: this.nowMs, actor, kind, narration: '' };
+    if (text) {
+      // A sentence worded with `explained` keeps its fact apart (./narration.ts).
+      const said = splitNarration(narration);
+      event.narration = said.narration;
+      if (said.fact !== undefined) event.fact = said.fact;
+    }
     if (extra !== undefined) {
       if (text && extra.command !== undefined) event.command = extra.command;
       if (text && extra.reply !== undefined) event.reply = extra.reply;

@@ -5,6 +5,7 @@
  * "Distributed Locks with Redis" and "Redis replication" (failover loses unreplicated writes);
  * PostgreSQL "Advisory Lock Functions" (a closed session releases its locks).
  */
+import { explained } from '../engine/narration';
 import { z } from 'zod';
 import type { WorkerRuntime } from '../engine/world';
 import type { Rng } from '../engine/rng';
@@ -373,7 +374,7 @@ function runAdminScript(ctx: FaultContext): void {
   if (!admin || !world.isAlive(admin)) admin = world.spawnAdmin();
   const a = admin;
   world.send(a, 'EFFECT');
-  ctx.event('An admin script runs a fix-up by hand. It does not know about the cooperative lock, so it does not take it.');
+  ctx.event(explained('An admin script runs a fix-up by hand', '. It does not know about the cooperative lock, so it does not take it'));
   const finish = () => {
     world.send(a, 'FINISH', { outcome: 'completed' });
   };
@@ -397,7 +398,7 @@ function runAdminScript(ctx: FaultContext): void {
       : { op: 'update', table: 'items', set: { stock: { column: 'stock', add: -job.quantity } }, where: { id: job.itemId } };
   const nothing = 'The admin script\'s write changes nothing (no row matched).';
   runSql(world, a, stmt, {
-    ok: () => 'The admin script writes directly, without the lock: the lock cannot stop SQL that does not ask for it.',
+    ok: () => explained('The admin script writes directly, without the lock', ': the lock cannot stop SQL that does not ask for it'),
     none: () => nothing,
     refused: () => nothing,
     error: (r) => `The database rejects the admin script's write: ${r.error.message}.`,

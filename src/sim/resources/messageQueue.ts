@@ -22,6 +22,7 @@
  *
  * Pure: time is only the `nowMs` each call is given.
  */
+import { explained } from '../engine/narration';
 import type { Scenario } from '../scenario/schema';
 import { NO_COMPLETIONS, type Execution, type Resource, type ResourceNotice } from './resource';
 
@@ -190,8 +191,8 @@ export class MessageQueue implements Resource<QueueCmd, QueueReply, readonly Que
       const narration = m.handedBack
         ? `${m.messageId} is visible again: ${who} handed it back, and the next ReceiveMessage delivers it to run from the start.`
         : this.stalledCheckEveryMs === null
-        ? `${m.messageId}'s visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it, whether or not ${who} is still working on it.`
-        : `The stalled-job checker finds ${m.messageId}'s lock expired (${who} did not extend or acknowledge it): it moves the job back to wait, and the next consumer takes it, whether or not ${who} is still working on it.`;
+        ? explained(`${m.messageId}'s visibility timeout passed without a DeleteMessage: it is visible again and the next ReceiveMessage delivers it`, `, whether or not ${who} is still working on it`)
+        : explained(`The stalled-job checker finds ${m.messageId}'s lock expired (${who} did not extend or acknowledge it): it moves the job back to wait, and the next consumer takes it`, `, whether or not ${who} is still working on it`);
       out.push({ actor: 'queue', narration, data: { t: 'queue', op: 'visible', messageId: m.messageId, job: m.body } });
     }
     return out;

@@ -4,6 +4,7 @@
  * plain `DEL` or compare-and-delete); a lease that lives in etcd (`lockService`) is etcdLease.ts's. Sources: PostgreSQL "Advisory Lock Functions"; Redis
  * "Distributed Locks with Redis"; Kleppmann, "How to do distributed locking".
  */
+import { explained } from '../engine/narration';
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
@@ -304,8 +305,8 @@ function renew(world: World, w: WorkerRuntime): void {
         world.send(w, 'BELIEVE', { renewFailed: true, ownsLease: false });
       },
       ok: () => (holder === token
-        ? { text: `${w.id} extends its lease by ${fmtMs(L.ttlMs)} with a plain PEXPIRE (the key still holds its token, but PEXPIRE did not check that).`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }
-        : { text: `${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease, not its own: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+        ? { text: explained(`${w.id} extends its lease by ${fmtMs(L.ttlMs)} with a plain PEXPIRE`, ' (the key still holds its token, but PEXPIRE did not check that)'), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }
+        : { text: explained(`${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease, not its own`, `: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now`), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
       none: () => ({ text: `${w.id}'s PEXPIRE replies 0: ${L.key} no longer exists (it expired). Unless ${w.id} checks, it keeps working.`, data: failed }),
       error: (r) => ({ text: `${w.id}'s PEXPIRE renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s PEXPIRE renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),

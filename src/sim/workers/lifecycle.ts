@@ -4,6 +4,7 @@
  * of the work, fail (the job's error path), and finish. Steps (src/sim/workers/steps.ts),
  * coordination and faults reach it through `world.jobs`, so none of them imports this module.
  */
+import { explained } from '../engine/narration';
 import type { JobLifecycle, World, WorkerRuntime } from '../engine/world';
 import type { Step } from '../scenario/schema';
 import { applyStepFaults } from '../faults/apply';
@@ -144,7 +145,7 @@ function retryTransaction(world: World, w: WorkerRuntime): boolean {
   w.workMs = w.workMsAtTxnStart;
   const effects = w.effectsInTxn;
   const target = world.scenario.destination.target;
-  const kept = effects === 0 ? '' : ` The ${effects > 1 ? `${effects} calls` : 'call'} to ${target} it made inside the transaction ${effects > 1 ? 'were' : 'was'} not rolled back: a database rollback cannot undo ${effects > 1 ? 'them' : 'it'}.`;
+  const kept = effects === 0 ? '' : explained(` The ${effects > 1 ? `${effects} calls` : 'call'} to ${target} it made inside the transaction ${effects > 1 ? 'were' : 'was'} not rolled back`, `: a database rollback cannot undo ${effects > 1 ? 'them' : 'it'}`);
   world.emit(w.id, 'outcome', `${w.id}'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry ${w.txnRetries} of ${allowed}).${kept}`, { worker: w });
   rollbackThen(world, w, () => {
     w.pc = startPc;

@@ -11,6 +11,7 @@
  * still the latest, so its sentence says what the queue did with it (the model knows; the
  * consumer does not).
  */
+import { explained } from '../engine/narration';
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { MessageQueue, QueueReply } from '../resources/messageQueue';
@@ -57,7 +58,7 @@ function claimRow(world: World, w: WorkerRuntime, q: TableQueue): void {
   const lock = world.scenario.mechanism.rowLock === 'none' ? undefined : world.scenario.mechanism.rowLock;
   const stmt: Stmt = { op: 'select', table: q.table, columns: ['id'], where: { status: 'pending' }, ...(lock ? { lock } : {}) };
   const none = `${w.id} finds no pending job row${lock === 'forUpdateSkipLocked' ? ' it can lock (SKIP LOCKED passes over a row another transaction has locked)' : ''}: no job for it.`;
-  const holds = lock === undefined ? ' (no lock: another worker can read it as pending too)' : world.beliefs(w).inTransaction ? ' and locks it until its transaction ends' : ' and locks it — but with no transaction open the lock ends with the statement';
+  const holds = lock === undefined ? explained('', ' (no lock: another worker can read it as pending too)', '') : world.beliefs(w).inTransaction ? ' and locks it until its transaction ends' : ' and locks it — but with no transaction open the lock ends with the statement';
   runSql(world, w, stmt, {
     ok: (r) => (r.rows[0] === undefined ? none : `${w.id} claims job row ${String(r.rows[0].id)} of ${q.table}${holds}.`),
     none: () => none,

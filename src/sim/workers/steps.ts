@@ -6,6 +6,7 @@
  * `world.jobs.skipRest` end the job's work early. The lifecycle itself (start, next step, fail,
  * finish) is src/sim/workers/lifecycle.ts.
  */
+import { explained } from '../engine/narration';
 import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import { fencedValuesFor, jobKeyFor } from '../engine/tables';
@@ -145,7 +146,7 @@ function check(world: World, w: WorkerRuntime): void {
   if (q === null) return world.jobs.done(w);
   world.send(w, 'WORK');
   const isRecord = world.scenario.job.kind !== 'insertOnce';
-  const notFound = isRecord ? `${w.id} finds no completed job record, so it does the job.` : `${w.id} finds no row yet, so it will insert one (another worker may be deciding the same right now).`;
+  const notFound = isRecord ? `${w.id} finds no completed job record, so it does the job.` : explained(`${w.id} finds no row yet, so it will insert one`, ' (another worker may be deciding the same right now)');
   runSql(world, w, q, {
     ok: (r) => {
       if (!r.rows.some((row) => !isRecord || row.status === 'done')) return notFound;
@@ -183,7 +184,7 @@ function read(world: World, w: WorkerRuntime): void {
       const v = r.rows[0]?.[column];
       if (v === undefined) return noRow;
       if (w.helper !== null) return `${w.id}'s helper reads ${column} = ${String(v)}${lock ? ' (in autocommit: the row lock ends with the statement)' : ''}.`;
-      return `${w.id} reads ${column} = ${String(v)}${lock ? ' and locks the row until its transaction ends' : ' (no lock: another transaction may change it before this one writes)'}.`;
+      return lock ? `${w.id} reads ${column} = ${String(v)} and locks the row until its transaction ends.` : explained(`${w.id} reads ${column} = ${String(v)}`, ' (no lock: another transaction may change it before this one writes)');
     },
     none: () => noRow,
     refused: () => noRow,
@@ -275,9 +276,9 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
       if (conditional) return `${w.id} writes ${row} with fencing token ${token} (UPDATE 1): the row's fence was lower, so the database accepts it.`;
       if (token !== null && priorFence !== null && priorFence >= token) {
         const whose = priorWriter === null ? `the row, which carried fence ${priorFence}` : `${priorWriter}'s row (fence ${priorFence})`;
-        return `${w.id}'s UPDATE overwrites ${whose} with its own token ${token} (UPDATE 1): nothing in the UPDATE compares the tokens, so ${priorWriter === null ? 'the newer write' : `${priorWriter}'s newer write`} is lost.`;
+        return explained(`${w.id}'s UPDATE overwrites ${whose} with its own token ${token} (UPDATE 1)`, `: nothing in the UPDATE compares the tokens, so ${priorWriter === null ? 'the newer write' : `${priorWriter}'s newer write`} is lost`);
       }
-      return token !== null ? `${w.id} writes ${row} and sets fence = ${token} (UPDATE 1); the UPDATE does not check the fence.` : `${w.id} writes ${row} (UPDATE 1).`;
+      return token !== null ? explained(`${w.id} writes ${row} and sets fence = ${token} (UPDATE 1)`, '; the UPDATE does not check the fence') : `${w.id} writes ${row} (UPDATE 1).`;
     },
     none: () => (stale
       ? `${w.id}'s conditional UPDATE updates 0 rows (UPDATE 0): ${row} already carries a fencing token ≥ ${token}, so ${w.id} is a stale holder. It writes nothing and now knows it lost the lease.`
@@ -359,7 +360,7 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   const render = world.destinationResource.renderCommand({ op: 'begin', token, idempotencyKey: idem });
   const file = s.destination.kind === 'file';
   const what = file ? `uploads ${s.destination.target}` : `calls ${s.destination.target}`;
-  const tokenNote = token === null ? '' : s.destination.checksFencing ? ` with fencing token ${token}` : ` with fencing token ${token} — which the destination ignores`;
+  const tokenNote = token === null ? '' : s.destination.checksFencing ? ` with fencing token ${token}` : explained(` with fencing token ${token}`, ' — which the destination ignores', '');
   const retryMs = s.lease.retryEveryMs;
   const begun: { readonly [S in WriteStatus]: string } = {
     inFlight: `${w.id} ${what}${tokenNote}; ${file ? 'the upload is' : 'the request is'} in progress, no reply yet.`,

@@ -2,7 +2,8 @@
 /**
  * The candidate's link, opened as a new user would: no hint of the answer anywhere in the page's
  * text, for every preset, in the simulator and the editor (the preset's fix, "with the fix", the
- * mechanism hints, the verdict words).
+ * mechanism hints, the verdict words, the preset's titles and setup, the explanation part of the
+ * run's sentences), nor in the exported image's title and the download file names.
  */
 import { act } from 'react';
 import { render, cleanup, fireEvent, screen } from '@testing-library/react';
@@ -12,7 +13,11 @@ import { App } from '../App';
 import { createLockscopeStore, LockscopeProvider } from '../store';
 import { hashOf } from '../url/urlState';
 import { relevantSwitches, switchHint } from '../mechanism/switches';
-import { PRESETS, type Scenario } from '../../sim';
+import { PRESETS, findPreset, runScenario, type Preset, type Scenario, type TraceEvent } from '../../sim';
+import { candidatePrompt } from '../../share/candidatePrompt';
+import { exportNames } from '../share/files';
+import { deriveRun } from '../store/derive';
+import { visibilityOf } from '../store';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
 
@@ -30,21 +35,74 @@ async function pageText(composed: Scenario, view: 'simulate' | 'edit' | 'compare
   return text;
 }
 
-/** The answer's words: verdict words, the fix, and each switch's hint (except one that is the prompt's own words, e.g. "waits for ever"). */
-function answerWords(s: Scenario, fix: string, prompt = s.description): string[] {
-  return ['Violated', 'Held:', 'The fix', 'with the fix', 'With the fix', fix, ...relevantSwitches(s).map((d) => switchHint(s, d)).filter((h) => !prompt.includes(h))];
+/**
+ * The part of an event's sentence that only the full narration has (its explanation: the trace's
+ * `fact` is the sentence without it) — the two data fields compared, the narration never read
+ * for meaning.
+ */
+function hintOf(e: TraceEvent): string | null {
+  if (e.fact === undefined) return null;
+  const n = e.narration;
+  const f = e.fact;
+  let i = 0;
+  while (i < f.length && f[i] === n[i]) i++;
+  let j = 0;
+  while (j < f.length - i && f[f.length - 1 - j] === n[n.length - 1 - j]) j++;
+  return n.slice(i, n.length - j).replace(/^[\s:;,.—-]+/, '').trim();
+}
+
+/**
+ * A preset's answer phrases: the verdict words, the fix, the "with the fix" variant's label, the
+ * preset's own titles, descriptions, situation and expected outcomes (they tell what breaks or
+ * what is missing), each switch's hint (except one that is the prompt's own words, e.g. "waits for
+ * ever"), and the explanation part of every sentence of both variants' runs.
+ */
+function answerPhrases(p: Preset, prompt: string): string[] {
+  const s = p.withoutFix;
+  const hints = [p.withoutFix, p.withFix].flatMap((v) => runScenario(v).events.map(hintOf)).filter((h): h is string => h !== null && h !== '');
+  return [...new Set(['Violated', 'Held:', 'The fix', 'with the fix', 'With the fix', p.fix, p.title, p.withoutFix.title, p.withFix.title, p.withoutFix.description, p.withFix.description, p.situation, p.expected.withoutFix, p.expected.withFix,
+    ...relevantSwitches(s).map((d) => switchHint(s, d)).filter((h) => !prompt.includes(h)), ...hints])];
+}
+
+/** A file name's words, as fileBase writes them. */
+const slug = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+
+/** What the candidate's exports are called, as the share panel names them. */
+function exportsOf(store: ReturnType<typeof createLockscopeStore>): string[] {
+  const st = store.getState();
+  const n = exportNames(st.composed, deriveRun(st.composed).verdict.status, visibilityOf(st).showVerdict);
+  return [n.imageTitle, n.svg, n.png, n.json];
+}
+
+function expectNoAnswer(p: Preset, text: string, exported: readonly string[]): void {
+  const prompt = candidatePrompt(p.withoutFix);
+  for (const w of answerPhrases(p, prompt.description)) expect(text, `the page shows "${w}"`).not.toContain(w);
+  for (const w of [...answerPhrases(p, prompt.description), p.id]) for (const x of exported) {
+    expect(x, `an export is named with "${w}"`).not.toContain(w);
+    if (slug(w).length > 6) expect(x, `an export's file name holds "${slug(w)}"`).not.toContain(slug(w));
+  }
+  // The candidate reads the prompt and what happened: the facts of the sentences are there.
+  expect(text).toContain(prompt.title);
+  for (const e of runScenario(p.withoutFix).events) if (e.fact !== undefined) expect(text).toContain(e.fact);
 }
 
 describe("the candidate's page", () => {
   afterEach(() => { window.location.hash = ''; localStorage.clear(); });
 
-  it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer text in the simulator', async (_id, p) => {
-    const text = await pageText(p.withoutFix, 'simulate', candidate);
-    expect(text).toContain(p.withoutFix.title);
-    for (const w of answerWords(p.withoutFix, p.fix)) expect(text).not.toContain(w);
+  it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer in the page text, the exported image title or file names (the link opened)', async (_id, p) => {
+    window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
+    const store = createLockscopeStore();
+    const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
+    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    const text = document.body.textContent ?? '';
+    const exported = exportsOf(store);
+    r.unmount();
+    cleanup();
+    expect(store.getState().mode).toBe('interview');
+    expectNoAnswer(p, text, exported);
   });
 
-  it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer text with the preset itself loaded in interview mode (its fix known to the app)', async (_id, p) => {
+  it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer with the preset itself loaded in interview mode (its fix known to the app)', async (_id, p) => {
     window.location.hash = '';
     const store = createLockscopeStore();
     store.getState().loadPreset(p.id, 'without');
@@ -52,17 +110,33 @@ describe("the candidate's page", () => {
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
     await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
     const text = document.body.textContent ?? '';
+    const exported = exportsOf(store);
     r.unmount();
-    expect(text).toContain(p.withoutFix.title);
-    for (const w of answerWords(p.withoutFix, p.fix, `${p.withoutFix.description} ${p.situation}`)) expect(text).not.toContain(w);
+    expectNoAnswer(p, text, exported);
     expect(text).not.toContain('Break my design');
+  });
+
+  it('fenced-db-write: neither the title, the setup, the sentences nor the exports say the UPDATE lacks the fence condition (found by a newcomer)', async () => {
+    const p = findPreset('fenced-db-write')!;
+    window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
+    const store = createLockscopeStore();
+    const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
+    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    const text = document.body.textContent ?? '';
+    const exported = exportsOf(store).join(' ');
+    r.unmount();
+    for (const w of ['has no condition on the fence', 'does not check the fence', 'nothing in the UPDATE compares the tokens', 'overwrites the newer holder', 'fenced-db-write', 'late-update-overwrites']) {
+      expect(text).not.toContain(w);
+      expect(exported).not.toContain(w);
+    }
+    expect(text).toContain('B writes row 7 of documents and sets fence = 34 (UPDATE 1).');
   });
 
   it('no answer text in the editor, nor where the link asks for the compare view', async () => {
     const p = PRESETS.find((x) => x.id === 'unsafe-release') ?? PRESETS[0]!;
     for (const view of ['edit', 'compare'] as const) {
       const text = await pageText(p.withoutFix, view, candidate);
-      for (const w of answerWords(p.withoutFix, p.fix)) expect(text).not.toContain(w);
+      for (const w of answerPhrases(p, candidatePrompt(p.withoutFix).description)) expect(text).not.toContain(w);
       expect(text).not.toContain('Break my design');
     }
   });

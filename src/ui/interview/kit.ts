@@ -2,8 +2,10 @@
  * Interview mode (issue 12): two links from one scenario, and grading a candidate's design.
  *
  * - The candidate's link (`i=1`): the scenario in full without its preset id (so nothing leads
- *   back to the preset's fix), the timeline, the mechanism choices, and the faults "Check my
- *   design" grades against (`g`: kinds + at most N). No answer.
+ *   back to the preset's fix), its title and description the neutral prompt derived from its data
+ *   (`src/share/candidatePrompt.ts`: who runs which job, what must never happen, the faults), the
+ *   timeline — its sentences without their explanation part (`TraceEvent.fact`) —, the mechanism
+ *   choices, and the faults "Check my design" grades against (`g`: kinds + at most N). No answer.
  * - The interviewer's link (`i=2`): the same, plus the notes (`z`): a random token the candidate's
  *   link lacks (it cannot be derived from the candidate's), the model answer, follow-up questions
  *   each with the fault schedule that makes it bite (found by the fault search), and a rubric.

@@ -15,7 +15,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TraceEvent } from '../../sim';
 import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
-import { useVisibility } from '../store';
+import { narrationShown, useVisibility } from '../store';
 import { explainReply } from '../glossary/replies';
 import { foldRetries, spacingText, type LogEntry } from './folds';
 import { citationsOf, replyTone, type Citations } from '../verdict/citations';
@@ -35,13 +35,13 @@ export interface EventLogProps {
 /** Logs with more rows than this are windowed. */
 export const WINDOW_ABOVE = 150;
 
-interface RowProps { e: TraceEvent; index: number; current: boolean; cited: 'violation' | 'note' | null; onSelect: (index: number) => void; nested?: boolean }
+interface RowProps { e: TraceEvent; index: number; current: boolean; cited: 'violation' | 'note' | null; onSelect: (index: number) => void; nested?: boolean; /** Facts only (interview mode: `narrationShown`). */ factsOnly: boolean }
 
 /** Same row on screen: same event content, position, highlight and handler (a new run rebuilds event objects). */
 function sameRow(a: RowProps, b: RowProps): boolean {
-  return a.index === b.index && a.current === b.current && a.cited === b.cited && a.onSelect === b.onSelect && a.nested === b.nested
+  return a.index === b.index && a.current === b.current && a.cited === b.cited && a.onSelect === b.onSelect && a.nested === b.nested && a.factsOnly === b.factsOnly
     && (a.e === b.e || (a.e.id === b.e.id && a.e.atMs === b.e.atMs && a.e.kind === b.e.kind && a.e.actor === b.e.actor
-      && a.e.command === b.e.command && a.e.reply === b.e.reply && a.e.narration === b.e.narration));
+      && a.e.command === b.e.command && a.e.reply === b.e.reply && a.e.narration === b.e.narration && a.e.fact === b.e.fact));
 }
 
 /** A reply with its meaning: shown on hover of the reply and while its row has keyboard focus; the row's description for screen readers. */
@@ -57,7 +57,7 @@ function Reply({ reply, tipId }: { reply: string; tipId: string }) {
   );
 }
 
-const Row = memo(function Row({ e, index, current, cited, onSelect, nested }: RowProps) {
+const Row = memo(function Row({ e, index, current, cited, onSelect, nested, factsOnly }: RowProps) {
   const tipId = useId();
   const hasTip = e.reply !== undefined && explainReply(e.reply) !== null;
   return (
@@ -78,14 +78,14 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested }: Ro
           <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <Reply reply={e.reply} tipId={tipId} /></> : null}</code>
         )}
         {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><Reply reply={e.reply} tipId={tipId} /></code>}
-        <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ⓘ </strong> : null}{e.narration}</span>
+        <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ⓘ </strong> : null}{narrationShown(e, factsOnly)}</span>
       </span>
     </button>
   );
 }, sameRow);
 
 /** The row of a fold: the first retry with "× N, 1 s apart" and a toggle that lists them all. */
-function FoldRow({ events, indices, index, open, onToggle, onSelect }: { events: readonly TraceEvent[]; indices: readonly number[]; index: number; open: boolean; onToggle: () => void; onSelect: (i: number) => void }) {
+function FoldRow({ events, indices, index, open, onToggle, onSelect, factsOnly }: { events: readonly TraceEvent[]; indices: readonly number[]; index: number; open: boolean; onToggle: () => void; onSelect: (i: number) => void; factsOnly: boolean }) {
   const first = events[indices[0]!]!;
   const last = events[indices.at(-1)!]!;
   const at = indices.indexOf(index);
@@ -108,7 +108,7 @@ function FoldRow({ events, indices, index, open, onToggle, onSelect }: { events:
         <span className="log-actor">{first.actor}</span>
         <span className="log-body">
           <code className="log-cmd">{first.command} <span aria-hidden="true">→</span><span className="sr-only">replies</span> {first.reply !== undefined && <Reply reply={first.reply} tipId={tipId} />} <strong className="fold-count">× {indices.length}, {spacingText(events, indices)}</strong></code>
-          <span className="log-narration">{first.narration}{current ? <strong> (retry {at + 1} of {indices.length})</strong> : null}</span>
+          <span className="log-narration">{narrationShown(first, factsOnly)}{current ? <strong> (retry {at + 1} of {indices.length})</strong> : null}</span>
         </span>
       </button>
       <button type="button" className="link fold-toggle" aria-expanded={open} onClick={onToggle}>
@@ -142,7 +142,8 @@ function rowOf(items: readonly Item[], index: number): number {
 /** The event log panel. */
 export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: EventLogProps) {
   // While the view's mode hides the future (predict-then-reveal): only the events up to the cursor, none marked as cited.
-  const { showFuture, showFindings } = useVisibility();
+  const { showFuture, showFindings, showHints } = useVisibility();
+  const factsOnly = !showHints;
   const shown = useMemo(() => (showFuture ? run.events : run.events.slice(0, index + 1)), [showFuture, run.events, index]);
   const hidden = run.events.length - shown.length;
   const entries = useMemo(() => foldRetries(shown), [shown]);
@@ -205,13 +206,13 @@ export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: Eve
     return {
       cls,
       body: it.kind === 'fold'
-        ? <FoldRow events={shown} indices={it.indices} index={index} open={it.open} onSelect={onSelect} onToggle={() => setOpen((o) => {
+        ? <FoldRow events={shown} indices={it.indices} index={index} open={it.open} onSelect={onSelect} factsOnly={factsOnly} onToggle={() => setOpen((o) => {
             const n = new Set(o);
             if (n.has(it.indices[0]!)) n.delete(it.indices[0]!);
             else n.add(it.indices[0]!);
             return n;
           })} />
-        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={citedAs(shown[it.index]!.id)} onSelect={onSelect} nested={it.nested} />,
+        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={citedAs(shown[it.index]!.id)} onSelect={onSelect} nested={it.nested} factsOnly={factsOnly} />,
       key: it.kind === 'fold' ? `fold-${shown[it.indices[0]!]!.id}` : `${shown[it.index]!.id}${it.nested ? '-n' : ''}`,
       row,
     };

@@ -7,7 +7,7 @@
 import { Suspense, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { deriveRun, useLockscope, useLockscopeStore, useRun, useVisibility, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
-import { download, fileBase, readScenarioFile, scenarioJson } from './files';
+import { download, exportNames, readScenarioFile, scenarioJson } from './files';
 import { TranscriptExport } from '../lazyViews';
 import { EmbedSnippet } from '../embed/EmbedSnippet';
 
@@ -107,11 +107,11 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       const st = store.getState();
       const now = st.composed;
       // The exporter is its own chunk, loaded on the first export.
-      const { imageTitle, svgToPng, timelineSvg } = await import('./exportTimeline');
-      const title = imageTitle(now.title, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
-      const t = timelineSvg(root, title);
-      if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), `${fileBase(now)}-timeline.svg`);
-      else download(await svgToPng(t.svg, t.width, t.height, 2, title), `${fileBase(now)}-timeline.png`);
+      const { svgToPng, timelineSvg } = await import('./exportTimeline');
+      const names = exportNames(now, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
+      const t = timelineSvg(root, names.imageTitle);
+      if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), names.svg);
+      else download(await svgToPng(t.svg, t.width, t.height, 2, names.imageTitle), names.png);
       setStatus(`Exported the timeline as ${kind.toUpperCase()}.`);
     } catch (e) {
       store.getState().showNotice('The timeline could not be exported.', [{ path: kind, message: String((e as Error)?.message ?? e) }]);
@@ -123,7 +123,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       <h2>Share</h2>
       <CopyLink />
       <div className="share-actions">
-        <button type="button" onClick={() => { const now = store.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), `${fileBase(now)}.json`); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
+        <button type="button" onClick={() => { const now = store.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), exportNames(now, '', false).json); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
         <button type="button" onClick={() => fileRef.current?.click()}>Import JSON…</button>
         <input ref={fileRef} type="file" accept=".json,application/json" className="sr-only" tabIndex={-1} aria-label="Scenario file to import" data-testid="import-file"
           onChange={(e) => { void onImport(e.target.files?.[0]); e.target.value = ''; }} />

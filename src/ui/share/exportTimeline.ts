@@ -25,13 +25,8 @@ function inlineStyles(orig: Element, clone: Element): void {
   for (let i = 0; i < oc.length && i < cc.length; i++) inlineStyles(oc[i]!, cc[i]!);
 }
 
-/**
- * The title of an exported image: the scenario's title, and its verdict ("— violated") only while
- * the view shows the verdict (predict mode before the reveal and interview mode hide it).
- */
-export function imageTitle(title: string, status: string, showVerdict: boolean): string {
-  return showVerdict ? `${title} — ${status}` : title;
-}
+/** The title of an exported image (kept beside the file names it goes with, ./files.ts). */
+export { imageTitle } from './files';
 
 /** A standalone SVG document (text) of the timeline inside `root` (a `.timeline` element). */
 export function timelineSvg(root: Element, title: string): { svg: string; width: number; height: number } {

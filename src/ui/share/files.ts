@@ -18,6 +18,32 @@ export function fileBase(s: Scenario): string {
   return base || 'scenario';
 }
 
+/**
+ * The title of an exported image: the scenario's title, and its verdict ("— violated") only while
+ * the view shows the verdict (predict mode before the reveal and interview mode hide it).
+ */
+export function imageTitle(title: string, status: string, showVerdict: boolean): string {
+  return showVerdict ? `${title} — ${status}` : title;
+}
+
+/** What an export of the scenario on screen is called: the image's title and the download file names. */
+export interface ExportNames {
+  readonly imageTitle: string;
+  readonly svg: string;
+  readonly png: string;
+  readonly json: string;
+}
+
+/**
+ * The names the share panel's exports use for `s` (the view's composed scenario): from its title
+ * and id only — in a candidate's interview the neutral prompt with no preset id
+ * (src/share/candidatePrompt.ts), so no file name or image title tells the answer.
+ */
+export function exportNames(s: Scenario, status: string, showVerdict: boolean): ExportNames {
+  const base = fileBase(s);
+  return { imageTitle: imageTitle(s.title, status, showVerdict), svg: `${base}-timeline.svg`, png: `${base}-timeline.png`, json: `${base}.json` };
+}
+
 /** Parses a scenario file's text: JSON, then migrations + validation. Never throws. */
 export function parseScenarioText(text: string): { ok: true; scenario: Scenario } | { ok: false; errors: readonly ValidationError[] } {
   if (text.length > MAX_IMPORT_BYTES) return { ok: false, errors: [{ path: 'file', message: `is ${text.length} characters long; files over ${MAX_IMPORT_BYTES} are refused` }] };

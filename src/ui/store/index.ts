@@ -30,5 +30,5 @@ export function createLockscopeStore(): LockscopeStore {
 
 export { LockscopeProvider, useLockscope, useLockscopeStore, useRun } from './context';
 export { deriveRun, indexAtMs, indexOfEvent, metricsAt, runEndMs, type DerivedRun } from './derive';
-export { useVisibility, visibilityOf, type Visibility } from './visibility';
+export { narrationShown, useVisibility, visibilityOf, type Visibility } from './visibility';
 export type * from './types';

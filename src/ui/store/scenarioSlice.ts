@@ -3,6 +3,7 @@ import { findPreset, PRESETS } from '../../sim';
 import { compose, commitScenario } from './commit';
 import { deriveRun, indexAtMs, runEndMs } from './derive';
 import { sortBookmarks } from './bookmarks';
+import { candidateScenario } from '../../share/candidatePrompt';
 import type { ScenarioSlice, Slice } from './types';
 
 const first = PRESETS.find((p) => p.id === 'export-lease-expiry') ?? PRESETS[0]!;
@@ -42,7 +43,9 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
   replaceScenario(next, what, key) {
     commitScenario(set, get, { scenario: next, faults: [...next.faults] }, what, {}, key);
   },
-  loadShared(scenario, opts) {
+  loadShared(shared, opts) {
+    // A candidate's scenario is worded as their link carries it (an older link may not be): src/share/candidatePrompt.ts.
+    const scenario = opts.interview?.role === 'candidate' ? candidateScenario(shared) : shared;
     const preset = scenario.id === undefined ? undefined : findPreset(scenario.id);
     const variant = opts.variant ?? (preset && JSON.stringify(preset.withFix.mechanism) === JSON.stringify(scenario.mechanism) ? 'with' : 'without');
     const composed = compose(scenario, scenario.faults);

@@ -43,8 +43,11 @@ export interface Vote {
   /** The cursor's event index when the vote was asked (the answer is the event after it). */
   readonly atIndex: number;
   readonly options: readonly string[];
-  /** Index of the option that happens next. */
-  readonly answer: number;
+  /**
+   * Indexes of the options that happen next: the next event's and every other whose event happens
+   * at the same virtual millisecond (`workshop/vote.ts` `optionsRightAt`; never empty).
+   */
+  readonly answers: readonly number[];
   /** Hands counted per option (entered by the presenter). */
   readonly tally: readonly number[];
   readonly revealed: boolean;

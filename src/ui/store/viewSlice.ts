@@ -1,5 +1,6 @@
 /** View slice: which screen is shown and in which mode, large type for projectors, the compare target and the fault menu. */
 import { sortBookmarks } from './bookmarks';
+import { candidateScenario } from '../../share/candidatePrompt';
 import type { Slice, ViewSlice } from './types';
 
 /** Creates the view slice. */
@@ -20,14 +21,18 @@ export const createViewSlice: Slice<ViewSlice> = (set, get) => ({
   draftOffer: null,
   setView(view) {
     // A lesson's mode (the fix hidden) belongs to the lesson view: leaving it goes back to explore.
-    const mode = view === 'lesson' ? 'lesson' : get().mode === 'lesson' ? 'explore' : get().mode;
+    // A candidate's interview stays one whatever view is asked for (App shows the simulator instead).
+    const mode = get().mode === 'interview' ? 'interview' : view === 'lesson' ? 'lesson' : get().mode === 'lesson' ? 'explore' : get().mode;
     set({ view, faultMenu: null, playing: false, mode });
   },
   setMode(mode) {
     set({ mode, revealed: false });
   },
   setInterview(interview) {
-    set({ interview, mode: interview?.role === 'candidate' ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
+    const candidate = interview?.role === 'candidate';
+    set({ interview, mode: candidate ? 'interview' : 'explore', revealed: false, transcript: [], interviewClockMs: null, interviewBase: null });
+    // The candidate's scenario is worded as their link carries it: the neutral prompt, no preset (src/share/candidatePrompt.ts).
+    if (candidate) set((s) => ({ presetId: null, scenario: candidateScenario(s.scenario, s.composed), composed: candidateScenario(s.composed) }));
   },
   addTranscript(entry) {
     set((s) => ({ transcript: [...s.transcript, entry] }));

@@ -19,6 +19,7 @@
 import { deriveRun } from './derive';
 import { useLockscope } from './context';
 import type { LockscopeState } from './types';
+import type { TraceEvent } from '../../sim';
 
 /** What is shown. Values are shared constants: compare them by identity. */
 export interface Visibility {
@@ -39,7 +40,10 @@ export interface Visibility {
    * panels (their results grade the design), and the verdict in an exported image's title.
    */
   readonly showAnswer: boolean;
-  /** What each mechanism switch's value does ("DEL removes the key, whoever holds it"). */
+  /**
+   * What each mechanism switch's value does ("DEL removes the key, whoever holds it"), and the
+   * explanation part of a narration (`TraceEvent.fact` is shown instead: `narrationShown`).
+   */
   readonly showHints: boolean;
   /** Offer the predict-then-reveal toggle (a mode the user may switch). */
   readonly offerModeToggle: boolean;
@@ -76,6 +80,15 @@ export function visibilityOf(s: LockscopeState): Visibility {
     case 'lesson':
       return s.lesson && s.lesson.st < LESSON_REVEAL_STAGE ? LESSON_PREDICTING : LESSON;
   }
+}
+
+/**
+ * An event's sentence as the view shows it: the whole narration, or with `factsOnly` (a view whose
+ * visibility has no `showHints`: the interview's candidate) its fact alone — the words that name
+ * a missing mechanism or the fix left out, as the trace's data marks them (`TraceEvent.fact`).
+ */
+export function narrationShown(e: Pick<TraceEvent, 'narration' | 'fact'>, factsOnly: boolean): string {
+  return factsOnly ? e.fact ?? e.narration : e.narration;
 }
 
 /** The enclosing view's visibility. */

@@ -4,7 +4,7 @@
  * requestAnimationFrame and reads the cached run only.
  */
 import { useEffect } from 'react';
-import { deriveRun, useLockscope, useLockscopeStore, useRun, runEndMs } from '../store';
+import { deriveRun, narrationShown, useLockscope, useLockscopeStore, useRun, useVisibility, runEndMs } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
 
 const SPEEDS = [1, 2, 5, 10, 30];
@@ -106,6 +106,8 @@ export function Transport() {
   const index = useLockscope((s) => s.cursorIndex);
   const s = useLockscopeStore().getState();
   const event = index >= 0 ? run.events[index] : undefined;
+  const factsOnly = !useVisibility().showHints;
+  const said = event ? narrationShown(event, factsOnly) : undefined;
   return (
     <div className="transport" role="toolbar" aria-label="Cursor">
       <button type="button" onClick={() => s.home()} aria-label="Go to the start (Home)">|◀</button>
@@ -119,9 +121,9 @@ export function Transport() {
           {SPEEDS.map((v) => <option key={v} value={v}>{v}×</option>)}
         </select>
       </label>
-      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout" title={event?.narration} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
+      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout" title={said} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
         <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}/{run.events.length}
-        {event ? <span className="narration"> — {event.narration}</span> : <span className="narration"> — before the first event</span>}
+        {event ? <span className="narration"> — {said}</span> : <span className="narration"> — before the first event</span>}
       </span>
     </div>
   );

@@ -19,7 +19,7 @@ import { VerdictPanel } from '../verdict/VerdictPanel';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
-import { makeVote, withCount } from './vote';
+import { isRightOption, makeVote, withCount } from './vote';
 import { deriveRun } from '../store/derive';
 
 type Store = { getState(): LockscopeState };
@@ -123,7 +123,7 @@ function VotePanel({ editable }: { editable: boolean }) {
       <h2>What happens next?</h2>
       <ol className="vote-options">
         {vote.options.map((o, i) => (
-          <li key={i} className={vote.revealed && i === vote.answer ? 'vote-answer' : undefined} data-testid={`vote-option-${i}`}>
+          <li key={i} className={vote.revealed && isRightOption(vote, i) ? 'vote-answer' : undefined} data-testid={`vote-option-${i}`}>
             <span className="vote-letter" aria-hidden="true">{String.fromCharCode(65 + i)}</span>
             <span className="vote-text">{o}</span>
             {editable ? (
@@ -134,7 +134,7 @@ function VotePanel({ editable }: { editable: boolean }) {
             ) : (
               total > 0 && <span className="vote-count">{vote.tally[i] ?? 0} {(vote.tally[i] ?? 0) === 1 ? 'hand' : 'hands'}</span>
             )}
-            {vote.revealed && i === vote.answer && <strong className="vote-mark"> ← this happens</strong>}
+            {vote.revealed && isRightOption(vote, i) && <strong className="vote-mark"> ← this happens</strong>}
           </li>
         ))}
       </ol>

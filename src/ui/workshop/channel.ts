@@ -10,7 +10,7 @@ import { MAX_LINK_CHARS } from '../../share/link';
 const voteSchema = z.strictObject({
   atIndex: z.int().min(-1).max(1_000_000),
   options: z.array(z.string().max(2_000)).min(1).max(4),
-  answer: z.int().min(0).max(3),
+  answers: z.array(z.int().min(0).max(3)).min(1).max(4),
   tally: z.array(z.int().min(0).max(9_999)).max(4),
   revealed: z.boolean(),
 });

@@ -36,7 +36,7 @@ export function installPresenterSync(store: Store, channel: ChannelLike, ch: str
     queued = false;
     if (stopped) return;
     const s = store.getState();
-    const message: WorkshopMessage = { kind: 'state', key: audienceKey(s, ch), cursorIndex: s.cursorIndex, cursorMs: Math.max(0, s.cursorMs), revealed: s.revealed, blank: s.blank, vote: s.vote === null ? null : { ...s.vote, options: [...s.vote.options], tally: [...s.vote.tally] }, seq: ++seq };
+    const message: WorkshopMessage = { kind: 'state', key: audienceKey(s, ch), cursorIndex: s.cursorIndex, cursorMs: Math.max(0, s.cursorMs), revealed: s.revealed, blank: s.blank, vote: s.vote === null ? null : { ...s.vote, options: [...s.vote.options], tally: [...s.vote.tally], answers: [...s.vote.answers] }, seq: ++seq };
     channel.postMessage(message);
   };
   const soon = () => {

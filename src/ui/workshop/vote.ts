@@ -2,6 +2,11 @@
  * Predict-then-reveal as a workshop step: "what happens next?" with three options — the sentence
  * of the event after the cursor and two sentences of later events — the tally the presenter
  * enters, then the reveal. Pure.
+ *
+ * Grading reads the trace's virtual time, never the sentences: the reveal cites the event after
+ * the cursor, and every option whose event happens at that same virtual millisecond (`atMs`) is
+ * right too — two things that happen at one instant both "happen next" (a newcomer found the
+ * second marked wrong).
  */
 import type { TraceEvent } from '../../sim';
 import type { Vote } from '../store/types';
@@ -9,25 +14,55 @@ import type { Vote } from '../store/types';
 /** Said when the run has too few other sentences to offer. */
 export const NOTHING_HAPPENS = 'Nothing more happens: the run ends here.';
 
+/** What a vote reads of an event: its sentence and its virtual time. */
+export type VoteEvent = Pick<TraceEvent, 'narration' | 'atMs'>;
+
 /**
  * The vote asked at event index `atIndex` (−1: before the first event): the next event's
  * narration among up to two different sentences of later events (the nearest ones, deterministic),
- * its place rotating with `atIndex`. Null when no event follows.
+ * its place rotating with `atIndex`. `answers` lists every option whose event happens at the next
+ * event's virtual time (`optionsRightAt`). Null when no event follows.
  */
-export function makeVote(events: readonly Pick<TraceEvent, 'narration'>[], atIndex: number): Vote | null {
+export function makeVote(events: readonly VoteEvent[], atIndex: number): Vote | null {
   const next = events[atIndex + 1];
   if (!next) return null;
   const answer = next.narration;
-  const others: string[] = [];
+  /** Each distractor with the index of its event (the nearest one that says it), −1 for "nothing more happens". */
+  const others: { text: string; at: number }[] = [];
   for (let i = atIndex + 2; i < events.length && others.length < 2; i++) {
     const n = events[i]!.narration;
-    if (n !== answer && !others.includes(n)) others.push(n);
+    if (n !== answer && !others.some((o) => o.text === n)) others.push({ text: n, at: i });
   }
-  if (others.length < 2 && answer !== NOTHING_HAPPENS) others.push(NOTHING_HAPPENS);
+  if (others.length < 2 && answer !== NOTHING_HAPPENS) others.push({ text: NOTHING_HAPPENS, at: -1 });
   const options = [...others];
-  const at = (atIndex + 1) % (options.length + 1);
-  options.splice(at, 0, answer);
-  return { atIndex, options, answer: at, tally: options.map(() => 0), revealed: false };
+  const place = (atIndex + 1) % (options.length + 1);
+  options.splice(place, 0, { text: answer, at: atIndex + 1 });
+  return {
+    atIndex,
+    options: options.map((o) => o.text),
+    answers: optionsRightAt(events, options.map((o) => o.at), atIndex + 1),
+    tally: options.map(() => 0),
+    revealed: false,
+  };
+}
+
+/**
+ * The grading: the indexes (into `optionEvents`, each option's event index or −1 for none) of the
+ * options whose event happens at the same virtual time as the revealed event `revealed`. Always
+ * holds the revealed event's own option. Reads `atMs` only.
+ */
+export function optionsRightAt(events: readonly Pick<TraceEvent, 'atMs'>[], optionEvents: readonly number[], revealed: number): number[] {
+  const at = events[revealed]?.atMs;
+  const out: number[] = [];
+  optionEvents.forEach((e, i) => {
+    if (e === revealed || (e >= 0 && at !== undefined && events[e]?.atMs === at)) out.push(i);
+  });
+  return out;
+}
+
+/** Whether option `i` is one of the vote's right answers. */
+export function isRightOption(vote: Vote, i: number): boolean {
+  return vote.answers.includes(i);
 }
 
 /** The tally with one option's count set (clamped to 0–9,999 hands). */
