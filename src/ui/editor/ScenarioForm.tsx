@@ -4,11 +4,12 @@
  * lease, pool, destination, the application processes with their pools, the queue, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
-import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
+import { INVARIANT_TEXT, LIMITS, faultKinds, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
 import type { Scenario } from '../../sim';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
+import { problemWords } from '../fields/words';
 import { editSteps, type StepOp } from './stepEdits';
 import { useLockscopeStore, useRun } from '../store';
 import { describeFault, faultTimeMs } from '../faults/faultCatalog';
@@ -64,13 +65,8 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
 };
 const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall', 'shutdown']);
 
-/** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
-const FAULT_KIND_LABEL: Record<string, string> = {
-  pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
-  adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
-  renewalStall: "stall a worker's renewal timer (starved watchdog)",
-  shutdown: 'shut a worker down (it pushes its message back)',
-};
+/** The fault kinds in the user's words: each kind's label in the fault registry (the value stays the scenario's). */
+const FAULT_KIND_LABEL: Record<string, string> = Object.fromEntries(faultKinds().map((d) => [d.kind, d.label]));
 /** A fault's duration fields in words. */
 const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
 /** Field labels that depend on the fault kind (the same field name means another thing). */
@@ -149,7 +145,7 @@ export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
       <ul>
         {ctx.errors.slice(0, 20).map((e, i) => (
           <li key={i}>
-            <button type="button" className="link" onClick={() => document.getElementById(fieldId(e.path))?.focus()}><code>{e.path}</code></button> {e.message}
+            <button type="button" className="link" onClick={() => document.getElementById(fieldId(e.path))?.focus()}>{problemWords(e.path, e.message).text}</button> <code>{e.path}</code>
           </li>
         ))}
       </ul>
