@@ -174,7 +174,7 @@ describe('Scenario editor', () => {
     expect(kind.value).toBe('sqs');
     expect(screen.getByLabelText(/Visibility timeout \(ms\)/)).toHaveValue(30000);
     expect(screen.getByLabelText(/Stalled-job checker runs every/)).toHaveValue(null);
-    expect([...(screen.getByLabelText('Worker A step 4') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('ack after the job (DeleteMessage / mark done)');
+    expect([...(screen.getByLabelText('Worker A step 4') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('ack (DeleteMessage / mark done)');
     expect(screen.getByLabelText(/Every delivered job completes within/)).toHaveValue(60000);
     fireEvent.change(screen.getByLabelText(/Visibility timeout \(ms\)/), { target: { value: '30500' } });
     expect(screen.getByTestId('editor-errors')).toHaveTextContent('Visibility timeout: must be whole seconds');
@@ -195,7 +195,7 @@ describe('Scenario editor', () => {
     // Where the token comes from: absent reads as Redis INCR; the user's words pick the database sequence.
     const source = screen.getByLabelText(/Fencing token from/);
     expect(source).toHaveValue('redis-incr');
-    expect(screen.getByRole('option', { name: 'Redis INCR (same Redis as the lock)' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: "Redis INCR (in the lock's Redis)" })).toBeInTheDocument();
     await user.selectOptions(source, 'database sequence (nextval(\'fence_seq\'))');
     expect(store().composed.mechanism.fenceSource).toBe('db-sequence');
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '60000' } });
