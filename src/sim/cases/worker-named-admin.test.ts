@@ -49,7 +49,7 @@ describe('worker-named-admin.json', () => {
   it('a fault kind registered later reserves its actor too, and frees it when removed', () => {
     const schema = z.strictObject({ kind: z.literal('robotPoke'), ...faultPlacement, worker: z.string().optional() });
     const remove = registerFaultKind<z.infer<typeof schema>>({
-      kind: 'robotPoke', schema, lane: 'database', actor: 'robot', glyph: 'R',
+      kind: 'robotPoke', label: 'a robot pokes the database', schema, lane: 'database', actor: 'robot', glyph: 'R',
       describe: () => 'A robot pokes', appliesTo: () => true, generate: () => ({ kind: 'robotPoke', atMs: 0 }), apply: () => 'continue',
     });
     try {

@@ -54,7 +54,7 @@ describe('every switch the mechanism panel shows can change the run it is shown 
     const s = parsed.scenario;
     checkEverySwitch(s, 'scenario-v2-etcd.json');
     const options = (id: string) => switchOptions(SWITCHES.find((d) => d.id === id)!, s).map((o) => `${o.value}=${o.label}`);
-    expect(options('fenceSource')).toEqual(['lock-service-revision=etcd revision (issued with the grant)', 'db-sequence=database sequence']);
+    expect(options('fenceSource')).toEqual(['lock-service-revision=etcd revision', 'db-sequence=database sequence']);
     expect(options('renewal')).toEqual(['none=none', 'compare-and-extend=keep-alive']);
     expect(options('release')).toEqual(['del=plain etcdctl del', 'compare-and-delete=revoke its lease']);
     expect(switchValueText(s, 'lock')).toBe('Lock: etcd lease (grant + txn)');

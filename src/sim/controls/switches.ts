@@ -122,10 +122,10 @@ export const SWITCHES: readonly SwitchDef[] = [
   {
     id: 'fenceSource', label: 'Fencing token from', short: 'Token from', help: 'where the fencing token comes from',
     hints: { 'redis-incr': 'INCR in the lock\'s Redis: a failover can lose it', 'db-sequence': 'nextval: durable, never handed out twice', 'lock-service-revision': 'the revision of the put that took the lock: only grows' },
-    options: [{ value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' }, { value: 'db-sequence', label: 'database sequence' }],
+    options: [{ value: 'redis-incr', label: 'Redis INCR' }, { value: 'db-sequence', label: 'database sequence' }],
     // A lease in etcd has no Redis next to it: its token is the grant's revision (or a sequence).
     optionsFor: (s) => (inEtcd(s)
-      ? [{ value: 'lock-service-revision', label: 'etcd revision (issued with the grant)' }, { value: 'db-sequence', label: 'database sequence' }]
+      ? [{ value: 'lock-service-revision', label: 'etcd revision' }, { value: 'db-sequence', label: 'database sequence' }]
       : SWITCHES.find((d) => d.id === 'fenceSource')!.options!),
     relevant: (s) => s.mechanism.lock === 'lease' && s.mechanism.fencing,
     idleReason: 'no worker takes a fencing token in this run',

@@ -72,7 +72,7 @@ function notRunning(ctx: FaultContext, what: string, worker: string): FaultEffec
 }
 
 const pause: FaultKindDef<Of<'pause'>> = {
-  kind: 'pause', schema: pauseSchema, lane: 'worker', glyph: 'P',
+  kind: 'pause', label: 'pause a worker', schema: pauseSchema, lane: 'worker', glyph: 'P',
   duration: { label: 'pause', get: (f) => f.pauseMs, set: (f, ms) => ({ ...f, pauseMs: ms ?? f.pauseMs }) },
   describe: (f, _s, when) => `Pause ${f.worker} for ${fmtSeconds(f.pauseMs)} ${when}`,
   appliesTo: always,
@@ -81,7 +81,7 @@ const pause: FaultKindDef<Of<'pause'>> = {
 };
 
 const crash: FaultKindDef<Of<'crash'>> = {
-  kind: 'crash', schema: crashSchema, lane: 'worker', glyph: '✗',
+  kind: 'crash', label: 'crash a worker', schema: crashSchema, lane: 'worker', glyph: '✗',
   duration: { label: 'restart after', get: (f) => f.restartAfterMs, set: (f, ms) => ({ ...f, restartAfterMs: ms }) },
   describe: (f, _s, when) => `Crash ${f.worker} ${when}${f.restartAfterMs === null ? ', no restart' : `, restart after ${fmtSeconds(f.restartAfterMs)}`}`,
   appliesTo: always,
@@ -95,7 +95,7 @@ const crash: FaultKindDef<Of<'crash'>> = {
 };
 
 const jobError: FaultKindDef<Of<'jobError'>> = {
-  kind: 'jobError', schema: jobErrorSchema, lane: 'worker', glyph: '!',
+  kind: 'jobError', label: 'job error', schema: jobErrorSchema, lane: 'worker', glyph: '!',
   describe: (f, _s, when) => `Job error in ${f.worker} ${when}`,
   appliesTo: always,
   generate: (rng, s) => ({ kind: 'jobError', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s) }),
@@ -117,7 +117,7 @@ const jobError: FaultKindDef<Of<'jobError'>> = {
  * pushed back). Whatever it already did (an effect) stays done.
  */
 const shutdown: FaultKindDef<Of<'shutdown'>> = {
-  kind: 'shutdown', schema: shutdownSchema, lane: 'worker', glyph: 'S',
+  kind: 'shutdown', label: 'shut a worker down (it pushes its message back)', schema: shutdownSchema, lane: 'worker', glyph: 'S',
   describe: (f, _s, when) => `Shut ${f.worker} down ${when}`,
   appliesTo: (s) => s.queue?.kind === 'sqs',
   inapplicableReason: 'the scenario has no message queue: a shutdown here is only a job error',
@@ -143,7 +143,7 @@ const shutdown: FaultKindDef<Of<'shutdown'>> = {
 };
 
 const partition: FaultKindDef<Of<'partition'>> = {
-  kind: 'partition', schema: partitionSchema, lane: 'worker', glyph: 'N',
+  kind: 'partition', label: 'cut a worker off from the lease store', schema: partitionSchema, lane: 'worker', glyph: 'N',
   duration: { label: 'cut off for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
   describe: (f, s, when) => `Cut ${f.worker} off from ${storeName(s)} for ${fmtSeconds(f.durationMs)} ${when}`,
   appliesTo: involvesLeaseStore, inapplicableReason: `${NO_LEASE}, so there is no lease store to cut a worker off from`,
@@ -161,7 +161,7 @@ const partition: FaultKindDef<Of<'partition'>> = {
 };
 
 const expireLease: FaultKindDef<Of<'expireLease'>> = {
-  kind: 'expireLease', schema: expireLeaseSchema, lane: 'lease', glyph: 'X',
+  kind: 'expireLease', label: 'expire the lease now', schema: expireLeaseSchema, lane: 'lease', glyph: 'X',
   describe: (_f, s, when) => `Expire ${s.lease.key} ${when}`,
   appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'expireLease', atMs: randomAtMs(rng, s) }),
@@ -185,7 +185,7 @@ const expireLease: FaultKindDef<Of<'expireLease'>> = {
 };
 
 const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
-  kind: 'manualDelete', schema: manualDeleteSchema, lane: 'lease', actor: 'operator', glyph: 'D',
+  kind: 'manualDelete', label: 'operator DELs the lease key', schema: manualDeleteSchema, lane: 'lease', actor: 'operator', glyph: 'D',
   describe: (_f, s, when) => `Operator deletes ${s.lease.key} ${when}`,
   appliesTo: involvesLeaseStore, inapplicableReason: NO_LEASE,
   generate: (rng, s) => ({ kind: 'manualDelete', atMs: randomAtMs(rng, s) }),
@@ -211,7 +211,7 @@ const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
 };
 
 const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
-  kind: 'adminBypass', schema: adminBypassSchema, lane: 'database', actor: 'admin', glyph: 'A',
+  kind: 'adminBypass', label: 'admin script bypasses the lock', schema: adminBypassSchema, lane: 'database', actor: 'admin', glyph: 'A',
   describe: (_f, _s, when) => `Admin script bypasses the lock ${when}`,
   appliesTo: always,
   generate: (rng, s) => ({ kind: 'adminBypass', atMs: randomAtMs(rng, s) }),
@@ -222,7 +222,7 @@ const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
 };
 
 const failover: FaultKindDef<Of<'failover'>> = {
-  kind: 'failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
+  kind: 'failover', label: 'Redis failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
   describe: (_f, _s, when) => `Redis failover ${when}`,
   appliesTo: (s) => involvesLeaseStore(s) && !inEtcd(s), inapplicableReason: `${NO_LEASE}, or it lives in etcd, whose quorum keeps every committed write`,
   generate: (rng, s) => ({ kind: 'failover', atMs: randomAtMs(rng, s) }),
@@ -238,7 +238,7 @@ const failover: FaultKindDef<Of<'failover'>> = {
 };
 
 const clockJump: FaultKindDef<Of<'clockJump'>> = {
-  kind: 'clockJump', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
+  kind: 'clockJump', label: 'clock jump on the lease store', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
   duration: { label: 'jump', get: (f) => f.jumpMs, set: (f, ms) => ({ ...f, jumpMs: ms ?? f.jumpMs }) },
   describe: (f, _s, when) => `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`,
   appliesTo: (s) => involvesLeaseStore(s) && !inEtcd(s), inapplicableReason: `${NO_LEASE}, or it lives in etcd, which times leases on a monotonic clock`,
@@ -260,7 +260,7 @@ const clockJump: FaultKindDef<Of<'clockJump'>> = {
  * failures": "A renewal timer starved by a busy CPU".
  */
 const renewalStall: FaultKindDef<Of<'renewalStall'>> = {
-  kind: 'renewalStall', schema: renewalStallSchema, lane: 'worker', glyph: 'W',
+  kind: 'renewalStall', label: "stall a worker's renewal timer (starved watchdog)", schema: renewalStallSchema, lane: 'worker', glyph: 'W',
   duration: { label: 'stalled for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
   describe: (f, _s, when) => `Stall ${f.worker}'s renewal timer for ${fmtSeconds(f.durationMs)} ${when}`,
   appliesTo: (s) => s.mechanism.lock === 'lease' && s.mechanism.renewal !== 'none',

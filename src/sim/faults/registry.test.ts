@@ -65,6 +65,7 @@ describe('a toy fault kind, through the public registration only', () => {
   }
   const toy: FaultKindDef<Shorten> = {
     kind: 'shortenTtl',
+    label: 'shorten the lease TTL',
     schema: z.strictObject({ kind: z.literal('shortenTtl'), byMs: z.int().min(1), ...faultPlacement, worker: z.string().optional() }) as z.ZodType<Shorten>,
     lane: 'lease',
     actor: 'operator',

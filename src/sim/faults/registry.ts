@@ -45,6 +45,8 @@ export interface FaultContext {
 /** One fault kind. `F` is the shape its schema parses. */
 export interface FaultKindDef<F extends FaultBase = FaultBase> {
   readonly kind: F['kind'];
+  /** The kind in a user's words ("stall a worker's renewal timer (starved watchdog)"): what the editor's kind select and the transcript show, never `kind`. */
+  readonly label: string;
   /** Its variant of the scenario's fault union: a strict object with `kind` as a literal, spreading `faultPlacement`. */
   readonly schema: z.ZodType<F>;
   /** The timeline lane its marker belongs to. */

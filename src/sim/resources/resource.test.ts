@@ -78,7 +78,7 @@ describe('resources', () => {
   it('a toy resource joins a run through registerResource alone', () => {
     const offResource = registerResource<ToyQueue>({ name: 'toyQueue', create: () => new ToyQueue(5_000) });
     const offFault = registerFaultKind<QueueFault>({
-      kind: 'toyQueueTraffic',
+      kind: 'toyQueueTraffic', label: 'queue traffic (toy)',
       schema: z.strictObject({ kind: z.literal('toyQueueTraffic'), ...faultPlacement, worker: z.string().optional() }) as z.ZodType<QueueFault>,
       lane: 'database',
       glyph: 'Q',

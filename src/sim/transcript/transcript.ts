@@ -35,6 +35,7 @@ import type { RunResult } from '../engine/run';
 import type { TraceEvent } from '../engine/trace';
 import { sqlCallOf } from '../engine/trace';
 import { fmtTime } from '../engine/fmt';
+import { faultKinds as registeredFaultKinds } from '../faults/registry';
 import { sequencesFor, tablesFor } from '../engine/tables';
 import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
 import { redisArgv, renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from '../resources/redisTypes';
@@ -373,7 +374,8 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     }
     if (e.kind === 'fault' && e.data?.t === 'fault') {
       const kind = e.data.kind;
-      faultKinds.set(e.data.faultIndex, kind);
+      // In the user's words (the registry's label), as the editor names the kind.
+      faultKinds.set(e.data.faultIndex, registeredFaultKinds().find((d) => d.kind === kind)?.label ?? kind);
       const session = connectionOf.get(e.actor);
       const waiting = session !== undefined ? blocked.get(session) : undefined;
       // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.

@@ -35,6 +35,19 @@ describe('Scenario editor', () => {
     expect(store().composed.faults[i]!.step).toBe(0);
   });
 
+  it('issue 9: a lease TTL of 0 ms is refused next to the field in the user\'s words, with Redis\'s own reason, and the 0 typed stays', () => {
+    store().loadPreset('export-lease-expiry', 'without');
+    renderIn(view, <EditorView />);
+    const ttl = screen.getByLabelText('TTL (ms)') as HTMLInputElement;
+    fireEvent.change(ttl, { target: { value: '0' } });
+    expect(ttl.value).toBe('0');
+    const err = screen.getAllByTestId('field-error')[0]!;
+    expect(err).toHaveTextContent('Lease TTL: must be at least 1 ms.');
+    expect(err).toHaveTextContent("Why: Redis refuses SET … PX 0 (or a negative TTL): \"ERR invalid expire time in 'set' command\".");
+    expect(err.textContent).not.toContain('lease.ttlMs');
+    expect(ttl).toHaveAccessibleDescription(err.textContent!);
+  });
+
   it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {
     renderIn(view, <EditorView />);
     const seed = screen.getByLabelText('Seed');
@@ -51,7 +64,8 @@ describe('Scenario editor', () => {
     expect(store().composed).toBe(before);
     expect(screen.getByTestId('editor-status')).toHaveTextContent('1 problem — the last valid scenario keeps running');
     expect(screen.getByLabelText('Horizon (ms)')).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getAllByTestId('field-error')[0]).toHaveTextContent('horizonMs: must be ≥ 1');
+    // In the user's words: the field's name and the rule with its unit (the JSON view keeps the path).
+    expect(screen.getAllByTestId('field-error')[0]).toHaveTextContent('Horizon: must be at least 1 ms.');
     expect(screen.getByTestId('json-problems')).toHaveTextContent('horizonMs: must be ≥ 1');
     // The JSON view shows the draft (with the bad value), in sync with the form.
     expect(JSON.parse(json().value).horizonMs).toBe(-5);
@@ -149,7 +163,7 @@ describe('Scenario editor', () => {
     expect(screen.getByText(/stall a worker's renewal timer/, { selector: 'legend' })).toBeTruthy();
     expect(screen.getByLabelText('Renewal timer stalled for (ms)')).toHaveValue(30000);
     fireEvent.change(screen.getByLabelText(/Renew this much early/), { target: { value: '3000' } });
-    expect(screen.getByTestId('editor-errors')).toHaveTextContent('client.renewMarginMs must be < lease.renewEveryMs (3000)');
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Renew this much early: must be < Renew every (3000)');
     expect(store().composed.client.renewMarginMs).toBe(0);
   });
 
@@ -160,15 +174,15 @@ describe('Scenario editor', () => {
     expect(kind.value).toBe('sqs');
     expect(screen.getByLabelText(/Visibility timeout \(ms\)/)).toHaveValue(30000);
     expect(screen.getByLabelText(/Stalled-job checker runs every/)).toHaveValue(null);
-    expect([...(screen.getByLabelText('Worker A step 4') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('ack after the job (DeleteMessage / mark done)');
+    expect([...(screen.getByLabelText('Worker A step 4') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('ack (DeleteMessage / mark done)');
     expect(screen.getByLabelText(/Every delivered job completes within/)).toHaveValue(60000);
     fireEvent.change(screen.getByLabelText(/Visibility timeout \(ms\)/), { target: { value: '30500' } });
-    expect(screen.getByTestId('editor-errors')).toHaveTextContent('queue.visibilityTimeoutMs must be whole seconds');
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Visibility timeout: must be whole seconds');
     expect((store().composed.queue as { visibilityTimeoutMs: number }).visibilityTimeoutMs).toBe(30000);
     fireEvent.change(screen.getByLabelText(/Visibility timeout \(ms\)/), { target: { value: '40000' } });
     expect((store().composed.queue as { visibilityTimeoutMs: number }).visibilityTimeoutMs).toBe(40000);
     fireEvent.change(kind, { target: { value: 'none' } });
-    expect(screen.getByTestId('editor-errors')).toHaveTextContent('workers[0].steps[0].do "receive" takes its job from a queue: add a "queue" block');
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Step (worker 1, step 1): "receive" takes its job from a queue: add a "queue" block');
   });
 
   it('a step duration edit re-runs; the mechanism, lease and invariants are editable', async () => {
@@ -181,7 +195,7 @@ describe('Scenario editor', () => {
     // Where the token comes from: absent reads as Redis INCR; the user's words pick the database sequence.
     const source = screen.getByLabelText(/Fencing token from/);
     expect(source).toHaveValue('redis-incr');
-    expect(screen.getByRole('option', { name: 'Redis INCR (same Redis as the lock)' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: "Redis INCR (in the lock's Redis)" })).toBeInTheDocument();
     await user.selectOptions(source, 'database sequence (nextval(\'fence_seq\'))');
     expect(store().composed.mechanism.fenceSource).toBe('db-sequence');
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '60000' } });
@@ -293,7 +307,7 @@ describe('Scenario editor', () => {
     expect(screen.getByLabelText('Keep-alive every (ms)')).toBeInTheDocument();
     // A TTL etcd cannot grant is refused with the reason.
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '1500' } });
-    expect(screen.getByTestId('editor-errors')).toHaveTextContent('lease.ttlMs must be whole seconds (a multiple of 1000) with lockService "etcd"');
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Lease TTL: must be whole seconds (a multiple of 1000) with the lease in etcd');
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '30000' } });
     // Back to Redis: the revision token goes with etcd (absent = INCR).
     fireEvent.change(where, { target: { value: '' } });

@@ -4,11 +4,13 @@
  * lease, pool, destination, the application processes with their pools, the queue, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
-import { INVARIANT_TEXT, LIMITS, mechanismSchema, type Step } from '../../sim';
+import type { CSSProperties } from 'react';
+import { INVARIANT_TEXT, LIMITS, faultKinds, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
 import type { Scenario } from '../../sim';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
 import { fieldId, getIn } from './paths';
+import { problemWords } from '../fields/words';
 import { editSteps, type StepOp } from './stepEdits';
 import { useLockscopeStore, useRun } from '../store';
 import { describeFault, faultTimeMs } from '../faults/faultCatalog';
@@ -19,7 +21,7 @@ const STEP_LABEL: Partial<Record<Step['do'], string>> = {
   receive: 'receive (take a job from the queue)',
   markClaimed: 'mark claimed (table queue)',
   extendVisibility: 'extend the visibility (SQS)',
-  ack: 'ack after the job (DeleteMessage / mark done)',
+  ack: 'ack (DeleteMessage / mark done)',
 };
 const STEP_OPTIONS = STEP_KINDS.map((k) => (STEP_LABEL[k] ? { value: k, label: STEP_LABEL[k] } : k));
 /** Where the workers take their job from (scenario version 2, `queue`). */
@@ -64,13 +66,8 @@ const FAULT_FIELDS: Record<string, readonly string[]> = {
 };
 const WORKER_REQUIRED = new Set(['pause', 'crash', 'partition', 'jobError', 'renewalStall', 'shutdown']);
 
-/** The fault kinds in the words the simulator's fault menu uses (the value stays the scenario's). */
-const FAULT_KIND_LABEL: Record<string, string> = {
-  pause: 'pause a worker', expireLease: 'expire the lease now', crash: 'crash a worker', partition: 'cut a worker off from the lease store',
-  adminBypass: 'admin script bypasses the lock', manualDelete: "operator DELs the lease key", jobError: 'job error', failover: 'Redis failover', clockJump: 'clock jump on the lease store',
-  renewalStall: "stall a worker's renewal timer (starved watchdog)",
-  shutdown: 'shut a worker down (it pushes its message back)',
-};
+/** The fault kinds in the user's words: each kind's label in the fault registry (the value stays the scenario's). */
+const FAULT_KIND_LABEL: Record<string, string> = Object.fromEntries(faultKinds().map((d) => [d.kind, d.label]));
 /** A fault's duration fields in words. */
 const FAULT_FIELD_LABEL: Record<string, string> = { pauseMs: 'Pause for (ms)', restartAfterMs: 'Restart after (ms)', durationMs: 'Cut off for (ms)', jumpMs: 'Jump by (ms)' };
 /** Field labels that depend on the fault kind (the same field name means another thing). */
@@ -95,7 +92,7 @@ const RENEW_FROM_OPTIONS = [
 const JOB_KIND_LABEL: Record<string, string> = { insertOnce: 'insert one row (e.g. an invoice)', debit: 'debit a balance', reserve: 'reserve stock', external: 'an external effect (file, API)', fencedRow: 'update one row the lock protects (the database is fenced)' };
 /** Where the fencing token comes from (`mechanism.fenceSource`; absent = Redis INCR), in a user's words: with the lease in Redis, or in etcd. */
 const FENCE_SOURCE_OPTIONS = [
-  { value: 'redis-incr', label: 'Redis INCR (same Redis as the lock)' },
+  { value: 'redis-incr', label: 'Redis INCR (in the lock\'s Redis)' },
   { value: 'db-sequence', label: "database sequence (nextval('fence_seq'))" },
 ];
 const ETCD_FENCE_SOURCE_OPTIONS = [
@@ -149,7 +146,7 @@ export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
       <ul>
         {ctx.errors.slice(0, 20).map((e, i) => (
           <li key={i}>
-            <button type="button" className="link" onClick={() => document.getElementById(fieldId(e.path))?.focus()}><code>{e.path}</code></button> {e.message}
+            <button type="button" className="link" onClick={() => document.getElementById(fieldId(e.path))?.focus()}>{problemWords(e.path, e.message).text}</button> <code>{e.path}</code>
           </li>
         ))}
       </ul>
@@ -428,12 +425,13 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
       <fieldset>
         <legend>Queue (where the job comes from)</legend>
         <div className="row wrap">
-          <div className={`field${ctx.errors.some((e) => e.path === 'queue.kind') ? ' invalid' : ''}`}>
+          {/* As wide as its longest choice needs (SelectField's --option-ch): it shows whole at 1280 (first-minutes.spec.ts). */}
+          <div className={`field${ctx.errors.some((e) => e.path === 'queue.kind') ? ' invalid' : ''}`} style={{ '--option-ch': Math.max(...QUEUE_KIND_OPTIONS.map((o) => o.label.length)) } as CSSProperties}>
             <label htmlFor="queue-kind">The workers take their job from</label>
             <select id="queue-kind" value={queueKind} onChange={(e) => ctx.edit('queue', e.target.value === 'none' ? undefined : DEFAULT_QUEUE[e.target.value])}>
               {QUEUE_KIND_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
             </select>
-            {ctx.errors.filter((e) => e.path === 'queue.kind').map((e, i) => <p key={i} className="field-error">{e.message}</p>)}
+            {ctx.errors.filter((e) => e.path === 'queue.kind').map((e, i) => <p key={i} className="field-error">{problemWords(e.path, e.message).text}</p>)}
           </div>
           {queueKind === 'sqs' && <>
             <TextField ctx={ctx} path="queue.name" label="Queue name" />

@@ -2,6 +2,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { ValidationError } from '../../sim';
 import { fieldId, getIn, parsePath } from './paths';
+import { problemWords } from '../fields/words';
 
 /** What every field needs: the draft, the current errors and the edit function. */
 export interface FormCtx {
@@ -17,9 +18,17 @@ export function errorsAt(errors: readonly ValidationError[], path: string): read
   return errors.filter((e) => e.path === path);
 }
 
+/** The field's problems in the user's words (../fields/words.ts): its name, the rule with its unit, and the real system's why. */
 function FieldError({ id, errors }: { id: string; errors: readonly ValidationError[] }) {
   if (errors.length === 0) return null;
-  return <span id={`${id}-err`} className="field-error" data-testid="field-error">{errors.map((e) => `${e.path}: ${e.message}`).join('; ')}</span>;
+  return (
+    <span id={`${id}-err`} className="field-error" data-testid="field-error">
+      {errors.map((e, i) => {
+        const w = problemWords(e.path, e.message);
+        return <span key={i}>{i > 0 ? ' ' : ''}{w.text}{w.why && <span className="field-why"> Why: {w.why}</span>}</span>;
+      })}
+    </span>
+  );
 }
 
 interface FieldProps {

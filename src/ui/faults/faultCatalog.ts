@@ -66,7 +66,7 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
       if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: 'before it records completion; restarts after 5 s', make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
       opts.push(
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
-        { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when onError is "return")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
+        { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when "On a job error" is "return the connection as is")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },
       );
       // Only a consumer of a message queue has a message to push back when it shuts down.
       if (scenario.queue?.kind === 'sqs') opts.push({ id: 'shutdown', label: `Shut ${w} down here (a deploy)`, hint: 'SIGTERM: it pushes its message back (visibility 0); the next consumer runs the job from the start', make: () => ({ kind: 'shutdown', worker: w, atMs: t }) });

@@ -5,6 +5,7 @@
  */
 import { validateScenario, type Scenario } from '../../sim';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { realWhy } from './words';
 
 /** Rephrases a validation message about a millisecond field shown in seconds. */
 export function inSeconds(message: string): string {
@@ -24,5 +25,8 @@ export function problemAt(candidate: Scenario, path: string): string | null {
   const r = validateScenario(candidate);
   if (r.ok) return null;
   const hit = r.errors.find((e) => e.path === path || e.path.startsWith(`${path}.`) || e.path.startsWith(`${path}[`));
-  return hit ? inSeconds(hit.message) : null;
+  if (!hit) return null;
+  // The real system's reason, when it refuses the value too (./words.ts).
+  const why = realWhy(hit.path, hit.message);
+  return `${inSeconds(hit.message)}${why ? ` Why: ${why}` : ''}`;
 }

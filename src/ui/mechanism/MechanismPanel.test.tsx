@@ -22,7 +22,8 @@ describe('MechanismPanel', () => {
     await user.type(ttl, '0');
     expect(ttl).toHaveValue(0);
     expect(ttl).toHaveAttribute('aria-invalid', 'true');
-    expect(ttl).toHaveAccessibleDescription('Must be more than 0 s.');
+    // Issue 9: with the real system's reason.
+    expect(ttl).toHaveAccessibleDescription("Must be more than 0 s. Why: Redis refuses SET … PX 0 (or a negative TTL): \"ERR invalid expire time in 'set' command\".");
     expect(store.getState().scenario.lease.ttlMs).toBe(30_000);
     await user.type(ttl, '5');
     expect(ttl).not.toHaveAttribute('aria-invalid');

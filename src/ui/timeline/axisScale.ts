@@ -16,10 +16,29 @@ export function axisEndMs(endMs: number, mustShowMs: readonly number[] = []): nu
   return Math.max(end, hi);
 }
 
+/** The one unit of an axis. */
+export type AxisUnit = 'ms' | 's';
+
+/** The unit of the axis over the visible domain [fromMs, toMs]: ms while it ends by 2 s, else s. */
+export function axisUnit(_fromMs: number, toMs: number): AxisUnit {
+  return toMs <= 2_000 ? 'ms' : 's';
+}
+
 /** The tick labels for a visible domain [fromMs, toMs] and its ticks: all in ms or all in s. */
 export function tickFormatter(fromMs: number, toMs: number, ticks: readonly number[]): (ms: number) => string {
-  if (toMs <= 2_000) return (ms) => `${d3.format(',')(Math.round(ms))} ms`;
+  if (axisUnit(fromMs, toMs) === 'ms') return (ms) => `${d3.format(',')(Math.round(ms))} ms`;
   const step = ticks.length > 1 ? Math.abs(ticks[1]! - ticks[0]!) : Math.max(1, toMs - fromMs);
   const decimals = Math.min(3, d3.precisionFixed(step / 1000));
   return (ms) => `${(ms / 1000).toFixed(decimals)} s`;
+}
+
+/**
+ * An instant in the unit of the axis it sits on (the cursor's time badge): "1,700 ms" on an axis of
+ * ms ticks, "1.7 s" (or "0.4 s") on one of seconds, with every digit the instant has (to the ms), so
+ * the badge never speaks another unit than the ticks beside it (issue 9: "1,600 ms" next to "1.7 s").
+ */
+export function timeOnAxis(ms: number, fromMs: number, toMs: number): string {
+  const r = Math.round(ms);
+  if (axisUnit(fromMs, toMs) === 'ms') return `${d3.format(',')(r)} ms`;
+  return `${String(Number((r / 1000).toFixed(3)))} s`;
 }

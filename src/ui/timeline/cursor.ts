@@ -5,6 +5,7 @@
  */
 import type * as d3 from 'd3';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { timeOnAxis } from './axisScale';
 import type { LaneBox } from './layout';
 
 /**
@@ -23,14 +24,18 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
   grip?.setAttribute('aria-valuetext', fmtSeconds(cursorMs));
   const time = el.querySelector<HTMLElement>('.cursor-time');
   if (time) {
-    const text = fmtSeconds(cursorMs);
-    const flip = (plotW - cx) * k < 70;
+    // In the axis's unit (the ticks under it speak one unit: ./axisScale.ts).
+    const [fromMs, toMs] = x.domain() as [number, number];
+    const text = timeOnAxis(cursorMs, fromMs, toMs);
+    // The badge's width (its text in its own font, plus padding and border) in drawing units.
+    const w = (textWidthPx(text, time, 7.6 * k) + 10 * k) / k;
+    // To the cursor's left when it would not fit on its right.
+    const flip = (plotW - cx) < w + 12;
     time.textContent = text;
     time.classList.toggle('flip', flip);
-    // The time sits on the axis: the tick labels it would cover step aside (estimated widths: no
-    // layout read). Its font scales with the page as the drawing does, so its width in drawing units is fixed.
+    // The time sits on the axis: the tick labels it would cover step aside (widths measured on a
+    // canvas in each one's computed font: no layout read).
     if (axis) {
-      const w = text.length * 7.6 + 10;
       const [lo, hi] = flip ? [cx - w - 8, cx] : [cx, cx + 9 + w];
       hideTicksUnder(axis, x, lo, hi);
     }
@@ -49,15 +54,36 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
   }
 }
 
-/** Hides the axis's tick labels that overlap [lo, hi] (drawing units; estimated label widths) and shows the others. */
+/** Hides the axis's tick labels that overlap [lo, hi] (drawing units; label widths measured in their font) and shows the others. */
 function hideTicksUnder(axis: Element, x: d3.ScaleLinear<number, number>, lo: number, hi: number): void {
   for (const tick of axis.querySelectorAll<SVGGElement>('g.tick')) {
     const d = (tick as unknown as { __data__?: number }).__data__;
     const label = tick.querySelector('text');
     if (d === undefined || !label) continue;
     const tx = x(d);
-    const half = ((label.textContent ?? '').length * 7.2) / 2 + 2;
+    const half = textWidthPx(label.textContent ?? '', label, 7.2) / 2 + 3;
     const covered = tx + half > lo && tx - half < hi;
     if ((label.style.visibility === 'hidden') !== covered) label.style.visibility = covered ? 'hidden' : '';
   }
+}
+
+/** Canvas contexts by font: measuring text there reads no layout (only the element's computed font). */
+const measurers = new Map<string, OffscreenCanvasRenderingContext2D | null>();
+
+/**
+ * Width in px of `text` in `el`'s font (its computed style; no layout is read), or `fallbackPx` per
+ * character where no canvas can measure (jsdom). A tick label is in drawing units already (the
+ * SVG's own font size), the badge in screen px.
+ */
+function textWidthPx(text: string, el: Element, fallbackPx: number): number {
+  if (typeof OffscreenCanvas === 'undefined' || typeof getComputedStyle !== 'function') return text.length * fallbackPx;
+  const cs = getComputedStyle(el);
+  const font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  let ctx = measurers.get(font);
+  if (ctx === undefined) {
+    ctx = new OffscreenCanvas(1, 1).getContext('2d');
+    if (ctx) ctx.font = font;
+    measurers.set(font, ctx);
+  }
+  return ctx ? ctx.measureText(text).width : text.length * fallbackPx;
 }

@@ -52,7 +52,8 @@ export function markerXsByLane(faults: readonly Fault[], run: DerivedRun, boxes:
   faults.forEach((f, i) => {
     const box = boxOf(f, run, boxes);
     const ms = faultTimeMs(f, i, run);
-    if (box && ms !== null) out.set(box.id, [...(out.get(box.id) ?? []), Math.max(0, Math.min(plotW, x(ms)))]);
+    // Only markers in view (./faultMarkers: one out of view is not drawn).
+    if (box && ms !== null && x(ms) >= -1 && x(ms) <= plotW + 1) out.set(box.id, [...(out.get(box.id) ?? []), Math.max(0, Math.min(plotW, x(ms)))]);
   });
   return out;
 }
@@ -113,9 +114,12 @@ export function drawFaultMarkers(g: d3.Selection<SVGGElement, unknown, null, und
   enter.call(drag);
   enter.merge(sel).each(function (d) {
     const tx = r1(Math.max(0, Math.min(plotW, x(d.ms))));
+    // A fault whose time is outside the zoomed view is not drawn at the edge (it would read as firing there).
+    const inView = x(d.ms) >= -1 && x(d.ms) <= plotW + 1;
     const isSelected = d.index === selected;
-    if (!sigs.update(this, `${tx}|${d.box.y}|${d.box.h}|${d.text}|${d.fired}|${isSelected}|${faultGlyph(d.f)}`)) return;
+    if (!sigs.update(this, `${tx}|${inView}|${d.box.y}|${d.box.h}|${d.text}|${d.fired}|${isSelected}|${faultGlyph(d.f)}`)) return;
     const m = d3.select(this);
+    m.attr('visibility', inView ? null : 'hidden');
     m.attr('data-fault-index', d.index)
       .attr('transform', `translate(${tx},${d.box.y + d.box.h / 2})`)
       .attr('aria-label', `Fault: ${d.text}${d.fired ? '' : ' (did not fire)'}. Drag or press left and right arrows to move it by 1 s, Delete to remove, Enter to edit.`)
