@@ -50,9 +50,10 @@ test('a SQL race fills the plot: its last event sits near the right edge, ticks 
   const ticks = await page.locator('.timeline-svg .axis .tick text').allTextContents();
   expect(ticks.every((t) => / ms$/.test(t))).toBe(true);
   expect(ticks.at(-1)).toMatch(/^1[2-5]0 ms$/);
-  // The database lane's row marks are apart, not merged into one blob.
+  // The database lane's marks of the two INSERTs (both cited by the violation, so drawn as its
+  // marks) are apart, not merged into one blob.
   // Polled: the first frame may draw before the plot's width is measured (every mark at x = 0).
-  const rowXs = () => page.locator('.timeline-svg [data-lane="database"] rect[width="10"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().x));
+  const rowXs = () => page.locator('.timeline-svg [data-lane="database"] title').evaluateAll((els) => els.filter((e) => /^(Cited by a violation|Row)/.test(e.textContent ?? '')).map((e) => e.parentElement!.getBoundingClientRect().x).sort((a, b) => a - b));
   await expect.poll(async () => (await rowXs()).length).toBeGreaterThanOrEqual(2);
   await expect.poll(async () => { const rows = await rowXs(); return Math.abs(rows[1]! - rows[0]!); }).toBeGreaterThan(40);
 });
