@@ -13,7 +13,7 @@ test('Run it yourself: the transcript downloads as the CLI prints it, a file per
   await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against PostgreSQL 15\.\d+: 0 differences in all \d+ steps|Not checked in this build)$/);
 
   const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
-  expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.sql');
+  expect(combined.suggestedFilename()).toBe('lock-order-deadlock-transcript.txt');
   const text = readFileSync(await combined.path(), 'utf8');
   // The CLI exits 1 here (the preset's verdict is violated); its output is the same text.
   const cli = spawnSync('npx', ['tsx', 'src/cli/simulate.ts', 'lock-order-deadlock', '--transcript'], { encoding: 'utf8' });

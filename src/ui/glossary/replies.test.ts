@@ -11,6 +11,20 @@ describe('reply glossary', () => {
     expect([...missing]).toEqual([]);
   });
 
+  it('an HTTP reply is explained by its own status code, never another (200 OK (upload complete) was explained as 201 Created)', () => {
+    const wrong: string[] = [];
+    for (const p of PRESETS) for (const s of [p.withoutFix, p.withFix]) {
+      for (const e of runScenario(s).events) {
+        const code = e.reply?.match(/^([1-5]\d\d) /)?.[1];
+        if (!code) continue;
+        const say = explainReply(e.reply!) ?? '';
+        const codes = [...say.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]);
+        if (!codes.includes(code) || codes.some((c) => c !== code)) wrong.push(`${e.reply} → ${say}`);
+      }
+    }
+    expect([...new Set(wrong)]).toEqual([]);
+  });
+
   it('explains every reply of a lease in etcd (the example file and its variations)', async () => {
     const { readFileSync } = await import('node:fs');
     const base = JSON.parse(readFileSync(new URL('../../sim/scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8'));

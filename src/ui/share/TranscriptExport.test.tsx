@@ -4,9 +4,17 @@ import userEvent from '@testing-library/user-event';
 import { findPreset, parseScenario, runScenario, renderTranscript, buildTranscript, PRESETS } from '../../sim';
 import { hashOf, readHash } from '../url/urlState';
 import etcdFixture from '../../sim/scenario/fixtures/scenario-v2-etcd.json';
-import { sessionFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
+import { sessionFileName, transcriptFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
 
 describe('TranscriptExport ("Run it yourself")', () => {
+  it('names the whole transcript .txt for every preset (a Redis-only one was saved as .sql) and each session by its tool', () => {
+    for (const p of PRESETS) for (const s of [p.withoutFix, p.withFix]) {
+      const t = buildTranscript(runScenario(s));
+      expect(transcriptFileName(p.id)).toBe(`${p.id}-transcript.txt`);
+      for (const x of t.sessions) expect(sessionFileName(p.id, x)).toMatch(x.client === 'psql' ? /\.sql$/ : /\.txt$/);
+    }
+  });
+
   const preset = findPreset('lock-order-deadlock')!;
 
   it('knows a preset run from an edited one, so the fidelity claim is never borrowed', () => {

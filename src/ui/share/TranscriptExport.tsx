@@ -35,6 +35,15 @@ export function unchangedPreset(s: Scenario): { id: string; variant: 'with the f
   return null;
 }
 
+/**
+ * The file name of the whole transcript: `<base>-transcript.txt`. It interleaves every session
+ * (psql and redis-cli alike) with notes and expected replies, so it is a document to follow, not a
+ * script one tool runs: `.sql` would promise psql could run it (a Redis-only transcript was saved so).
+ */
+export function transcriptFileName(base: string): string {
+  return `${base}-transcript.txt`;
+}
+
 /** The file name of one session's script: `<base>-c1.sql`, `<base>-redis.txt`. */
 export function sessionFileName(base: string, session: { id: string; client: 'psql' | 'redis-cli' }): string {
   return `${base}-${session.id}.${session.client === 'psql' ? 'sql' : 'txt'}`;
@@ -103,7 +112,7 @@ export function TranscriptExport({ run, hidden = false }: TranscriptExportProps)
       <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
       <div className="share-actions">
         <button type="button" onClick={() => void onCopy()}>Copy transcript</button>
-        <button type="button" onClick={() => download(new Blob([textNow()], { type: 'text/plain' }), `${base}-transcript.sql`)}>Download transcript</button>
+        <button type="button" onClick={() => download(new Blob([textNow()], { type: 'text/plain' }), transcriptFileName(base))}>Download transcript</button>
         {transcript.sessions.map((s) => (
           <button key={s.id} type="button" onClick={() => download(new Blob([renderSessionScript(transcript, s.id, preset?.variant)], { type: 'text/plain' }), sessionFileName(base, s))}>
             {sessionFileName(base, s)}
