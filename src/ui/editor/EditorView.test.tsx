@@ -163,7 +163,7 @@ describe('Scenario editor', () => {
     expect(screen.getByText(/stall a worker's renewal timer/, { selector: 'legend' })).toBeTruthy();
     expect(screen.getByLabelText('Renewal timer stalled for (ms)')).toHaveValue(30000);
     fireEvent.change(screen.getByLabelText(/Renew this much early/), { target: { value: '3000' } });
-    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Renew this much early: must be < Renew every (3000)');
+    expect(screen.getByTestId('editor-errors')).toHaveTextContent('Renew this much early: must be less than Renew every (3000 ms)');
     expect(store().composed.client.renewMarginMs).toBe(0);
   });
 

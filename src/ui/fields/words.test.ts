@@ -27,6 +27,17 @@ describe('a problem in the user\'s words (issue 9)', () => {
     expect(fieldWords('workers[1].steps[2].ms')).toBe('Step duration (worker 2, step 3)');
   });
 
+  it('a bound that is another field says its value with the unit and the comparison in words (a fault at 500 s in a 90 s run)', () => {
+    const s = PRESETS.find((p) => p.id === 'export-lease-expiry')!.withoutFix;
+    const r = validateScenario({ ...s, faults: [{ ...s.faults[0]!, atMs: 500_000 }] });
+    expect(r.ok).toBe(false);
+    const e = r.ok ? null : r.errors.find((x) => x.path === 'faults[0].atMs')!;
+    expect(e).toBeTruthy();
+    const w = problemWords(e!.path, e!.message);
+    expect(w.text).toMatch(/must be at most Horizon \(90000 ms\)/);
+    expect(w.text).not.toMatch(/[≤≥<>]/);
+  });
+
   // The sweep: every numeric field of every preset set to 0, -1, 1.5 and null, and every message the
   // validator gives then, worded for the form: no field path, no camelCase name survives.
   it('every validator message over every preset\'s numeric fields reads without internal names', () => {

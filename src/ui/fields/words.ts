@@ -68,7 +68,13 @@ export function ruleWords(path: string, message: string): string {
     .replace(/lockService "etcd"/g, 'the lease in etcd')
     .replace(/^must be ≥ (-?[\d.]+)$/, `must be at least $1${unit}`)
     .replace(/^must be ≤ (-?[\d.]+)$/, `must be at most $1${unit}`)
-    .replace(/^must be at least 1 character\(s\)$/, 'must not be empty');
+    .replace(/^must be at least 1 character\(s\)$/, 'must not be empty')
+    // A bound that is another field ("must be ≤ horizonMs (90000)"): its value with its unit, the comparison in words.
+    .replace(/\b([a-z][\w.[\]]*Ms) \((-?[\d.]+)\)/g, '$1 ($2 ms)')
+    .replace(/^must be ≤ (?=[a-z])/, 'must be at most ')
+    .replace(/^must be ≥ (?=[a-z])/, 'must be at least ')
+    .replace(/^must be < (?=[a-z])/, 'must be less than ')
+    .replace(/^must be > (?=[a-z])/, 'must be more than ');
   // Paths named inside the rule ("must be < lease.renewEveryMs (3000)", "with lockService \"etcd\"").
   m = m.replace(/\b[a-z][A-Za-z0-9]*(?:\.[a-z][A-Za-z0-9]*|\[\d+\])+/g, (p) => (FIELD_LABELS[generic(p)] || /[A-Z]|\[/.test(p) ? fieldWords(p) : p));
   for (const [k, text] of Object.entries(INVARIANT_TEXT)) m = m.replace(new RegExp(`"${k}"|\\b${k}\\b`, 'g'), `"${text}"`);
