@@ -59,10 +59,12 @@ export function candidatePrompt(s: Scenario): { readonly title: string; readonly
 
 /**
  * The scenario as a candidate sees it: the neutral prompt as its title and description, no preset
- * id. `promptOf` (default `s`) is the scenario the prompt is derived from — the store words its
+ * id and no catalogue lesson. `promptOf` (default `s`) is the scenario the prompt is derived from — the store words its
  * setup and its composed run with the composed one's prompt, so both say the same.
  */
 export function candidateScenario(s: Scenario, promptOf: Scenario = s): Scenario {
+  // Neither the preset id nor its catalogue lesson ("leases" says where the answer is taught): every
+  // interview is filed under the lesson it asks for, start from the invariant.
   const { id: _id, ...rest } = s;
-  return { ...rest, ...candidatePrompt(promptOf) };
+  return { ...rest, lesson: 'invariants', ...candidatePrompt(promptOf) };
 }

@@ -18,9 +18,10 @@ describe('interview links', () => {
       if (!r.ok) continue;
       expect(r.state).toMatchObject({ i: 1, g: { k: ['pause', 'crash'], n: 2 } });
       expect(r.scenario.id).toBeUndefined();
-      // In full, but worded as the candidate's prompt (the preset's title and description may tell the answer).
-      const { id: _id, title: _t, description: _d, ...rest } = p.withoutFix;
-      expect(r.scenario).toEqual({ ...rest, ...candidatePrompt(p.withoutFix) });
+      // In full, but worded as the candidate's prompt (the preset's title and description may tell
+      // the answer) and filed under one lesson for every interview (the preset's says where it is taught).
+      const { id: _id, title: _t, description: _d, lesson: _l, ...rest } = p.withoutFix;
+      expect(r.scenario).toEqual({ ...rest, lesson: 'invariants', ...candidatePrompt(p.withoutFix) });
       expect(JSON.stringify(st)).not.toContain(p.withoutFix.description);
     }
   });

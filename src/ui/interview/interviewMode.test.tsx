@@ -61,7 +61,9 @@ function answerPhrases(p: Preset, prompt: string): string[] {
   const s = p.withoutFix;
   const hints = [p.withoutFix, p.withFix].flatMap((v) => runScenario(v).events.map(hintOf)).filter((h): h is string => h !== null && h !== '');
   return [...new Set(['Violated', 'Held:', 'The fix', 'with the fix', 'With the fix', p.fix, p.title, p.withoutFix.title, p.withFix.title, p.withoutFix.description, p.withFix.description, p.situation, p.expected.withoutFix, p.expected.withFix,
-    ...relevantSwitches(s).map((d) => switchHint(s, d)).filter((h) => !prompt.includes(h)), ...hints])];
+    ...relevantSwitches(s).map((d) => switchHint(s, d)).filter((h) => !prompt.includes(h)), ...hints,
+    // The trace hash is the preset's: on the page it would name the preset (and so its fix).
+    runScenario(p.withoutFix).traceHash, runScenario(p.withFix).traceHash])];
 }
 
 /** A file name's words, as fileBase writes them. */

@@ -7,7 +7,7 @@
 import { Suspense, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { deriveRun, useLockscope, useLockscopeStore, useRun, useVisibility, visibilityOf, type LockscopeState, type LockscopeStore } from '../store';
 import { hashOf } from '../url/urlState';
-import { download, exportNames, readScenarioFile, scenarioJson } from './files';
+import { download, exportNames, readScenarioFile, scenarioJson, WITHHELD_HASH } from './files';
 import { TranscriptExport } from '../lazyViews';
 import { EmbedSnippet } from '../embed/EmbedSnippet';
 
@@ -83,7 +83,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
   const composed = useDeferredValue(useLockscope((s) => s.composed));
   const link = useShareLink();
   const [status, setStatus] = useState('');
-  const { showFuture } = useVisibility();
+  const { showFuture, showHints } = useVisibility();
   const fileRef = useRef<HTMLInputElement>(null);
 
   const onImport = async (file: File | undefined) => {
@@ -132,12 +132,12 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       </div>
       <p className="small share-status" role="status">{status}</p>
       <Suspense fallback={null}>
-        <TranscriptExport run={run} hidden={!showFuture} />
+        <TranscriptExport run={run} hidden={!showFuture} withholdHash={!showHints} />
       </Suspense>
       <EmbedSnippet />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">
-        <dt>Trace hash</dt><dd><code data-testid="trace-hash">{run.traceHash}</code></dd>
+        <dt>Trace hash</dt><dd>{showHints ? <code data-testid="trace-hash">{run.traceHash}</code> : <span data-testid="trace-hash">{WITHHELD_HASH}: it would name the preset</span>}</dd>
         <dt>Seed</dt><dd data-testid="seed">{composed.seed}</dd>
         <dt>Scenario version</dt><dd>{composed.version}</dd>
         <dt>Events</dt><dd>{run.events.length}{run.error ? ' (stopped early)' : ''}</dd>

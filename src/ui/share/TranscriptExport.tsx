@@ -8,7 +8,7 @@
 import { useMemo, useState } from 'react';
 import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario } from '../../sim';
 import { FidelityLine } from '../fidelity/FidelityLine';
-import { download, fileBase } from './files';
+import { download, fileBase, WITHHELD_HASH } from './files';
 
 /** JSON with every object's keys in sorted order: a scenario decoded from a link (zod's key order) equals the preset it came from. */
 function canonicalJson(v: unknown): string {
@@ -53,12 +53,19 @@ export function sessionFileName(base: string, session: { id: string; client: 'ps
 export interface TranscriptExportProps {
   readonly run: RunResult;
   readonly hidden?: boolean;
+  /** An interview candidate's page (`showHints` off): the trace hash, the preset's, is withheld from the text. */
+  readonly withholdHash?: boolean;
 }
 
 /** The "Run it yourself" section. */
-export function TranscriptExport({ run, hidden = false }: TranscriptExportProps) {
+export function TranscriptExport({ run, hidden = false, withholdHash = false }: TranscriptExportProps) {
   const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
-  const transcript = useMemo(() => buildTranscript(run), [run]);
+  // An interview candidate's transcript does not carry the trace hash: it is the preset's, and
+  // would name the scenario the candidate is asked about.
+  const transcript = useMemo(() => {
+    const t = buildTranscript(run);
+    return withholdHash ? { ...t, traceHash: WITHHELD_HASH } : t;
+  }, [run, withholdHash]);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
   // The text is written out when it is used (a copy, a download, the copy's line count), not on every run.
   const textNow = () => renderTranscript(transcript, preset?.variant);

@@ -78,3 +78,6 @@ export function download(blob: Blob, filename: string): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** What an interview candidate's page and transcript say where the trace hash would be: the hash is the preset's, so it would name it. */
+export const WITHHELD_HASH = 'withheld in an interview';
