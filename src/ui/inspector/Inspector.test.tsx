@@ -172,3 +172,41 @@ describe('Inspector: the database sections only where the scenario uses the data
     expect(screen.getByText(/pg_locks is empty|Database locks/)).toBeInTheDocument();
   });
 });
+
+describe('the inspector shows the queue (issue 10: queues with at-least-once delivery)', () => {
+  it('queue-redelivery: at every event each message is shown as the queue held it — visible, in flight with whom until when, deleted — with its deliveries (the inspector had no queue at all)', async () => {
+    const { cleanup } = await import('@testing-library/react');
+    const { queueMessageState } = await import('./Inspector');
+    for (const s of [findPreset('queue-redelivery')!.withoutFix, findPreset('queue-redelivery')!.withFix]) {
+      const run = deriveRun(s);
+      let inFlightSeen = 0;
+      for (let i = 0; i < run.events.length; i++) {
+        const snap = run.snapshots[i]!;
+        const msgs = snap.queue as { messageId: string; state: string; receivedBy: string | null; receiveCount: number; invisibleUntilMs: number | null }[];
+        expect(msgs.length).toBeGreaterThan(0);
+        render(<Inspector run={run} index={i} cursorMs={run.events[i]!.atMs} />);
+        for (const m of msgs) {
+          const row = screen.getByTestId(`queue-${m.messageId}`);
+          const text = row.textContent ?? '';
+          if (m.state === 'inFlight') {
+            inFlightSeen += 1;
+            expect(text).toContain(`in flight with ${m.receivedBy}`);
+          } else expect(text).not.toContain('in flight');
+          if (m.state === 'deleted') expect(text).toContain('deleted');
+          expect(within(row).getAllByRole('cell').at(-1)!.textContent).toBe(String(m.receiveCount));
+          expect(text).toContain(queueMessageState(m as Parameters<typeof queueMessageState>[0], run.events[i]!.atMs));
+        }
+        cleanup();
+      }
+      expect(inFlightSeen).toBeGreaterThan(0);
+    }
+  });
+
+  it('words a message in flight with the time left from the cursor', async () => {
+    const { queueMessageState } = await import('./Inspector');
+    const m = { messageId: 'm1', body: 'charge-42', state: 'inFlight' as const, receivedBy: 'A', invisibleUntilMs: 30_000, receiveCount: 1 };
+    expect(queueMessageState(m, 25_000)).toBe('in flight with A until 30 s (5 s more)');
+    expect(queueMessageState({ ...m, state: 'visible', receivedBy: null, invisibleUntilMs: null }, 0)).toMatch(/^visible/);
+    expect(queueMessageState({ ...m, state: 'deleted' }, 0)).toBe('deleted');
+  });
+});

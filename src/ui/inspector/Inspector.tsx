@@ -5,6 +5,7 @@
  * graph (who waits for whom, a cycle highlighted), table rows, destination writes and the connection pool.
  */
 import { leaseEntriesOf, usesDatabase, usesDestination, type EtcdSnapshot, type PgLockRow, type PoolerSnapshot, type WorldSnapshot } from '../../sim';
+import type { QueueMessageSnapshot } from '../../sim/resources/messageQueue';
 import type { ReactNode } from 'react';
 import type { DerivedRun } from '../store/derive';
 import { beliefsInWords } from './beliefs';
@@ -89,6 +90,17 @@ export interface InspectorProps {
   readonly cursorMs: number;
   /** Heading level text, e.g. "World at the cursor". */
   readonly title?: string;
+}
+
+/**
+ * A message's state at the cursor, in words: visible, in flight with its consumer until its
+ * visibility timeout passes (and how long that is from the cursor), or deleted.
+ */
+export function queueMessageState(m: QueueMessageSnapshot, cursorMs: number): string {
+  if (m.state === 'deleted') return 'deleted';
+  if (m.state === 'visible') return 'visible: the next ReceiveMessage gets it';
+  const until = m.invisibleUntilMs;
+  return `in flight with ${m.receivedBy ?? 'a consumer'}${until === null ? '' : ` until ${fmtSeconds(until)} (${fmtSeconds(Math.max(0, until - cursorMs))} more)`}`;
 }
 
 /** The lane state of `worker` after event `index`: that of its latest event with a state (none: undefined). */
@@ -249,6 +261,27 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
               )}
             </div>
           ))}
+
+          {Array.isArray(snap.queue) && run.scenario.queue?.kind === 'sqs' && (
+            <>
+              <h3>Queue <code>{run.scenario.queue.name}</code></h3>
+              <TableBox label="Queue messages">
+              <table className="grid" aria-label="Queue messages">
+                <thead><tr><th scope="col">Message</th><th scope="col">Body</th><th scope="col">State</th><th scope="col">Deliveries</th></tr></thead>
+                <tbody>
+                  {(snap.queue as readonly QueueMessageSnapshot[]).map((m) => (
+                    <tr key={m.messageId} data-testid={`queue-${m.messageId}`}>
+                      <th scope="row"><code>{m.messageId}</code></th>
+                      <td><code>{m.body}</code></td>
+                      <td>{queueMessageState(m, cursorMs)}</td>
+                      <td>{m.receiveCount}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              </TableBox>
+            </>
+          )}
 
           {usesDestination(run.scenario) && (
             <>
