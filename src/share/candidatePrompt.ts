@@ -18,7 +18,10 @@ function jobPhrase(s: Scenario): string {
     case 'insertOnce': return `inserting into ${j.table} (${Object.entries(j.key).map(([k, v]) => `${k} = ${String(v)}`).join(', ')})`;
     case 'debit': return `debiting account ${j.accountId}`;
     case 'reserve': return `reserving item ${j.itemId}`;
-    case 'external': return `${s.destination.kind === 'file' ? 'writing' : 'calling'} ${s.destination.target}`;
+    // Only a job with an effect step touches the destination (unsafe-release's job writes nothing).
+    case 'external': return s.workers.some((w) => w.steps.some((st) => st.do === 'effect'))
+      ? `${s.destination.kind === 'file' ? 'writing' : 'calling'} ${s.destination.target}`
+      : `running job ${j.jobKey}`;
     case 'fencedRow': return `writing row ${j.rowId} of ${j.table}`;
   }
 }
