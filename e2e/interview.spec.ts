@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { lz, watchErrors } from './support';
-import { findPreset, runScenario, type Preset, type TraceEvent } from '../src/sim';
+import { findPreset, runScenario, type Preset } from '../src/sim';
 import { candidatePrompt } from '../src/share/candidatePrompt';
+import { hintOf } from '../src/ui/interview/hintOf';
 
 const FIX = "fencing token (INCR) checked by the file store rejects A's stale upload";
 /** Words that would give the answer away on the candidate's page. */
@@ -30,17 +31,6 @@ function pngTitle(png: Buffer): string | null {
   return null;
 }
 
-/** The part of a sentence only its full narration has (the trace's `fact` is the sentence without it): two data fields compared. */
-function hintOf(e: TraceEvent): string | null {
-  if (e.fact === undefined) return null;
-  const n = e.narration;
-  const f = e.fact;
-  let i = 0;
-  while (i < f.length && f[i] === n[i]) i++;
-  let j = 0;
-  while (j < f.length - i && f[f.length - 1 - j] === n[n.length - 1 - j]) j++;
-  return n.slice(i, n.length - j).replace(/^[\s:;,.—-]+/, '').trim() || null;
-}
 
 /** A preset's answer phrases: verdict words, the fix, its titles, setup and expected outcomes, and the explanation part of every sentence of its runs. */
 function answerPhrases(p: Preset): string[] {

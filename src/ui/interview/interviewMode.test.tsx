@@ -13,11 +13,12 @@ import { App } from '../App';
 import { createLockscopeStore, LockscopeProvider } from '../store';
 import { hashOf } from '../url/urlState';
 import { relevantSwitches, switchHint } from '../mechanism/switches';
-import { PRESETS, findPreset, runScenario, type Preset, type Scenario, type TraceEvent } from '../../sim';
+import { PRESETS, findPreset, runScenario, type Preset, type Scenario } from '../../sim';
 import { candidatePrompt } from '../../share/candidatePrompt';
 import { exportNames } from '../share/files';
 import { deriveRun } from '../store/derive';
 import { visibilityOf } from '../store';
+import { hintOf } from './hintOf';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
 
@@ -35,21 +36,6 @@ async function pageText(composed: Scenario, view: 'simulate' | 'edit' | 'compare
   return text;
 }
 
-/**
- * The part of an event's sentence that only the full narration has (its explanation: the trace's
- * `fact` is the sentence without it) — the two data fields compared, the narration never read
- * for meaning.
- */
-function hintOf(e: TraceEvent): string | null {
-  if (e.fact === undefined) return null;
-  const n = e.narration;
-  const f = e.fact;
-  let i = 0;
-  while (i < f.length && f[i] === n[i]) i++;
-  let j = 0;
-  while (j < f.length - i && f[f.length - 1 - j] === n[n.length - 1 - j]) j++;
-  return n.slice(i, n.length - j).replace(/^[\s:;,.—-]+/, '').trim();
-}
 
 /**
  * A preset's answer phrases: the verdict words, the fix, the "with the fix" variant's label, the
