@@ -20,6 +20,7 @@ import { useLockscope, useLockscopeStore, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef } from './switches';
 import { useSwitchStatuses } from './useSwitchStatuses';
+import { usePrefetchNext } from './usePrefetchNext';
 import { matchVariant } from './variant';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
@@ -96,6 +97,8 @@ export function MechanismPanel() {
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
   // Judged on the run on screen: the scenario with the faults injected now (`composed`).
   const statuses = useSwitchStatuses(composed);
+  // The runs its controls would show, derived in idle time so that a click only draws (./usePrefetchNext.ts).
+  usePrefetchNext(composed, statuses);
   const statusOf = (d: SwitchDef) => statuses?.get(d.id);
   const active = switches.filter((d) => statusOf(d)?.enabled !== false);
   const inert = switches.filter((d) => statusOf(d)?.enabled === false);

@@ -5,6 +5,7 @@
  */
 import { validateScenario, formatErrors, type Fault, type Scenario, type TraceEvent } from '../../sim';
 import { deriveRun, indexAtMs } from './derive';
+import { knownValid, noteValid } from './prefetch';
 import { describeChange } from './changes';
 import type { LockscopeState } from './types';
 
@@ -53,10 +54,15 @@ export function commitScenario(set: Set, get: Get, next: { scenario?: Scenario; 
   const scenario = next.scenario ?? s.scenario;
   const faults = next.faults ?? s.faults;
   const candidate = compose(scenario, faults);
-  const checked = validateScenario(candidate);
-  if (!checked.ok) {
-    set({ error: `That change makes the scenario invalid: ${formatErrors(checked.errors)}`, ...extra });
-    return;
+  // A content a prefetch (./prefetch.ts) or an earlier edit already found valid skips the schema walk.
+  const json = JSON.stringify(candidate);
+  if (!knownValid(candidate, json)) {
+    const checked = validateScenario(candidate);
+    if (!checked.ok) {
+      set({ error: `That change makes the scenario invalid: ${formatErrors(checked.errors)}`, ...extra });
+      return;
+    }
+    noteValid(candidate, json);
   }
   const before = deriveRun(s.composed);
   const after = deriveRun(candidate);

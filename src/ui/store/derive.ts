@@ -32,6 +32,11 @@ export function deriveRun(scenario: Scenario): DerivedRun {
   return run;
 }
 
+/** Whether `deriveRun(scenario)` would answer from its cache (no run), for the prefetch's tests and callers that only want a cached run. */
+export function isDerived(scenario: Scenario): boolean {
+  return byObject.has(scenario) || byContent.has(JSON.stringify(scenario));
+}
+
 /** Index of the last event at or before `ms` (-1 when the cursor is before the first event). Binary search. */
 export function indexAtMs(events: readonly TraceEvent[], ms: number): number {
   let lo = 0;
