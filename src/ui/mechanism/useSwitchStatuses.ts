@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import { relevantSwitches, switchStatusSteps, type Scenario, type SwitchStatus } from '../../sim';
-import { runWhenIdle } from '../idle';
+import { afterPaint, runWhenIdle } from '../idle';
 import { requestSwitchStatuses } from './switchStatusClient';
 
 const done = new WeakMap<Scenario, ReadonlyMap<string, SwitchStatus>>();
@@ -55,10 +55,16 @@ export function useSwitchStatuses(s: Scenario): ReadonlyMap<string, SwitchStatus
       });
     };
     // Off the main thread where a Web Worker runs; else (jsdom, a worker that failed) in idle slices.
-    const cancelWorker = requestSwitchStatuses(s, finish, inIdleTime);
-    if (!cancelWorker) inIdleTime();
+    // Asked after the edit's frame is painted: an effect of a click runs inside the click's task,
+    // and posting the scenario to the worker (a structured clone) cost ~1–3 ms of that frame.
+    let cancelWorker: (() => void) | null = null;
+    const cancelPaint = afterPaint(() => {
+      cancelWorker = requestSwitchStatuses(s, finish, inIdleTime);
+      if (!cancelWorker) inIdleTime();
+    });
     return () => {
-      cancelWorker?.();
+      cancelPaint();
+      (cancelWorker as (() => void) | null)?.();
       (cancelIdle as (() => void) | null)?.();
     };
   }, [s]);
