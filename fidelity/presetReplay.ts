@@ -258,7 +258,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * line `REPLICAOF 127.0.0.1 6379` names the primary the replay started (the one substitution,
  * besides the key prefix).
  */
-async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
+export async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
   let compared = 0;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, findPreset, parseScenario, runScenario, type Scenario } from '../index';
 import { LeaseStore } from '../resources/leaseStore';
 import { COMPARE_AND_DELETE_SCRIPT, COMPARE_AND_EXTEND_SCRIPT, renderRedisReply, type RedisCmd } from '../resources/redisTypes';
-import { buildTranscript, deadlockVictimEvents, FAILOVER_ACTOR, PGBOUNCER_ACTOR, REPLAY_LIMIT_WHY, REPLICA_PORT, REPLICA_SESSION, TTL_WAIT_MARGIN_MS, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
+import { buildTranscript, deadlockVictimEvents, FAILOVER_ACTOR, FORCED_EXPIRY_ACTOR, PGBOUNCER_ACTOR, REPLAY_LIMIT_WHY, REPLICA_PORT, REPLICA_SESSION, TTL_WAIT_MARGIN_MS, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
 
 const variants = PRESETS.flatMap((p) => (['withoutFix', 'withFix'] as const).map((v) => ({ label: `${p.id} (${v})`, scenario: p[v] })));
 const steps = (s: Scenario): TranscriptStep[] => buildTranscript(runScenario(s)).entries.filter((e): e is TranscriptStep => e.kind !== 'note');
@@ -390,6 +390,29 @@ describe('a reader who follows a transcript gets its replies: TTLs by real-time 
       // A step that relies on a TTL comes before it runs out in the run.
       if (e.kind === 'redis' && e.needsTtl !== undefined) expect(e.atMs, `step ${e.n}`).toBeLessThan(byN.get(e.needsTtl.step)!.atMs + e.needsTtl.ttlMs);
     }
+  });
+
+  it('a forced expiry is PEXPIRE key 0 where the model removes a live key: a step, and the reader gets every reply after it', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    const t = buildTranscript(runScenario({ ...base, faults: [...base.faults, { kind: 'expireLease', atMs: 5_000 }] }));
+    const forced = t.entries.find((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis' && e.actor === FORCED_EXPIRY_ACTOR)!;
+    expect([forced.line, forced.expect, forced.atMs, forced.eventId]).toEqual(['PEXPIRE lease:rebuild 0', '(integer) 1', 5_000, null]);
+    expect(forced.needsTtl).toEqual({ step: 1, ttlMs: 10_000 });
+    // B takes the lease at its next try, at once: no wait, the key is gone now.
+    expect(t.entries.find((e) => e.kind === 'redis' && e.n > forced.n && e.expect === 'OK')).toMatchObject({ actor: 'B', atMs: 5_000, n: forced.n + 1 });
+    expect(replayCoverage(t).stop).toBeNull();
+    expect(t.notReplayed.join('\n')).not.toContain('expire the lease now');
+    expect(follow(t, 5)).toEqual([]);
+    expect(renderTranscript(t)).toMatch(/-- \d+\. redis \(the forced expiry\) at 5 s: a command that reproduces the forced expiry\nPEXPIRE lease:rebuild 0\n-- expect: \(integer\) 1\n-- why: the forced expiry/);
+  });
+
+  it('a forced expiry of a key that is already gone replies 0, as the model\'s forced expiry removes nothing', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    // At 25 s every worker has released: the key is gone.
+    const t = buildTranscript(runScenario({ ...base, faults: [...base.faults, { kind: 'expireLease', atMs: 25_000 }] }));
+    const forced = t.entries.find((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis' && e.actor === FORCED_EXPIRY_ACTOR)!;
+    expect([forced.line, forced.expect]).toEqual(['PEXPIRE lease:rebuild 0', '(integer) 0']);
+    expect(follow(t, 5)).toEqual([]);
   });
 
   it('without its wait, a reader would get other replies: the wait is what makes the transcript true', () => {

@@ -163,13 +163,14 @@ export type ReplayLimit = 'ttl' | 'expireLease' | 'clockJump' | 'failover';
  * Why the redis-cli steps after a `ReplayLimit` note are not replayed (the words the transcript,
  * the fidelity report and the app use). A TTL that a step set is replayed by waiting (a `wait`
  * note), and the first failover on a real replica; these remain: a TTL no step set (none in the
- * presets), a forced expiry and a clock jump (faults no command reproduces exactly: Redis 7 expires
- * keys by the server's wall clock, so only moving the machine's clock jumps it — Redis docs, EXPIRE,
- * "How Redis expires keys"), and a second failover (the replay has one replica).
+ * presets), a forced expiry where `PEXPIRE key 0` would not be the same (the key's TTL ends in that
+ * very millisecond, or the replies do not show whether it exists; otherwise it is a step), a clock
+ * jump (Redis 7 expires keys by the server's wall clock, so only moving the machine's clock jumps
+ * it — Redis docs, EXPIRE, "How Redis expires keys"), and a second failover (one replica).
  */
 export const REPLAY_LIMIT_WHY: Readonly<Record<ReplayLimit, string>> = {
   ttl: 'a Redis TTL runs out that no step of the transcript set',
-  expireLease: 'a forced Redis expiry (a fault)',
+  expireLease: 'a forced Redis expiry (a fault) that no command reproduces here: the key\'s TTL ends in the same millisecond, or the replies do not show whether the key exists',
   clockJump: 'a jump of Redis\'s clock (a fault: Redis expires keys by the server\'s wall clock, which only moving the machine\'s clock reproduces)',
   failover: 'a second Redis failover (the replay has one replica)',
 };
@@ -261,6 +262,46 @@ function applyTtlEffect(ttlBy: Map<string, TtlSetBy>, cmd: RedisCmd, reply: Redi
   }
 }
 
+/**
+ * What `cmd` with `reply` shows of which keys exist (`alive`: key → exists; absent = not known):
+ * SET, GET, PTTL, INCR and PEXPIRE replies say it; after DEL the keys are gone; a compare-and-delete
+ * or compare-and-extend that replied 0 leaves it unknown (the key was missing or held another token).
+ */
+function applyLiveness(alive: Map<string, boolean>, cmd: RedisCmd, reply: RedisReply): void {
+  switch (cmd.op) {
+    case 'SET':
+      if (reply.kind === 'ok' || (reply.kind === 'nil' && cmd.nx === true)) alive.set(cmd.key, true);
+      else if (reply.kind === 'nil') alive.set(cmd.key, false);
+      return;
+    case 'GET':
+      alive.set(cmd.key, reply.kind === 'bulk');
+      return;
+    case 'DEL':
+      cmd.keys.forEach((k) => alive.set(k, false));
+      return;
+    case 'PTTL':
+      if (reply.kind === 'int') alive.set(cmd.key, reply.value !== -2);
+      return;
+    case 'INCR':
+      alive.set(cmd.key, true);
+      return;
+    case 'PEXPIRE':
+      if (reply.kind === 'int') alive.set(cmd.key, reply.value === 1 && cmd.ms > 0);
+      return;
+    case 'COMPARE_AND_DELETE':
+      if (reply.kind === 'int' && reply.value === 1) alive.set(cmd.key, false);
+      else alive.delete(cmd.key);
+      return;
+    case 'COMPARE_AND_EXTEND':
+      if (reply.kind === 'int' && reply.value === 1) alive.set(cmd.key, cmd.ms > 0);
+      else alive.delete(cmd.key);
+      return;
+  }
+}
+
+/** The actor of the command a transcript adds to reproduce a forced expiry (`PEXPIRE key 0`). */
+export const FORCED_EXPIRY_ACTOR = 'forced expiry';
+
 /** A wait in words: `wait until 10.5 s after step 1`. */
 export function waitLine(w: RedisWait): string {
   return `wait until ${fmtTime(w.ms)} after step ${w.afterStep}`;
@@ -324,6 +365,14 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   /** Key → the step that gave it the TTL it has now (the keys of the Redis session's server, as the run's Redis holds them). */
   let ttlBy = new Map<string, TtlSetBy>();
   /**
+   * Key → whether it exists on the Redis session's server now, as the replies show it (absent =
+   * not known, e.g. after a compare-and-delete that replied 0). The setup clears the run's keys
+   * and sets the fencing counter.
+   */
+  let aliveNow = new Map<string, boolean>([[scenario.lease.key, false], ...(scenario.lease.fenceStart > 0 ? [[scenario.lease.fenceKey, true] as const] : [[scenario.lease.fenceKey, false] as const])]);
+  let aliveOnReplica = new Map(aliveNow);
+  const atMsOf = (step: number): number => entries.find((x) => x.kind !== 'note' && x.n === step)?.atMs ?? 0;
+  /**
    * The first Redis failover: the replica has every write made up to `replicationLagMs` before it
    * (`LeaseStore.advance`), so the replay breaks replication (`WAIT 1 0` on the primary, then
    * `REPLICAOF NO ONE` on the replica) just before the first redis-cli step after that instant,
@@ -341,6 +390,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const breakReplication = (atMs: number, failoverAtMs: number): void => {
     replicationBroken = true;
     ttlOnReplica = new Map(ttlBy);
+    aliveOnReplica = new Map(aliveNow);
     const lag = fmtTime(scenario.lease.replicationLagMs);
     const add = (session: string, cmd: readonly string[], line: string, expect: string, why: string): void => {
       n += 1;
@@ -402,6 +452,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const needsTtl = redisKeys(cmd).flatMap((k) => ttlBy.get(k) ?? []).sort((x, y) => x.step + x.ttlMs - (y.step + y.ttlMs))[0];
       entries.push({ kind: 'redis', n, atMs: e.atMs, eventId: e.id, session: redisSession, actor: e.actor, line, argv: redisArgv(cmd), expect: renderRedisReply(reply), ...(needsTtl !== undefined ? { needsTtl } : {}) });
       applyTtlEffect(ttlBy, cmd, reply, n);
+      applyLiveness(aliveNow, cmd, reply);
       continue;
     }
     if (call?.resource === 'etcd') {
@@ -501,6 +552,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const key = e.data.key;
       const by = ttlBy.get(key);
       ttlBy.delete(key);
+      aliveNow.set(key, false);
       if (by === undefined) {
         note(e, `(${fmtTime(e.atMs)}, virtual time) the TTL of ${key} runs out and Redis deletes the key; no step of this transcript set that TTL, so the replies from here on depend on timing it does not give.`, 'ttl');
         continue;
@@ -516,7 +568,12 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       const kind = e.data.kind;
       // In the user's words (the registry's label), as the editor names the kind.
       // The first Redis failover is replayed on a real replica (below), so it is not among what the transcript leaves out.
-      if (kind !== 'failover' || failovers > 0) faultKinds.set(e.data.faultIndex, registeredFaultKinds().find((d) => d.kind === kind)?.label ?? kind);
+      const leaseKey = scenario.lease.key;
+      const by = ttlBy.get(leaseKey);
+      // A forced expiry removes the key now if it is live (LeaseStore.forceExpire): PEXPIRE key 0 does exactly that on a real server.
+      // Not when the key's TTL ends this very millisecond (the run's and the server's order would differ) or its existence is unknown.
+      const forcedExpiryStep = kind === 'expireLease' && scenario.lockService === undefined && aliveNow.has(leaseKey) && (by === undefined || atMsOf(by.step) + by.ttlMs > e.atMs);
+      if ((kind !== 'failover' || failovers > 0) && !forcedExpiryStep) faultKinds.set(e.data.faultIndex, registeredFaultKinds().find((d) => d.kind === kind)?.label ?? kind);
       const session = connectionOf.get(e.actor);
       const waiting = session !== undefined ? blocked.get(session) : undefined;
       // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
@@ -527,6 +584,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
         if (!replicationBroken) breakReplication(e.atMs, e.atMs);
         redisSession = REPLICA_SESSION;
         ttlBy = ttlOnReplica;
+        aliveNow = aliveOnReplica;
         entries.push({
           kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, redisTiming: true, failover: true,
           text: `fault (${kind}): ${e.narration} Replayed for real: the replica stopped replicating at step ${replicationStoppedAt}; from here on the redis-cli steps go to the promoted replica (session ${REPLICA_SESSION}), the primary is not used again.`,
@@ -534,6 +592,24 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
         continue;
       }
       if (kind === 'failover') failovers += 1;
+      if (forcedExpiryStep) {
+        const alive = aliveNow.get(leaseKey) ?? false;
+        entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, redisTiming: true, text: `fault (${kind}): ${e.narration} Replayed with a real command, the next step.` });
+        redisKeySet.add(leaseKey);
+        use(redisSession, 'redis-cli', null);
+        n += 1;
+        const cmd: RedisCmd = { op: 'PEXPIRE', key: leaseKey, ms: 0 };
+        const reply: RedisReply = { kind: 'int', value: alive ? 1 : 0 };
+        entries.push({
+          kind: 'redis', n, atMs: e.atMs, eventId: null, session: redisSession, actor: FORCED_EXPIRY_ACTOR, line: renderRedis(cmd), argv: redisArgv(cmd), expect: renderRedisReply(reply),
+          ...(by !== undefined && alive ? { needsTtl: by } : {}),
+          why: `the forced expiry: a TTL of 0 ms deletes ${leaseKey} now if it exists, as the fault removes it (Redis docs, EXPIRE: a non-positive timeout deletes the key)`,
+        });
+        applyTtlEffect(ttlBy, cmd, reply, n);
+        ttlBy.delete(leaseKey);
+        applyLiveness(aliveNow, cmd, reply);
+        continue;
+      }
       note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind) ? (kind as ReplayLimit) : undefined);
       if (kind === 'crash' && session !== undefined && waiting !== undefined) {
         blocked.delete(session);
@@ -760,10 +836,10 @@ function stepBody(s: TranscriptStep): string[] {
 function stepHeader(s: TranscriptStep): string {
   const who = s.actor === PGBOUNCER_ACTOR
     ? `${s.session} (PgBouncer, as its client ${s.via ?? ''} goes)`
-    : s.actor === FAILOVER_ACTOR
-      ? `${s.session} (the failover)`
+    : s.actor === FAILOVER_ACTOR || s.actor === FORCED_EXPIRY_ACTOR
+      ? `${s.session} (the ${s.actor})`
       : `${s.session} (${s.actor}${s.via !== undefined ? ` via PgBouncer client ${s.via}` : ''})`;
-  const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : s.kind === 'redis' && s.why !== undefined ? ': a command that reproduces the failover' : '';
+  const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : s.kind === 'redis' && s.why !== undefined ? `: a command that reproduces the ${s.actor}` : '';
   return `-- ${s.n}. ${who} at ${fmtTime(s.atMs)}${tail}`;
 }
 
