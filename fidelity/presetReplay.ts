@@ -17,10 +17,13 @@
  *
  * redis-cli: the steps run in order under a fresh key prefix (`prefixRedisKeys`), as fast as
  * possible, each line split as redis-cli splits it (`splitCliArgs`, which must give the step's
- * argv). The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the
- * replay compares every step up to the first note that needs real time to pass (a TTL running
- * out, forced expiry, clock jump, failover: the transcript's own `replayCoverage`, which its text
- * states) and counts the rest as not replayed. Each replay records the step numbers it ran
+ * argv). The leases' TTLs (10–30 s) are literal in the commands, so time is not scaled: at each
+ * "wait until … after step N" note the replay sleeps until that long after step N's reply, so the
+ * key really expires on the server; the replays of all presets run at once, so the suite waits
+ * about as long as the longest TTL. A failover transcript runs on a primary and a replica of its
+ * own (`redisPair.ts`). Steps after a note no command reproduces (the transcript's own
+ * `replayCoverage`, which its text states: a clock jump, a second failover) count as not
+ * replayed; the presets have none. Each replay records the step numbers it ran
  * (`ranSteps`); `coverageOf` (./coverage.ts) turns them into the report's per-variant coverage —
  * which steps were replayed, which not and why — that the app's claim states.
  *

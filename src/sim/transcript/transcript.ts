@@ -17,10 +17,16 @@
  * outside what a transcript replays (a real server's lease ids differ, and its TTLs run in real
  * time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
  * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
- * on any reply that differs from the `expect` of a step — all but the redis-cli steps after the
- * first note that needs Redis to do what no command does on one server (a TTL running out in real
- * time, a forced expiry, a clock jump, a failover: `replayCoverage`); the text says where that is,
- * in its header and at the note, and the fidelity report records those steps as not replayed.
+ * on any reply that differs from the `expect` of a step. Redis time is real: where a TTL runs out
+ * the transcript says how long to wait ("wait until 10.5 s after step 1", `RedisWait`, counted from
+ * the step that set the TTL) and the replay waits it; a step that relies on a TTL not having run
+ * out carries `needsTtl`. A forced expiry is the step `PEXPIRE key 0`; the first Redis failover is
+ * replayed on a second server made a replica in the setup (`REPLICAOF`): `WAIT 1 0` and
+ * `REPLICAOF NO ONE` where the run's replica stopped receiving writes (its replication lag before
+ * the failover), and the steps after the failover go to that server (session `replica`). Only a
+ * clock jump, a second failover, a TTL no step set and a forced expiry `PEXPIRE` cannot stand for
+ * stop the redis-cli replay (`replayCoverage`); the text says where, in its header and at the
+ * note, and the fidelity report records those steps as not replayed.
  *
  * Behind PgBouncer (`database.pooler`) the sessions are PgBouncer's server connections (`s1`, …),
  * the ones the statements ran on (`call.caller`), each step naming the client connection it came
@@ -693,12 +699,13 @@ export interface ReplayStop {
 }
 
 /**
- * What a replay of the transcript on one PostgreSQL and one Redis server, typing each step as
- * fast as it can (the fidelity suite's `fidelity/presetReplay.ts`), checks: every psql step, and
- * the redis-cli steps before the first note that needs Redis to do what no command does (a TTL
- * running out in real time, a forced expiry, a clock jump, a failover: `ReplayLimit`). From that
- * note on, a single server's replies are not the run's; `stop` names it and the redis-cli steps
- * after it. The transcript's text says the same (`renderTranscript`). Pure; never throws.
+ * What a replay of the transcript on one PostgreSQL and one Redis server (and its replica, for a
+ * failover), typing each step as fast as it can and waiting where a wait note says (the fidelity
+ * suite's `fidelity/presetReplay.ts`), checks: every psql step, and the redis-cli steps before the
+ * first note that needs Redis to do what no command does (`ReplayLimit`: a clock jump, a second
+ * failover, a TTL no step set, a forced expiry `PEXPIRE key 0` cannot stand for). From that note
+ * on, the server's replies are not the run's; `stop` names it and the redis-cli steps after it.
+ * The transcript's text says the same (`renderTranscript`). Pure; never throws.
  */
 export function replayCoverage(t: Transcript): { readonly total: number; readonly replayable: readonly number[]; readonly stop: ReplayStop | null } {
   const replayable: number[] = [];
