@@ -20,6 +20,10 @@ test('the statechart panel draws the worker machine and highlights the state at 
     await expect(svg.locator(`[data-state="${s}"]`)).toHaveCount(1);
   }
   await expect(svg.locator('[data-edge="paused|RESUME|active.hist"]')).toHaveCount(1);
+  // Each state in the timeline's words, its machine name on hover.
+  await expect(svg.locator('[data-state="active.performingEffect"] > text').first()).toHaveText('performing the effect');
+  await expect(svg.locator('[data-state="active.performingEffect"] > title')).toHaveText('performing the effect (machine state performingEffect)');
+  expect(await svg.locator('text').allTextContents()).not.toContainEqual(expect.stringMatching(/\b[a-z]+[A-Z][A-Za-z]*\b/));
   // Before the first event: idle, inside active.
   await expect(svg.locator('.sc-state.current')).toHaveAttribute('data-state', 'active.idle');
 
@@ -27,7 +31,7 @@ test('the statechart panel draws the worker machine and highlights the state at 
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('cursor-readout')).toContainText('event 8/');
-  await expect(page.getByTestId('statechart-now')).toContainText('B is in waiting');
+  await expect(page.getByTestId('statechart-now')).toContainText('B is waiting');
   await expect(svg.locator('.sc-state.current')).toHaveAttribute('data-state', 'active.waiting');
   await expect(svg.locator('[data-state="active"]')).toHaveClass(/\bactive\b/);
   await expect(svg.locator('.sc-edge.next')).toHaveCount(1);
@@ -35,7 +39,7 @@ test('the statechart panel draws the worker machine and highlights the state at 
 
   // Worker A at the same cursor: holding the lease (or working under it), not waiting.
   await page.getByTestId('statechart').getByRole('combobox', { name: 'Worker to follow' }).selectOption('A');
-  await expect(page.getByTestId('statechart-now')).toContainText('A is in');
+  await expect(page.getByTestId('statechart-now')).toContainText(/A is (holding the lock|working|performing the effect|recording completion|releasing|paused)/);
   await expect(svg.locator('.sc-state.current')).not.toHaveAttribute('data-state', 'active.waiting');
 
   const results = await new AxeBuilder({ page }).include('[data-testid="statechart-section"]').analyze();

@@ -49,13 +49,17 @@ test('queue-redelivery: Run it yourself and the catalogue card claim no server; 
   expect(errors).toEqual([]);
 });
 
-test('failover-fence: Run it yourself claims no difference over the steps after the Redis failover, which the replay did not run (issue 13)', async ({ page }) => {
+test('failover-fence: the failover is replayed on a real replica, so Run it yourself claims all its steps; the transcript names both servers (issue 13)', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto('/#/sim/failover-fence');
   const share = page.getByRole('region', { name: 'Share and export' });
   await expect(share.getByRole('heading', { name: 'Run it yourself' })).toBeVisible();
-  // A current report names the steps replayed and the steps after the failover; a stale or absent one claims nothing.
-  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against Redis 7\.[\d.]+: 0 differences in steps 1–3; steps 4–7 not replayed \(a Redis failover\)|Not checked in this build)$/);
-  await expect(share.getByTestId('fidelity')).not.toHaveText(/: 0 differences$/);
+  // A current report covers every step (the failover on a replica of the replay's own); a stale or absent one claims nothing.
+  await expect(share.getByTestId('fidelity')).toHaveText(/^(Checked against Redis 7\.[\d.]+: 0 differences in all 9 steps|Not checked in this build)$/);
+  const [combined] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Download transcript' }).click()]);
+  const text = readFileSync(await combined.path(), 'utf8');
+  expect(text).toContain('-- ==== setup: redis-cli -p 6380 (session replica), once: the second server replicates the first ====\nREPLICAOF 127.0.0.1 6379');
+  expect(text).toMatch(/-- 2\. replica \(the failover\) at 0 ms: a command that reproduces the failover\nREPLICAOF NO ONE\n-- expect: OK/);
+  expect(text).not.toContain('stops being meaningful');
   expect(errors).toEqual([]);
 });

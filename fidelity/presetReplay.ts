@@ -17,10 +17,13 @@
  *
  * redis-cli: the steps run in order under a fresh key prefix (`prefixRedisKeys`), as fast as
  * possible, each line split as redis-cli splits it (`splitCliArgs`, which must give the step's
- * argv). The leases' TTLs (5–60 s) are literal in the commands, so time cannot be scaled: the
- * replay compares every step up to the first note that needs real time to pass (a TTL running
- * out, forced expiry, clock jump, failover: the transcript's own `replayCoverage`, which its text
- * states) and counts the rest as not replayed. Each replay records the step numbers it ran
+ * argv). The leases' TTLs (10–30 s) are literal in the commands, so time is not scaled: at each
+ * "wait until … after step N" note the replay sleeps until that long after step N's reply, so the
+ * key really expires on the server; the replays of all presets run at once, so the suite waits
+ * about as long as the longest TTL. A failover transcript runs on a primary and a replica of its
+ * own (`redisPair.ts`). Steps after a note no command reproduces (the transcript's own
+ * `replayCoverage`, which its text states: a clock jump, a second failover) count as not
+ * replayed; the presets have none. Each replay records the step numbers it ran
  * (`ranSteps`); `coverageOf` (./coverage.ts) turns them into the report's per-variant coverage —
  * which steps were replayed, which not and why — that the app's claim states.
  *
@@ -29,7 +32,9 @@
  * checks the routing through a real one). Commands of a
  * worker cut off from Redis are notes in the transcript: they never reach the server.
  */
-import { PRESETS, REPLAY_LIMIT_WHY, buildTranscript, replayCoverage, runScenario, type Scenario, type Transcript, type TranscriptStep } from '../src/sim/index';
+import { PRESETS, REPLAY_LIMIT_WHY, REPLICA_SESSION, buildTranscript, replayCoverage, runScenario, waitLine, type Scenario, type Transcript, type TranscriptStep } from '../src/sim/index';
+import type Redis from 'ioredis';
+import { startOwnRedis, type OwnRedis } from './redisPair';
 import { renderReply } from '../src/sim/resources/renderSql';
 import { CASE_DEADLOCK_TIMEOUT, Monitor, RealSession, type RealDone } from './pgReal';
 import { normalizeDeadlockDetail } from './sqlHarness';
@@ -214,7 +219,8 @@ export function splitCliArgs(line: string): string[] {
 
 /**
  * `argv` with every key argument prefixed (the key positions of the commands the model speaks:
- * SET/GET/PEXPIRE/PTTL/INCR take one key first, DEL a list, EVAL `numkeys` keys after the script).
+ * SET/GET/PEXPIRE/PTTL/INCR take one key first, DEL a list, EVAL `numkeys` keys after the script;
+ * WAIT and REPLICAOF, which the failover's replay adds, take none).
  * The preset replay runs on the shared Redis database like every other case, isolated by the
  * prefix, so two runs at once (or another program's keys) never meet. Throws on another command.
  */
@@ -225,6 +231,8 @@ export function prefixRedisKeys(argv: readonly string[], prefix: string): string
       return [name, ...rest.map((a, i) => (i === 0 ? prefix + a : a))];
     case 'DEL':
       return [name, ...rest.map((a) => prefix + a)];
+    case 'WAIT': case 'REPLICAOF':
+      return [name, ...rest];
     case 'EVAL': case 'EVALSHA': {
       const numKeys = Number(rest[1]);
       return [name, ...rest.map((a, i) => (i >= 2 && i < 2 + numKeys ? prefix + a : a))];
@@ -236,49 +244,116 @@ export function prefixRedisKeys(argv: readonly string[], prefix: string): string
 
 let redisReplayCounter = 0;
 
-/** Replays the redis-cli steps of one transcript under a fresh key prefix, up to the first note that needs real time to pass or a fault no command reproduces (`replayCoverage`). */
-async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
-  const redis = newRedis();
-  await redis.connect();
-  const prefix = `fid:${process.pid}:preset${++redisReplayCounter}:`;
-  const touched = new Set<string>();
-  const run = (argv: readonly string[]): Promise<RealRedisReply> => {
-    const p = prefixRedisKeys(argv, prefix);
-    const keys = p[0]?.toUpperCase().startsWith('EVAL') ? p.slice(3, 3 + Number(p[2])) : p[0]?.toUpperCase() === 'DEL' ? p.slice(1) : [p[1] ?? ''];
-    keys.forEach((k) => touched.add(k));
-    return callRaw(redis, p);
-  };
+/** How long the replay waits for one Redis reply before it calls the step a harness problem (a `WAIT 1 0` whose replica never syncs). */
+const REDIS_REPLY_TIMEOUT_MS = 15_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Replays the redis-cli steps of one transcript under a fresh key prefix, in order, up to the
+ * first note that needs Redis to do what no command does (`replayCoverage`: a forced expiry, a
+ * clock jump, a second failover, a TTL no step set). Where the transcript says "wait until … after
+ * step N" (a TTL running out), it sleeps until that long after step N's reply, so the key really
+ * expires on the server; a step whose reply relies on a TTL not having run out yet (`needsTtl`)
+ * must have had its reply within that TTL of the setting step's send (else a timing problem,
+ * re-run by the confirmation rule). A transcript with a failover runs on two servers of its own
+ * (`redisPair.ts`): session `redis` on the primary, `replica` on the second server, whose setup
+ * line `REPLICAOF 127.0.0.1 6379` names the primary the replay started (the one substitution,
+ * besides the key prefix).
+ */
+export async function replayRedis(name: string, t: Transcript): Promise<CaseResult> {
   const transcript: string[] = [];
   const problems: string[] = [];
   let compared = 0;
   const ran: number[] = [];
-  // Where one server stops being the run's Redis: the transcript's own rule, which its text states.
+  const prefix = `fid:${process.pid}:preset${++redisReplayCounter}:`;
+  const touched = new Set<string>();
+  const own: OwnRedis[] = [];
+  const conns = new Map<string, Redis>();
+  // Where the servers stop being the run's Redis: the transcript's own rule, which its text states.
   const { stop } = replayCoverage(t);
   const skipped = stop?.steps.length ?? 0;
   const stoppedAt = stop ? `${stop.eventId} at ${stop.atMs} ms (${REPLAY_LIMIT_WHY[stop.limit]})` : null;
   const beyond = new Set(stop?.steps ?? []);
+  /** Step → when it was sent and when its reply came (performance.now(), ms). */
+  const sent = new Map<number, number>();
+  const replied = new Map<number, number>();
+  let waitedMs = 0;
+  const call = async (session: string, argv: readonly string[]): Promise<RealRedisReply> => {
+    const redis = conns.get(session);
+    if (redis === undefined) throw new Error(`no server for session ${session}`);
+    const p = prefixRedisKeys(argv, prefix);
+    const keys = p[0]?.toUpperCase().startsWith('EVAL') ? p.slice(3, 3 + Number(p[2])) : p[0]?.toUpperCase() === 'DEL' ? p.slice(1) : p[0]?.toUpperCase() === 'WAIT' || p[0]?.toUpperCase() === 'REPLICAOF' ? [] : [p[1] ?? ''];
+    keys.forEach((k) => touched.add(k));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no reply to ${argv[0] ?? ''} within ${REDIS_REPLY_TIMEOUT_MS} ms`)), REDIS_REPLY_TIMEOUT_MS); });
+    try {
+      return await Promise.race([callRaw(redis, p), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   try {
-    // The transcript's setup: clear the run's keys, start the fencing counter where the world starts it.
-    for (const x of t.redisSetup) await run(x.argv);
+    if (t.replicaSetup.length > 0) {
+      const primary = await startOwnRedis();
+      own.push(primary);
+      const replica = await startOwnRedis();
+      own.push(replica);
+      conns.set('redis', primary.client);
+      conns.set(REPLICA_SESSION, replica.client);
+      transcript.push(`own servers: primary redis-server ${primary.version} on 127.0.0.1:${primary.port}, replica ${replica.version} on 127.0.0.1:${replica.port}`);
+    } else {
+      const redis = newRedis();
+      await redis.connect();
+      conns.set('redis', redis);
+    }
+    // The transcript's setup: clear the run's keys, start the fencing counter where the world starts it; a replica follows the primary.
+    for (const x of t.redisSetup) await call('redis', x.argv);
+    const primary = own[0];
+    for (const x of t.replicaSetup) {
+      const argv = primary !== undefined && x.argv[0] === 'REPLICAOF' ? ['REPLICAOF', primary.host, String(primary.port)] : x.argv;
+      const real = await call(REPLICA_SESSION, argv);
+      if (replyText(real) !== 'OK') problems.push(`replica setup ${argv.join(' ')}: ${replyText(real)}`);
+    }
     for (const e of t.entries) {
+      if (problems.length > 0) break;
+      if (e.kind === 'note') {
+        // A TTL runs out: wait as the transcript says, in real time.
+        if (e.wait !== undefined && !beyond.has(e.wait.afterStep)) {
+          const from = replied.get(e.wait.afterStep);
+          if (from === undefined) { problems.push(`${e.eventId}: the wait counts from step ${e.wait.afterStep}, which the replay did not run`); break; }
+          const left = from + e.wait.ms - performance.now();
+          if (left > 0) { await sleep(left); waitedMs += left; }
+          transcript.push(`   ${waitLine(e.wait)} (the TTL of ${e.wait.key}): waited ${Math.max(0, Math.round(left))} ms`);
+        }
+        continue;
+      }
       if (e.kind !== 'redis' || beyond.has(e.n)) continue;
       // The line the reader types is the argv a client sends, as redis-cli splits it.
       const argv = splitCliArgs(e.line);
       if (JSON.stringify(argv) !== JSON.stringify(e.argv)) problems.push(`step ${e.n}: redis-cli would read ${JSON.stringify(argv)} from the line, not the command ${JSON.stringify(e.argv)}`);
-      const real = await run(argv);
+      sent.set(e.n, performance.now());
+      const real = await call(e.session, argv);
+      replied.set(e.n, performance.now());
       compared += 1;
       ran.push(e.n);
-      transcript.push(`${e.n} ${e.actor}> ${e.line}\n      expect: ${e.expect}\n      server: ${replyText(real)}`);
-      if (replyText(real) !== e.expect) problems.push(`step ${e.n} ${e.line}: expect ${e.expect} ≠ server ${replyText(real)}`);
-      if (problems.length > 0) break;
+      transcript.push(`${e.n} ${e.session} ${e.actor}> ${e.line}\n      expect: ${e.expect}\n      server: ${replyText(real)}`);
+      if (replyText(real) !== e.expect) problems.push(`step ${e.n} ${e.session}> ${e.line}: expect ${e.expect} ≠ server ${replyText(real)}`);
+      // The TTL this reply relies on must not have run out on the server: the reply came within it.
+      const setAt = e.needsTtl !== undefined ? sent.get(e.needsTtl.step) : undefined;
+      if (e.needsTtl !== undefined && setAt !== undefined && (replied.get(e.n) ?? 0) - setAt >= e.needsTtl.ttlMs) {
+        problems.push(`timing: step ${e.n} relies on the ${e.needsTtl.ttlMs} ms TTL set by step ${e.needsTtl.step}, but its reply came ${Math.round((replied.get(e.n) ?? 0) - setAt)} ms after that step was sent`);
+      }
     }
   } catch (err) {
     problems.push(`harness error: ${(err as Error).message}`);
   } finally {
-    if (touched.size > 0) await redis.call('DEL', ...touched).catch(() => undefined);
-    redis.disconnect();
+    const shared = own.length === 0 ? conns.get('redis') : undefined;
+    if (shared !== undefined && touched.size > 0) await shared.call('DEL', ...touched).catch(() => undefined);
+    shared?.disconnect();
+    for (const s of own) await s.stop();
   }
-  transcript.unshift(`${compared} redis-cli steps replayed${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later steps not replayed` : ''}`);
+  transcript.unshift(`${compared} redis-cli steps replayed${waitedMs > 0 ? `, ${Math.round(waitedMs)} ms spent waiting for TTLs` : ''}${stoppedAt ? `; stopped at ${stoppedAt}, ${skipped} later steps not replayed` : ''}`);
   return { name, primitive: 'transcript replay (redis-cli)', outcome: problems.length > 0 ? 'disagree' : 'agree', transcript, problems, steps: compared, notReplayed: skipped, ranSteps: ran, stepsOf: t.entries.filter((e) => e.kind === 'redis').map((e) => e.n) };
 }
 
@@ -311,14 +386,31 @@ export async function replayPresets(ids?: readonly string[]): Promise<{ results:
     if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
     return result;
   };
-  for (const p of PRESETS.filter((x) => ids === undefined || ids.includes(x.id))) {
-    for (const variant of ['withoutFix', 'withFix'] as const) {
-      const t = buildTranscript(runScenario(p[variant]));
-      const label = `${p.id} (${variant})`;
-      const sql = t.sessions.some((s) => s.client === 'psql') ? await confirmed(() => replaySql(label, p[variant], t)) : undefined;
-      const redis = t.sessions.some((s) => s.client === 'redis-cli') ? await confirmed(() => replayRedis(label, t)) : undefined;
-      rows.push({ presetId: p.id, variant, ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), coverage: coverageOf(t, sql, redis) });
+  const jobs = PRESETS.filter((x) => ids === undefined || ids.includes(x.id)).flatMap((p) => (['withoutFix', 'withFix'] as const).map((variant) => {
+    const t = buildTranscript(runScenario(p[variant]));
+    const label = `${p.id} (${variant})`;
+    // The redis-cli replays run all at once (each under its own key prefix, a failover's on servers
+    // of its own): most of their time is waiting for TTLs, which they spend side by side and
+    // alongside the psql replays below.
+    const redis = t.sessions.some((s) => s.client === 'redis-cli') ? runConfirmed(() => replayRedis(label, t)) : undefined;
+    redis?.catch(() => undefined);
+    return { p, variant, t, label, redis };
+  }));
+  const sqlOf = new Map<string, CaseResult>();
+  for (const j of jobs) {
+    // psql replays one at a time: each compares the server's pg_locks with the model's.
+    if (j.t.sessions.some((s) => s.client === 'psql')) sqlOf.set(j.label, await confirmed(() => replaySql(j.label, j.p[j.variant], j.t)));
+  }
+  for (const j of jobs) {
+    const sql = sqlOf.get(j.label);
+    let redis: CaseResult | undefined;
+    if (j.redis !== undefined) {
+      const { result, flake } = await j.redis;
+      results.push(result);
+      if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
+      redis = result;
     }
+    rows.push({ presetId: j.p.id, variant: j.variant, ...(sql ? { sql } : {}), ...(redis ? { redis } : {}), coverage: coverageOf(j.t, sql, redis) });
   }
   return { results, notes, flakes, rows };
 }

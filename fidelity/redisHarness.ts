@@ -21,14 +21,16 @@ import type { CaseResult, RedisCase } from './types';
 
 export const REDIS_CONFIG = { host: process.env.REDIS_HOST ?? '127.0.0.1', port: Number(process.env.REDIS_PORT ?? 6379) };
 
-export function newRedis(db = 0): Redis {
-  return new Redis({ ...REDIS_CONFIG, db, lazyConnect: true, maxRetriesPerRequest: 1, stringNumbers: true });
+export function newRedis(db = 0, at: { host: string; port: number } = REDIS_CONFIG): Redis {
+  return new Redis({ ...at, db, lazyConnect: true, maxRetriesPerRequest: 1, stringNumbers: true });
 }
 
 /** A server reply; integers also keep the exact decimal text the server sent. */
 export type RealRedisReply = RedisReply & { readonly exact?: string };
 
-const INTEGER_REPLIES = new Set(['INCR', 'DEL', 'PEXPIRE', 'PTTL', 'EVAL']);
+const INTEGER_REPLIES = new Set(['INCR', 'DEL', 'PEXPIRE', 'PTTL', 'EVAL', 'WAIT']);
+/** Commands whose `OK` is a status reply (redis-cli prints it bare), not a bulk string. */
+const STATUS_OK = new Set(['SET', 'REPLICAOF']);
 
 /**
  * A raw ioredis reply (or thrown error) as a typed `RedisReply`, given the command that produced
@@ -41,7 +43,7 @@ export function toReply(cmd: string, raw: unknown, error?: unknown): RealRedisRe
   if (raw === null || raw === undefined) return { kind: 'nil' };
   const name = cmd.toUpperCase();
   if (typeof raw === 'string' || typeof raw === 'number') {
-    if (name === 'SET' && raw === 'OK') return { kind: 'ok' };
+    if (STATUS_OK.has(name) && raw === 'OK') return { kind: 'ok' };
     if (INTEGER_REPLIES.has(name)) return { kind: 'int', value: Number(raw), exact: String(raw) };
     return { kind: 'bulk', value: String(raw) };
   }

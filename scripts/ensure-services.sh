@@ -19,6 +19,14 @@ fi
 psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'test'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -c 'CREATE DATABASE test' >/dev/null
 
+# redis-server is needed even when a Redis already answers: the transcript replay of a Redis
+# failover starts a primary and a replica of its own (fidelity/redisPair.ts).
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "== installing Debian's redis-server"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "== starting Redis"
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS, findPreset, parseScenario, runScenario, type Scenario } from '../index';
-import { buildTranscript, deadlockVictimEvents, PGBOUNCER_ACTOR, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
+import { LeaseStore } from '../resources/leaseStore';
+import { COMPARE_AND_DELETE_SCRIPT, COMPARE_AND_EXTEND_SCRIPT, renderRedisReply, type RedisCmd } from '../resources/redisTypes';
+import { buildTranscript, deadlockVictimEvents, FAILOVER_ACTOR, FORCED_EXPIRY_ACTOR, PGBOUNCER_ACTOR, REPLAY_LIMIT_WHY, REPLICA_PORT, REPLICA_SESSION, TTL_WAIT_MARGIN_MS, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
 
 const variants = PRESETS.flatMap((p) => (['withoutFix', 'withFix'] as const).map((v) => ({ label: `${p.id} (${v})`, scenario: p[v] })));
 const steps = (s: Scenario): TranscriptStep[] => buildTranscript(runScenario(s)).entries.filter((e): e is TranscriptStep => e.kind !== 'note');
@@ -75,11 +77,13 @@ describe('the deadlock: the server must pick the statement the run\'s check fail
 });
 
 describe('what cannot be typed becomes a comment', () => {
-  it('a TTL running out is a wait in virtual time that Redis timing depends on, before the SET it lets through', () => {
+  it('a TTL running out is a wait in real time, counted from the step that set the TTL, before the SET it lets through', () => {
     const t = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));
     const i = t.entries.findIndex((e) => e.kind === 'note' && e.redisTiming);
-    expect(t.entries[i]).toMatchObject({ atMs: 30_000 });
-    expect(t.entries[i]!.kind === 'note' && t.entries[i]!.text).toMatch(/^wait until 30 s \(virtual time\): the TTL of lease:export runs out/);
+    expect(t.entries[i]).toMatchObject({ atMs: 30_000, wait: { afterStep: 1, ms: 30_000 + TTL_WAIT_MARGIN_MS, key: 'lease:export', ttlMs: 30_000 } });
+    expect(t.entries[i]).not.toHaveProperty('replayLimit');
+    expect(t.entries[i]!.kind === 'note' && t.entries[i]!.text).toMatch(/^wait until 30\.5 s after step 1 \(real time\): the TTL of lease:export \(30 s, set by step 1\) runs out/);
+    expect(renderSessionScript(t, 'redis')).toContain('# wait until 30.5 s after step 1 (real time): the TTL of lease:export runs out\n# step ');
     expect(t.entries[i + 1]).toMatchObject({ kind: 'redis', actor: 'B', expect: 'OK' });
     // The pause and the destination are notes, never steps.
     const notes = t.entries.filter((e) => e.kind === 'note').map((e) => (e.kind === 'note' ? e.text : ''));
@@ -184,15 +188,43 @@ describe('what a transcript does not replay is said, at the top and where it occ
 });
 
 describe('where a replay on one server stops being meaningful (issue 13)', () => {
-  it('failover-fence without the fix: the redis-cli steps after the failover are named, with why, in the header and at the failover', () => {
+  it('failover-fence without the fix: the failover on a real replica — replication broken where the run\'s replica stopped, the later steps sent to the promoted replica', () => {
     const t = buildTranscript(runScenario(findPreset('failover-fence')!.withoutFix));
-    expect(replayCoverage(t)).toEqual({ total: 7, replayable: [1, 2, 3], stop: { limit: 'failover', eventId: 'e5', atMs: 1500, steps: [4, 5, 6, 7] } });
+    expect(replayCoverage(t)).toEqual({ total: 9, replayable: [1, 2, 3, 4, 5, 6, 7, 8, 9], stop: null });
+    expect(t.replicaSetup.map((x) => x.line)).toEqual(['REPLICAOF 127.0.0.1 6379']);
+    expect(t.sessions.map((x) => x.id)).toEqual(['redis', REPLICA_SESSION]);
+    const redis = t.entries.filter((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis');
+    // The replica lags 2 s and the failover is at 1.5 s: it has nothing of the run, so replication stops before step 3.
+    expect(redis.slice(0, 2).map((e) => [e.n, e.session, e.line, e.expect, e.actor])).toEqual([[1, 'redis', 'WAIT 1 0', '(integer) 1', FAILOVER_ACTOR], [2, REPLICA_SESSION, 'REPLICAOF NO ONE', 'OK', FAILOVER_ACTOR]]);
+    const failover = t.entries.findIndex((e) => e.kind === 'note' && e.failover === true);
+    for (const [i, e] of t.entries.entries()) if (e.kind === 'redis' && e.n > 2) expect(e.session, `step ${e.n}`).toBe(i < failover ? 'redis' : REPLICA_SESSION);
+    // After the failover B takes the lease again and INCR gives 33 again: the replica never saw A's.
+    expect(redis.filter((e) => e.session === REPLICA_SESSION && e.n > 2).slice(0, 2).map((e) => e.expect)).toEqual(['OK', '(integer) 33']);
     const text = renderTranscript(t);
-    expect(text).toContain('-- Replaying on one server stops being meaningful at e5 (1.5 s): a Redis failover.');
-    expect(text).toContain('--   The redis-cli steps 4–7 come after it:');
-    const at = text.split('\n').findIndex((l) => l.includes('fault (failover)'));
-    expect(text.split('\n')[at + 1]).toBe('--    From here on, replaying on one Redis server stops being meaningful (a Redis failover): the redis-cli steps 4–7 show what the run saw.');
-    expect(renderSessionScript(t, 'redis')).toContain('# from here on, replaying on one Redis server stops being meaningful (a Redis failover, e5): these steps show what the run saw\n# step 4');
+    expect(text).not.toContain('stops being meaningful');
+    expect(text).toContain(`--   ${REPLICA_SESSION} redis-cli -p ${REPLICA_PORT} (the replica`);
+    expect(text).not.toMatch(/faults \(they happen outside the servers\): Redis failover/);
+    expect(renderSessionScript(t, 'redis')).toContain(`# the failover: from here on the steps go to session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT})`);
+    expect(renderSessionScript(t, REPLICA_SESSION)).toContain('REPLICAOF 127.0.0.1 6379\n# step 2');
+  });
+
+  it('the break comes where the model\'s replica stopped: with no lag, just before the failover (every earlier write survives it)', () => {
+    const base = findPreset('failover-fence')!.withoutFix;
+    const t = buildTranscript(runScenario({ ...base, lease: { ...base.lease, replicationLagMs: 0 } }));
+    const redis = t.entries.filter((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis');
+    const stopAt = redis.findIndex((e) => e.line === 'REPLICAOF NO ONE');
+    expect(redis.slice(0, stopAt - 1).every((e) => e.atMs <= 1_500 && e.session === 'redis')).toBe(true);
+    expect(redis.slice(stopAt + 1).every((e) => e.atMs > 1_500 && e.session === REPLICA_SESSION)).toBe(true);
+    // Nothing lost: B's SET after the failover still finds A's lease.
+    expect(redis[stopAt + 1]).toMatchObject({ actor: 'B', expect: '(nil)' });
+  });
+
+  it('a clock jump stays where the replay stops, with why: Redis expires by the server\'s wall clock', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    const t = buildTranscript(runScenario({ ...base, faults: [...base.faults, { kind: 'clockJump', atMs: 5_000, jumpMs: 20_000 }] }));
+    const { stop } = replayCoverage(t);
+    expect(stop).toMatchObject({ limit: 'clockJump', atMs: 5_000 });
+    expect(renderTranscript(t)).toContain(`stops being meaningful at ${stop!.eventId} (5 s): ${REPLAY_LIMIT_WHY.clockJump}.`);
   });
 
   it.each(variants)('$label: every step is replayable or after the first note that needs Redis to do what no command does; the text names those steps', ({ scenario }) => {
@@ -201,7 +233,7 @@ describe('where a replay on one server stops being meaningful (issue 13)', () =>
     const all = t.entries.flatMap((e) => (e.kind === 'note' ? [] : [e]));
     expect(total).toBe(all.length);
     expect([...replayable, ...(stop?.steps ?? [])].sort((a, b) => a - b)).toEqual(all.map((e) => e.n));
-    const firstLimit = t.entries.findIndex((e) => e.kind === 'note' && e.redisTiming);
+    const firstLimit = t.entries.findIndex((e) => e.kind === 'note' && e.replayLimit !== undefined);
     // psql steps are always replayable; a redis-cli step is not exactly when it comes after the first limit.
     for (const [i, e] of t.entries.entries()) {
       if (e.kind === 'note') continue;
@@ -279,5 +311,113 @@ describe('the header names only the tools the transcript uses (issue 13)', () =>
       const file = renderSessionScript(t, s.id).split('\n').slice(0, 4).join('\n');
       if (s.client === 'redis-cli') expect(file).not.toMatch(/psql|PostgreSQL/);
     }
+  });
+});
+
+/** The command a redis-cli argv of a transcript step is (the commands the model speaks). */
+function commandOf(argv: readonly string[]): RedisCmd {
+  const [name = '', ...a] = argv;
+  const upper = name.toUpperCase();
+  if (upper === 'SET') {
+    const opts = a.slice(2).map((x) => x.toUpperCase());
+    const px = opts.indexOf('PX');
+    return { op: 'SET', key: a[0]!, value: a[1]!, ...(opts.includes('NX') ? { nx: true } : {}), ...(opts.includes('XX') ? { xx: true } : {}), ...(px >= 0 ? { pxMs: Number(a[2 + px + 1]) } : {}), ...(opts.includes('KEEPTTL') ? { keepTtl: true } : {}) };
+  }
+  if (upper === 'DEL') return { op: 'DEL', keys: a };
+  if (upper === 'GET' || upper === 'PTTL' || upper === 'INCR') return { op: upper, key: a[0]! };
+  if (upper === 'PEXPIRE') return { op: 'PEXPIRE', key: a[0]!, ms: Number(a[1]) };
+  if (upper === 'EVAL' && a[0] === COMPARE_AND_DELETE_SCRIPT) return { op: 'COMPARE_AND_DELETE', key: a[2]!, token: a[3]! };
+  if (upper === 'EVAL' && a[0] === COMPARE_AND_EXTEND_SCRIPT) return { op: 'COMPARE_AND_EXTEND', key: a[2]!, token: a[3]!, ms: Number(a[4]) };
+  throw new Error(`not a command of the model: ${argv.join(' ')}`);
+}
+
+describe('a reader who follows a transcript gets its replies: TTLs by real-time waits, the failover on a replica (issue 13)', () => {
+  /**
+   * The reader, emulated on the model's Redis (`LeaseStore`): every redis-cli step typed
+   * `typingMs` after the one before, and at each "wait until … after step N" line a wait until
+   * that long after step N — the reader's clock, not the run's. A failover transcript runs on two
+   * stores: the replica executes what the primary does until `REPLICAOF NO ONE` (replication with
+   * no lag), then only its own steps. Every reply must be the step's `expect`.
+   */
+  const follow = (t: ReturnType<typeof buildTranscript>, typingMs: number): string[] => {
+    const stores = new Map([['redis', new LeaseStore()], [REPLICA_SESSION, new LeaseStore()]]);
+    let replicating = t.replicaSetup.length > 0;
+    let clock = 0;
+    const at = new Map<number, number>();
+    const wrong: string[] = [];
+    const run = (session: string, argv: readonly string[]): string => {
+      const cmd = commandOf(argv);
+      const reply = renderRedisReply(stores.get(session)!.execute(clock, cmd));
+      if (replicating && session === 'redis') stores.get(REPLICA_SESSION)!.execute(clock, cmd);
+      return reply;
+    };
+    for (const x of t.redisSetup) run('redis', x.argv);
+    for (const e of t.entries) {
+      if (e.kind === 'note') {
+        if (e.wait !== undefined) clock = Math.max(clock, at.get(e.wait.afterStep)! + e.wait.ms);
+        continue;
+      }
+      if (e.kind !== 'redis') continue;
+      clock += typingMs;
+      at.set(e.n, clock);
+      let got: string;
+      if (e.line === 'WAIT 1 0') got = '(integer) 1';
+      else if (e.line === 'REPLICAOF NO ONE') { replicating = false; got = 'OK'; }
+      else got = run(e.session, e.argv);
+      if (got !== e.expect) wrong.push(`step ${e.n} ${e.session}> ${e.line}: expect ${e.expect}, the reader gets ${got}`);
+    }
+    return wrong;
+  };
+
+  it.each(variants)('$label: typing fast (5 ms a step) and slowly (200 ms a step), every redis-cli reply is the one printed', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    if (!t.sessions.some((s) => s.client === 'redis-cli')) return;
+    expect(replayCoverage(t).stop).toBeNull();
+    expect(follow(t, 5)).toEqual([]);
+    expect(follow(t, 200)).toEqual([]);
+  });
+
+  it.each(variants)('$label: each wait counts from the step that set the TTL, which the run\'s expiry instant confirms', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    const byN = new Map(t.entries.flatMap((e) => (e.kind === 'note' ? [] : [[e.n, e] as const])));
+    for (const e of t.entries) {
+      if (e.kind === 'note' && e.wait !== undefined) {
+        const setter = byN.get(e.wait.afterStep)!;
+        expect(setter.kind).toBe('redis');
+        expect(setter.atMs + e.wait.ttlMs, `${e.eventId}`).toBe(e.atMs);
+        expect(e.wait.ms).toBe(e.wait.ttlMs + TTL_WAIT_MARGIN_MS);
+      }
+      // A step that relies on a TTL comes before it runs out in the run.
+      if (e.kind === 'redis' && e.needsTtl !== undefined) expect(e.atMs, `step ${e.n}`).toBeLessThan(byN.get(e.needsTtl.step)!.atMs + e.needsTtl.ttlMs);
+    }
+  });
+
+  it('a forced expiry is PEXPIRE key 0 where the model removes a live key: a step, and the reader gets every reply after it', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    const t = buildTranscript(runScenario({ ...base, faults: [...base.faults, { kind: 'expireLease', atMs: 5_000 }] }));
+    const forced = t.entries.find((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis' && e.actor === FORCED_EXPIRY_ACTOR)!;
+    expect([forced.line, forced.expect, forced.atMs, forced.eventId]).toEqual(['PEXPIRE lease:rebuild 0', '(integer) 1', 5_000, null]);
+    expect(forced.needsTtl).toEqual({ step: 1, ttlMs: 10_000 });
+    // B takes the lease at its next try, at once: no wait, the key is gone now.
+    expect(t.entries.find((e) => e.kind === 'redis' && e.n > forced.n && e.expect === 'OK')).toMatchObject({ actor: 'B', atMs: 5_000, n: forced.n + 1 });
+    expect(replayCoverage(t).stop).toBeNull();
+    expect(t.notReplayed.join('\n')).not.toContain('expire the lease now');
+    expect(follow(t, 5)).toEqual([]);
+    expect(renderTranscript(t)).toMatch(/-- \d+\. redis \(the forced expiry\) at 5 s: a command that reproduces the forced expiry\nPEXPIRE lease:rebuild 0\n-- expect: \(integer\) 1\n-- why: the forced expiry/);
+  });
+
+  it('a forced expiry of a key that is already gone replies 0, as the model\'s forced expiry removes nothing', () => {
+    const base = findPreset('unsafe-release')!.withoutFix;
+    // At 25 s every worker has released: the key is gone.
+    const t = buildTranscript(runScenario({ ...base, faults: [...base.faults, { kind: 'expireLease', atMs: 25_000 }] }));
+    const forced = t.entries.find((e): e is Extract<TranscriptStep, { kind: 'redis' }> => e.kind === 'redis' && e.actor === FORCED_EXPIRY_ACTOR)!;
+    expect([forced.line, forced.expect]).toEqual(['PEXPIRE lease:rebuild 0', '(integer) 0']);
+    expect(follow(t, 5)).toEqual([]);
+  });
+
+  it('without its wait, a reader would get other replies: the wait is what makes the transcript true', () => {
+    const t = buildTranscript(runScenario(findPreset('unsafe-release')!.withoutFix));
+    const noWaits = { ...t, entries: t.entries.map((e) => (e.kind === 'note' ? { ...e, wait: undefined } : e)) };
+    expect(follow(noWaits, 5)[0]).toMatch(/^step 19 redis> SET lease:rebuild a5e3 NX PX 10000: expect OK, the reader gets \(nil\)/);
   });
 });

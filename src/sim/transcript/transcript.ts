@@ -17,10 +17,16 @@
  * outside what a transcript replays (a real server's lease ids differ, and its TTLs run in real
  * time); the fidelity suite's "etcd lock service" row checks them instead. The fidelity suite
  * (`fidelity/presetReplay.ts`) replays exactly these steps against PostgreSQL and Redis and fails
- * on any reply that differs from the `expect` of a step — all but the redis-cli steps after the
- * first note that needs Redis to do what no command does on one server (a TTL running out in real
- * time, a forced expiry, a clock jump, a failover: `replayCoverage`); the text says where that is,
- * in its header and at the note, and the fidelity report records those steps as not replayed.
+ * on any reply that differs from the `expect` of a step. Redis time is real: where a TTL runs out
+ * the transcript says how long to wait ("wait until 10.5 s after step 1", `RedisWait`, counted from
+ * the step that set the TTL) and the replay waits it; a step that relies on a TTL not having run
+ * out carries `needsTtl`. A forced expiry is the step `PEXPIRE key 0`; the first Redis failover is
+ * replayed on a second server made a replica in the setup (`REPLICAOF`): `WAIT 1 0` and
+ * `REPLICAOF NO ONE` where the run's replica stopped receiving writes (its replication lag before
+ * the failover), and the steps after the failover go to that server (session `replica`). Only a
+ * clock jump, a second failover, a TTL no step set and a forced expiry `PEXPIRE` cannot stand for
+ * stop the redis-cli replay (`replayCoverage`); the text says where, in its header and at the
+ * note, and the fidelity report records those steps as not replayed.
  *
  * Behind PgBouncer (`database.pooler`) the sessions are PgBouncer's server connections (`s1`, …),
  * the ones the statements ran on (`call.caller`), each step naming the client connection it came
@@ -60,6 +66,8 @@ export interface TranscriptSession {
    * `A via c1`. Absent without a pooler.
    */
   readonly pgbouncerClients?: readonly string[];
+  /** The Redis session of a transcript with a failover: the primary, which a `replica` session follows until the failover. */
+  readonly primary?: true;
 }
 
 /** Fields every numbered step has. */
@@ -89,8 +97,43 @@ export type TranscriptStep =
   | (StepBase & { readonly kind: 'sqlEnd' })
   /** The worker crashes while its statement waits: cancel it (Ctrl+C in psql). */
   | (StepBase & { readonly kind: 'sqlCancel'; readonly statement: number })
-  /** A redis-cli command; `argv` is what a client library sends. */
-  | (StepBase & { readonly kind: 'redis'; readonly line: string; readonly argv: readonly string[]; readonly expect: string });
+  /**
+   * A redis-cli command; `argv` is what a client library sends. `session` is `redis` (the Redis
+   * server) or, after a failover, `replica` (the promoted replica, `REPLICA_SESSION`). `needsTtl`:
+   * the reply relies on a TTL set by an earlier step (`step`, `ttlMs`) not having run out yet — the
+   * reader types it within that TTL of that step, and the replay checks it did. `why`: a command
+   * the replay adds (no event of the run, `eventId` null) to reproduce a fault for real — the
+   * failover's `WAIT 1 0` and `REPLICAOF NO ONE`.
+   */
+  | (StepBase & { readonly kind: 'redis'; readonly line: string; readonly argv: readonly string[]; readonly expect: string; readonly needsTtl?: TtlSetBy; readonly why?: string });
+
+/** The step that last gave a key its TTL, and that TTL (ms). */
+export interface TtlSetBy {
+  readonly step: number;
+  readonly ttlMs: number;
+}
+
+/**
+ * A wait in real time before the next step, so that a TTL has really run out on the Redis
+ * server: until `ms` after the reply of step `afterStep` (the command that set the TTL of `key`
+ * to `ttlMs`; `ms` = `ttlMs` + `TTL_WAIT_MARGIN_MS`). The reader waits it; the fidelity replay
+ * sleeps it.
+ */
+export interface RedisWait {
+  readonly afterStep: number;
+  readonly ms: number;
+  readonly key: string;
+  readonly ttlMs: number;
+}
+
+/** How long past a TTL a wait line waits (ms): Redis drops a key once its expiry millisecond has passed (`now > when`, db.c), about 1 ms precise; the margin absorbs a slow reply and a late timer. */
+export const TTL_WAIT_MARGIN_MS = 500;
+
+/** The session of the promoted replica in a transcript with a Redis failover (a second redis-cli). */
+export const REPLICA_SESSION = 'replica';
+
+/** The replica's port a transcript names (`redis-cli -p 6380`); the reader's primary is `127.0.0.1:6379`. */
+export const REPLICA_PORT = 6380;
 
 /** An unnumbered line: what happened outside the servers, which cannot be typed. */
 export interface TranscriptNote {
@@ -104,23 +147,38 @@ export interface TranscriptNote {
    * failover): from here the Redis replies depend on timing the reader must reproduce.
    */
   readonly redisTiming: boolean;
-  /** What it is, when `redisTiming`: a TTL running out, a forced expiry, a jump of Redis's clock, a failover (see `REPLAY_LIMIT_WHY`). */
+  /**
+   * Where a replay on one Redis server (and its one replica) stops being the run's: a TTL no step
+   * of the transcript set, a forced expiry, a jump of Redis's clock, a second failover (see
+   * `REPLAY_LIMIT_WHY`). Absent for a TTL that a wait reproduces and for the first failover.
+   */
   readonly replayLimit?: ReplayLimit;
+  /** A TTL running out that the reader reproduces by waiting in real time (`RedisWait`). */
+  readonly wait?: RedisWait;
+  /** The Redis failover the replay reproduces: from here on the redis-cli steps go to the promoted replica (`REPLICA_SESSION`). */
+  readonly failover?: true;
 }
 
-/** What makes the Redis replies after a note depend on more than typing the steps on one server, as fast as one can. */
+/**
+ * What makes the Redis replies after a note depend on more than typing the steps (and waiting
+ * where a wait line says) on one Redis server and its replica.
+ */
 export type ReplayLimit = 'ttl' | 'expireLease' | 'clockJump' | 'failover';
 
 /**
- * Why the redis-cli steps after a `ReplayLimit` note are not replayed on one server (the words the
- * transcript, the fidelity report and the app use): a TTL needs real time the replay does not wait;
- * a forced expiry, a clock jump and a failover are faults no command reproduces on one server.
+ * Why the redis-cli steps after a `ReplayLimit` note are not replayed (the words the transcript,
+ * the fidelity report and the app use). A TTL that a step set is replayed by waiting (a `wait`
+ * note), and the first failover on a real replica; these remain: a TTL no step set (none in the
+ * presets), a forced expiry where `PEXPIRE key 0` would not be the same (the key's TTL ends in that
+ * very millisecond, or the replies do not show whether it exists; otherwise it is a step), a clock
+ * jump (Redis 7 expires keys by the server's wall clock, so only moving the machine's clock jumps
+ * it — Redis docs, EXPIRE, "How Redis expires keys"), and a second failover (one replica).
  */
 export const REPLAY_LIMIT_WHY: Readonly<Record<ReplayLimit, string>> = {
-  ttl: 'a Redis TTL runs out: real time the replay does not wait',
-  expireLease: 'a forced Redis expiry (a fault)',
-  clockJump: 'a jump of Redis\'s clock (a fault)',
-  failover: 'a Redis failover',
+  ttl: 'a Redis TTL runs out that no step of the transcript set',
+  expireLease: 'a forced Redis expiry (a fault) that no command reproduces here: the key\'s TTL ends in the same millisecond, or the replies do not show whether the key exists',
+  clockJump: 'a jump of Redis\'s clock (a fault: Redis expires keys by the server\'s wall clock, which only moving the machine\'s clock reproduces)',
+  failover: 'a second Redis failover (the replay has one replica)',
 };
 
 /** A transcript entry in trace order. */
@@ -138,6 +196,11 @@ export interface Transcript {
   readonly sqlSetup: readonly string[];
   /** redis-cli commands that clear the run's keys and set the fencing counter's start. */
   readonly redisSetup: readonly { readonly line: string; readonly argv: readonly string[] }[];
+  /**
+   * With a Redis failover: the redis-cli commands that make a second, empty Redis server (port
+   * `REPLICA_PORT`) a replica of the first (`REPLICAOF 127.0.0.1 6379`). Empty otherwise.
+   */
+  readonly replicaSetup: readonly { readonly line: string; readonly argv: readonly string[] }[];
   readonly entries: readonly TranscriptEntry[];
   /**
    * The calls of the run a transcript does not replay, one line per kind, in words: the SQS-like
@@ -171,6 +234,85 @@ function redisKeys(cmd: RedisCmd): string[] {
   return cmd.op === 'DEL' ? [...cmd.keys] : [cmd.key];
 }
 
+/** The actor of the commands a transcript adds to reproduce a Redis failover on a real replica (`WAIT 1 0`, `REPLICAOF NO ONE`). */
+export const FAILOVER_ACTOR = 'failover';
+
+/**
+ * What `cmd` with `reply` does to the keys' TTLs, in `ttlBy` (key → the step `n` that set the TTL
+ * it has now): Redis docs SET (a successful SET without PX/KEEPTTL discards the TTL), PEXPIRE
+ * (`ms <= 0` deletes), DEL, and the two scripts (compare-and-extend runs PEXPIRE, compare-and-delete
+ * DEL). INCR, GET and PTTL keep the TTL.
+ */
+function applyTtlEffect(ttlBy: Map<string, TtlSetBy>, cmd: RedisCmd, reply: RedisReply, n: number): void {
+  const one = reply.kind === 'int' && reply.value === 1;
+  switch (cmd.op) {
+    case 'SET':
+      if (reply.kind !== 'ok' || cmd.keepTtl) return;
+      if (cmd.pxMs !== undefined) ttlBy.set(cmd.key, { step: n, ttlMs: cmd.pxMs });
+      else ttlBy.delete(cmd.key);
+      return;
+    case 'DEL':
+      if (reply.kind === 'int' && reply.value > 0) cmd.keys.forEach((k) => ttlBy.delete(k));
+      return;
+    case 'PEXPIRE':
+    case 'COMPARE_AND_EXTEND':
+      if (!one) return;
+      if (cmd.ms > 0) ttlBy.set(cmd.key, { step: n, ttlMs: cmd.ms });
+      else ttlBy.delete(cmd.key);
+      return;
+    case 'COMPARE_AND_DELETE':
+      if (one) ttlBy.delete(cmd.key);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * What `cmd` with `reply` shows of which keys exist (`alive`: key → exists; absent = not known):
+ * SET, GET, PTTL, INCR and PEXPIRE replies say it; after DEL the keys are gone; a compare-and-delete
+ * or compare-and-extend that replied 0 leaves it unknown (the key was missing or held another token).
+ */
+function applyLiveness(alive: Map<string, boolean>, cmd: RedisCmd, reply: RedisReply): void {
+  switch (cmd.op) {
+    case 'SET':
+      if (reply.kind === 'ok' || (reply.kind === 'nil' && cmd.nx === true)) alive.set(cmd.key, true);
+      else if (reply.kind === 'nil') alive.set(cmd.key, false);
+      return;
+    case 'GET':
+      alive.set(cmd.key, reply.kind === 'bulk');
+      return;
+    case 'DEL':
+      cmd.keys.forEach((k) => alive.set(k, false));
+      return;
+    case 'PTTL':
+      if (reply.kind === 'int') alive.set(cmd.key, reply.value !== -2);
+      return;
+    case 'INCR':
+      alive.set(cmd.key, true);
+      return;
+    case 'PEXPIRE':
+      if (reply.kind === 'int') alive.set(cmd.key, reply.value === 1 && cmd.ms > 0);
+      return;
+    case 'COMPARE_AND_DELETE':
+      if (reply.kind === 'int' && reply.value === 1) alive.set(cmd.key, false);
+      else alive.delete(cmd.key);
+      return;
+    case 'COMPARE_AND_EXTEND':
+      if (reply.kind === 'int' && reply.value === 1) alive.set(cmd.key, cmd.ms > 0);
+      else alive.delete(cmd.key);
+      return;
+  }
+}
+
+/** The actor of the command a transcript adds to reproduce a forced expiry (`PEXPIRE key 0`). */
+export const FORCED_EXPIRY_ACTOR = 'forced expiry';
+
+/** A wait in words: `wait until 10.5 s after step 1`. */
+export function waitLine(w: RedisWait): string {
+  return `wait until ${fmtTime(w.ms)} after step ${w.afterStep}`;
+}
+
 /**
  * The ids of the `wait begin` events whose statement the run later fails with 40P01 (the waits
  * the model's deadlock check chose): the same session's next `wait end` carries SQLSTATE 40P01.
@@ -201,9 +343,9 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const victims = deadlockVictimEvents(events);
   const deadlockTimeoutMs = scenario.database.deadlockTimeoutMs ?? DEFAULT_DEADLOCK_TIMEOUT_MS;
   const sessions = new Map<string, { client: 'psql' | 'redis-cli'; usedBy: string[]; via: string[] }>();
-  const use = (id: string, client: 'psql' | 'redis-cli', actor: string, via?: string): void => {
+  const use = (id: string, client: 'psql' | 'redis-cli', actor: string | null, via?: string): void => {
     const s = sessions.get(id) ?? { client, usedBy: [], via: [] };
-    if (!s.usedBy.includes(actor)) s.usedBy.push(actor);
+    if (actor !== null && !s.usedBy.includes(actor)) s.usedBy.push(actor);
     if (via !== undefined && !s.via.includes(`${actor} via ${via}`)) s.via.push(`${actor} via ${via}`);
     sessions.set(id, s);
   };
@@ -226,6 +368,45 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   const faultKinds = new Map<number, string>();
   let cutOffCommands = 0;
   const queueName = scenario.queue?.kind === 'sqs' ? scenario.queue.name : 'the queue';
+  /** Key → the step that gave it the TTL it has now (the keys of the Redis session's server, as the run's Redis holds them). */
+  let ttlBy = new Map<string, TtlSetBy>();
+  /**
+   * Key → whether it exists on the Redis session's server now, as the replies show it (absent =
+   * not known, e.g. after a compare-and-delete that replied 0). The setup clears the run's keys
+   * and sets the fencing counter.
+   */
+  let aliveNow = new Map<string, boolean>([[scenario.lease.key, false], ...(scenario.lease.fenceStart > 0 ? [[scenario.lease.fenceKey, true] as const] : [[scenario.lease.fenceKey, false] as const])]);
+  let aliveOnReplica = new Map(aliveNow);
+  const atMsOf = (step: number): number => entries.find((x) => x.kind !== 'note' && x.n === step)?.atMs ?? 0;
+  /**
+   * The first Redis failover: the replica has every write made up to `replicationLagMs` before it
+   * (`LeaseStore.advance`), so the replay breaks replication (`WAIT 1 0` on the primary, then
+   * `REPLICAOF NO ONE` on the replica) just before the first redis-cli step after that instant,
+   * and sends every step after the failover to the promoted replica.
+   */
+  const firstFailover = events.find((e) => e.kind === 'fault' && e.data?.t === 'fault' && e.data.kind === 'failover');
+  const replicatedUntilMs = firstFailover !== undefined ? firstFailover.atMs - scenario.lease.replicationLagMs : null;
+  let replicationBroken = false;
+  let failovers = 0;
+  /** The TTLs as the replica holds them once replication is broken (restored at the failover). */
+  let ttlOnReplica = new Map<string, TtlSetBy>();
+  let redisSession = 'redis';
+  /** The step that stopped replication (`REPLICAOF NO ONE`). */
+  let replicationStoppedAt = 0;
+  const breakReplication = (atMs: number, failoverAtMs: number): void => {
+    replicationBroken = true;
+    ttlOnReplica = new Map(ttlBy);
+    aliveOnReplica = new Map(aliveNow);
+    const lag = fmtTime(scenario.lease.replicationLagMs);
+    const add = (session: string, cmd: readonly string[], line: string, expect: string, why: string): void => {
+      n += 1;
+      use(session, 'redis-cli', null);
+      entries.push({ kind: 'redis', n, atMs, eventId: null, session, actor: FAILOVER_ACTOR, line, argv: cmd, expect, why });
+    };
+    add('redis', ['WAIT', '1', '0'], 'WAIT 1 0', '(integer) 1', `the replica has every write up to here: in the run it lags ${lag} behind, so at the failover (${fmtTime(failoverAtMs)}) it holds what the primary held at ${fmtTime(Math.max(0, failoverAtMs - scenario.lease.replicationLagMs))}`);
+    add(REPLICA_SESSION, ['REPLICAOF', 'NO', 'ONE'], 'REPLICAOF NO ONE', 'OK', 'replication stops here: the later writes reach only the primary, and the failover loses them');
+    replicationStoppedAt = n;
+  };
 
   for (const e of events) {
     const call = e.call;
@@ -270,9 +451,14 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
         continue;
       }
       redisKeys(cmd).forEach((k) => redisKeySet.add(k));
-      use('redis', 'redis-cli', e.actor);
+      if (firstFailover !== undefined && replicatedUntilMs !== null && !replicationBroken && e.atMs > replicatedUntilMs) breakReplication(e.atMs, firstFailover.atMs);
+      use(redisSession, 'redis-cli', e.actor);
       n += 1;
-      entries.push({ kind: 'redis', n, atMs: e.atMs, eventId: e.id, session: 'redis', actor: e.actor, line, argv: redisArgv(cmd), expect: renderRedisReply(reply) });
+      // The TTL this command relies on (the first of its keys to run out), then what it does to the TTLs.
+      const needsTtl = redisKeys(cmd).flatMap((k) => ttlBy.get(k) ?? []).sort((x, y) => x.step + x.ttlMs - (y.step + y.ttlMs))[0];
+      entries.push({ kind: 'redis', n, atMs: e.atMs, eventId: e.id, session: redisSession, actor: e.actor, line, argv: redisArgv(cmd), expect: renderRedisReply(reply), ...(needsTtl !== undefined ? { needsTtl } : {}) });
+      applyTtlEffect(ttlBy, cmd, reply, n);
+      applyLiveness(aliveNow, cmd, reply);
       continue;
     }
     if (call?.resource === 'etcd') {
@@ -369,17 +555,67 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
       continue;
     }
     if (e.kind === 'expiry' && e.data?.t === 'lease') {
-      note(e, `wait until ${fmtTime(e.atMs)} (virtual time): the TTL of ${e.data.key} runs out and Redis deletes the key. In real time, the replies from here on depend on waiting that long after the SET that set the TTL.`, 'ttl');
+      const key = e.data.key;
+      const by = ttlBy.get(key);
+      ttlBy.delete(key);
+      aliveNow.set(key, false);
+      if (by === undefined) {
+        note(e, `(${fmtTime(e.atMs)}, virtual time) the TTL of ${key} runs out and Redis deletes the key; no step of this transcript set that TTL, so the replies from here on depend on timing it does not give.`, 'ttl');
+        continue;
+      }
+      const wait: RedisWait = { afterStep: by.step, ms: by.ttlMs + TTL_WAIT_MARGIN_MS, key, ttlMs: by.ttlMs };
+      entries.push({
+        kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, redisTiming: true, wait,
+        text: `${waitLine(wait)} (real time): the TTL of ${key} (${fmtTime(by.ttlMs)}, set by step ${by.step}) runs out and Redis deletes the key — in the run at ${fmtTime(e.atMs)} (virtual time). The steps from here on give these replies only after that wait.`,
+      });
       continue;
     }
     if (e.kind === 'fault' && e.data?.t === 'fault') {
       const kind = e.data.kind;
       // In the user's words (the registry's label), as the editor names the kind.
-      faultKinds.set(e.data.faultIndex, registeredFaultKinds().find((d) => d.kind === kind)?.label ?? kind);
+      // The first Redis failover is replayed on a real replica (below), so it is not among what the transcript leaves out.
+      const leaseKey = scenario.lease.key;
+      const by = ttlBy.get(leaseKey);
+      // A forced expiry removes the key now if it is live (LeaseStore.forceExpire): PEXPIRE key 0 does exactly that on a real server.
+      // Not when the key's TTL ends this very millisecond (the run's and the server's order would differ) or its existence is unknown.
+      const forcedExpiryStep = kind === 'expireLease' && scenario.lockService === undefined && aliveNow.has(leaseKey) && (by === undefined || atMsOf(by.step) + by.ttlMs > e.atMs);
+      if ((kind !== 'failover' || failovers > 0) && !forcedExpiryStep) faultKinds.set(e.data.faultIndex, registeredFaultKinds().find((d) => d.kind === kind)?.label ?? kind);
       const session = connectionOf.get(e.actor);
       const waiting = session !== undefined ? blocked.get(session) : undefined;
       // The admin script's statements are steps of their own (session admin); every other fault happens outside the servers.
       const tail = kind === 'adminBypass' ? ' Its statements are the admin session\'s steps.' : ' Not replayable: it happens outside the servers; the steps that follow show what they see of it.';
+      if (kind === 'failover' && failovers === 0) {
+        // The first failover is replayed on a real replica: replication broke where the run's replica stopped, and from here the steps go to it.
+        failovers += 1;
+        if (!replicationBroken) breakReplication(e.atMs, e.atMs);
+        redisSession = REPLICA_SESSION;
+        ttlBy = ttlOnReplica;
+        aliveNow = aliveOnReplica;
+        entries.push({
+          kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, redisTiming: true, failover: true,
+          text: `fault (${kind}): ${e.narration} Replayed for real: the replica stopped replicating at step ${replicationStoppedAt}; from here on the redis-cli steps go to the promoted replica (session ${REPLICA_SESSION}), the primary is not used again.`,
+        });
+        continue;
+      }
+      if (kind === 'failover') failovers += 1;
+      if (forcedExpiryStep) {
+        const alive = aliveNow.get(leaseKey) ?? false;
+        entries.push({ kind: 'note', atMs: e.atMs, eventId: e.id, actor: e.actor, redisTiming: true, text: `fault (${kind}): ${e.narration} Replayed with a real command, the next step.` });
+        redisKeySet.add(leaseKey);
+        use(redisSession, 'redis-cli', null);
+        n += 1;
+        const cmd: RedisCmd = { op: 'PEXPIRE', key: leaseKey, ms: 0 };
+        const reply: RedisReply = { kind: 'int', value: alive ? 1 : 0 };
+        entries.push({
+          kind: 'redis', n, atMs: e.atMs, eventId: null, session: redisSession, actor: FORCED_EXPIRY_ACTOR, line: renderRedis(cmd), argv: redisArgv(cmd), expect: renderRedisReply(reply),
+          ...(by !== undefined && alive ? { needsTtl: by } : {}),
+          why: `the forced expiry: a TTL of 0 ms deletes ${leaseKey} now if it exists, as the fault removes it (Redis docs, EXPIRE: a non-positive timeout deletes the key)`,
+        });
+        applyTtlEffect(ttlBy, cmd, reply, n);
+        ttlBy.delete(leaseKey);
+        applyLiveness(aliveNow, cmd, reply);
+        continue;
+      }
       note(e, `fault (${kind}): ${e.narration}${tail}`, REDIS_TIMING_FAULTS.has(kind) ? (kind as ReplayLimit) : undefined);
       if (kind === 'crash' && session !== undefined && waiting !== undefined) {
         blocked.delete(session);
@@ -399,6 +635,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     .map(([id, s]) => ({
       id, client: s.client, usedBy: s.usedBy, preamble: s.client === 'psql' && hasVictim ? [`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}'`] : [],
       ...(pooler !== undefined && s.client === 'psql' && id !== 'admin' ? { pgbouncerClients: s.via } : {}),
+      ...(id === 'redis' && sessions.has(REPLICA_SESSION) ? { primary: true as const } : {}),
     }));
   const usesDb = sessionList.some((s) => s.client === 'psql');
   const sqlSetup = usesDb ? [
@@ -413,6 +650,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
   // The world's setup before the first event (src/sim/engine/world.ts): the fencing counter starts at fenceStart.
   if (usesRedis && scenario.lease.fenceStart > 0) setupCmds.push({ op: 'SET', key: scenario.lease.fenceKey, value: String(scenario.lease.fenceStart) });
   const redisSetup = setupCmds.map((cmd) => ({ line: renderRedis(cmd), argv: redisArgv(cmd) }));
+  const replicaSetup = sessionList.some((s) => s.id === REPLICA_SESSION) ? [{ line: 'REPLICAOF 127.0.0.1 6379', argv: ['REPLICAOF', '127.0.0.1', '6379'] }] : [];
   const times = (n: number) => (n === 1 ? '' : ` ×${n}`);
   const notReplayed: string[] = [];
   if (queueOps.size > 0) notReplayed.push(`the SQS queue ${queueName} (Lockscope's model of SQS, no server): ${[...queueOps].map(([op, n]) => `${op}${times(n)}`).join(', ')}`);
@@ -429,6 +667,7 @@ export function buildTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'tr
     sessions: sessionList,
     sqlSetup,
     redisSetup,
+    replicaSetup,
     entries,
     notReplayed,
   };
@@ -460,12 +699,13 @@ export interface ReplayStop {
 }
 
 /**
- * What a replay of the transcript on one PostgreSQL and one Redis server, typing each step as
- * fast as it can (the fidelity suite's `fidelity/presetReplay.ts`), checks: every psql step, and
- * the redis-cli steps before the first note that needs Redis to do what no command does (a TTL
- * running out in real time, a forced expiry, a clock jump, a failover: `ReplayLimit`). From that
- * note on, a single server's replies are not the run's; `stop` names it and the redis-cli steps
- * after it. The transcript's text says the same (`renderTranscript`). Pure; never throws.
+ * What a replay of the transcript on one PostgreSQL and one Redis server (and its replica, for a
+ * failover), typing each step as fast as it can and waiting where a wait note says (the fidelity
+ * suite's `fidelity/presetReplay.ts`), checks: every psql step, and the redis-cli steps before the
+ * first note that needs Redis to do what no command does (`ReplayLimit`: a clock jump, a second
+ * failover, a TTL no step set, a forced expiry `PEXPIRE key 0` cannot stand for). From that note
+ * on, the server's replies are not the run's; `stop` names it and the redis-cli steps after it.
+ * The transcript's text says the same (`renderTranscript`). Pure; never throws.
  */
 export function replayCoverage(t: Transcript): { readonly total: number; readonly replayable: readonly number[]; readonly stop: ReplayStop | null } {
   const replayable: number[] = [];
@@ -509,8 +749,10 @@ function replayLimitLines(t: Transcript, c: string): string[] {
   if (stop === null) return [];
   const after = stepRangesText(stepRanges(stop.steps));
   const how = stop.limit === 'ttl'
-    ? 'they give these replies only to a reader who waits as the run did'
-    : 'no command makes one Redis server do this, so its replies to them need not be these';
+    ? 'no wait line can say when to type them, so their replies need not be these'
+    : stop.limit === 'failover'
+      ? 'the replay has one replica, so its replies to them need not be these'
+      : 'no command makes a Redis server do this, so its replies to them need not be these';
   return [
     c,
     `${c} Replaying on one server stops being meaningful at ${stop.eventId} (${fmtTime(stop.atMs)}): ${REPLAY_LIMIT_WHY[stop.limit]}.`,
@@ -541,7 +783,20 @@ function howToRead(t: Transcript): string[] {
   if (t.sessions.length > 0) out.push(`--   "-- expect:" is the reply the run got${tools.psql ? ' (psql prints results as a table; here on one line)' : ''}.`);
   if (hasBlocks) out.push('--   "(blocks)": the statement waits. Leave it and go on; the step it "returns" at shows its reply.');
   if (hasNotes) out.push('--   Lines without a number happened outside the servers: nothing to type.');
-  out.push(`--   The times are the run's virtual time.${tools.psql ? ' Between psql steps no real waiting is needed.' : ''}${tools.redisCli ? ' Redis TTLs are real: a step after a TTL runs out needs that wait.' : ''}`);
+  out.push(`--   The times are the run's virtual time.${tools.psql ? ' Between psql steps no real waiting is needed.' : ''}`);
+  const waits = t.entries.some((e) => e.kind === 'note' && e.wait !== undefined);
+  if (tools.redisCli && waits) {
+    out.push(
+      '--   Redis TTLs are real time: type (or paste) the redis-cli steps without pausing — each within the TTL of the step',
+      '--   that set it — and where a line says "wait until … after step N", wait that long after step N replied before the next step.',
+    );
+  } else if (tools.redisCli) out.push('--   Redis TTLs are real time: type (or paste) the redis-cli steps without pausing, each within the TTL of the step that set it.');
+  if (t.replicaSetup.length > 0) {
+    out.push(
+      `--   The failover runs on a real replica: a second, empty Redis server on port ${REPLICA_PORT} (redis-server --port ${REPLICA_PORT} --save '' --appendonly no),`,
+      `--   session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT}); the steps say which server each command goes to.`,
+    );
+  }
   return out;
 }
 
@@ -580,7 +835,7 @@ function stepBody(s: TranscriptStep): string[] {
     case 'sqlCancel':
       return [`-- press Ctrl+C in ${s.session}: ${s.actor} crashed while step ${s.statement} waited, and its client gives up the statement`, '-- expect: ERROR 57014 canceling statement due to user request'];
     case 'redis':
-      return [s.line, ...comment('expect: ', s.expect)];
+      return [s.line, ...comment('expect: ', s.expect), ...(s.why !== undefined ? comment('why: ', s.why) : [])];
   }
 }
 
@@ -588,14 +843,22 @@ function stepBody(s: TranscriptStep): string[] {
 function stepHeader(s: TranscriptStep): string {
   const who = s.actor === PGBOUNCER_ACTOR
     ? `${s.session} (PgBouncer, as its client ${s.via ?? ''} goes)`
-    : `${s.session} (${s.actor}${s.via !== undefined ? ` via PgBouncer client ${s.via}` : ''})`;
-  const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : '';
+    : s.actor === FAILOVER_ACTOR || s.actor === FORCED_EXPIRY_ACTOR
+      ? `${s.session} (the ${s.actor})`
+      : `${s.session} (${s.actor}${s.via !== undefined ? ` via PgBouncer client ${s.via}` : ''})`;
+  const tail = s.kind === 'sqlReturns' ? `: step ${s.statement} returns` : s.kind === 'sqlSetting' ? ': a setting for the replay' : s.kind === 'redis' && s.why !== undefined ? `: a command that reproduces the ${s.actor}` : '';
   return `-- ${s.n}. ${who} at ${fmtTime(s.atMs)}${tail}`;
+}
+
+/** `the primary; ` for the Redis session of a transcript with a failover (its `usedBy` lists the workers only). */
+function t0(s: TranscriptSession): string {
+  return s.primary === true ? 'the primary; ' : '';
 }
 
 function describeSession(s: TranscriptSession): string {
   const who = s.usedBy.join(', ');
-  if (s.client === 'redis-cli') return `redis-cli (commands of ${who})`;
+  if (s.client === 'redis-cli' && s.id === REPLICA_SESSION) return `redis-cli -p ${REPLICA_PORT} (the replica: a second, empty Redis server on port ${REPLICA_PORT}, made a replica of the first in the setup and promoted at the failover${who !== '' ? `; commands of ${who}` : ''})`;
+  if (s.client === 'redis-cli') return `redis-cli (${t0(s)}commands of ${who})`;
   if (s.id === 'admin') return 'psql (the admin script’s own session)';
   if (s.pgbouncerClients !== undefined) return `psql (PgBouncer's server connection ${s.id}, opened on PostgreSQL directly; it ran the statements of ${s.pgbouncerClients.join(', ') || who})`;
   return `psql (pool connection ${s.id}; used by ${who})`;
@@ -619,7 +882,7 @@ export function renderTranscript(t: Transcript, variant?: string): string {
     '--',
     ...(t.sessions.length === 0
       ? ['-- Sessions: none. This run sends nothing to PostgreSQL or Redis: there is nothing to type, and every line below is a comment.']
-      : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(6)} ${describeSession(s)}`)]),
+      : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(Math.max(6, ...t.sessions.map((x) => x.id.length)))} ${describeSession(s)}`)]),
     ...(t.notReplayed.length > 0 ? ['--', ...notReplayedLines(t, '--')] : []),
     ...howToRead(t),
     ...replayLimitLines(t, '--'),
@@ -629,6 +892,7 @@ export function renderTranscript(t: Transcript, variant?: string): string {
     for (const s of t.sessions.filter((x) => x.preamble.length > 0)) out.push(`-- then in ${s.id}:`, ...s.preamble.map((p) => `${p};`));
   }
   if (t.redisSetup.length > 0) out.push('--', '-- ==== setup: redis-cli, once ====', ...t.redisSetup.map((x) => x.line));
+  if (t.replicaSetup.length > 0) out.push('--', `-- ==== setup: redis-cli -p ${REPLICA_PORT} (session ${REPLICA_SESSION}), once: the second server replicates the first ====`, ...t.replicaSetup.map((x) => x.line));
   out.push('--', '-- ==== steps ====');
   const { stop } = replayCoverage(t);
   for (const e of t.entries) {
@@ -659,6 +923,7 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
     `${c} ${s.id}: ${describeSession(s)} — ${label(t, variant)}`,
     `${c} Part of a Lockscope transcript (trace hash ${t.traceHash}): run each step when the combined transcript reaches it.`,
     ...notReplayedLines(t, c),
+    ...(s.client === 'redis-cli' && t.entries.some((e) => e.kind === 'note' && e.wait !== undefined) ? ['# Redis TTLs are real time: paste the steps without pausing, and where a "# wait until … after step N" line comes, wait that long after step N replied.'] : []),
     ...(s.client === 'redis-cli' ? replayLimitLines(t, c) : []),
   ];
   const { stop } = replayCoverage(t);
@@ -667,12 +932,19 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
     if (first?.id === sessionId) out.push('-- setup (once, before the steps; the other sessions\' files leave it to this one):', ...t.sqlSetup.map((x) => `${x};`));
     else out.push(`-- setup: the tables are created in ${first?.id ?? 'the first session'} (see its file)`);
     out.push(...s.preamble.map((p) => `${p};`));
+  } else if (s.id === REPLICA_SESSION) {
+    out.push(`# setup (a second, empty Redis server: redis-server --port ${REPLICA_PORT} --save '' --appendonly no; this file is its redis-cli -p ${REPLICA_PORT}):`, ...t.replicaSetup.map((x) => x.line));
   } else if (t.redisSetup.length > 0) {
     out.push('# setup:', ...t.redisSetup.map((x) => x.line));
   }
   let previous: TranscriptStep | null = null;
   for (const e of t.entries) {
-    if (e.kind === 'note') continue;
+    if (e.kind === 'note') {
+      // A redis-cli file keeps what its reader must do between steps: wait for a TTL, and the failover.
+      if (s.client === 'redis-cli' && e.wait !== undefined) out.push(`# ${waitLine(e.wait)} (real time): the TTL of ${e.wait.key} runs out`);
+      if (s.client === 'redis-cli' && e.failover === true) out.push(`# the failover: from here on the steps go to session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT})`);
+      continue;
+    }
     if (e.session === sessionId) {
       const after = previous && previous.session !== sessionId ? ` (after step ${previous.n} in ${previous.session})` : '';
       if (stop !== null && e.n === stop.steps[0]) out.push(`${c} from here on, replaying on one Redis server stops being meaningful (${REPLAY_LIMIT_WHY[stop.limit]}, ${stop.eventId}): these steps show what the run saw`);

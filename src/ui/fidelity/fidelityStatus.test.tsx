@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen } from '@testing-library/react';
 import { BUILD_FIDELITY, fidelityStatus, NOT_CHECKED, touchesOf, type FidelityReport, type ReportVariant } from './fidelityStatus';
-import { buildTranscript, PRESETS, replayCoverage, runScenario } from '../../sim';
+import { buildTranscript, PRESETS, REPLAY_LIMIT_WHY, replayCoverage, runScenario } from '../../sim';
 import { coverageOf } from '../../../fidelity/coverage';
 import { FidelityLine } from './FidelityLine';
 import { readReport, simSourceHash } from '../../../fidelity/report';
@@ -171,10 +171,22 @@ const numbersIn = (ranges: string): number[] => ranges.split(/, | and /).flatMap
 
 describe('a claim of "0 differences" is never made over steps that were not replayed, for every preset and variant', () => {
   const info = { report: reportOfTranscripts(), buildSimHash: 'current' };
-  it('failover-fence without the fix: 0 differences in the steps before the failover; the steps after it named, with why', () => {
+  it('failover-fence without the fix: the failover is replayed on a real replica, so the claim covers all its steps', () => {
     const s = fidelityStatus(info, 'failover-fence', 'withoutFix');
-    expect(s.short).toBe('Checked against Redis 7.0.15: 0 differences in steps 1–3; steps 4–7 not replayed (a Redis failover)');
-    expect(s.text).toContain('0 differences in steps 1–3; steps 4–7 not replayed (a Redis failover)');
+    expect(s.short).toBe('Checked against Redis 7.0.15: 0 differences in all 9 steps');
+  });
+
+  it('a replay that stops (a second failover, say): 0 differences in the steps replayed, the others named with why', () => {
+    const stopped: FidelityReport = { ...info.report, presets: { ...info.report.presets, 'failover-fence': { withoutFix: { redis: { steps: 5, differences: 0 }, coverage: { total: 9, replayed: [{ from: 1, to: 5 }], notReplayed: [{ from: 6, to: 9, why: REPLAY_LIMIT_WHY.failover }] } } } } };
+    const s = fidelityStatus({ report: stopped, buildSimHash: 'current' }, 'failover-fence', 'withoutFix');
+    expect(s.short).toBe('Checked against Redis 7.0.15: 0 differences in steps 1–5; steps 6–9 not replayed (a second Redis failover (the replay has one replica))');
+    expect(s.text).toContain('0 differences in steps 1–5; steps 6–9 not replayed (a second Redis failover (the replay has one replica))');
+  });
+
+  it('every preset variant\'s transcript is replayed whole: no step is left out (issue 13)', () => {
+    for (const p of PRESETS) {
+      for (const v of ['withoutFix', 'withFix'] as const) expect(replayCoverage(buildTranscript(runScenario(p[v]))).stop, `${p.id} ${v}`).toBeNull();
+    }
   });
   for (const p of PRESETS) {
     for (const v of ['withoutFix', 'withFix'] as ReportVariant[]) {

@@ -1,7 +1,8 @@
 /**
  * Draws a laid-out statechart (./layout.ts) as SVG: states as rounded boxes (the compound `active`
  * around its children, the history pseudo-state as (H), the final state doubled, initial
- * pseudo-states as dots), transitions as arrows labelled with their event. `activeId` is
+ * pseudo-states as dots), transitions as arrows labelled with their event. Each state shows its
+ * `label` (the UI's words) and keeps its machine name as a `<title>` tooltip. `activeId` is
  * highlighted with its enclosing states; `nextEdgeId` is the arrow the next event takes. Colours
  * are the theme's (styles.css, `.statechart`).
  */
@@ -38,6 +39,7 @@ export function StatechartDiagram({ layout, active, nextEdgeId, label }: Statech
         if (node.kind === 'history') {
           return (
             <g key={node.id} className={cls} data-state={node.id}>
+              <title>{`history: back to the state it was paused in (machine state ${node.machineName})`}</title>
               <circle cx={x + width / 2} cy={y + height / 2} r={width / 2} />
               <text x={x + width / 2} y={y + height / 2} dy="0.35em" textAnchor="middle">H</text>
             </g>
@@ -45,6 +47,7 @@ export function StatechartDiagram({ layout, active, nextEdgeId, label }: Statech
         }
         return (
           <g key={node.id} className={cls} data-state={node.id} aria-current={on && active[0] === node.id ? 'true' : undefined}>
+            <title>{node.label === node.machineName ? `machine state ${node.machineName}` : `${node.label} (machine state ${node.machineName})`}</title>
             <rect x={x} y={y} width={width} height={height} rx={node.kind === 'compound' ? 12 : 8} />
             {node.kind === 'final' && <rect className="sc-final-inner" x={x + 3} y={y + 3} width={width - 6} height={height - 6} rx={6} />}
             <text x={node.kind === 'compound' ? x + 12 : x + width / 2} y={node.kind === 'compound' ? y + 18 : node.internal.length > 0 ? y + 15 : y + height / 2} dy={node.kind === 'compound' ? 0 : '0.35em'} textAnchor={node.kind === 'compound' ? 'start' : 'middle'}>

@@ -3,7 +3,8 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { findPreset, PRESETS } from '../../sim';
 import { deriveRun } from '../store/derive';
-import StatechartPanel, { WORKER_CHART } from './StatechartPanel';
+import StatechartPanel, { stateWords, WORKER_CHART } from './StatechartPanel';
+import { STATE_TEXT } from '../timeline/lanes/worker';
 import { layoutChart, type ChartLayout } from './layout';
 import { nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
 
@@ -29,7 +30,7 @@ describe('the statechart panel highlights the state at the cursor and the next t
     const next = [...container.querySelectorAll('.sc-edge.next')].map((n) => n.getAttribute('data-edge'));
     expect(next).toHaveLength(1);
     expect(next[0]).toBe(`active.waiting|${nextB.state === 'holding' ? 'GRANTED' : 'WAIT'}|active.${nextB.state}`);
-    expect(screen.getByTestId('statechart-now').textContent).toContain('B is in waiting');
+    expect(screen.getByTestId('statechart-now').textContent).toContain('B is waiting');
   });
 
   it('A paused: paused is current (active is not), and RESUME → the history state is the next arrow', () => {
@@ -70,7 +71,7 @@ describe('the statechart at the cursor is the trace at the cursor (issue 13)', (
     const { container } = render(<StatechartPanel run={r} index={i} workers={['A', 'B']} layout={layout} />);
     expect(container.querySelector('.sc-state.current')!.getAttribute('data-state')).toBe('active.requesting');
     expect(container.querySelector('.sc-edge.next')!.getAttribute('data-edge')).toBe(transitionFor(WORKER_CHART, 'requesting', 'holding')!.id);
-    expect(screen.getByTestId('statechart-now').textContent).toContain(`The server granted it lease:export at ${r.events[i]!.id}, but its acquire goes on (for its fencing token) until ${next.id}: the machine is holding only from there.`);
+    expect(screen.getByTestId('statechart-now').textContent).toContain(`The server granted it lease:export at ${r.events[i]!.id}, but its acquire goes on (for its fencing token) until ${next.id}: the machine is holding the lock only from there.`);
   });
 
   for (const p of PRESETS) {
@@ -101,5 +102,48 @@ describe('the statechart at the cursor is the trace at the cursor (issue 13)', (
         });
       });
     }
+  }
+});
+
+describe('the statechart speaks the timeline\'s words for states, not the machine\'s identifiers (issue 13)', () => {
+  /** A camelCase identifier (`performingEffect`, `recordingCompletion`): what a label must never be. */
+  const CAMEL = /\b[a-z]+[A-Z][A-Za-z]*\b/;
+
+  it('every state box is labelled as the lanes and the inspector name the state; the machine name is its tooltip', () => {
+    const { container } = render(<StatechartPanel run={run} index={-1} workers={workers} layout={layout} />);
+    const boxes = [...container.querySelectorAll('[data-state]')].filter((g) => g.tagName === 'g');
+    expect(boxes.length).toBeGreaterThan(10);
+    for (const g of boxes) {
+      const node = WORKER_CHART.nodes.find((n) => n.id === g.getAttribute('data-state'))!;
+      const shown = [...g.querySelectorAll('text')].map((t) => t.textContent ?? '');
+      if (node.kind === 'history') expect(shown).toEqual(['H']);
+      else expect(shown[0]!.startsWith(node.machineName in STATE_TEXT ? STATE_TEXT[node.machineName as keyof typeof STATE_TEXT] : node.machineName), node.id).toBe(true);
+      expect(g.querySelector('title')!.textContent, node.id).toContain(`machine state ${node.machineName}`);
+    }
+    const effect = container.querySelector('[data-state="active.performingEffect"]')!;
+    expect(effect.querySelector('text')!.textContent).toBe('performing the effect');
+    expect(effect.querySelector('title')!.textContent).toBe('performing the effect (machine state performingEffect)');
+  });
+
+  for (const p of PRESETS) {
+    it(`${p.id}: at every event of both variants, no text shown (labels, the sentence, the diagram's description) has a camelCase state name`, () => {
+      for (const v of ['withoutFix', 'withFix'] as const) {
+        const r = deriveRun(p[v]);
+        const ids = p[v].workers.map((w) => w.id);
+        const { container, rerender, unmount } = render(<StatechartPanel run={r} index={-1} workers={ids} layout={layout} />);
+        for (let i = -1; i < r.events.length; i++) {
+          rerender(<StatechartPanel run={r} index={i} workers={ids} layout={layout} />);
+          // What is shown: the SVG's text (not its tooltips), the sentence, the diagram's accessible name.
+          const svgText = [...container.querySelectorAll('svg text')].map((t) => t.textContent ?? '');
+          const now = screen.getByTestId('statechart-now').textContent ?? '';
+          const described = screen.getByTestId('statechart-svg').getAttribute('aria-label') ?? '';
+          for (const text of [...svgText, now, described]) expect(CAMEL.exec(text)?.[0], `${v} at ${i}: ${text}`).toBeUndefined();
+          // The sentence names the state as the lanes do.
+          const at = workerAtCursor(r, i, i >= 0 && ids.includes(r.events[i]!.actor) ? r.events[i]!.actor : ids[0]!);
+          expect(now, `${v} at ${i}`).toContain(`is ${stateWords(at.state)}`);
+        }
+        unmount();
+      }
+    });
   }
 });

@@ -6,15 +6,25 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { fmtTime } from '../../sim';
-import { workerMachine } from '../../sim/workers/workerMachine';
+import { workerMachine, type WorkerStateName } from '../../sim/workers/workerMachine';
+import { STATE_TEXT } from '../timeline/lanes/worker';
 import type { DerivedRun } from '../store/derive';
 import { machineGraph, selfAndAncestors, type ChartGraph } from './machineGraph';
 import { layoutChart, type ChartLayout } from './layout';
 import { grantedWhileAcquiring, nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
 import { StatechartDiagram } from './StatechartDiagram';
 
-/** The chart of the machine the engine runs (read once: the machine is a module constant). */
-export const WORKER_CHART: ChartGraph = machineGraph(workerMachine.root);
+/**
+ * A worker state in the words the timeline's lanes, the log and the inspector use (`STATE_TEXT`:
+ * `performing the effect`, `holding the lock`); a state of the chart that is no worker state (the
+ * compound `active`) keeps its name.
+ */
+export function stateWords(key: string): string {
+  return Object.hasOwn(STATE_TEXT, key) ? STATE_TEXT[key as WorkerStateName] : key;
+}
+
+/** The chart of the machine the engine runs (read once: the machine is a module constant), its states labelled in the UI's words. */
+export const WORKER_CHART: ChartGraph = machineGraph(workerMachine.root, stateWords);
 
 let laidOut: Promise<ChartLayout> | null = null;
 /** The worker chart's layout, computed once per page. */
@@ -55,12 +65,12 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
   const nextText = at.next === null
     ? 'No later event concerns it.'
     : edge
-      ? `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} takes ${edge.event} → ${at.next.to}${at.next.to === at.state ? ' (the same state)' : ''}.`
-      : `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} keeps it in ${at.next.to} (its beliefs change, not its state).`;
+      ? `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} takes ${edge.event} → ${stateWords(at.next.to)}${at.next.to === at.state ? ' (the same state)' : ''}.`
+      : `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} leaves it ${stateWords(at.next.to)} (its beliefs change, not its state).`;
   // The log says the worker takes the lease here, and the trace's state is still the acquiring one: say why.
   const grantedText = granted === null || at.next === null
     ? ''
-    : ` The server granted it ${granted.key} at ${granted.eventId}, but its acquire goes on (for its fencing token) until ${at.next.eventId}: the machine is ${at.next.to === 'holding' ? 'holding only from there' : `in ${at.state} until then`}.`;
+    : ` The server granted it ${granted.key} at ${granted.eventId}, but its acquire goes on (for its fencing token) until ${at.next.eventId}: the machine is ${at.next.to === 'holding' ? `${stateWords('holding')} only from there` : `${stateWords(at.state)} until then`}.`;
   return (
     <div className="statechart" data-testid="statechart">
       <div className="statechart-head">
@@ -71,7 +81,7 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
           </select>
         </label>
         <p className="statechart-now" data-testid="statechart-now" aria-live="polite">
-          <strong>{worker}</strong> is in <strong className="sc-now-state">{at.state}</strong>{index < 0 ? ' (before the first event)' : ` at ${run.events[index]?.id ?? ''}`}.{grantedText} {nextText}
+          <strong>{worker}</strong> is <strong className="sc-now-state" title={`machine state ${at.state}`}>{stateWords(at.state)}</strong>{index < 0 ? ' (before the first event)' : ` at ${run.events[index]?.id ?? ''}`}.{grantedText} {nextText}
         </p>
       </div>
       {failed && <p className="error" role="alert">The diagram could not be laid out: {failed.slice(0, 200)}</p>}
@@ -81,10 +91,10 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
           layout={layout}
           active={active}
           nextEdgeId={edge?.id ?? null}
-          label={`The worker machine: ${WORKER_CHART.nodes.filter((n) => n.kind !== 'initial').length} states and ${WORKER_CHART.edges.filter((e) => e.event).length} transitions. ${worker} is in ${at.state}${edge ? `; the next event takes ${edge.event} to ${at.next?.to}` : ''}.`}
+          label={`The worker machine: ${WORKER_CHART.nodes.filter((n) => n.kind !== 'initial').length} states and ${WORKER_CHART.edges.filter((e) => e.event).length} transitions. ${worker} is ${stateWords(at.state)}${edge && at.next ? `; the next event takes ${edge.event} to ${stateWords(at.next.to)}` : ''}.`}
         />
       )}
-      <p className="small muted">Drawn from the XState machine the engine runs (<code>workerMachine.ts</code>), not a copy: a step event is legal in every active state (the arrows from <em>active</em>), WAIT only with a request or statement outstanding, GRANTED only while acquiring; RESUME returns to the state the worker was paused in (H).</p>
+      <p className="small muted">Drawn from the XState machine the engine runs (<code>workerMachine.ts</code>), not a copy, its states named as the timeline names them (hover a state for its name in the machine): a step event is legal in every active state (the arrows from <em>active</em>), WAIT only with a request or statement outstanding, GRANTED only while acquiring; RESUME returns to the state the worker was paused in (H).</p>
     </div>
   );
 }

@@ -9,6 +9,15 @@ const graph = machineGraph(workerMachine.root);
 const STATES: WorkerStateName[] = ['idle', 'requesting', 'waiting', 'holding', 'working', 'performingEffect', 'recordingCompletion', 'releasing', 'paused', 'crashed', 'done'];
 
 describe('the statechart is read from the machine the engine runs', () => {
+  it('labels a state by the words it is given and keeps its key as its machine name', () => {
+    const named = machineGraph(workerMachine.root, (key) => `<${key}>`);
+    const effect = named.nodes.find((n) => n.id === 'active.performingEffect')!;
+    expect([effect.label, effect.machineName]).toEqual(['<performingEffect>', 'performingEffect']);
+    // The history pseudo-state is drawn as H whatever the words; without words, the key is the label.
+    expect(named.nodes.find((n) => n.id === 'active.hist')!.label).toBe('H');
+    expect(graph.nodes.find((n) => n.id === 'active.performingEffect')!.label).toBe('performingEffect');
+  });
+
   it('has one node per state of the machine, in its hierarchy, and nothing else but initial dots', () => {
     const real = graph.nodes.filter((n) => n.kind !== 'initial');
     expect(real.map((n) => n.id).sort()).toEqual(['active', 'active.hist', ...STATES.map(nodeIdOf)].sort());

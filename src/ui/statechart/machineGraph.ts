@@ -21,8 +21,10 @@ export interface StateNodeLike {
 /** One state of the chart. `id` is the path below the machine (`active.idle`); the machine's root is not drawn. */
 export interface ChartNode {
   readonly id: string;
-  /** The state's own name (`idle`; `H` for a history pseudo-state). */
+  /** What the chart shows: the state in the words the rest of the UI uses (`machineGraph`'s `words`; `H` for a history pseudo-state). */
   readonly label: string;
+  /** The state's own key in the machine (`performingEffect`, `hist`; `''` for an initial dot), for a tooltip. */
+  readonly machineName: string;
   readonly kind: 'atomic' | 'compound' | 'final' | 'history' | 'initial';
   /** Id of the compound state it sits in, or null at the top. */
   readonly parent: string | null;
@@ -59,8 +61,10 @@ export function initialId(parent: string | null): string {
 /**
  * Reads the chart from a machine's root state node. Nodes come in document order (a parent before
  * its children); edges in the order the machine declares them, each compound's initial arrow first.
+ * `words` names a state by its key for the label (default: the key itself); the key stays as
+ * `machineName`.
  */
-export function machineGraph(root: StateNodeLike): ChartGraph {
+export function machineGraph(root: StateNodeLike, words: (key: string) => string = (key) => key): ChartGraph {
   const nodes: ChartNode[] = [];
   const edges: ChartEdge[] = [];
   const seen = new Set<string>();
@@ -68,7 +72,7 @@ export function machineGraph(root: StateNodeLike): ChartGraph {
     if (node.initial && node.initial.target.length > 0) {
       const init = initialId(parent === null && node === root ? null : pathOf(node, root.id));
       const initParent = node === root ? null : pathOf(node, root.id);
-      nodes.push({ id: init, label: '', kind: 'initial', parent: initParent, internal: [] });
+      nodes.push({ id: init, label: '', machineName: '', kind: 'initial', parent: initParent, internal: [] });
       for (const t of node.initial.target) edges.push({ id: `${init}||${pathOf(t, root.id)}`, source: init, target: pathOf(t, root.id), event: '' });
     }
     for (const child of Object.values(node.states)) {
@@ -89,7 +93,7 @@ export function machineGraph(root: StateNodeLike): ChartGraph {
         }
       }
       const kind = child.type === 'parallel' ? 'compound' : child.type;
-      nodes.push({ id, label: child.type === 'history' ? 'H' : child.key, kind, parent: node === root ? null : pathOf(node, root.id), internal });
+      nodes.push({ id, label: child.type === 'history' ? 'H' : words(child.key), machineName: child.key, kind, parent: node === root ? null : pathOf(node, root.id), internal });
       if (Object.keys(child.states).length > 0) visit(child, id);
     }
   };
