@@ -25,11 +25,22 @@ globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {
 const candidate = { role: 'candidate' as const, kinds: [], maxFaults: 2, notes: null };
 const interviewer = { role: 'interviewer' as const, kinds: [], maxFaults: 2, notes: { t: 'Secret_token_123456', a: 'MODEL-ANSWER-TEXT', q: [{ q: 'FOLLOW-UP-TEXT', x: [] }], r: ['RUBRIC-TEXT'] } };
 
+/**
+ * Waits until the page has rendered what follows the edit's frame at low priority (the event
+ * log, `useDeferredValue`): a fixed 50 ms missed it on a loaded machine, and the assertions on the
+ * sentences' facts then failed for whichever preset came last.
+ */
+async function settle(withLog = true): Promise<void> {
+  await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+  if (withLog) await vi.waitFor(() => expect(document.querySelectorAll('.log-narration').length).toBeGreaterThan(0), { timeout: 10_000 });
+  await act(async () => { await new Promise((res) => setTimeout(res, 20)); });
+}
+
 async function pageText(composed: Scenario, view: 'simulate' | 'edit' | 'compare', iv: typeof candidate | typeof interviewer): Promise<string> {
   window.location.hash = hashOf({ composed, variant: 'without', view, cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: iv });
   const store = createLockscopeStore();
   const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-  await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+  await settle(view !== 'edit');
   const text = document.body.textContent ?? '';
   r.unmount();
   cleanup();
@@ -81,7 +92,7 @@ describe("the candidate's page", () => {
     window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
     const store = createLockscopeStore();
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store);
     r.unmount();
@@ -96,7 +107,7 @@ describe("the candidate's page", () => {
     store.getState().loadPreset(p.id, 'without');
     store.getState().setInterview(candidate);
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store);
     r.unmount();
@@ -109,7 +120,7 @@ describe("the candidate's page", () => {
     window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
     const store = createLockscopeStore();
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store).join(' ');
     r.unmount();
