@@ -10,7 +10,7 @@ import { SWITCHES, relevantSwitches } from './switches';
 
 /** What the panel shows of switch `d` for `s`: its value and its facts' text. */
 const shown = (d: (typeof SWITCHES)[number], s: Scenario) => JSON.stringify([d.get(s), d.facts?.(s).text ?? null]);
-const hashOf = (s: Scenario) => runScenario(s, { text: false }).traceHash;
+const hashOf = (s: Scenario) => runScenario(s).traceHash;
 
 /** Every preset variant, and each with every switch flipped to each of its values once (the states a candidate reaches in one click). */
 function scenarios(): { where: string; s: Scenario }[] {

@@ -3,7 +3,8 @@
  * The candidate's link, opened as a new user would: no hint of the answer anywhere in the page's
  * text, for every preset, in the simulator and the editor (the preset's fix, "with the fix", the
  * mechanism hints, the verdict words, the preset's titles and setup, the explanation part of the
- * run's sentences), nor in the exported image's title and the download file names.
+ * run's sentences), nor in the exported image's title, the download file names and the bodies of
+ * the scenario JSON and the transcript.
  */
 import { act } from 'react';
 import { render, cleanup, fireEvent, screen } from '@testing-library/react';
@@ -13,9 +14,11 @@ import { App } from '../App';
 import { createLockscopeStore, LockscopeProvider } from '../store';
 import { hashOf } from '../url/urlState';
 import { relevantSwitches, switchHint } from '../mechanism/switches';
-import { PRESETS, findPreset, runScenario, type Preset, type Scenario } from '../../sim';
+import { PRESETS, findPreset, renderSessionScript, renderTranscript, runScenario, type Preset, type Scenario } from '../../sim';
 import { candidatePrompt } from '../../share/candidatePrompt';
-import { exportNames } from '../share/files';
+import { exportNames, parseScenarioText, scenarioJson } from '../share/files';
+import { candidateTranscript } from '../share/TranscriptExport';
+import { neutralFenceCounter } from '../../share/candidatePrompt';
 import { deriveRun } from '../store/derive';
 import { visibilityOf } from '../store';
 import { hintOf } from './hintOf';
@@ -73,6 +76,28 @@ function exportsOf(store: ReturnType<typeof createLockscopeStore>): string[] {
   return [n.imageTitle, n.svg, n.png, n.json];
 }
 
+/**
+ * The bodies of the candidate's files, as the share panel writes them: the scenario JSON ("Export
+ * JSON") and the transcript with each session's script ("Run it yourself").
+ */
+function fileBodiesOf(store: ReturnType<typeof createLockscopeStore>): { name: string; body: string }[] {
+  const st = store.getState();
+  const t = candidateTranscript(deriveRun(st.composed), !visibilityOf(st).showHints);
+  return [
+    { name: 'scenario JSON', body: scenarioJson(st.composed) },
+    { name: 'transcript', body: renderTranscript(t) },
+    ...t.sessions.map((x) => ({ name: `${x.id} script`, body: renderSessionScript(t, x.id) })),
+  ];
+}
+
+/** The bodies hold no answer phrase, and the scenario file is the candidate's scenario (a fencing counter the run never reads is not prepared). */
+function expectNoAnswerInFiles(p: Preset, files: readonly { name: string; body: string }[]): void {
+  for (const w of [...answerPhrases(p, candidatePrompt(p.withoutFix).description), p.id]) for (const f of files) expect(f.body, `the ${f.name} holds "${w}"`).not.toContain(w);
+  const json = parseScenarioText(files[0]!.body);
+  expect(json.ok).toBe(true);
+  if (json.ok) expect(json.scenario.lease).toEqual(neutralFenceCounter(p.withoutFix));
+}
+
 function expectNoAnswer(p: Preset, text: string, exported: readonly string[]): void {
   const prompt = candidatePrompt(p.withoutFix);
   for (const w of answerPhrases(p, prompt.description)) expect(text, `the page shows "${w}"`).not.toContain(w);
@@ -99,6 +124,7 @@ describe("the candidate's page", () => {
     cleanup();
     expect(store.getState().mode).toBe('interview');
     expectNoAnswer(p, text, exported);
+    expectNoAnswerInFiles(p, fileBodiesOf(store));
   });
 
   it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer with the preset itself loaded in interview mode (its fix known to the app)', async (_id, p) => {
@@ -112,6 +138,7 @@ describe("the candidate's page", () => {
     const exported = exportsOf(store);
     r.unmount();
     expectNoAnswer(p, text, exported);
+    expectNoAnswerInFiles(p, fileBodiesOf(store));
     expect(text).not.toContain('Break my design');
   });
 
