@@ -88,7 +88,9 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
     expect(html, `page HTML holds "${w}"`).not.toContain(w);
   }
   // No mechanism hints, no tab to the catalogue or the compare view.
-  await expect(cand.locator('.mechanism .help')).toHaveCount(0);
+  await expect(cand.locator('.mechanism .help:not(.switch-facts)')).toHaveCount(0);
+  // Only the neutral facts of the two-sided switches (what the workers send), never what follows from them.
+  for (const f of await cand.locator('.mechanism .switch-facts').allTextContents()) expect(f).toMatch(/^Workers (take a token|send a key): (no|yes \(.+\))$/);
   const tabs = cand.getByRole('navigation', { name: 'Views' });
   await expect(tabs.getByRole('button', { name: 'Compare', exact: true })).toHaveCount(0);
   await expect(tabs.getByRole('button', { name: 'Catalogue', exact: true })).toHaveCount(0);
