@@ -1,5 +1,5 @@
 /**
- * Every mode in every theme (light, dark, projector): the interview's candidate and interviewer,
+ * Every mode in every theme (light, dark, projector): the interview's setup (its warning shown), candidate and interviewer,
  * the workshop's presenter and audience, a guided lesson before and after its reveal — no serious or
  * critical axe violation, and a screenshot at 1280×800 and 1920×1080 of each, to look at
  * (test-results/modes-<theme>-<mode>-<size>.png). The mode journeys (interview, workshop, lessons)
@@ -21,12 +21,25 @@ const g = { k: ['pause', 'crash'], n: 1 };
  */
 const MODES: readonly { name: string; preset: string; extra: ShareExtra | ((p: Page) => Promise<void>); ready: (p: Page) => Promise<void> }[] = [
   { name: 'candidate', preset: 'fence-ignored', extra: { i: 1, g }, ready: async (p) => { await expect(p.getByTestId('check-design')).toBeVisible(); await expect(p.getByTestId('sw-fencing-facts')).toHaveText('Workers take a token: yes (Redis INCR)'); } },
+  { name: 'interview-setup', preset: 'unsafe-release', extra: openSetupWarning, ready: async (p) => { await expect(p.getByTestId('model-answer-fails')).toBeVisible(); } },
   { name: 'interviewer', preset: 'unsafe-release', extra: { i: 2, g, z: notes }, ready: async (p) => { await expect(p.getByTestId('interviewer-notes')).toBeVisible(); } },
   { name: 'presenter', preset: 'export-lease-expiry', extra: openPresenter, ready: async (p) => { await expect(p.getByTestId('open-audience')).toBeVisible(); } },
   { name: 'audience', preset: 'export-lease-expiry', extra: async (p) => { await openPresenter(p); const url = await p.getByTestId('audience-link').inputValue(); await p.goto(url); await p.reload(); }, ready: async (p) => { await expect(p.getByTestId('audience')).toBeVisible(); await expect(p.getByTestId('verdict')).toContainText(/hidden/i); } },
   { name: 'lesson', preset: 'export-lease-expiry', extra: { l: { id: 'fencing', q: 1, st: 0 } }, ready: async (p) => { await expect(p.getByTestId('lesson-options').getByRole('checkbox')).not.toHaveCount(0, { timeout: 30_000 }); } },
   { name: 'lesson-revealed', preset: 'export-lease-expiry', extra: { l: { id: 'fencing', q: 1, st: 2 } }, ready: async (p) => { await expect(p.getByRole('heading', { level: 1 })).toContainText('Fencing'); } },
 ];
+
+/** The interviewer's setup for unsafe-release with pause allowed: the default-kinds note, then the warning that the model answer fails. */
+async function openSetupWarning(page: Page): Promise<void> {
+  await page.goto('/#/sim/unsafe-release');
+  await page.reload();
+  await page.getByText('Interview: two links from this scenario').click();
+  await expect(page.getByTestId('default-kinds-note')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('group', { name: 'Fault kinds the grading allows' }).getByRole('checkbox', { name: 'pause' }).check();
+  await page.getByRole('button', { name: 'Make the links' }).click();
+  await expect(page.getByTestId('model-answer-fails')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('model-answer-fails').scrollIntoViewIfNeeded();
+}
 
 /** The presenter's window, as "Present (workshop)…" opens it. */
 async function openPresenter(page: Page): Promise<void> {
@@ -42,7 +55,7 @@ async function seriousAxe(page: Page): Promise<string[]> {
 }
 
 for (const theme of ['light', 'dark', 'projector'] as const) {
-  test(`modes, ${theme} theme: candidate, interviewer, presenter, audience and a lesson have no serious axe violation; screenshots at two sizes`, async ({ page }) => {
+  test(`modes, ${theme} theme: interview setup (its warning shown), candidate, interviewer, presenter, audience and a lesson have no serious axe violation; screenshots at two sizes`, async ({ page }) => {
     test.setTimeout(180_000);
     const errors = watchErrors(page);
     await page.addInitScript((t) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ theme: t, largeType: false })), theme);

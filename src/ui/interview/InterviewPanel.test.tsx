@@ -78,7 +78,7 @@ describe("the interviewer's allowed faults and the model answer (found by a newc
     renderIn(store, <InterviewSetup env={env} />);
     await user.click(screen.getByText('Interview: two links from this scenario'));
     const note = await screen.findByTestId('default-kinds-note', {}, { timeout: 20_000 });
-    expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer: pause \(with Pause A for \d+ s before step \d \(\w+\), the model answer breaks: A and B were inside the critical section/);
+    expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer:pause: with Pause A for \d+ s before step \d \(\w+\), A and B were inside the critical section/);
     expect(note).toHaveTextContent('the starting design holds too');
     const kinds = within(screen.getByRole('group', { name: 'Fault kinds the grading allows' }));
     expect(kinds.getByRole('checkbox', { name: /pause/i })).not.toBeChecked();

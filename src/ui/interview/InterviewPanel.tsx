@@ -24,7 +24,7 @@ import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
-import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, leftOutInWords, passingKinds, randomToken, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, randomToken, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
@@ -125,11 +125,12 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
       </div>
       {searchingDefaults && <p className="small" role="status">Finding the kinds of fault the model answer withstands…</p>}
       {chosen === null && current?.result && current.result.leftOut.length > 0 && (
-        <p className="small" data-testid="default-kinds-note">
-          Left out by default, since each breaks the model answer: {leftOutInWords(current.result, kindLabel)}.
-          {current.result.kinds.length === 0 ? ' No kind of fault is left that it withstands.' : ''}
-          {current.result.kinds.length > 0 && current.result.startHolds ? ' Against the kinds left in, the starting design holds too: Check my design cannot tell the two apart (allow a kind above to make it bite; the model answer then breaks as well).' : ''}
-        </p>
+        <div className="small default-kinds" data-testid="default-kinds-note">
+          <p>Left out by default, since each breaks the model answer:</p>
+          <ul>{current.result.leftOut.map((o) => <li key={o.kinds.join('+')}><strong>{o.kinds.map(kindLabel).join(' + ')}</strong>: with {o.schedule}, {o.invariant}.</li>)}</ul>
+          {current.result.kinds.length === 0 && <p>No kind of fault is left that it withstands.</p>}
+          {current.result.kinds.length > 0 && current.result.startHolds && <p>Against the kinds left in, the starting design holds too: Check my design cannot tell the two apart (allow a kind above to make it bite; the model answer then breaks as well).</p>}
+        </div>
       )}
       <label className="interview-text">
         <span>Model answer</span>
@@ -161,7 +162,7 @@ function ModelFails({ fails, onAllow }: { fails: ModelFailure; onAllow: (kinds: 
   const { grade, passing } = fails;
   if (grade.safe) return null;
   return (
-    <div className="error" data-testid="model-answer-fails">
+    <div className="model-fails" role="alert" data-testid="model-answer-fails">
       <p>The model answer fails this grading: with {grade.schedule}, it breaks: {grade.invariant}.</p>
       {passing.kinds.length > 0
         ? <p>It passes against: {passing.kinds.map(kindLabel).join(', ')}.{passing.startHolds ? ' (The starting design holds against those too.)' : ''} <button type="button" onClick={() => onAllow(passing.kinds)}>Allow only these and make the links again</button></p>
