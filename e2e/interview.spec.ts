@@ -88,7 +88,9 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
     expect(html, `page HTML holds "${w}"`).not.toContain(w);
   }
   // No mechanism hints, no tab to the catalogue or the compare view.
-  await expect(cand.locator('.mechanism .help')).toHaveCount(0);
+  await expect(cand.locator('.mechanism .help:not(.switch-facts)')).toHaveCount(0);
+  // Only the neutral facts of the two-sided switches (what the workers send), never what follows from them.
+  for (const f of await cand.locator('.mechanism .switch-facts').allTextContents()) expect(f).toMatch(/^Workers (take a token|send a key): (no|yes \(.+\))$/);
   const tabs = cand.getByRole('navigation', { name: 'Views' });
   await expect(tabs.getByRole('button', { name: 'Compare', exact: true })).toHaveCount(0);
   await expect(tabs.getByRole('button', { name: 'Catalogue', exact: true })).toHaveCount(0);
@@ -147,10 +149,10 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   expect([...errors, ...candErrors]).toEqual([]);
 });
 
-test("interview: for fenced-db-write and a lease preset, the candidate's whole page text and every exported file (SVG, PNG title, JSON, their names) hold none of the preset's answer phrases", async ({ context }) => {
+test("interview: for fenced-db-write and two lease presets (one whose fix is a fencing token), the candidate's whole page text and every exported file (SVG, PNG title, JSON, transcript, their names) hold none of the preset's answer phrases", async ({ context }) => {
   test.setTimeout(150_000);
   const errors: string[] = [];
-  for (const id of ['fenced-db-write', 'unsafe-release']) {
+  for (const id of ['fenced-db-write', 'unsafe-release', 'export-lease-expiry']) {
     const p = findPreset(id)!;
     const phrases = answerPhrases(p);
     // A page of its own per preset (a hash change keeps the open disclosure of the last one).
@@ -173,12 +175,16 @@ test("interview: for fenced-db-write and a lease preset, the candidate's whole p
       expect(html, `${id}: the page's HTML holds "${w}"`).not.toContain(w);
     }
     const files: { name: string; body: string }[] = [];
-    for (const button of ['Timeline SVG', 'Timeline PNG', 'Export JSON']) {
+    for (const button of ['Timeline SVG', 'Timeline PNG', 'Export JSON', 'Download transcript']) {
       const [dl] = await Promise.all([cand.waitForEvent('download'), cand.getByRole('button', { name: button }).click()]);
       const raw = readFileSync(await dl.path());
       files.push({ name: dl.suggestedFilename(), body: button === 'Timeline PNG' ? (pngTitle(raw) ?? '') : raw.toString('utf8') });
     }
     expect(files[1]!.body).toBe(prompt.title);
+    // The transcript's notes are the sentences' facts (the full narration explains what is missing).
+    expect(files[3]!.body).toContain(prompt.title);
+    // The scenario file prepares no fencing counter its run never reads (a prepared one told the fix).
+    if (!p.withoutFix.mechanism.fencing) expect(JSON.parse(files[2]!.body).lease.fenceStart).toBe(0);
     for (const f of files) {
       for (const w of [...phrases, id]) {
         expect(f.body, `${id}: ${f.name} holds "${w}"`).not.toContain(w);

@@ -69,5 +69,19 @@ export function candidateScenario(s: Scenario, promptOf: Scenario = s): Scenario
   // Neither the preset id nor its catalogue lesson ("leases" says where the answer is taught): every
   // interview is filed under the lesson it asks for, start from the invariant.
   const { id: _id, ...rest } = s;
-  return { ...rest, lesson: 'invariants', ...candidatePrompt(promptOf) };
+  return { ...rest, lease: neutralFenceCounter(s), lesson: 'invariants', ...candidatePrompt(promptOf) };
+}
+
+/**
+ * The lease settings with the fencing counter worded by one rule for every scenario whose run
+ * never reads it: `fence:<the lease key's name>`, starting at 0 (nothing stored in Redis before the
+ * run). A preset whose fix is a fencing token prepares its counter (export-lease-expiry's starts
+ * at 32, seeded in Redis, so tokens look real) while one whose fix is not leaves it at 0: in the
+ * candidate's file, link, editor and transcript that told which. Kept as it is when the starting
+ * design takes tokens (the trace shows them: `INCR fence:export → 33`) or the lease lives in etcd
+ * (`fenceStart` is then the store's revision, which every etcd reply carries).
+ */
+export function neutralFenceCounter(s: Scenario): Scenario['lease'] {
+  if (s.mechanism.fencing || s.lockService !== undefined) return s.lease;
+  return { ...s.lease, fenceKey: `fence:${s.lease.key.replace(/^lease:/, '')}`.slice(0, 100), fenceStart: 0 };
 }

@@ -1,8 +1,8 @@
-import { candidatePrompt } from './candidatePrompt';
+import { candidatePrompt, neutralFenceCounter } from './candidatePrompt';
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { decodeShare, encodeShare, shareFromScenario, type ShareState } from './link';
-import { PRESETS, findPreset } from '../sim';
+import { PRESETS, findPreset, runScenario } from '../sim';
 
 const link = (payload: unknown) => `v=1&s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
 const notes = { t: 'Abcdefghijklmnop_1234', a: 'Compare-and-delete release', q: [{ q: 'What if A pauses?', x: [{ kind: 'pause' as const, worker: 'A', atMs: 1000, pauseMs: 40_000 }] }], r: ['Names the invariant'] };
@@ -19,9 +19,11 @@ describe('interview links', () => {
       expect(r.state).toMatchObject({ i: 1, g: { k: ['pause', 'crash'], n: 2 } });
       expect(r.scenario.id).toBeUndefined();
       // In full, but worded as the candidate's prompt (the preset's title and description may tell
-      // the answer) and filed under one lesson for every interview (the preset's says where it is taught).
+      // the answer), filed under one lesson for every interview (the preset's says where it is taught),
+      // and with a fencing counter the run never reads set by one rule (a prepared one told the fix).
       const { id: _id, title: _t, description: _d, lesson: _l, ...rest } = p.withoutFix;
-      expect(r.scenario).toEqual({ ...rest, lesson: 'invariants', ...candidatePrompt(p.withoutFix) });
+      expect(r.scenario).toEqual({ ...rest, lease: neutralFenceCounter(p.withoutFix), lesson: 'invariants', ...candidatePrompt(p.withoutFix) });
+      expect(runScenario(r.scenario).traceHash).toBe(runScenario(p.withoutFix).traceHash);
       expect(JSON.stringify(st)).not.toContain(p.withoutFix.description);
     }
   });

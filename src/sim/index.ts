@@ -27,7 +27,7 @@ export { Rng } from './engine/rng';
 export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
 export type { World, WorkerRuntime, Narrated } from './engine/world';
 export { MODEL_SIMPLIFICATIONS, type Simplification } from './simplifications';
-export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, switchOptions, type SwitchDef, type SwitchOption } from './controls/switches';
+export { SWITCHES, relevantSwitches, flipSwitch, switchValueText, switchHint, switchOptions, type SwitchDef, type SwitchFacts, type SwitchOption } from './controls/switches';
 export { switchStatus, switchStatusSteps, switchStatuses, switchValues, faultInertReason, runHashOf, type SwitchStatus } from './controls/status';
 export { usesDestination, usesDatabase } from './controls/uses';
 export { buildTranscript, renderTranscript, renderSessionScript, deadlockVictimEvents, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, replayCoverage, stepRanges, stepRangesText, transcriptTools, REPLAY_LIMIT_WHY, REPLICA_SESSION, REPLICA_PORT, TTL_WAIT_MARGIN_MS, FAILOVER_ACTOR, FORCED_EXPIRY_ACTOR, waitLine, type RedisWait, type TtlSetBy, type ReplayLimit, type ReplayStop, type StepRange, type Transcript, type TranscriptEntry, type TranscriptStep, type TranscriptNote, type TranscriptSession } from './transcript/transcript';

@@ -38,6 +38,22 @@ export interface SwitchDef {
   idleReason: string;
   get(s: Scenario): string | boolean;
   set(s: Scenario, v: string | boolean): Scenario;
+  /**
+   * For a switch that stands for several fields (fencing: the workers take a token *and* the
+   * destination checks it; `get` is on only when both are), what the fields its value does not
+   * show hold, as neutral facts — states, never consequences ("Workers take a token: yes (Redis
+   * INCR)") — so that the control never contradicts the trace (a log of INCRs under an unticked
+   * switch). `agrees` is false when the fields differ from what `set(s, get(s))` would make them
+   * (the value alone misstates the scenario). Optional: absent = the value says it all.
+   */
+  facts?(s: Scenario): SwitchFacts;
+}
+
+/** Neutral facts of the fields a switch's value does not show (`SwitchDef.facts`). */
+export interface SwitchFacts {
+  readonly text: string;
+  /** The fields agree with the value shown (setting that value would change nothing). */
+  readonly agrees: boolean;
 }
 
 /** One value of a select switch; `hint` (optional) replaces the switch's `hints` entry for it. */
@@ -53,6 +69,20 @@ const inEtcd = (s: Scenario): boolean => s.lockService !== undefined;
 const hasStep = (s: Scenario, step: string) => s.workers.some((w) => w.steps.some((x) => x.do === step));
 const hasFault = (s: Scenario, kind: string) => s.faults.some((f) => f.kind === kind);
 const m = (s: Scenario, patch: Partial<Scenario['mechanism']>): Scenario => ({ ...s, mechanism: { ...s.mechanism, ...patch } });
+
+/** Where the workers' fencing token comes from, as the trace's commands name it. */
+function tokenSource(s: Scenario): string {
+  const src = s.mechanism.fenceSource ?? (inEtcd(s) ? 'lock-service-revision' : 'redis-incr');
+  return src === 'db-sequence' ? "nextval('fence_seq')" : src === 'lock-service-revision' ? 'the etcd revision of the lock' : 'Redis INCR';
+}
+
+/**
+ * The facts of a two-sided switch: what the workers do (`sends`, worded by `workerPart`) and, when
+ * the destination's side is on without the workers', that too (the value shown is then off).
+ */
+function twoSided(sends: boolean, checks: boolean, workerPart: string, destinationPart: string): SwitchFacts {
+  return { text: `${workerPart}${checks && !sends ? ` · ${destinationPart}` : ''}`, agrees: sends === checks };
+}
 
 /** Every switch, in panel order. */
 export const SWITCHES: readonly SwitchDef[] = [
@@ -118,6 +148,9 @@ export const SWITCHES: readonly SwitchDef[] = [
     idleReason: 'no write reaches the destination in this run',
     get: (s) => s.mechanism.fencing && s.destination.checksFencing,
     set: (s, v) => ({ ...m(s, { fencing: Boolean(v) }), destination: { ...s.destination, checksFencing: Boolean(v) } }),
+    facts: (s) => twoSided(s.mechanism.fencing, s.destination.checksFencing,
+      `Workers take a token: ${s.mechanism.fencing ? `yes (${tokenSource(s)})` : 'no'}`,
+      s.job.kind === 'fencedRow' ? 'the UPDATE compares tokens' : 'the destination checks tokens'),
   },
   {
     id: 'fenceSource', label: 'Fencing token from', short: 'Token from', help: 'where the fencing token comes from',
@@ -144,6 +177,8 @@ export const SWITCHES: readonly SwitchDef[] = [
     appliesTo: (s) => (hasStep(s, 'effect') ? null : 'the job sends no request (it has no effect step)'),
     get: (s) => s.mechanism.idempotencyKey && s.destination.honoursIdempotencyKeys,
     set: (s, v) => ({ ...m(s, { idempotencyKey: Boolean(v) }), destination: { ...s.destination, honoursIdempotencyKeys: Boolean(v) } }),
+    facts: (s) => twoSided(s.mechanism.idempotencyKey, s.destination.honoursIdempotencyKeys,
+      `Workers send a key: ${s.mechanism.idempotencyKey ? 'yes (the job key)' : 'no'}`, 'the destination honours keys'),
   },
   {
     id: 'jobRecord', label: 'Check the durable job record first', short: 'Check job record first', help: 'a check step reads the jobs table; a job marked done is skipped',

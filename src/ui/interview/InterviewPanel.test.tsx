@@ -54,8 +54,10 @@ describe('interview panels', () => {
     store.getState().setView('simulate');
     renderIn(store, <><InterviewerNotesPanel /><InterviewSetup env={env} /></>);
     await user.click(screen.getByText('Interview: two links from this scenario'));
+    // Enabled once the kinds the model answer withstands are known (the default allowed set).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Make the links' })).toBeEnabled(), { timeout: 15_000 });
     await user.click(screen.getByRole('button', { name: 'Make the links' }));
-    const cand = await screen.findByTestId('candidate-link', {}, { timeout: 15_000 });
+    const cand = await screen.findByTestId('candidate-link', {}, { timeout: 30_000 });
     const intv = screen.getByTestId('interviewer-link');
     expect((cand as HTMLInputElement).value).not.toBe((intv as HTMLInputElement).value);
     await user.click(screen.getByRole('button', { name: "Open the interviewer's view here" }));
@@ -64,5 +66,47 @@ describe('interview panels', () => {
     expect(notes).toHaveTextContent(/Starting design, with /);
     expect(notes).toHaveTextContent('States the invariant');
     expect(store.getState().mode).toBe('explore');
-  });
+  }, 60_000);
+});
+
+describe("the interviewer's allowed faults and the model answer (found by a newcomer: unsafe-release's model answer failed its own grading)", () => {
+  it('unsafe-release: the kinds start as those compare-and-delete withstands, pause left out with its schedule', async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    store.getState().loadPreset('unsafe-release', 'without');
+    store.getState().setView('simulate');
+    renderIn(store, <InterviewSetup env={env} />);
+    await user.click(screen.getByText('Interview: two links from this scenario'));
+    const note = await screen.findByTestId('default-kinds-note', {}, { timeout: 20_000 });
+    expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer:pause: with Pause A for \d+ s before step \d \(\w+\), A and B were inside the critical section/);
+    expect(note).toHaveTextContent('the starting design holds too');
+    const kinds = within(screen.getByRole('group', { name: 'Fault kinds the grading allows' }));
+    expect(kinds.getByRole('checkbox', { name: /pause/i })).not.toBeChecked();
+    expect(kinds.getByRole('checkbox', { name: /crash/i })).toBeChecked();
+    // Made with the defaults, the model answer passes: no warning.
+    await user.click(screen.getByRole('button', { name: 'Make the links' }));
+    await screen.findByTestId('candidate-link', {}, { timeout: 20_000 });
+    expect(screen.queryByTestId('model-answer-fails')).toBeNull();
+  }, 60_000);
+
+  it('"Make the links" with pause allowed warns, naming the fault that breaks the model answer and the kinds it passes; one click allows those', async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    store.getState().loadPreset('unsafe-release', 'without');
+    store.getState().setView('simulate');
+    const r = renderIn(store, <InterviewSetup env={env} />);
+    await user.click(screen.getByText('Interview: two links from this scenario'));
+    await screen.findByTestId('default-kinds-note', {}, { timeout: 20_000 });
+    await user.click(within(screen.getByRole('group', { name: 'Fault kinds the grading allows' })).getByRole('checkbox', { name: /pause/i }));
+    await user.click(screen.getByRole('button', { name: 'Make the links' }));
+    const warning = await screen.findByTestId('model-answer-fails', {}, { timeout: 20_000 });
+    expect(warning).toHaveTextContent(/^The model answer fails this grading: with Pause A for \d+ s before step \d \(\w+\), it breaks: A and B were inside the critical section/);
+    expect(warning).toHaveTextContent(/It passes against: (?!.*pause)/i);
+    expect(screen.getByTestId('candidate-link')).toBeInTheDocument();
+    await user.click(within(warning).getByRole('button', { name: 'Allow only these and make the links again' }));
+    await waitFor(() => expect(screen.queryByTestId('model-answer-fails')).toBeNull(), { timeout: 20_000 });
+    await screen.findByTestId('candidate-link', {}, { timeout: 20_000 });
+    expect(within(screen.getByRole('group', { name: 'Fault kinds the grading allows' })).getByRole('checkbox', { name: /pause/i })).not.toBeChecked();
+    r.unmount();
+  }, 90_000);
 });

@@ -2,7 +2,10 @@
  * Interview mode's panels in the simulator (./kit.ts has the logic):
  * - `InterviewSetupForm` (outside an interview, inside ./InterviewSetup.tsx's disclosure): choose
  *   the faults the grading allows, the model answer and a rubric, and make the two links
- *   (follow-ups found by the fault search).
+ *   (follow-ups found by the fault search). For a preset's starting variant the allowed kinds
+ *   start as those its fixed variant (the model answer) withstands (`passingKinds`), each kind
+ *   left out named with the schedule that breaks it; and whatever is chosen, "Make the links"
+ *   warns when the model answer fails the grading, naming the fault and the kinds it passes.
  * - `InterviewerNotesPanel` (the interviewer's link): the model answer, each follow-up with
  *   "Show this schedule", the rubric, and the candidate's link again.
  * - `CheckDesign` (both sides of an interview): "Check my design" grades the mechanism on screen
@@ -15,13 +18,13 @@ import { findPreset, type Scenario } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
 import { useLockscope, useLockscopeStore } from '../store';
-import type { InterviewSetupState } from './InterviewSetup';
+import type { InterviewSetupState, ModelFailure } from './InterviewSetup';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
-import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, randomToken, setupOf, type FindCounterexample, type Grade } from './kit';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, randomToken, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
@@ -61,20 +64,42 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
   const presetId = useLockscope((s) => s.presetId);
   const preset = presetId ? findPreset(presetId) : undefined;
   const applicable = useMemo(() => applicableKinds(withoutFaults(composed)), [composed]);
+  const variant = useLockscope((s) => s.variant);
   const { maxFaults, chosen, status } = form;
   const rubric = form.rubric ?? DEFAULT_RUBRIC.join('\n');
-  const kinds = (chosen ?? applicable).filter((k) => applicable.includes(k));
+  // The model answer, as a scenario: the preset's fixed variant, when the starting one is on screen.
+  const model = preset && variant === 'without' ? preset.withFix : undefined;
+  // The default allowed kinds: those the model answer withstands (searched when the form opens).
+  const [defaults, setDefaults] = useState<{ readonly of: Scenario; readonly maxFaults: number; readonly result: PassingKinds | null } | null>(null);
+  useEffect(() => {
+    if (!model) return;
+    let live = true;
+    setDefaults({ of: composed, maxFaults, result: null });
+    passingKinds(model, composed, applicable, maxFaults, findWith(env)).then(
+      (result) => { if (live) setDefaults({ of: composed, maxFaults, result }); },
+      () => { if (live) setDefaults(null); },
+    );
+    return () => { live = false; };
+  }, [model, composed, applicable, maxFaults, env]);
+  const current = defaults && defaults.of === composed && defaults.maxFaults === maxFaults ? defaults : null;
+  const searchingDefaults = model !== undefined && chosen === null && current?.result === null;
+  const defaultKinds = current?.result && current.result.kinds.length > 0 ? current.result.kinds : null;
+  const kinds = (chosen ?? defaultKinds ?? applicable).filter((k) => applicable.includes(k));
   const answerText = form.answer ?? defaultAnswer(preset);
   const setStatus = (st: InterviewSetupState['status']) => setForm((f) => ({ ...f, status: st }));
 
-  const make = async () => {
+  const make = async (use: readonly string[] = kinds) => {
     setStatus({ kind: 'busy' });
     try {
       const scenario: Scenario = store.getState().composed;
-      const model = preset && store.getState().variant === 'without' ? preset.withFix : undefined;
-      const followUps = await deriveFollowUps(scenario, model, kinds, maxFaults, findWith(env));
-      const links = interviewLinks(scenario, { kinds, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken() }, followUps);
-      setStatus({ kind: 'done', links, kinds, maxFaults });
+      const followUps = await deriveFollowUps(scenario, model, use, maxFaults, findWith(env));
+      const links = interviewLinks(scenario, { kinds: use, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken() }, followUps);
+      // Does the model answer pass its own grading? If not, say which fault breaks it and what it withstands.
+      // (The default set is one it withstands by construction: no search needed.)
+      const isDefault = current?.result != null && use.length === current.result.kinds.length && use.every((k) => current.result!.kinds.includes(k));
+      const own = model && !isDefault ? await gradeDesign(model, use, maxFaults, findWith(env)) : null;
+      const modelFails = own && !own.safe ? { grade: own, passing: await passingKinds(model!, scenario, use, maxFaults, findWith(env)) } : undefined;
+      setStatus({ kind: 'done', links, kinds: use, maxFaults, modelFails });
     } catch (e) {
       setStatus({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }
@@ -94,10 +119,19 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
         <fieldset className="explore-kinds">
           <legend>Fault kinds the grading allows</legend>
           {applicable.map((k) => (
-            <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setForm((f) => { const was = (f.chosen ?? applicable).filter((x) => x !== k); return { ...f, chosen: on ? [...was, k] : was }; }); }} /> {kindLabel(k)}</label>
+            <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={(e) => { const on = e.target.checked; setForm((f) => { const was = (f.chosen ?? defaultKinds ?? applicable).filter((x) => x !== k); return { ...f, chosen: on ? [...was, k] : was }; }); }} /> {kindLabel(k)}</label>
           ))}
         </fieldset>
       </div>
+      {searchingDefaults && <p className="small" role="status">Finding the kinds of fault the model answer withstands…</p>}
+      {chosen === null && current?.result && current.result.leftOut.length > 0 && (
+        <div className="small default-kinds" data-testid="default-kinds-note">
+          <p>Left out by default, since each breaks the model answer:</p>
+          <ul>{current.result.leftOut.map((o) => <li key={o.kinds.join('+')}><strong>{o.kinds.map(kindLabel).join(' + ')}</strong>: with {o.schedule}, {o.invariant}.</li>)}</ul>
+          {current.result.kinds.length === 0 && <p>No kind of fault is left that it withstands.</p>}
+          {current.result.kinds.length > 0 && current.result.startHolds && <p>Against the kinds left in, the starting design holds too: Check my design cannot tell the two apart (allow a kind above to make it bite; the model answer then breaks as well).</p>}
+        </div>
+      )}
       <label className="interview-text">
         <span>Model answer</span>
         <textarea rows={2} maxLength={600} value={answerText} onChange={(e) => { const v = e.target.value; setForm((f) => ({ ...f, answer: v })); }} />
@@ -106,18 +140,33 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
         <span>Rubric (one line each)</span>
         <textarea rows={4} value={rubric} onChange={(e) => { const v = e.target.value; setForm((f) => ({ ...f, rubric: v })); }} />
       </label>
-      <p><button type="button" className="primary" disabled={kinds.length === 0 || status.kind === 'busy'} onClick={() => void make()}>Make the links</button></p>
+      <p><button type="button" className="primary" disabled={kinds.length === 0 || status.kind === 'busy' || searchingDefaults} onClick={() => void make()}>Make the links</button></p>
       <div role="status">
         {status.kind === 'busy' && <p className="small">Searching for the follow-ups' counterexamples…</p>}
         {status.kind === 'error' && <p className="error">The search failed: {status.message}</p>}
         {status.kind === 'done' && (
           <>
+            {status.modelFails && <ModelFails fails={status.modelFails} onAllow={(k) => { setForm((f) => ({ ...f, chosen: [...k] })); void make(k); }} />}
             <CopyField label="Candidate's link" value={urlOf(status.links.candidate)} testId="candidate-link" />
             <CopyField label="Interviewer's link (keep it private)" value={urlOf(status.links.interviewer)} testId="interviewer-link" />
             <p><button type="button" onClick={() => store.getState().setInterview(setupOf(status.links, 'interviewer', status))}>Open the interviewer's view here</button></p>
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+/** The warning of "Make the links" when the model answer fails the grading: the fault that breaks it, and the kinds it withstands. */
+function ModelFails({ fails, onAllow }: { fails: ModelFailure; onAllow: (kinds: readonly string[]) => void }) {
+  const { grade, passing } = fails;
+  if (grade.safe) return null;
+  return (
+    <div className="model-fails" role="alert" data-testid="model-answer-fails">
+      <p>The model answer fails this grading: with {grade.schedule}, it breaks: {grade.invariant}.</p>
+      {passing.kinds.length > 0
+        ? <p>It passes against: {passing.kinds.map(kindLabel).join(', ')}.{passing.startHolds ? ' (The starting design holds against those too.)' : ''} <button type="button" onClick={() => onAllow(passing.kinds)}>Allow only these and make the links again</button></p>
+        : <p>No set of the allowed kinds lets it pass{passing.brokenWithoutFaults ? ': it breaks with no fault at all' : ''}.</p>}
     </div>
   );
 }

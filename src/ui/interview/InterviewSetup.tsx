@@ -8,7 +8,13 @@ import { Suspense, useState } from 'react';
 import { useLockscope, useVisibility } from '../store';
 import { InterviewSetupForm } from '../lazyViews';
 import type { ExploreEnv } from '../explore/labels';
-import type { InterviewLinks } from './kit';
+import type { Grade, InterviewLinks, PassingKinds } from './kit';
+
+/** The model answer failing the grading the links were made with: its counterexample, and the kinds it withstands. */
+export interface ModelFailure {
+  readonly grade: Grade;
+  readonly passing: PassingKinds;
+}
 
 /**
  * The form's state: faults per schedule, the kinds chosen (null: every kind that applies), the
@@ -19,7 +25,7 @@ export interface InterviewSetupState {
   readonly chosen: readonly string[] | null;
   readonly answer: string | null;
   readonly rubric: string | null;
-  readonly status: { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; links: InterviewLinks; kinds: readonly string[]; maxFaults: number } | { kind: 'error'; message: string };
+  readonly status: { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; links: InterviewLinks; kinds: readonly string[]; maxFaults: number; modelFails?: ModelFailure } | { kind: 'error'; message: string };
 }
 
 const FIRST: InterviewSetupState = { maxFaults: 1, chosen: null, answer: null, rubric: null, status: { kind: 'idle' } };

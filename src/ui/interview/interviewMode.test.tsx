@@ -3,7 +3,8 @@
  * The candidate's link, opened as a new user would: no hint of the answer anywhere in the page's
  * text, for every preset, in the simulator and the editor (the preset's fix, "with the fix", the
  * mechanism hints, the verdict words, the preset's titles and setup, the explanation part of the
- * run's sentences), nor in the exported image's title and the download file names.
+ * run's sentences), nor in the exported image's title, the download file names and the bodies of
+ * the scenario JSON and the transcript.
  */
 import { act } from 'react';
 import { render, cleanup, fireEvent, screen } from '@testing-library/react';
@@ -13,9 +14,11 @@ import { App } from '../App';
 import { createLockscopeStore, LockscopeProvider } from '../store';
 import { hashOf } from '../url/urlState';
 import { relevantSwitches, switchHint } from '../mechanism/switches';
-import { PRESETS, findPreset, runScenario, type Preset, type Scenario } from '../../sim';
+import { PRESETS, findPreset, renderSessionScript, renderTranscript, runScenario, type Preset, type Scenario } from '../../sim';
 import { candidatePrompt } from '../../share/candidatePrompt';
-import { exportNames } from '../share/files';
+import { exportNames, parseScenarioText, scenarioJson } from '../share/files';
+import { candidateTranscript } from '../share/TranscriptExport';
+import { neutralFenceCounter } from '../../share/candidatePrompt';
 import { deriveRun } from '../store/derive';
 import { visibilityOf } from '../store';
 import { hintOf } from './hintOf';
@@ -25,11 +28,22 @@ globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {
 const candidate = { role: 'candidate' as const, kinds: [], maxFaults: 2, notes: null };
 const interviewer = { role: 'interviewer' as const, kinds: [], maxFaults: 2, notes: { t: 'Secret_token_123456', a: 'MODEL-ANSWER-TEXT', q: [{ q: 'FOLLOW-UP-TEXT', x: [] }], r: ['RUBRIC-TEXT'] } };
 
+/**
+ * Waits until the page has rendered what follows the edit's frame at low priority (the event
+ * log, `useDeferredValue`): a fixed 50 ms missed it on a loaded machine, and the assertions on the
+ * sentences' facts then failed for whichever preset came last.
+ */
+async function settle(withLog = true): Promise<void> {
+  await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+  if (withLog) await vi.waitFor(() => expect(document.querySelectorAll('.log-narration').length).toBeGreaterThan(0), { timeout: 10_000 });
+  await act(async () => { await new Promise((res) => setTimeout(res, 20)); });
+}
+
 async function pageText(composed: Scenario, view: 'simulate' | 'edit' | 'compare', iv: typeof candidate | typeof interviewer): Promise<string> {
   window.location.hash = hashOf({ composed, variant: 'without', view, cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: iv });
   const store = createLockscopeStore();
   const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-  await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+  await settle(view !== 'edit');
   const text = document.body.textContent ?? '';
   r.unmount();
   cleanup();
@@ -62,6 +76,28 @@ function exportsOf(store: ReturnType<typeof createLockscopeStore>): string[] {
   return [n.imageTitle, n.svg, n.png, n.json];
 }
 
+/**
+ * The bodies of the candidate's files, as the share panel writes them: the scenario JSON ("Export
+ * JSON") and the transcript with each session's script ("Run it yourself").
+ */
+function fileBodiesOf(store: ReturnType<typeof createLockscopeStore>): { name: string; body: string }[] {
+  const st = store.getState();
+  const t = candidateTranscript(deriveRun(st.composed), !visibilityOf(st).showHints);
+  return [
+    { name: 'scenario JSON', body: scenarioJson(st.composed) },
+    { name: 'transcript', body: renderTranscript(t) },
+    ...t.sessions.map((x) => ({ name: `${x.id} script`, body: renderSessionScript(t, x.id) })),
+  ];
+}
+
+/** The bodies hold no answer phrase, and the scenario file is the candidate's scenario (a fencing counter the run never reads is not prepared). */
+function expectNoAnswerInFiles(p: Preset, files: readonly { name: string; body: string }[]): void {
+  for (const w of [...answerPhrases(p, candidatePrompt(p.withoutFix).description), p.id]) for (const f of files) expect(f.body, `the ${f.name} holds "${w}"`).not.toContain(w);
+  const json = parseScenarioText(files[0]!.body);
+  expect(json.ok).toBe(true);
+  if (json.ok) expect(json.scenario.lease).toEqual(neutralFenceCounter(p.withoutFix));
+}
+
 function expectNoAnswer(p: Preset, text: string, exported: readonly string[]): void {
   const prompt = candidatePrompt(p.withoutFix);
   for (const w of answerPhrases(p, prompt.description)) expect(text, `the page shows "${w}"`).not.toContain(w);
@@ -81,13 +117,14 @@ describe("the candidate's page", () => {
     window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
     const store = createLockscopeStore();
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store);
     r.unmount();
     cleanup();
     expect(store.getState().mode).toBe('interview');
     expectNoAnswer(p, text, exported);
+    expectNoAnswerInFiles(p, fileBodiesOf(store));
   });
 
   it.each(PRESETS.map((p) => [p.id, p] as const))('%s: no answer with the preset itself loaded in interview mode (its fix known to the app)', async (_id, p) => {
@@ -96,11 +133,12 @@ describe("the candidate's page", () => {
     store.getState().loadPreset(p.id, 'without');
     store.getState().setInterview(candidate);
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store);
     r.unmount();
     expectNoAnswer(p, text, exported);
+    expectNoAnswerInFiles(p, fileBodiesOf(store));
     expect(text).not.toContain('Break my design');
   });
 
@@ -109,7 +147,7 @@ describe("the candidate's page", () => {
     window.location.hash = hashOf({ composed: p.withoutFix, variant: 'without', view: 'simulate', cursorIndex: 3, compareTarget: { kind: 'otherVariant' }, interview: candidate });
     const store = createLockscopeStore();
     const r = render(<LockscopeProvider store={store}><App /></LockscopeProvider>);
-    await act(async () => { await new Promise((res) => setTimeout(res, 50)); });
+    await settle();
     const text = document.body.textContent ?? '';
     const exported = exportsOf(store).join(' ');
     r.unmount();

@@ -1,7 +1,7 @@
 import { decodeShare, encodeShare } from '../../share/link';
-import { findPreset, runScenario } from '../../sim';
-import { searchFaults } from '../../sim/search/search';
-import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, type FindCounterexample } from './kit';
+import { findPreset, runScenario, PRESETS } from '../../sim';
+import { applicableKinds, searchFaults, withoutFaults } from '../../sim/search/search';
+import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, type FindCounterexample } from './kit';
 
 /** The search in this thread (the app spreads the same search over Web Workers). */
 const find: FindCounterexample = async (s, maxFaults, kinds) => searchFaults(s, { maxFaults, kinds }).counterexample;
@@ -69,5 +69,41 @@ describe('interview kit', () => {
     const good = await gradeDesign(preset.withFix, ['pause'], 1, find);
     expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'] });
     expect(gradeInWords(good)).toBe('Safe against ≤ 1 fault of these kinds: pause.');
+  });
+});
+
+describe("the allowed faults a preset's interview starts with", () => {
+  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the model answer graded against the default allowed faults (one fault, as the form starts) is safe", async (_id, p) => {
+    const all = applicableKinds(withoutFaults(p.withoutFix));
+    const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find);
+    expect(d.brokenWithoutFaults).toBe(false);
+    expect(d.kinds.length, `${p.id}: some kind is left in`).toBeGreaterThan(0);
+    expect(d.kinds.every((k) => all.includes(k))).toBe(true);
+    // As "Check my design" grades it: the link carries d.kinds.
+    expect(await gradeDesign(p.withFix, d.kinds, 1, find)).toMatchObject({ safe: true });
+    // Each kind left out breaks the model answer with a schedule of its own.
+    for (const o of d.leftOut) {
+      const g = await gradeDesign(p.withFix, o.kinds, 1, find);
+      expect(g.safe, `${p.id}: ${o.kinds.join('+')} was left out, so it breaks the model answer`).toBe(false);
+    }
+    expect(d.startHolds).toBe((await gradeDesign(p.withoutFix, d.kinds, 1, find)).safe);
+  }, 60_000);
+
+  it('unsafe-release: pause is left out, named with the schedule that breaks compare-and-delete, and the starting design then holds too', async () => {
+    const p = findPreset('unsafe-release')!;
+    const all = applicableKinds(withoutFaults(p.withoutFix));
+    expect((await gradeDesign(p.withFix, all, 1, find)).safe).toBe(false);
+    const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find);
+    expect(d.kinds).not.toContain('pause');
+    expect(d.leftOut[0]).toMatchObject({ kinds: ['pause'] });
+    expect(leftOutInWords(d)).toMatch(/^pause \(with Pause A for \d+ s before step \d \(\w+\), the model answer breaks: A and B were inside the critical section/);
+    expect(d.startHolds).toBe(true);
+  });
+
+  it('export-lease-expiry: the fencing token withstands every kind that applies; nothing is left out', async () => {
+    const p = findPreset('export-lease-expiry')!;
+    const all = applicableKinds(withoutFaults(p.withoutFix));
+    const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find);
+    expect(d).toEqual({ kinds: all, leftOut: [], brokenWithoutFaults: false, startHolds: false });
   });
 });

@@ -146,3 +146,55 @@ export function gradeInWords(g: Grade, kindLabel: (k: string) => string = (k) =>
   const n = g.faults.length;
   return `Broken with ${n} fault${n === 1 ? '' : 's'}: ${g.schedule}. Invariant broken: ${g.invariant}.`;
 }
+
+/** One kind of fault (or several used together) a default allowed set leaves out, with the schedule of it that breaks the model answer. */
+export interface LeftOut {
+  readonly kinds: readonly string[];
+  readonly schedule: string;
+  readonly invariant: string;
+}
+
+/** The fault kinds a model answer withstands (`passingKinds`). */
+export interface PassingKinds {
+  /** The kinds allowed: the model answer graded against them (as "Check my design" grades) is safe. Empty when none is left. */
+  readonly kinds: readonly string[];
+  /** What was left out, in order, each with the counterexample that made it go. */
+  readonly leftOut: readonly LeftOut[];
+  /** The model answer breaks with no fault at all: no allowed set helps. */
+  readonly brokenWithoutFaults: boolean;
+  /** The starting design is safe against the kinds left in too (the grading then cannot tell the two apart). */
+  readonly startHolds: boolean;
+}
+
+/**
+ * The largest set of `kinds` (found greedily) under which the model answer passes its own grading:
+ * grade it as "Check my design" would (`gradeDesign`); while it breaks, leave out the kinds its
+ * shortest counterexample uses, and grade again. With unsafe-release's model answer
+ * (compare-and-delete) a pause longer than the TTL still lets two workers inside the critical
+ * section, so pause goes — and the starting design then holds too, which `startHolds` says.
+ * Makes at most `kinds.length + 1` searches, plus one of the starting design.
+ */
+export async function passingKinds(model: Scenario, start: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample): Promise<PassingKinds> {
+  let left = [...kinds];
+  const leftOut: LeftOut[] = [];
+  let brokenWithoutFaults = false;
+  while (left.length > 0) {
+    const g = await gradeDesign(model, left, maxFaults, find);
+    if (g.safe) break;
+    const used: string[] = [...new Set(g.faults.map((f) => f.kind))];
+    if (used.length === 0) {
+      brokenWithoutFaults = true;
+      break;
+    }
+    leftOut.push({ kinds: used, schedule: g.schedule, invariant: g.invariant });
+    left = left.filter((k) => !used.includes(k));
+  }
+  const startHolds = left.length === 0 || (await gradeDesign(start, left, maxFaults, find)).safe;
+  return { kinds: left, leftOut, brokenWithoutFaults, startHolds };
+}
+
+/** Words for what a default allowed set left out, and why ("pause (with Pause A …, the model answer breaks: …)"). */
+export function leftOutInWords(p: PassingKinds, kindLabel: (k: string) => string = (k) => k): string {
+  return p.leftOut.map((o) => `${o.kinds.map(kindLabel).join(' + ')} (with ${o.schedule}, the model answer breaks: ${o.invariant})`).join('; ');
+}
+

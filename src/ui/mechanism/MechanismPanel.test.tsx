@@ -119,4 +119,52 @@ describe('MechanismPanel', () => {
     expect(items[0]).toHaveTextContent('A, B: call POST /v1/charges (500 ms) moves after COMMIT');
     expect(items[1]).toHaveTextContent('Idempotency key (honoured by the destination): on (was off)');
   });
+
+  describe("the interview candidate's panel (found by a newcomer)", () => {
+    const candidate = { role: 'candidate' as const, kinds: [], maxFaults: 1, notes: null };
+
+    it('fence-ignored: the unticked fencing switch says, in neutral facts, that the workers take the tokens the log shows', async () => {
+      act(() => { store.getState().loadPreset('fence-ignored', 'without'); store.getState().setInterview(candidate); });
+      renderIn(store, <MechanismPanel />);
+      const fencing = screen.getByLabelText('Fencing token (checked by the destination)');
+      expect(fencing).not.toBeChecked();
+      // The full label (it says what the box controls), and the other side as a fact: no hint of what follows.
+      expect(screen.getByText('Fencing token (checked by the destination)')).toBeVisible();
+      expect(fencing).toHaveAccessibleDescription('Workers take a token: yes (Redis INCR)');
+      expect(screen.queryByText('destination accepts any write')).toBeNull();
+      // Ticked, both sides are on; unticked again, both are off — the facts follow.
+      await userEvent.click(fencing);
+      expect(store.getState().scenario.mechanism.fencing && store.getState().scenario.destination.checksFencing).toBe(true);
+      await userEvent.click(screen.getByLabelText('Fencing token (checked by the destination)'));
+      expect(screen.getByLabelText('Fencing token (checked by the destination)')).toHaveAccessibleDescription('Workers take a token: no');
+    });
+
+    it('says the facts for every two-sided switch, whatever they are (a line shown only when the sides disagree would itself tell)', () => {
+      act(() => { store.getState().loadPreset('export-lease-expiry', 'without'); store.getState().setInterview(candidate); });
+      renderIn(store, <MechanismPanel />);
+      expect(screen.getByTestId('sw-fencing-facts')).toHaveTextContent('Workers take a token: no');
+    });
+
+    it('outside an interview the facts show only where the sides disagree (the hint explains the rest)', () => {
+      act(() => store.getState().loadPreset('fence-ignored', 'without'));
+      const { unmount } = renderIn(store, <MechanismPanel />);
+      expect(screen.getByLabelText('Fencing token (checked by the destination)')).toHaveAccessibleDescription('destination accepts any write Workers take a token: yes (Redis INCR)');
+      unmount();
+      act(() => store.getState().loadPreset('export-lease-expiry', 'without'));
+      renderIn(store, <MechanismPanel />);
+      expect(screen.queryByTestId('sw-fencing-facts')).toBeNull();
+    });
+
+    it.each(PRESETS.map((p) => [p.id, p.id] as const))('%s: no switch is shown as having no effect — every one enabled, in one list, no "(same run)" option', async (_x, id) => {
+      act(() => { store.getState().loadPreset(id, 'without'); store.getState().setInterview(candidate); });
+      const { container } = renderIn(store, <MechanismPanel />);
+      // Long enough for the statuses to have arrived, were they used.
+      await act(async () => { await new Promise((r) => setTimeout(r, 150)); });
+      expect(screen.getByRole('region', { name: 'Mechanism' })).toHaveAttribute('aria-busy', 'false');
+      expect(screen.queryByTestId('inert-switches')).toBeNull();
+      expect(container.textContent).not.toMatch(/no effect|same run/);
+      for (const el of container.querySelectorAll('input, select')) expect(el).toBeEnabled();
+      for (const el of container.querySelectorAll('[title]')) expect(el.getAttribute('title')).not.toMatch(/no effect/);
+    });
+  });
 });

@@ -8,6 +8,12 @@
  * Under the toggle, what "with the fix" changes — every difference of the preset's two variants
  * (`setupChanges`: switches, the job's steps, settings), so a fix that moves a step (the charge
  * after COMMIT) is never shown as only the switch it also flips.
+ * A switch that stands for several fields (fencing: workers take a token, the destination checks
+ * it) says the facts its value does not show (`SwitchDef.facts`), so that an unticked "Fencing
+ * token" never sits over a log of INCRs unexplained: always in the candidate's interview (where no
+ * hint explains it, and where a line shown only sometimes would itself say something), elsewhere
+ * when the fields disagree with the value shown. The candidate's panel also shows no switch as
+ * having no effect (`showSwitchEffects`): every switch enabled, in one list, no "(same run)".
  * Until the statuses of a newly opened scenario are known the panel is `aria-busy`: when they
  * arrive, the switches that change nothing fold into that disclosure and the panel gets shorter,
  * moving everything below it (the Faults panel) up — a pointer (or a test) aimed below waits.
@@ -18,7 +24,7 @@ import { setupChanges, type SetupChange } from './setupDiff';
 import { memo, useCallback } from 'react';
 import { useLockscope, useLockscopeStore, useVisibility } from '../store';
 import { uniqueEditKey } from '../store/scenarioSlice';
-import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef } from './switches';
+import { relevantSwitches, switchHint, switchOptions, switchValueText, type SwitchDef, type SwitchStatus } from './switches';
 import { useSwitchStatuses } from './useSwitchStatuses';
 import { usePrefetchNext } from './usePrefetchNext';
 import { matchVariant } from './variant';
@@ -51,33 +57,43 @@ interface SwitchRowProps {
   readonly options: readonly { readonly value: string; readonly label: string }[];
   readonly showHints: boolean;
   readonly hint: string;
+  /** Neutral facts of the fields the value does not show (`SwitchDef.facts`), or null. */
+  readonly facts: string | null;
+  /** The label shown: the full one where the facts stand beside it (it says what the value controls). */
+  readonly shownLabel: string;
   readonly onSet: (d: SwitchDef, value: boolean | string) => void;
 }
 
 /** One switch: a checkbox or a select, with its hint. */
-const SwitchRow = memo(function SwitchRow({ d, value: v, reason, changing, options, showHints, hint, onSet }: SwitchRowProps) {
+const SwitchRow = memo(function SwitchRow({ d, value: v, reason, changing, options, showHints, hint, facts, shownLabel, onSet }: SwitchRowProps) {
   const id = `sw-${d.id}`;
   const hintId = `${id}-hint`;
+  const factsId = `${id}-facts`;
+  const describedBy = [showHints ? hintId : null, facts !== null ? factsId : null].filter((x) => x !== null).join(' ') || undefined;
   return (
     <li className={reason ? 'inert' : undefined} data-switch={d.id}>
       {typeof v === 'boolean' ? (
         <label htmlFor={id} className="switch" title={reason ? `${d.label}: no effect here, ${reason}` : d.label}>
-          <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => onSet(d, e.target.checked)} />
-          <span>{d.short ?? d.label}</span>
+          <input id={id} type="checkbox" checked={v} disabled={reason !== null} aria-label={d.label} aria-describedby={describedBy} onChange={(e) => onSet(d, e.target.checked)} />
+          <span>{shownLabel}</span>
         </label>
       ) : (
         <label htmlFor={id} className="select inline" title={reason ? `${d.label}: no effect here, ${reason}` : undefined}>
-          <span>{d.short ?? d.label}</span>
-          <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={showHints ? hintId : undefined} onChange={(e) => onSet(d, e.target.value)}>
+          <span>{shownLabel}</span>
+          <select id={id} value={v} disabled={reason !== null} aria-label={d.label} aria-describedby={describedBy} onChange={(e) => onSet(d, e.target.value)}>
             {options.map((o) => <option key={o.value} value={o.value}>{o.label}{changing && o.value !== v && !changing.includes(o.value) ? ' (same run)' : ''}</option>)}
           </select>
         </label>
       )}
-      {/* In interview mode no hint shows, not even why a switch changes nothing here (that is a hint too; the tooltip keeps it). */}
+      {/* In interview mode no hint shows, not even why a switch changes nothing here (that is a hint too: the candidate's statuses are none, so no tooltip says it either). */}
       {showHints && <span className={typeof v === 'boolean' ? 'help' : 'help under-select'} id={hintId}>{hint}</span>}
+      {facts !== null && <span className="help switch-facts" id={factsId} data-testid={`${id}-facts`}>{facts}</span>}
     </li>
   );
 });
+
+/** The statuses the candidate's panel uses: none known, so every switch shows alike (enabled, no "(same run)"). */
+const NO_STATUSES: ReadonlyMap<string, SwitchStatus> = new Map<string, SwitchStatus>();
 
 /** The mechanism panel (reads and writes the store). */
 export function MechanismPanel() {
@@ -93,12 +109,14 @@ export function MechanismPanel() {
   const fixChanges = useMemo(() => (preset ? setupChanges(preset.withoutFix, preset.withFix) : []), [preset]);
   const [fixOpen, setFixOpen] = useState(false);
   const switches = relevantSwitches(scenario);
-  const { showAnswer, showHints } = useVisibility();
+  const { showAnswer, showHints, showSwitchEffects } = useVisibility();
   // The runs that decide it follow the edit's frame in short slices (useSwitchStatuses).
   // Judged on the run on screen: the scenario with the faults injected now (`composed`).
-  const statuses = useSwitchStatuses(composed);
+  const computed = useSwitchStatuses(composed);
   // The runs its controls would show, derived in idle time so that a click only draws (./usePrefetchNext.ts).
-  usePrefetchNext(composed, statuses);
+  usePrefetchNext(composed, computed);
+  // The candidate's panel says nothing of which switches matter (every switch alike, enabled).
+  const statuses = showSwitchEffects ? computed : NO_STATUSES;
   const statusOf = (d: SwitchDef) => statuses?.get(d.id);
   const active = switches.filter((d) => statusOf(d)?.enabled !== false);
   const inert = switches.filter((d) => statusOf(d)?.enabled === false);
@@ -112,7 +130,9 @@ export function MechanismPanel() {
     const status = statusOf(d);
     const reason = status && !status.enabled ? status.reason : null;
     const changing = status?.enabled ? status.changing : null;
-    return <SwitchRow key={d.id} d={d} value={d.get(scenario)} reason={reason} changing={changing} options={switchOptions(d, scenario)} showHints={showHints} hint={showHints ? (reason ? `No effect here: ${reason}` : switchHint(scenario, d)) : ''} onSet={onSet} />;
+    const f = d.facts?.(scenario) ?? null;
+    const facts = f && (!showHints || !f.agrees) ? f.text : null;
+    return <SwitchRow key={d.id} d={d} value={d.get(scenario)} reason={reason} changing={changing} options={switchOptions(d, scenario)} showHints={showHints} hint={showHints ? (reason ? `No effect here: ${reason}` : switchHint(scenario, d)) : ''} facts={facts} shownLabel={facts !== null ? d.label : d.short ?? d.label} onSet={onSet} />;
   };
   return (
     <section className="panel mechanism" aria-label="Mechanism" aria-busy={statuses === null}>

@@ -33,8 +33,8 @@ describe('the mechanism panel prefetches the runs its controls would show', () =
         const statuses = sim.switchStatuses(st.composed);
         const next = nextScenarios(st.scenario, st.faults, st.presetId, statuses);
         expect(next.length).toBeGreaterThan(0);
-        await waitFor(() => expect(next.filter((s) => !isDerived(s)).map((s) => s.mechanism)).toEqual([]), { timeout: 20_000 });
-        expect(next.every((s) => knownValid(s))).toBe(true);
+        // Derived and validated (a scenario on screen before, such as the variant loaded first, was derived already but not validated by the prefetch).
+        await waitFor(() => expect(next.filter((s) => !isDerived(s) || !knownValid(s)).map((s) => s.mechanism)).toEqual([]), { timeout: 20_000 });
         return { st, statuses, runs: cachedRuns(next) };
       };
       /** The run on screen is the prefetched object for its content. */

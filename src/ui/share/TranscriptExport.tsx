@@ -6,7 +6,7 @@
  * preset's transcript in this build.
  */
 import { useMemo, useState } from 'react';
-import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario } from '../../sim';
+import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario, type Transcript } from '../../sim';
 import { FidelityLine } from '../fidelity/FidelityLine';
 import { download, fileBase, WITHHELD_HASH } from './files';
 
@@ -53,8 +53,20 @@ export function sessionFileName(base: string, session: { id: string; client: 'ps
 export interface TranscriptExportProps {
   readonly run: RunResult;
   readonly hidden?: boolean;
-  /** An interview candidate's page (`showHints` off): the trace hash, the preset's, is withheld from the text. */
+  /** An interview candidate's page (`showHints` off): the notes are the sentences' facts, and the trace hash, the preset's, is withheld (`candidateTranscript`). */
   readonly withholdHash?: boolean;
+}
+
+/**
+ * The transcript of `run`; for an interview candidate (`candidate`, the view without hints) its
+ * notes are the sentences' facts (`TraceEvent.fact`, as the candidate's event log shows them: the
+ * full narration explains what a missing mechanism lets happen) and the trace hash, the preset's,
+ * is withheld.
+ */
+export function candidateTranscript(run: Pick<RunResult, 'scenario' | 'events' | 'traceHash'>, candidate: boolean): Transcript {
+  if (!candidate) return buildTranscript(run);
+  const t = buildTranscript({ ...run, events: run.events.map((e) => (e.fact === undefined ? e : { ...e, narration: e.fact })) });
+  return { ...t, traceHash: WITHHELD_HASH };
 }
 
 /** The "Run it yourself" section. */
@@ -62,10 +74,7 @@ export function TranscriptExport({ run, hidden = false, withholdHash = false }: 
   const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
   // An interview candidate's transcript does not carry the trace hash: it is the preset's, and
   // would name the scenario the candidate is asked about.
-  const transcript = useMemo(() => {
-    const t = buildTranscript(run);
-    return withholdHash ? { ...t, traceHash: WITHHELD_HASH } : t;
-  }, [run, withholdHash]);
+  const transcript = useMemo(() => candidateTranscript(run, withholdHash), [run, withholdHash]);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
   // The text is written out when it is used (a copy, a download, the copy's line count), not on every run.
   const textNow = () => renderTranscript(transcript, preset?.variant);

@@ -27,7 +27,9 @@ export function knownValid(s: Scenario, json: string = JSON.stringify(s)): boole
 
 /** Marks `s` as valid after the caller validated it (commitScenario), so the next identical edit skips the check. */
 export function noteValid(s: Scenario, json: string = JSON.stringify(s)): void {
-  if (validContent.size >= VALID_CACHE) validContent.clear();
+  // The oldest entry goes first (a Set keeps insertion order), so a prefetch round never loses its own.
+  validContent.delete(json);
+  if (validContent.size >= VALID_CACHE) validContent.delete(validContent.values().next().value!);
   validContent.add(json);
 }
 

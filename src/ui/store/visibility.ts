@@ -45,13 +45,19 @@ export interface Visibility {
    * explanation part of a narration (`TraceEvent.fact` is shown instead: `narrationShown`).
    */
   readonly showHints: boolean;
+  /**
+   * Which mechanism switches change nothing in this run (disabled, folded into "N more switches:
+   * no effect in this run", a select's "(same run)" values): telling which switches matter is a
+   * hint too, so the candidate's panel shows every switch alike.
+   */
+  readonly showSwitchEffects: boolean;
   /** Offer the predict-then-reveal toggle (a mode the user may switch). */
   readonly offerModeToggle: boolean;
 }
 
-const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, offerModeToggle: true });
-const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, offerModeToggle: true });
-const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, offerModeToggle: false });
+const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: true, showFuture: true, showEditOutcome: true, showMetrics: true, offerReveal: false, showAnswer: true, showHints: true, showSwitchEffects: true, offerModeToggle: true });
+const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, showSwitchEffects: true, offerModeToggle: true });
+const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, showSwitchEffects: false, offerModeToggle: false });
 
 /** A guided lesson after its reveal: the run and the hints shown; the preset's fix hidden (the lesson's exercise asks for it). */
 const LESSON: Visibility = Object.freeze({ ...EVERYTHING, showAnswer: false, offerModeToggle: false });
