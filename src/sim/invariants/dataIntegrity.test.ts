@@ -117,6 +117,14 @@ describe('noLostUpdate counts a debit when, and only when, it is committed', () 
     expect(heard).toEqual([{ message: 'the balance is 50, but 100 minus the committed debits (80) is 20: an update was lost', revises: false }]);
   });
 
+  it('the server ending a session (idle_in_transaction_session_timeout: an event with no statement) is not a statement to judge', () => {
+    const s: Scenario = { ...debitScenario, database: { ...debitScenario.database, idleInTransactionSessionTimeoutMs: 30 } };
+    const r = runScenario(s);
+    // Each transfer idles 50 ms inside its transaction after its SELECT: the server ends both sessions first.
+    expect(r.events.filter((e) => e.data?.t === 'sessionEnded').map((e) => e.actor)).toEqual(['A', 'B']);
+    expect(r.verdict.held).toBe(true);
+  });
+
   it('the admin script\'s debit (10, not a worker\'s amount) counts: with the fix and the script after both transfers, the balance is 10 and holds', () => {
     const r = runScenario({ ...findPreset('balance-update')!.withFix, faults: [{ kind: 'adminBypass', atMs: 200 }] });
     expect(r.events.filter((e) => e.actor === 'admin' && e.kind === 'sql').map((e) => e.reply)).toEqual(['UPDATE 1']);
