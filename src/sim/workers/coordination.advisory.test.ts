@@ -109,3 +109,35 @@ describe('lease renewal, as the worker believes it', () => {
     expect(r.map((e) => [e.atMs, e.reply, e.beliefs!.ownsLease, e.beliefs!.renewFailed])).toEqual([[43_000, '(integer) 0', false, true]]);
   });
 });
+
+/**
+ * Releasing a lease (Redis "Distributed Locks with Redis": delete the key only if it still holds
+ * your token). unsafe-release: A's lease expires at 10 s while A works to 13 s; B takes it at 10 s,
+ * C at 13.5 s. Each release says whose lease it deleted, and the trace data names that owner.
+ */
+describe('releasing a lease, event by event', () => {
+  const releases = (s: Scenario) => runScenario(s).events.filter((e) => /^(DEL|EVAL .*del)/.test(e.command ?? ''))
+    .map((e) => ({ at: e.atMs, by: e.actor, reply: e.reply, said: e.narration, data: e.data ?? null }));
+
+  it('plain DEL deletes whoever holds the key: the successor\'s lease twice, then finds the key gone', () => {
+    expect(releases(findPreset('unsafe-release')!.withoutFix)).toEqual([
+      { at: 13_000, by: 'A', reply: '(integer) 1', said: 'A releases with plain DEL and deletes B\'s lease, not its own: B still believes it owns lease:rebuild.', data: { t: 'lease', op: 'deleted', key: 'lease:rebuild', worker: 'A', deletedOwner: 'B' } },
+      { at: 18_000, by: 'B', reply: '(integer) 1', said: 'B releases with plain DEL and deletes C\'s lease, not its own: C still believes it owns lease:rebuild.', data: { t: 'lease', op: 'deleted', key: 'lease:rebuild', worker: 'B', deletedOwner: 'C' } },
+      { at: 21_500, by: 'C', reply: '(integer) 0', said: 'C runs DEL but the key is already gone.', data: null },
+    ]);
+  });
+
+  it('compare-and-delete deletes only its own token: A\'s release leaves B\'s lease, B and C release their own', () => {
+    const got = releases(findPreset('unsafe-release')!.withFix);
+    expect(got[0]).toMatchObject({ by: 'A', reply: '(integer) 0', said: 'A\'s compare-and-delete sees B\'s token, not its own, and deletes nothing: B\'s lease is safe.' });
+    expect(got.filter((r) => r.reply === '(integer) 1').map((r) => [r.by, r.said, r.data])).toEqual(['B', 'C'].map((w) => [w, `${w} releases its own lease (compare-and-delete matched its token).`, { t: 'lease', op: 'released', key: 'lease:rebuild', worker: w }]));
+  });
+
+  it('with checkRelease, a plain DEL that deleted a key (1) does not fail the job; only a release that found nothing of its own does', () => {
+    const u = findPreset('unsafe-release')!.withoutFix;
+    const r = runScenario({ ...u, client: { ...u.client, checkRelease: true } });
+    const outcome = (w: string) => r.events.filter((e) => e.actor === w && e.kind === 'outcome').at(-1)!.narration;
+    expect([outcome('A'), outcome('B')]).toEqual(['A is done: it completed the job.', 'B is done: it completed the job.']);
+    expect(outcome('C')).toMatch(/failed/);
+  });
+});
