@@ -418,3 +418,96 @@ describe('a claim that fails', () => {
     ]);
   });
 });
+
+describe('queue steps at their boundaries', () => {
+  const table = findPreset('skip-locked-claim')!.withFix;
+  const fixed = findPreset('queue-redelivery')!.withFix;
+  const of = (s: Scenario, actor: string) => transcript(s).filter((l) => l.split(' ')[1] === `${actor}:`);
+
+  it('a paused consumer polls late: its next ReceiveMessage moves by the pause (a stopped process runs no timer)', () => {
+    const r = runScenario({ ...base, faults: [{ kind: 'pause', worker: 'B', atMs: 3_000, pauseMs: 10_000 }] });
+    // Without the pause B polls at 1, 6, 11, … s; paused from 3 s to 13 s, the poll due at 6 s runs at 16 s.
+    expect(r.events.filter((e) => e.actor === 'B' && (e.command ?? '').startsWith('ReceiveMessage')).map((e) => e.atMs).slice(0, 3)).toEqual([1_000, 16_000, 21_000]);
+  });
+
+  it('a blocking claim (FOR UPDATE, no SKIP LOCKED) that finds the row taken says so without naming SKIP LOCKED', () => {
+    const forUpdate: Scenario = { ...table, mechanism: { ...table.mechanism, rowLock: 'forUpdate' } };
+    const claims = of(forUpdate, 'B').filter((l) => l.includes('SELECT id FROM job_queue'));
+    // B waits for A's row lock; once A commits the row is 'running', so B's re-check finds none.
+    expect(claims.at(-1)).toMatch(/→ SELECT 0 \| .*B finds no pending job row: no job for it\.$/);
+  });
+
+  it('marking and extending are work even after a job-record step (RECORD): the worker goes back to working', () => {
+    const mark: Scenario = { ...table, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'receive', 'enqueue', 'markClaimed', 'commit', 'ack') }] };
+    const states = (s: Scenario, cmd: RegExp) => runScenario(s).events.filter((e) => e.actor === 'A' && cmd.test(e.command ?? '')).map((e) => e.state);
+    // The job record leaves the worker in another state, so the mark itself must say it is work.
+    expect(states(mark, /^INSERT INTO jobs/)).not.toEqual(['working']);
+    expect(states(mark, /^UPDATE job_queue SET status = 'running'/)).toEqual(['working']);
+    const extend: Scenario = { ...fixed, workers: [{ id: 'A', startMs: 0, steps: steps('receive', 'enqueue', 'extendVisibility', 'ack') }] };
+    expect(states(extend, /^INSERT INTO jobs/)).not.toEqual(['working']);
+    expect(states(extend, /^ChangeMessageVisibility/)).toEqual(['working']);
+  });
+
+  it('the engine runs a refused order: marking before any claim, extending before any receive, failing before any receive do nothing', () => {
+    const markFirst: Scenario = { ...table, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'markClaimed', 'receive', 'commit') }] };
+    expect(of(markFirst, 'A').filter((l) => l.includes('UPDATE job_queue'))).toEqual([]);
+    const extendFirst: Scenario = { ...fixed, workers: [{ id: 'A', startMs: 0, steps: steps('extendVisibility', 'receive', 'ack') }] };
+    expect(of(extendFirst, 'A').filter((l) => l.includes('ChangeMessageVisibility'))).toEqual([]);
+    // B's acquire fails before it received anything: with a retry backoff configured, its error path has no message to hand back.
+    const failFirst: Scenario = {
+      ...base, horizonMs: 5_000, mechanism: { ...base.mechanism, lock: 'lease' }, client: { ...base.client, onBusy: 'retry', retries: 0 },
+      queue: { ...sqs, retryBackoffMs: 5_000 },
+      workers: [{ id: 'A', startMs: 0, steps: steps('acquire', ['work', 50_000], 'release') }, { id: 'B', startMs: 1_000, steps: steps('acquire', 'receive', ['effect', 1_000], 'ack') }],
+    };
+    const b = of(failFirst, 'B');
+    expect(b.filter((l) => /ChangeMessageVisibility|ReceiveMessage/.test(l))).toEqual([]);
+    expect(b.at(-1)).toBe('1000 B:  →  | B is done: the job failed.');
+  });
+
+  it('idle_in_transaction_session_timeout ends the claim\'s session: the mark fails (25P03) and the job fails, the row is not marked', () => {
+    const idle: Scenario = { ...table, database: { ...table.database, idleInTransactionSessionTimeoutMs: 1_000 }, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'receive', ['work', 2_000], 'markClaimed', 'commit', 'ack') }] };
+    expect(of(idle, 'A').filter((l) => l.startsWith('2000 '))).toEqual([
+      "2000 A: UPDATE job_queue SET status = 'running', claimed_by = 'A' WHERE id = 7 → FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly) | A's claim mark fails: terminating connection due to idle-in-transaction timeout.",
+      '2000 A: connection.destroy() → closed | A discards connection c1: the server had closed it; the pool opens a new one.',
+      "2000 A:  →  | A's job fails (terminating connection due to idle-in-transaction timeout); its error path runs.",
+      '2000 A:  →  | A is done: the job failed.',
+    ]);
+  });
+
+  it('the same timeout before the acknowledgement: UPDATE … SET status = \'done\' fails (25P03), the job fails and is not marked done', () => {
+    const idle: Scenario = { ...table, database: { ...table.database, idleInTransactionSessionTimeoutMs: 1_000 }, workers: [{ id: 'A', startMs: 0, steps: steps('begin', 'receive', 'markClaimed', ['work', 2_000], 'ack') }] };
+    const r = runScenario(idle);
+    expect(of(idle, 'A').filter((l) => l.startsWith('2000 '))).toEqual([
+      "2000 A: UPDATE job_queue SET status = 'done' WHERE id = 7 → FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly) | A could not mark the job done: terminating connection due to idle-in-transaction timeout.",
+      '2000 A: connection.destroy() → closed | A discards connection c1: the server had closed it; the pool opens a new one.',
+      "2000 A:  →  | A's job fails (terminating connection due to idle-in-transaction timeout); its error path runs.",
+      '2000 A:  →  | A is done: the job failed.',
+    ]);
+    expect(r.events.filter((e) => e.kind === 'outcome').map((e) => e.narration)).toContain('A is done: the job failed.');
+  });
+
+  it('a shutdown while holding a message says it is pushed back to run again from the start', () => {
+    const s: Scenario = { ...base, faults: [{ kind: 'shutdown', worker: 'A', atMs: 10_000 }] };
+    const push = runScenario(s).events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('ChangeMessageVisibility'))!;
+    expect(push.narration).toBe('A shuts down and pushes m1 back (visibility 0): it is visible at once and will run again from the start on the next consumer.');
+  });
+
+  it('every queue event\'s structured command is the one its text shows, and the reply answers that command (checkers read the data, people the text)', () => {
+    const backoff: Scenario = {
+      ...base, horizonMs: 30_000, mechanism: { ...base.mechanism, lock: 'lease' }, client: { ...base.client, onBusy: 'retry', retries: 0 },
+      queue: { ...sqs, pollEveryMs: 1_000, maxEmptyReceives: 20, retryBackoffMs: 5_000 },
+      workers: [{ id: 'A', startMs: 0, steps: steps('acquire', ['work', 50_000], 'release') }, { id: 'B', startMs: 1_000, steps: steps('receive', 'acquire', ['effect', 1_000], 'ack') }],
+    };
+    const runs = [base, fixed, backoff, { ...base, faults: [{ kind: 'shutdown', worker: 'A', atMs: 10_000 }] } as Scenario];
+    const ops = new Set<string>();
+    for (const s of runs) {
+      for (const e of runScenario(s).events) {
+        if (e.call?.resource !== 'queue') continue;
+        const call = e.call as { command: { op: string }; reply: { op: string } };
+        ops.add(call.command.op);
+        expect({ shown: e.command?.split(' ')[0], answered: call.reply.op }).toEqual({ shown: call.command.op, answered: call.command.op });
+      }
+    }
+    expect([...ops].sort()).toEqual(['ChangeMessageVisibility', 'DeleteMessage', 'ReceiveMessage']);
+  });
+});
