@@ -13,7 +13,7 @@ import { Rng } from './rng';
 import type { EventData, ResourceCall, TraceEvent, TraceKind } from './trace';
 import { tablesFor } from './tables';
 import { lockInWords, type Database, type WaitCycle } from '../resources/database';
-import type { DbReply, Stmt } from '../resources/sqlTypes';
+import type { CommittedRows, DbReply, Stmt } from '../resources/sqlTypes';
 import { idleInTransactionTimeoutError, statementTimeoutError } from '../resources/sqlErrors';
 import type { LeaseStore } from '../resources/leaseStore';
 import { REDIS_TIMEOUT_MESSAGE, type RedisCmd, type RedisReply } from '../resources/redisTypes';
@@ -23,7 +23,7 @@ import type { Destination, DestinationWrite } from '../resources/destination';
 import { resourceDefs, type Completion, type Resource, type ResourceDef, type ResourceNotice } from '../resources/resource';
 // Registers the built-in resources (a side effect no bundler may drop, whatever it makes of the types below).
 import '../resources/builtinResources';
-import type { SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
+import type { SqlCompletion, SqlResource, RedisResource, PoolResource, DestinationResource, DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
 import type { PoolerResource, PoolerCmd, PoolerReply } from '../resources/pooler';
 import type { Row } from '../resources/sqlTypes';
 import { DEFAULT_DEADLOCK_TIMEOUT_MS, LIMITS, type Scenario, type WorkerSpec } from '../scenario/schema';
@@ -602,7 +602,7 @@ export class World {
       this.emit(w.id, 'sql', text ? `${on}${waits}` : '', { command, reply: replyText, worker: w, data: { t: 'wait', on: 'db', phase: 'begin', sinceMs: this.nowMs }, call: this.sqlCall(session, stmt, result.reply, client) });
     } else {
       const said = takeReply(narrate, result.reply);
-      this.emit(w.id, 'sql', on === '' ? said : `${on}${said}`, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply, client) });
+      this.emit(w.id, 'sql', on === '' ? said : `${on}${said}`, { command, reply: replyText, worker: w, ...(isCommit(stmt, result.reply) ? { data: { t: 'commit', session } } : {}), call: this.sqlCall(session, stmt, result.reply, client, result.committed) });
       this.afterStatement(w, client);
     }
     this.deliverCompletions(result.completions);
@@ -793,12 +793,12 @@ export class World {
    * arms the deadlock timer of every database wait that has none yet. `notes` (by session) opens
    * the narration of that session's completion (the deadlock check that failed it).
    */
-  deliverCompletions(completions: readonly Completion<Stmt, DbReply>[], notes?: ReadonlyMap<string, string>): void {
+  deliverCompletions(completions: readonly SqlCompletion[], notes?: ReadonlyMap<string, string>): void {
     this.routeCompletions(completions, notes);
     this.scheduleDeadlockChecks();
   }
 
-  private routeCompletions(completions: readonly Completion<Stmt, DbReply>[], notes: ReadonlyMap<string, string> | undefined): void {
+  private routeCompletions(completions: readonly SqlCompletion[], notes: ReadonlyMap<string, string> | undefined): void {
     for (const c of completions) {
       const owner = this.sessionOwner.get(c.caller);
       const w = owner === undefined ? undefined : this.workers.get(owner);
@@ -813,7 +813,7 @@ export class World {
       const note = notes?.get(c.caller);
       const client = this.clientOf(w);
       this.emit(w.id, 'sql', text ? `${this.helperNote(w)}${this.backendNote(c.caller)}After waiting ${fmtMs(waitedMs)}: ${note === undefined ? '' : `${note} `}${said}` : '', {
-        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply, client ?? undefined),
+        command: text ? this.sqlResource.renderCommand(c.command) : undefined, reply: text ? this.sqlResource.renderReply(c.reply) : undefined, worker: w, data: { t: 'wait', on: 'db', phase: 'end', sinceMs: parked.sinceMs }, call: this.sqlCall(c.caller, c.command, c.reply, client ?? undefined, c.committed),
       });
       if (client !== null) this.afterStatement(w, client);
       this.at(this.nowMs, () => parked.k(c.reply), w);
@@ -1160,14 +1160,19 @@ export class World {
     for (const n of notices) this.emit(n.actor, n.kind ?? resource.traceKind, n.narration, n.data === undefined ? undefined : { data: n.data as EventData });
   }
 
-  /** The data of a database event; INSERT and UPDATE also record the session's transaction state and their table's committed rows, COMMIT every table's. */
-  private sqlCall(session: string, stmt: Stmt, reply: DbReply, client?: string): ResourceCall {
-    if (this.poolerResource.mode !== null && client !== undefined) return { ...(this.sqlCall(session, stmt, reply) as Extract<ResourceCall, { resource: 'db' }>), client, ...(this.unlinksAfter(session, reply) ? { unlinked: true as const } : {}) };
+  /**
+   * The data of a database event; INSERT and UPDATE also record the session's transaction state and
+   * their table's committed rows, COMMIT every table's. `after`: the rows the database took when the
+   * statement finished (`CommittedRows`), before the statements it let through ran — a COMMIT that
+   * released a row lock must not carry the waiting UPDATE's write, which the trace tells next.
+   */
+  private sqlCall(session: string, stmt: Stmt, reply: DbReply, client?: string, after?: CommittedRows): ResourceCall {
+    if (this.poolerResource.mode !== null && client !== undefined) return { ...(this.sqlCall(session, stmt, reply, undefined, after) as Extract<ResourceCall, { resource: 'db' }>), client, ...(this.unlinksAfter(session, reply) ? { unlinked: true as const } : {}) };
     if (stmt.op !== 'insert' && stmt.op !== 'update' && stmt.op !== 'commit') return { resource: 'db', caller: session, command: stmt, reply };
     const committed: Record<string, Row[]> = {};
     // A write changes only its table's committed rows (autocommit); a COMMIT may change any table.
-    if (stmt.op === 'commit') for (const name of this.tableNames) committed[name] = this.db.committedRows(name);
-    else committed[stmt.table] = this.db.committedRows(stmt.table);
+    if (stmt.op === 'commit') for (const name of this.tableNames) committed[name] = [...(after?.[name] ?? this.db.committedRows(name))];
+    else committed[stmt.table] = [...(after?.[stmt.table] ?? this.db.committedRows(stmt.table))];
     return { resource: 'db', caller: session, command: stmt, reply, inTransaction: this.db.inTransaction(session), committed };
   }
 

@@ -191,3 +191,33 @@ describe('noOversell judges the committed stock after every UPDATE and COMMIT', 
     expect(r.verdict.held).toBe(true);
   });
 });
+
+describe('committed rows are taken when each statement finishes, before the statements it lets through', () => {
+  // A COMMIT releases its row lock and PostgreSQL runs the UPDATE waiting on it at once; the trace
+  // tells that UPDATE in the next event. The COMMIT's committed rows must not carry its write.
+  const preset = findPreset('balance-update')!;
+  const withAdmin: Scenario = { ...preset.withFix, faults: [...preset.withFix.faults, { kind: 'adminBypass', atMs: 0 }] };
+
+  it('balance-update with the fix and the admin script at 0 ms: no lost update is reported, and the balance is right', () => {
+    const r = runScenario(withAdmin);
+    expect(r.verdict.violations.filter((v) => v.invariant === 'noLostUpdate')).toEqual([]);
+    const sql = r.events.filter((e) => e.call?.resource === 'db');
+    const balances = sql.flatMap((e) => {
+      const c = e.call as { command: Stmt; reply: DbReply; committed?: Record<string, Row[]> };
+      const b = c.committed?.accounts?.[0]?.balance;
+      return c.reply.status !== 'waits' && (c.command.op === 'commit' || c.command.op === 'update') ? [`${e.actor} ${c.command.op} ${String(b)}`] : [];
+    });
+    // A's COMMIT shows its own 70; the admin's UPDATE, let through by it, the admin's 60; B's the final 10 (100 − 30 − 10 − 50).
+    expect(balances.filter((x) => !x.includes('update') || x.startsWith('admin'))).toEqual(['A commit 70', 'admin update 60', 'B commit 10']);
+  });
+
+  it('balance-update with the fix holds against the admin’s atomic UPDATE at any moment (0–300 ms, every 10 ms): FOR UPDATE and balance − 10 lose nothing', () => {
+    for (let atMs = 0; atMs <= 300; atMs += 10) {
+      const r = runScenario({ ...preset.withFix, faults: [...preset.withFix.faults, { kind: 'adminBypass', atMs }] });
+      expect({ atMs, lost: r.verdict.violations.filter((v) => v.invariant === 'noLostUpdate').map((v) => v.message) }).toEqual({ atMs, lost: [] });
+      // And the final balance is 100 − 30 − 50 − 10, whatever the order.
+      const last = [...r.events].reverse().find((e) => (e.call as { committed?: Record<string, Row[]> } | undefined)?.committed?.accounts);
+      expect((last!.call as unknown as { committed: Record<string, Row[]> }).committed.accounts![0]!.balance).toBe(10);
+    }
+  });
+});

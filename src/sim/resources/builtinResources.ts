@@ -10,7 +10,7 @@
 import { sequencesFor, tablesFor } from '../engine/tables';
 import { Database, type DatabaseSnapshot, type WaitCycle } from './database';
 import { renderReply, renderSql } from './renderSql';
-import type { DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
+import type { CommittedRows, DbCompletion, DbReply, Row, SqlError, Stmt } from './sqlTypes';
 import { LeaseStore } from './leaseStore';
 import { renderRedis, renderRedisReply, type RedisCmd, type RedisReply } from './redisTypes';
 import { ConnectionPool, type BorrowResult, type PoolSnapshot } from './connectionPool';
@@ -25,16 +25,17 @@ export class SqlResource implements Resource<Stmt, DbReply, DatabaseSnapshot> {
   readonly name = 'db';
   readonly traceKind = 'sql';
   constructor(readonly db: Database) {}
-  execute(_nowMs: number, session: string, stmt: Stmt): Execution<Stmt, DbReply> {
+  execute(_nowMs: number, session: string, stmt: Stmt): SqlExecution {
     const r = this.db.execute(session, stmt);
-    return { reply: r.reply, completions: completionsOf(r.completions) };
+    const completions = completionsOf(r.completions);
+    return r.committed === undefined ? { reply: r.reply, completions } : { reply: r.reply, completions, committed: r.committed };
   }
   /** Ends a session (disconnect, crash): other sessions' statements it let through. */
-  closeSession(session: string): readonly Completion<Stmt, DbReply>[] {
+  closeSession(session: string): readonly SqlCompletion[] {
     return completionsOf(this.db.closeSession(session));
   }
   /** Cancels the session's waiting statement with `error` (lock_timeout 55P03, cancel 57014): its completion first. */
-  cancelWaiting(session: string, error: SqlError): readonly Completion<Stmt, DbReply>[] {
+  cancelWaiting(session: string, error: SqlError): readonly SqlCompletion[] {
     return completionsOf(this.db.cancelWaiting(session, error));
   }
   /**
@@ -42,7 +43,7 @@ export class SqlResource implements Resource<Stmt, DbReply, DatabaseSnapshot> {
    * `Database.checkDeadlock`): `none`, or the cycle found and the completions — on a deadlock the
    * session's own 40P01 first, then the statements its aborted transaction let through.
    */
-  checkDeadlock(session: string): { readonly kind: 'none' } | { readonly kind: 'soft' | 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly Completion<Stmt, DbReply>[] } {
+  checkDeadlock(session: string): { readonly kind: 'none' } | { readonly kind: 'soft' | 'deadlock'; readonly cycle: WaitCycle; readonly completions: readonly SqlCompletion[] } {
     const check = this.db.checkDeadlock(session);
     return check.kind === 'none' ? check : { kind: check.kind, cycle: check.cycle, completions: completionsOf(check.completions) };
   }
@@ -66,8 +67,14 @@ export class SqlResource implements Resource<Stmt, DbReply, DatabaseSnapshot> {
   }
 }
 
-function completionsOf(list: readonly DbCompletion[]): readonly Completion<Stmt, DbReply>[] {
-  return list.length === 0 ? NO_COMPLETIONS : list.map((c) => ({ caller: c.sessionId, command: c.stmt, reply: c.reply }));
+/** A statement that finished after waiting, with its committed rows as they stood when it finished (`CommittedRows`). */
+export type SqlCompletion = Completion<Stmt, DbReply> & { readonly committed?: CommittedRows };
+
+/** What one statement did (`Execution`), with its committed rows taken before the statements it let through ran. */
+export type SqlExecution = Execution<Stmt, DbReply> & { readonly committed?: CommittedRows; readonly completions: readonly SqlCompletion[] };
+
+function completionsOf(list: readonly DbCompletion[]): readonly SqlCompletion[] {
+  return list.length === 0 ? NO_COMPLETIONS : list.map((c) => (c.committed === undefined ? { caller: c.sessionId, command: c.stmt, reply: c.reply } : { caller: c.sessionId, command: c.stmt, reply: c.reply, committed: c.committed }));
 }
 
 /** Redis: commands never wait; keys expire on their own (a wake-up at the next expiry). */

@@ -31,7 +31,7 @@ import { pgLockRows, relationLockOf, waitAssignsXid, type PgLockRow } from './pg
 import { continueInsert, continueScan, runPlainSelect, startInsert, startScan, type ExecContext, type Outcome } from './dmlExec';
 import { advisoryLockTag, deadlockDetail, findCycleThrough, waitForEdges, type WaitCycle, type WaitEdge } from './deadlock';
 import { ALREADY_IN_TRANSACTION_WARNING, deadlockDetected, inFailedTransaction, NO_TRANSACTION_WARNING, notOwnedWarning, readWriteDependencyError } from './sqlErrors';
-import type { DbCompletion, DbReply, DbResult, IsolationLevel, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
+import type { CommittedRows, DbCompletion, DbReply, DbResult, IsolationLevel, Row, SqlError, Stmt, TableSpec } from './sqlTypes';
 import { createTableState, endTxnRows, project, rowLabel, visibleVersion } from './tableStore';
 import { validateStmt } from './stmtValidate';
 
@@ -134,7 +134,16 @@ export class Database {
     if (this.waitOf(sessionId)) throw new Error(`session ${sessionId} already has a waiting statement`);
     validateStmt(this.state.tables, stmt);
     const reply = this.runStatement(session, stmt);
-    return { reply, completions: this.wake() };
+    const committed = reply.status === 'waits' ? undefined : this.committedAfter(stmt);
+    const completions = this.wake();
+    return committed === undefined ? { reply, completions } : { reply, completions, committed };
+  }
+
+  /** The committed rows a statement may have changed, as they stand now (`CommittedRows`); undefined for a statement that changes none. */
+  private committedAfter(stmt: Stmt): CommittedRows | undefined {
+    if (stmt.op === 'commit') return Object.fromEntries(this.state.tables.map((t) => [t.spec.name, this.committedRows(t.spec.name)]));
+    if (stmt.op === 'insert' || stmt.op === 'update') return { [stmt.table]: this.committedRows(stmt.table) };
+    return undefined;
   }
 
   /**
@@ -641,7 +650,9 @@ export class Database {
       this.state.waits = this.state.waits.filter((w) => w !== current);
       const session = this.session(current.sessionId);
       const reply = this.settle(session, current.stmt, this.resume(current, session));
-      if (reply.status !== 'waits') done.push({ sessionId: current.sessionId, stmt: current.stmt, reply });
+      if (reply.status === 'waits') continue;
+      const committed = this.committedAfter(current.stmt);
+      done.push(committed === undefined ? { sessionId: current.sessionId, stmt: current.stmt, reply } : { sessionId: current.sessionId, stmt: current.stmt, reply, committed });
     }
     return done;
   }

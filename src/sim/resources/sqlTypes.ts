@@ -148,11 +148,24 @@ export interface DbCompletion {
   readonly sessionId: string;
   readonly stmt: Stmt;
   readonly reply: Exclude<DbReply, { status: 'waits' }>;
+  /** The committed rows right after this statement ran, before any statement it let through (see `CommittedRows`). */
+  readonly committed?: CommittedRows;
 }
+
+/**
+ * Committed rows by table, of the tables a statement may change — an INSERT's or UPDATE's own
+ * table (autocommit), every table for a COMMIT — taken the moment the statement finished. A COMMIT
+ * releases row locks and the statements waiting on them run at once (PostgreSQL wakes them when
+ * the lock goes); rows taken after those ran would credit this statement with their writes,
+ * which the trace tells only in the events after it.
+ */
+export type CommittedRows = Readonly<Record<string, readonly Row[]>>;
 
 /** Result of `Database.execute`: this session's reply, plus other sessions' statements it unblocked. */
 export interface DbResult {
   readonly reply: DbReply;
   /** Waiting statements of other sessions that finished as a consequence, in the order PostgreSQL wakes them. */
   readonly completions: readonly DbCompletion[];
+  /** This statement's committed rows, taken before the statements it let through ran (absent while it waits, and for statements that change no rows). */
+  readonly committed?: CommittedRows;
 }

@@ -33,7 +33,8 @@ describe('searchFaults on every preset without the fix', () => {
  */
 const WITH_FIX: Record<string, { broken: null } | { broken: string; faults: number; kind: string; why: string }> = {
   'invoice-race': { broken: null },
-  'balance-update': { broken: 'noLostUpdate', faults: 1, kind: 'adminBypass', why: 'the admin script reads, computes and writes back outside the atomic UPDATE' },
+  // The admin script's UPDATE is atomic (balance = balance − 10) and waits for the row lock: FOR UPDATE loses nothing. (It was once reported broken: a COMMIT's committed rows carried the write it let through.)
+  'balance-update': { broken: null },
   'inventory-reserve': { broken: 'noOversell', faults: 1, kind: 'adminBypass', why: 'the admin script reserves without the conditional UPDATE' },
   thumbnail: { broken: null },
   'admin-bypass': { broken: null },
