@@ -3,7 +3,7 @@
  * around its children, the history pseudo-state as (H), the final state doubled, initial
  * pseudo-states as dots), transitions as arrows labelled with their event. Each state shows its
  * `label` (the UI's words) and keeps its machine name as a `<title>` tooltip. `activeId` is
- * highlighted with its enclosing states; `nextEdgeId` is the arrow the next event takes. Colours
+ * highlighted with its enclosing states; `nextEdgeIds` are the arrows the next event takes (a path: one trace event may take several transitions). Colours
  * are the theme's (styles.css, `.statechart`).
  */
 import type { ChartLayout } from './layout';
@@ -13,8 +13,8 @@ export interface StatechartDiagramProps {
   readonly layout: ChartLayout;
   /** The active state's node id and its ancestors' (innermost first). */
   readonly active: readonly string[];
-  /** The id of the edge the next event takes, or null. */
-  readonly nextEdgeId: string | null;
+  /** The ids of the edges the next event takes, in order (empty: none). */
+  readonly nextEdgeIds: readonly string[];
   /** Accessible description of the whole diagram. */
   readonly label: string;
 }
@@ -22,10 +22,11 @@ export interface StatechartDiagramProps {
 const PAD = 6;
 
 /** The statechart drawing. */
-export function StatechartDiagram({ layout, active, nextEdgeId, label }: StatechartDiagramProps) {
+export function StatechartDiagram({ layout, active, nextEdgeIds, label }: StatechartDiagramProps) {
   const activeSet = new Set(active);
+  const nextSet = new Set(nextEdgeIds);
   const nodes = [...layout.nodes].sort((a, b) => (a.node.kind === 'compound' ? -1 : 0) - (b.node.kind === 'compound' ? -1 : 0));
-  const edges = [...layout.edges].sort((a, b) => (a.edge.id === nextEdgeId ? 1 : 0) - (b.edge.id === nextEdgeId ? 1 : 0));
+  const edges = [...layout.edges].sort((a, b) => (nextSet.has(a.edge.id) ? 1 : 0) - (nextSet.has(b.edge.id) ? 1 : 0));
   return (
     <svg className="statechart-svg" viewBox={`${-PAD} ${-PAD} ${layout.width + 2 * PAD} ${layout.height + 2 * PAD}`} role="img" aria-label={label} data-testid="statechart-svg">
       <defs>
@@ -59,9 +60,9 @@ export function StatechartDiagram({ layout, active, nextEdgeId, label }: Statech
         );
       })}
       {edges.map(({ edge, points, label: l }) => {
-        const next = edge.id === nextEdgeId;
+        const next = nextSet.has(edge.id);
         return (
-          <g key={edge.id} className={`sc-edge${next ? ' next' : ''}`} data-edge={edge.id}>
+          <g key={edge.id} className={`sc-edge${next ? ' next' : ''}`} data-edge={edge.id} data-step={next ? nextEdgeIds.indexOf(edge.id) + 1 : undefined}>
             <polyline points={points.map((p) => `${p.x},${p.y}`).join(' ')} markerEnd={`url(#${next ? 'sc-arrow-next' : 'sc-arrow'})`} />
             {l && <rect className="sc-label-bg" x={l.x - 1} y={l.y - 1} width={l.width + 2} height={l.height + 2} rx={3} />}
             {l && <text x={l.x + l.width / 2} y={l.y + l.height / 2} dy="0.35em" textAnchor="middle">{edge.event}</text>}

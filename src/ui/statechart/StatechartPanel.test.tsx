@@ -6,7 +6,7 @@ import { deriveRun } from '../store/derive';
 import StatechartPanel, { stateWords, WORKER_CHART } from './StatechartPanel';
 import { STATE_TEXT } from '../timeline/lanes/worker';
 import { layoutChart, type ChartLayout } from './layout';
-import { nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
+import { nodeIdOf, transitionFor, transitionPath, workerAtCursor } from './cursorState';
 
 let layout: ChartLayout;
 beforeAll(async () => { layout = await layoutChart(WORKER_CHART, new ELK()); });
@@ -47,6 +47,13 @@ describe('the statechart panel highlights the state at the cursor and the next t
     const edge = transitionFor(WORKER_CHART, 'paused', at.next!.to);
     expect(edge?.event).toBe(at.next!.to === 'crashed' ? 'CRASH' : 'RESUME');
     expect(container.querySelector('.sc-edge.next')!.getAttribute('data-edge')).toBe(edge!.id);
+  });
+
+  it('before A\'s first event (SET NX → OK and the machine holding at once): the two arrows REQUEST and GRANTED are drawn, and the sentence says so', () => {
+    const { container } = render(<StatechartPanel run={run} index={-1} workers={workers} layout={layout} />);
+    const drawn = [...container.querySelectorAll('.sc-edge.next')].map((g) => [g.getAttribute('data-step'), g.getAttribute('data-edge')]).sort();
+    expect(drawn).toEqual([['1', 'active|REQUEST|active.requesting'], ['2', 'active.requesting|GRANTED|active.holding']]);
+    expect(screen.getByTestId('statechart-now').textContent).toContain(`takes REQUEST → requesting, then GRANTED → ${STATE_TEXT.holding}`);
   });
 
   it('moving the cursor moves the highlight (before the first event: idle)', () => {
@@ -97,8 +104,13 @@ describe('the statechart at the cursor is the trace at the cursor (issue 13)', (
           rerender(<StatechartPanel run={r} index={i} workers={ids} layout={layout} />);
           expect(container.querySelector('.sc-state.current')!.getAttribute('data-state'), e.id).toBe(nodeIdOf(e.state!));
           const nextOwn = r.events.slice(i + 1).find((x) => x.actor === e.actor && x.state !== undefined);
-          const edge = nextOwn ? transitionFor(WORKER_CHART, e.state!, nextOwn.state!) : null;
-          expect(container.querySelector('.sc-edge.next')?.getAttribute('data-edge') ?? null, e.id).toBe(edge?.id ?? null);
+          // A change of state: the path of transitions it takes, in order; the same state: its self-loop, if any.
+          const drawn = nextOwn === undefined ? [] : nextOwn.state === e.state
+            ? [transitionFor(WORKER_CHART, e.state!, nextOwn.state!)?.id].filter((id) => id !== undefined)
+            : transitionPath(WORKER_CHART, e.state!, nextOwn.state!)!.map((s) => s.edge.id);
+          const shown = [...container.querySelectorAll('.sc-edge.next')].sort((a, b) => Number(a.getAttribute('data-step')) - Number(b.getAttribute('data-step')));
+          expect(shown.map((g) => g.getAttribute('data-edge')), e.id).toEqual(drawn);
+          if (nextOwn !== undefined && nextOwn.state !== e.state) expect(screen.getByTestId('statechart-now').textContent, e.id).not.toMatch(/beliefs change|not its state/);
         });
       });
     }

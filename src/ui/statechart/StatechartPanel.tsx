@@ -5,13 +5,12 @@
  * next event takes. Loaded lazily (./StatechartSection.tsx): elkjs never weighs on the first load.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { fmtTime } from '../../sim';
 import { workerMachine, type WorkerStateName } from '../../sim/workers/workerMachine';
 import { STATE_TEXT } from '../timeline/lanes/worker';
 import type { DerivedRun } from '../store/derive';
 import { machineGraph, selfAndAncestors, type ChartGraph } from './machineGraph';
 import { layoutChart, type ChartLayout } from './layout';
-import { grantedWhileAcquiring, nodeIdOf, transitionFor, workerAtCursor } from './cursorState';
+import { grantedWhileAcquiring, nextSentence, nodeIdOf, transitionFor, transitionPath, workerAtCursor } from './cursorState';
 import { StatechartDiagram } from './StatechartDiagram';
 
 /**
@@ -57,16 +56,13 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
   const atCursor = index >= 0 ? run.events[index]?.actor : undefined;
   const worker = chosen !== null && workers.includes(chosen) ? chosen : atCursor !== undefined && workers.includes(atCursor) ? atCursor : workers[0];
   const at = useMemo(() => (worker === undefined ? null : workerAtCursor(run, index, worker)), [run, index, worker]);
-  const edge = at?.next ? transitionFor(WORKER_CHART, at.state, at.next.to) : null;
+  // The arrows the next event takes: a path when its state differs (idle → requesting → holding in one event), a self-loop when it is the same.
+  const path = at?.next ? (at.next.to === at.state ? [transitionFor(WORKER_CHART, at.state, at.next.to)].filter((e) => e !== null) : (transitionPath(WORKER_CHART, at.state, at.next.to) ?? []).map((s) => s.edge)) : [];
   const active = at ? selfAndAncestors(WORKER_CHART, nodeIdOf(at.state)) : [];
   const granted = at ? grantedWhileAcquiring(run, at) : null;
 
   if (worker === undefined || at === null) return <p className="small muted">This scenario has no workers.</p>;
-  const nextText = at.next === null
-    ? 'No later event concerns it.'
-    : edge
-      ? `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} takes ${edge.event} → ${stateWords(at.next.to)}${at.next.to === at.state ? ' (the same state)' : ''}.`
-      : `Next: ${at.next.eventId} at ${fmtTime(at.next.atMs)} leaves it ${stateWords(at.next.to)} (its beliefs change, not its state).`;
+  const nextText = nextSentence(WORKER_CHART, at, stateWords);
   // The log says the worker takes the lease here, and the trace's state is still the acquiring one: say why.
   const grantedText = granted === null || at.next === null
     ? ''
@@ -90,8 +86,8 @@ export default function StatechartPanel({ run, index, workers, layout: given }: 
         <StatechartDiagram
           layout={layout}
           active={active}
-          nextEdgeId={edge?.id ?? null}
-          label={`The worker machine: ${WORKER_CHART.nodes.filter((n) => n.kind !== 'initial').length} states and ${WORKER_CHART.edges.filter((e) => e.event).length} transitions. ${worker} is ${stateWords(at.state)}${edge && at.next ? `; the next event takes ${edge.event} to ${stateWords(at.next.to)}` : ''}.`}
+          nextEdgeIds={path.map((e) => e.id)}
+          label={`The worker machine: ${WORKER_CHART.nodes.filter((n) => n.kind !== 'initial').length} states and ${WORKER_CHART.edges.filter((e) => e.event).length} transitions. ${worker} is ${stateWords(at.state)}${path.length > 0 && at.next ? `; the next event takes ${path.map((e) => e.event).join(' then ')} to ${stateWords(at.next.to)}` : ''}.`}
         />
       )}
       <p className="small muted">Drawn from the XState machine the engine runs (<code>workerMachine.ts</code>), not a copy, its states named as the timeline names them (hover a state for its name in the machine): a step event is legal in every active state (the arrows from <em>active</em>), WAIT only with a request or statement outstanding, GRANTED only while acquiring; RESUME returns to the state the worker was paused in (H).</p>
