@@ -76,6 +76,27 @@ describe('the deadlock: the server must pick the statement the run\'s check fail
   });
 });
 
+describe('SET deadlock_timeout needs a superuser or GRANT SET ON PARAMETER on PostgreSQL 15 (issue 13)', () => {
+  const GRANT = 'GRANT SET ON PARAMETER deadlock_timeout TO <you>;';
+  const setsIt = (text: string) => text.split('\n').some((l) => l.startsWith('SET deadlock_timeout'));
+  it.each(variants)('$label: the transcript and each psql file say so exactly when they set it', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    const text = renderTranscript(t);
+    expect(text.includes(GRANT), 'transcript header').toBe(setsIt(text));
+    if (setsIt(text)) expect(text.slice(0, text.indexOf('-- ==== '))).toContain('Connect as a superuser');
+    for (const s of t.sessions.filter((x) => x.client === 'psql')) {
+      const file = renderSessionScript(t, s.id);
+      expect(file.includes(GRANT), `${s.id} file`).toBe(setsIt(file));
+      if (setsIt(file)) expect(file.indexOf(GRANT)).toBeLessThan(file.indexOf('\nSET deadlock_timeout'));
+    }
+  });
+  it('lock-order-deadlock sets it, so its header and both session files say how to be allowed to', () => {
+    const t = buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withoutFix));
+    expect(renderTranscript(t)).toContain(GRANT);
+    for (const id of ['c1', 'c2']) expect(renderSessionScript(t, id)).toContain(GRANT);
+  });
+});
+
 describe('what cannot be typed becomes a comment', () => {
   it('a TTL running out is a wait in real time, counted from the step that set the TTL, before the SET it lets through', () => {
     const t = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));

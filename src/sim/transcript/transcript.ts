@@ -770,6 +770,29 @@ export function transcriptTools(t: Transcript): { readonly psql: boolean; readon
   };
 }
 
+/**
+ * Whether the transcript (or, with `sessionId`, that session's part) runs `SET deadlock_timeout`:
+ * a preamble or a `sqlSetting` step. On PostgreSQL 15 the parameter is superuser-only
+ * (PostgreSQL docs, 20.12 "Lock Management", deadlock_timeout: "Only superusers and users with the
+ * appropriate SET privilege can change this setting"; GRANT … ON PARAMETER is new in 15), so a
+ * normal role's SET fails with `permission denied to set parameter`, aborting its transaction.
+ */
+export function setsDeadlockTimeout(t: Transcript, sessionId?: string): boolean {
+  const mine = (id: string) => sessionId === undefined || id === sessionId;
+  return t.sessions.some((s) => mine(s.id) && s.preamble.some((p) => /^SET deadlock_timeout\b/.test(p)))
+    || t.entries.some((e) => e.kind === 'sqlSetting' && mine(e.session) && /^SET deadlock_timeout\b/.test(e.sql));
+}
+
+/** The header lines that say who may `SET deadlock_timeout` (empty when the lines do not set it). */
+function deadlockTimeoutPrivilegeLines(c: string): string[] {
+  return [
+    c,
+    `${c} deadlock_timeout: these steps SET it, which PostgreSQL 15 allows only a superuser or a role granted it (otherwise`,
+    `${c}   ERROR: permission denied to set parameter "deadlock_timeout", and the open transaction aborts). Connect as a superuser,`,
+    `${c}   or first run as one: GRANT SET ON PARAMETER deadlock_timeout TO <you>;`,
+  ];
+}
+
 /** The header's "how to read this" lines, naming only the tools and kinds of line the transcript has. */
 function howToRead(t: Transcript): string[] {
   const tools = transcriptTools(t);
@@ -885,6 +908,7 @@ export function renderTranscript(t: Transcript, variant?: string): string {
       : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(Math.max(6, ...t.sessions.map((x) => x.id.length)))} ${describeSession(s)}`)]),
     ...(t.notReplayed.length > 0 ? ['--', ...notReplayedLines(t, '--')] : []),
     ...howToRead(t),
+    ...(setsDeadlockTimeout(t) ? deadlockTimeoutPrivilegeLines('--') : []),
     ...replayLimitLines(t, '--'),
   ];
   if (t.sqlSetup.length > 0 || t.sessions.some((s) => s.preamble.length > 0)) {
@@ -925,6 +949,7 @@ export function renderSessionScript(t: Transcript, sessionId: string, variant?: 
     ...notReplayedLines(t, c),
     ...(s.client === 'redis-cli' && t.entries.some((e) => e.kind === 'note' && e.wait !== undefined) ? ['# Redis TTLs are real time: paste the steps without pausing, and where a "# wait until … after step N" line comes, wait that long after step N replied.'] : []),
     ...(s.client === 'redis-cli' ? replayLimitLines(t, c) : []),
+    ...(s.client === 'psql' && setsDeadlockTimeout(t, sessionId) ? deadlockTimeoutPrivilegeLines(c) : []),
   ];
   const { stop } = replayCoverage(t);
   if (s.client === 'psql') {
