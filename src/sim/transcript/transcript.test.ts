@@ -176,6 +176,10 @@ describe('renderSessionScript: one file per session', () => {
     }
     const header = renderTranscript(t).split('-- ==== ')[0]!;
     if (transcriptTools(t).redisCli) expect(header).toContain(redisFilesPipeable(t) ? '`redis-cli < file` runs them' : 'Do not pipe the redis-cli files');
+    // Afterwards: the run's keys deleted on the primary (every key a step names is in the setup's DEL), the replica stopped.
+    const del = t.redisSetup.find((x) => x.argv[0] === 'DEL');
+    if (del !== undefined) expect(header).toContain(`redis-cli ${del.line}`);
+    if (t.replicaSetup.length > 0) expect(header).toContain(`redis-cli -p ${REPLICA_PORT} shutdown nosave`);
   });
 });
 
@@ -241,6 +245,10 @@ describe('where a replay on one server stops being meaningful (issue 13)', () =>
     expect(text).toContain(`--   ${REPLICA_SESSION} redis-cli -p ${REPLICA_PORT} (the replica`);
     expect(text).not.toMatch(/faults \(they happen outside the servers\): Redis failover/);
     expect(text).toContain('--   Do not pipe the redis-cli files: this run needs the failover between two servers.');
+    // The replica's dump.rdb goes to a scratch directory, and the header says how to put things back (issue 13).
+    expect(text).toContain(`redis-server --port ${REPLICA_PORT} --save '' --appendonly no --dir "$(mktemp -d)"`);
+    expect(text).not.toMatch(/--appendonly no(?! --dir)/);
+    expect(text).toContain(`--   Afterwards: redis-cli -p ${REPLICA_PORT} shutdown nosave; redis-cli DEL fence:export lease:export.`);
     expect(renderSessionScript(t, REPLICA_SESSION)).toMatch(/^REPLICAOF 127\.0\.0\.1 6379\nREPLICAOF NO ONE\n/);
   });
 

@@ -821,11 +821,31 @@ function howToRead(t: Transcript): string[] {
   }
   if (t.replicaSetup.length > 0) {
     out.push(
-      `--   The failover runs on a real replica: a second, empty Redis server on port ${REPLICA_PORT} (redis-server --port ${REPLICA_PORT} --save '' --appendonly no),`,
-      `--   session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT}); the steps say which server each command goes to.`,
+      `--   The failover runs on a real replica: a second, empty Redis server on port ${REPLICA_PORT} (${REPLICA_SERVER_COMMAND}),`,
+      `--   session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT}); the steps say which server each command goes to. Its --dir is a scratch directory:`,
+      '--   a replica writes the dump.rdb it loads from the primary there, which in your current directory would overwrite one.',
     );
   }
+  const cleanup = redisCleanup(t);
+  if (cleanup.length > 0) out.push(`--   Afterwards: ${cleanup.join('; ')}.`);
   return out;
+}
+
+/**
+ * The second Redis server a failover transcript replicates to: port `REPLICA_PORT`, no persistence,
+ * and a scratch working directory — during a full sync a replica saves the primary's RDB as
+ * `dump.rdb` in its `dir` (Redis docs, "Redis replication", and redis.conf `dir`), which by
+ * default is the directory it was started in.
+ */
+export const REPLICA_SERVER_COMMAND = `redis-server --port ${REPLICA_PORT} --save '' --appendonly no --dir "$(mktemp -d)"`;
+
+/** How to put the reader's Redis back after the transcript: stop the replica without saving, and delete the run's keys on the primary (the setup's `DEL`). */
+export function redisCleanup(t: Transcript): string[] {
+  const del = t.redisSetup.find((x) => x.argv[0] === 'DEL');
+  return [
+    ...(t.replicaSetup.length > 0 ? [`redis-cli -p ${REPLICA_PORT} shutdown nosave`] : []),
+    ...(del !== undefined ? [`redis-cli ${del.line}`] : []),
+  ];
 }
 
 /** `text` as `--` comment lines (multi-line replies continue indented under the first line). */
