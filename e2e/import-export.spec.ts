@@ -12,7 +12,8 @@ test('export the scenario as JSON and import it back: same run; a bad file gives
   const hash = (await page.getByTestId('trace-hash').textContent())!;
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
-  expect(download.suggestedFilename()).toBe('unsafe-release.json');
+  // The name says the variant: the edit is either the preset's fix or an edited scenario (issue 13).
+  expect(download.suggestedFilename()).toMatch(/^unsafe-release-(with-fix|edited)\.json$/);
   const path = await download.path();
   const json = JSON.parse(readFileSync(path, 'utf8'));
   expect(json.mechanism.release).toBe('compare-and-delete');
@@ -40,7 +41,7 @@ test('export the timeline as SVG and PNG', async ({ page }) => {
   await page.goto('/#/sim/export-lease-expiry');
   await page.keyboard.press('End');
   const [svgDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Timeline SVG' }).click()]);
-  expect(svgDl.suggestedFilename()).toBe('export-lease-expiry-timeline.svg');
+  expect(svgDl.suggestedFilename()).toBe('export-lease-expiry-without-fix-timeline.svg');
   const svg = readFileSync(await svgDl.path(), 'utf8');
   expect(svg).toMatch(/^<\?xml[^>]*>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   expect(svg).toContain('Nightly export');

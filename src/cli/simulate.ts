@@ -9,7 +9,8 @@
  * `--json` prints one object: { scenario, verdict: { status, held, summary, violations[], notes[], cutShort? }, traceHash, events[], metrics }.
  * `--transcript` prints the run as a transcript to replay on real servers (src/sim/transcript):
  * every psql session and the redis-cli commands in trace order with the expected replies;
- * `--transcript=c1` prints one session's script. The exit code is the verdict's, as without it.
+ * `--transcript=c1` prints one session's script. An export exits 0 once the text is written, whatever
+ * the verdict (a violated run is what the reader replays, not an error of the export); 2 for bad input.
  * Thin over src/sim: all semantics live there.
  */
 import { readFileSync } from 'node:fs';
@@ -31,9 +32,11 @@ export const USAGE = `usage: npm run simulate -- <preset-id | path/to/scenario.j
                  comment. Checked by npm run test:fidelity for every preset.
   --transcript=<session>
                  one session's script to paste into its psql or redis-cli (e.g. =c1, =redis)
+                 (with --transcript the exit code is 0 once the text is written, whatever the
+                 verdict; 2 for bad input)
   --list         the preset ids
 
-exit codes:
+exit codes (without --transcript):
   0  held: every invariant held over a run that finished
   1  violated: an invariant was violated
   2  bad input (the message names the field)
@@ -162,6 +165,8 @@ export function main(argv: readonly string[], out: (s: string) => void = console
           throw new InputError((e as Error).message);
         }
       }
+      // The export succeeded: the verdict is the run's, not an error of writing its transcript.
+      return EXIT.held;
     } else if (args.json) {
       out(JSON.stringify({ scenario: r.scenario, verdict: { status: r.verdict.status, held: r.verdict.held, summary: r.verdict.summary, violations: r.verdict.violations, notes: r.verdict.notes, ...(r.verdict.cutShort ? { cutShort: r.verdict.cutShort } : {}) }, traceHash: r.traceHash, events: r.events, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) }, null, 2));
     } else out(formatTimeline(r));

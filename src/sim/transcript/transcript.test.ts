@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, findPreset, parseScenario, runScenario, type Scenario } from '../index';
 import { LeaseStore } from '../resources/leaseStore';
 import { COMPARE_AND_DELETE_SCRIPT, COMPARE_AND_EXTEND_SCRIPT, renderRedisReply, type RedisCmd } from '../resources/redisTypes';
-import { buildTranscript, deadlockVictimEvents, FAILOVER_ACTOR, FORCED_EXPIRY_ACTOR, PGBOUNCER_ACTOR, REPLAY_LIMIT_WHY, REPLICA_PORT, REPLICA_SESSION, TTL_WAIT_MARGIN_MS, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
+import { splitCliArgs } from '../../../fidelity/presetReplay';
+import { buildTranscript, redisFilesPipeable, deadlockVictimEvents, FAILOVER_ACTOR, FORCED_EXPIRY_ACTOR, PGBOUNCER_ACTOR, REPLAY_LIMIT_WHY, REPLICA_PORT, REPLICA_SESSION, TTL_WAIT_MARGIN_MS, renderSessionScript, renderTranscript, replayCoverage, stepRanges, stepRangesText, transcriptTools, TRANSCRIPT_LONG_DEADLOCK_TIMEOUT, type TranscriptStep } from './transcript';
 
 const variants = PRESETS.flatMap((p) => (['withoutFix', 'withFix'] as const).map((v) => ({ label: `${p.id} (${v})`, scenario: p[v] })));
 const steps = (s: Scenario): TranscriptStep[] => buildTranscript(runScenario(s)).entries.filter((e): e is TranscriptStep => e.kind !== 'note');
@@ -76,6 +77,27 @@ describe('the deadlock: the server must pick the statement the run\'s check fail
   });
 });
 
+describe('SET deadlock_timeout needs a superuser or GRANT SET ON PARAMETER on PostgreSQL 15 (issue 13)', () => {
+  const GRANT = 'GRANT SET ON PARAMETER deadlock_timeout TO <you>;';
+  const setsIt = (text: string) => text.split('\n').some((l) => l.startsWith('SET deadlock_timeout'));
+  it.each(variants)('$label: the transcript and each psql file say so exactly when they set it', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    const text = renderTranscript(t);
+    expect(text.includes(GRANT), 'transcript header').toBe(setsIt(text));
+    if (setsIt(text)) expect(text.slice(0, text.indexOf('-- ==== '))).toContain('Connect as a superuser');
+    for (const s of t.sessions.filter((x) => x.client === 'psql')) {
+      const file = renderSessionScript(t, s.id);
+      expect(file.includes(GRANT), `${s.id} file`).toBe(setsIt(file));
+      if (setsIt(file)) expect(file.indexOf(GRANT)).toBeLessThan(file.indexOf('\nSET deadlock_timeout'));
+    }
+  });
+  it('lock-order-deadlock sets it, so its header and both session files say how to be allowed to', () => {
+    const t = buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withoutFix));
+    expect(renderTranscript(t)).toContain(GRANT);
+    for (const id of ['c1', 'c2']) expect(renderSessionScript(t, id)).toContain(GRANT);
+  });
+});
+
 describe('what cannot be typed becomes a comment', () => {
   it('a TTL running out is a wait in real time, counted from the step that set the TTL, before the SET it lets through', () => {
     const t = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));
@@ -83,7 +105,8 @@ describe('what cannot be typed becomes a comment', () => {
     expect(t.entries[i]).toMatchObject({ atMs: 30_000, wait: { afterStep: 1, ms: 30_000 + TTL_WAIT_MARGIN_MS, key: 'lease:export', ttlMs: 30_000 } });
     expect(t.entries[i]).not.toHaveProperty('replayLimit');
     expect(t.entries[i]!.kind === 'note' && t.entries[i]!.text).toMatch(/^wait until 30\.5 s after step 1 \(real time\): the TTL of lease:export \(30 s, set by step 1\) runs out/);
-    expect(renderSessionScript(t, 'redis')).toContain('# wait until 30.5 s after step 1 (real time): the TTL of lease:export runs out\n# step ');
+    // The wait is in the whole transcript, which says the redis-cli file cannot be piped here.
+    expect(renderTranscript(t)).toContain('--   Do not pipe the redis-cli files: this run needs real-time waits.');
     expect(t.entries[i + 1]).toMatchObject({ kind: 'redis', actor: 'B', expect: 'OK' });
     // The pause and the destination are notes, never steps.
     const notes = t.entries.filter((e) => e.kind === 'note').map((e) => (e.kind === 'note' ? e.text : ''));
@@ -135,11 +158,28 @@ describe('renderSessionScript: one file per session', () => {
     expect(renderSessionScript(t, 'c1')).toContain('CREATE TABLE accounts');
   });
 
-  it('writes redis-cli notes with #, and refuses a session the transcript has not', () => {
+  it('refuses a session the transcript has not', () => {
     const r = buildTranscript(runScenario(findPreset('export-lease-expiry')!.withoutFix));
-    const text = renderSessionScript(r, 'redis');
-    expect(text.split('\n').filter((l) => l !== '').every((l) => l.startsWith('#') || /^(SET|DEL|EVAL|GET|PEXPIRE|PTTL|INCR) /.test(l))).toBe(true);
     expect(() => renderSessionScript(r, 'c9')).toThrow(/no session c9 in this transcript \(sessions: redis\)/);
+  });
+
+  // redis-cli has no comment syntax: a `#` line is `ERR unknown command '#'` (issue 13).
+  it.each(variants)('$label: every line of a redis-cli file is a command redis-cli accepts — its setup and steps, in order, split back to their argv', ({ scenario }) => {
+    const t = buildTranscript(runScenario(scenario));
+    for (const s of t.sessions.filter((x) => x.client === 'redis-cli')) {
+      const lines = renderSessionScript(t, s.id).split('\n');
+      expect(lines.pop(), 'ends with a newline').toBe('');
+      const setup = s.id === REPLICA_SESSION ? t.replicaSetup : t.redisSetup;
+      const argvs = [...setup.map((x) => x.argv), ...t.entries.flatMap((e) => (e.kind === 'redis' && e.session === s.id ? [e.argv] : []))];
+      expect(lines.map(splitCliArgs), s.id).toEqual(argvs);
+      for (const l of lines) expect(l, s.id).toMatch(/^(SET|DEL|EVAL|GET|PEXPIRE|PTTL|INCR|WAIT|REPLICAOF) /);
+    }
+    const header = renderTranscript(t).split('-- ==== ')[0]!;
+    if (transcriptTools(t).redisCli) expect(header).toContain(redisFilesPipeable(t) ? '`redis-cli < file` runs them' : 'Do not pipe the redis-cli files');
+    // Afterwards: the run's keys deleted on the primary (every key a step names is in the setup's DEL), the replica stopped.
+    const del = t.redisSetup.find((x) => x.argv[0] === 'DEL');
+    if (del !== undefined) expect(header).toContain(`redis-cli ${del.line}`);
+    if (t.replicaSetup.length > 0) expect(header).toContain(`redis-cli -p ${REPLICA_PORT} shutdown nosave`);
   });
 });
 
@@ -204,8 +244,12 @@ describe('where a replay on one server stops being meaningful (issue 13)', () =>
     expect(text).not.toContain('stops being meaningful');
     expect(text).toContain(`--   ${REPLICA_SESSION} redis-cli -p ${REPLICA_PORT} (the replica`);
     expect(text).not.toMatch(/faults \(they happen outside the servers\): Redis failover/);
-    expect(renderSessionScript(t, 'redis')).toContain(`# the failover: from here on the steps go to session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT})`);
-    expect(renderSessionScript(t, REPLICA_SESSION)).toContain('REPLICAOF 127.0.0.1 6379\n# step 2');
+    expect(text).toContain('--   Do not pipe the redis-cli files: this run needs the failover between two servers.');
+    // The replica's dump.rdb goes to a scratch directory, and the header says how to put things back (issue 13).
+    expect(text).toContain(`redis-server --port ${REPLICA_PORT} --save '' --appendonly no --dir "$(mktemp -d)"`);
+    expect(text).not.toMatch(/--appendonly no(?! --dir)/);
+    expect(text).toContain(`--   Afterwards: redis-cli -p ${REPLICA_PORT} shutdown nosave; redis-cli DEL fence:export lease:export.`);
+    expect(renderSessionScript(t, REPLICA_SESSION)).toMatch(/^REPLICAOF 127\.0\.0\.1 6379\nREPLICAOF NO ONE\n/);
   });
 
   it('the break comes where the model\'s replica stopped: with no lag, just before the failover (every earlier write survives it)', () => {

@@ -770,6 +770,29 @@ export function transcriptTools(t: Transcript): { readonly psql: boolean; readon
   };
 }
 
+/**
+ * Whether the transcript (or, with `sessionId`, that session's part) runs `SET deadlock_timeout`:
+ * a preamble or a `sqlSetting` step. On PostgreSQL 15 the parameter is superuser-only
+ * (PostgreSQL docs, 20.12 "Lock Management", deadlock_timeout: "Only superusers and users with the
+ * appropriate SET privilege can change this setting"; GRANT … ON PARAMETER is new in 15), so a
+ * normal role's SET fails with `permission denied to set parameter`, aborting its transaction.
+ */
+export function setsDeadlockTimeout(t: Transcript, sessionId?: string): boolean {
+  const mine = (id: string) => sessionId === undefined || id === sessionId;
+  return t.sessions.some((s) => mine(s.id) && s.preamble.some((p) => /^SET deadlock_timeout\b/.test(p)))
+    || t.entries.some((e) => e.kind === 'sqlSetting' && mine(e.session) && /^SET deadlock_timeout\b/.test(e.sql));
+}
+
+/** The header lines that say who may `SET deadlock_timeout` (empty when the lines do not set it). */
+function deadlockTimeoutPrivilegeLines(c: string): string[] {
+  return [
+    c,
+    `${c} deadlock_timeout: these steps SET it, which PostgreSQL 15 allows only a superuser or a role granted it (otherwise`,
+    `${c}   ERROR: permission denied to set parameter "deadlock_timeout", and the open transaction aborts). Connect as a superuser,`,
+    `${c}   or first run as one: GRANT SET ON PARAMETER deadlock_timeout TO <you>;`,
+  ];
+}
+
 /** The header's "how to read this" lines, naming only the tools and kinds of line the transcript has. */
 function howToRead(t: Transcript): string[] {
   const tools = transcriptTools(t);
@@ -791,13 +814,38 @@ function howToRead(t: Transcript): string[] {
       '--   that set it — and where a line says "wait until … after step N", wait that long after step N replied before the next step.',
     );
   } else if (tools.redisCli) out.push('--   Redis TTLs are real time: type (or paste) the redis-cli steps without pausing, each within the TTL of the step that set it.');
+  if (tools.redisCli) {
+    out.push(redisFilesPipeable(t)
+      ? '--   Each redis-cli session\'s own file holds only its commands, one a line: `redis-cli < file` runs them; the replies to expect are here.'
+      : `--   Do not pipe the redis-cli files: this run needs ${t.replicaSetup.length > 0 ? 'the failover between two servers' : 'real-time waits'}${t.replicaSetup.length > 0 && waits ? ' and real-time waits' : ''}. Type the redis-cli commands one by one in step order${waits ? ', waiting where a line says' : ''}; each session's file lists only its commands, to copy from (redis-cli has no comments).`);
+  }
   if (t.replicaSetup.length > 0) {
     out.push(
-      `--   The failover runs on a real replica: a second, empty Redis server on port ${REPLICA_PORT} (redis-server --port ${REPLICA_PORT} --save '' --appendonly no),`,
-      `--   session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT}); the steps say which server each command goes to.`,
+      `--   The failover runs on a real replica: a second, empty Redis server on port ${REPLICA_PORT} (${REPLICA_SERVER_COMMAND}),`,
+      `--   session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT}); the steps say which server each command goes to. Its --dir is a scratch directory:`,
+      '--   a replica writes the dump.rdb it loads from the primary there, which in your current directory would overwrite one.',
     );
   }
+  const cleanup = redisCleanup(t);
+  if (cleanup.length > 0) out.push(`--   Afterwards: ${cleanup.join('; ')}.`);
   return out;
+}
+
+/**
+ * The second Redis server a failover transcript replicates to: port `REPLICA_PORT`, no persistence,
+ * and a scratch working directory — during a full sync a replica saves the primary's RDB as
+ * `dump.rdb` in its `dir` (Redis docs, "Redis replication", and redis.conf `dir`), which by
+ * default is the directory it was started in.
+ */
+export const REPLICA_SERVER_COMMAND = `redis-server --port ${REPLICA_PORT} --save '' --appendonly no --dir "$(mktemp -d)"`;
+
+/** How to put the reader's Redis back after the transcript: stop the replica without saving, and delete the run's keys on the primary (the setup's `DEL`). */
+export function redisCleanup(t: Transcript): string[] {
+  const del = t.redisSetup.find((x) => x.argv[0] === 'DEL');
+  return [
+    ...(t.replicaSetup.length > 0 ? [`redis-cli -p ${REPLICA_PORT} shutdown nosave`] : []),
+    ...(del !== undefined ? [`redis-cli ${del.line}`] : []),
+  ];
 }
 
 /** `text` as `--` comment lines (multi-line replies continue indented under the first line). */
@@ -885,6 +933,7 @@ export function renderTranscript(t: Transcript, variant?: string): string {
       : ['-- Sessions: open one terminal per session, side by side.', ...t.sessions.map((s) => `--   ${s.id.padEnd(Math.max(6, ...t.sessions.map((x) => x.id.length)))} ${describeSession(s)}`)]),
     ...(t.notReplayed.length > 0 ? ['--', ...notReplayedLines(t, '--')] : []),
     ...howToRead(t),
+    ...(setsDeadlockTimeout(t) ? deadlockTimeoutPrivilegeLines('--') : []),
     ...replayLimitLines(t, '--'),
   ];
   if (t.sqlSetup.length > 0 || t.sessions.some((s) => s.preamble.length > 0)) {
@@ -911,50 +960,59 @@ export function renderTranscript(t: Transcript, variant?: string): string {
 
 /**
  * One session's part as a file to paste into its client, step by step: for `psql`, SQL with `--`
- * comments (psql ignores them); for `redis-cli`, one command per line with `#` notes above. Each
- * step says after which step of another session it comes. Throws Error for a session id the
+ * comments (psql ignores them), each step saying after which step of another session it comes;
+ * for `redis-cli`, its commands only (`redisSessionCommands`: redis-cli has no comments). Throws Error for a session id the
  * transcript does not have.
  */
 export function renderSessionScript(t: Transcript, sessionId: string, variant?: string): string {
   const s = t.sessions.find((x) => x.id === sessionId);
   if (!s) throw new Error(`no session ${sessionId} in this transcript (sessions: ${t.sessions.map((x) => x.id).join(', ') || 'none'})`);
-  const c = s.client === 'psql' ? '--' : '#';
+  if (s.client === 'redis-cli') return redisSessionCommands(t, sessionId);
+  const c = '--';
   const out: string[] = [
     `${c} ${s.id}: ${describeSession(s)} — ${label(t, variant)}`,
     `${c} Part of a Lockscope transcript (trace hash ${t.traceHash}): run each step when the combined transcript reaches it.`,
     ...notReplayedLines(t, c),
-    ...(s.client === 'redis-cli' && t.entries.some((e) => e.kind === 'note' && e.wait !== undefined) ? ['# Redis TTLs are real time: paste the steps without pausing, and where a "# wait until … after step N" line comes, wait that long after step N replied.'] : []),
-    ...(s.client === 'redis-cli' ? replayLimitLines(t, c) : []),
+    ...(setsDeadlockTimeout(t, sessionId) ? deadlockTimeoutPrivilegeLines(c) : []),
   ];
-  const { stop } = replayCoverage(t);
-  if (s.client === 'psql') {
-    const first = t.sessions.find((x) => x.client === 'psql');
-    if (first?.id === sessionId) out.push('-- setup (once, before the steps; the other sessions\' files leave it to this one):', ...t.sqlSetup.map((x) => `${x};`));
-    else out.push(`-- setup: the tables are created in ${first?.id ?? 'the first session'} (see its file)`);
-    out.push(...s.preamble.map((p) => `${p};`));
-  } else if (s.id === REPLICA_SESSION) {
-    out.push(`# setup (a second, empty Redis server: redis-server --port ${REPLICA_PORT} --save '' --appendonly no; this file is its redis-cli -p ${REPLICA_PORT}):`, ...t.replicaSetup.map((x) => x.line));
-  } else if (t.redisSetup.length > 0) {
-    out.push('# setup:', ...t.redisSetup.map((x) => x.line));
-  }
+  const first = t.sessions.find((x) => x.client === 'psql');
+  if (first?.id === sessionId) out.push('-- setup (once, before the steps; the other sessions\' files leave it to this one):', ...t.sqlSetup.map((x) => `${x};`));
+  else out.push(`-- setup: the tables are created in ${first?.id ?? 'the first session'} (see its file)`);
+  out.push(...s.preamble.map((p) => `${p};`));
   let previous: TranscriptStep | null = null;
   for (const e of t.entries) {
-    if (e.kind === 'note') {
-      // A redis-cli file keeps what its reader must do between steps: wait for a TTL, and the failover.
-      if (s.client === 'redis-cli' && e.wait !== undefined) out.push(`# ${waitLine(e.wait)} (real time): the TTL of ${e.wait.key} runs out`);
-      if (s.client === 'redis-cli' && e.failover === true) out.push(`# the failover: from here on the steps go to session ${REPLICA_SESSION} (redis-cli -p ${REPLICA_PORT})`);
-      continue;
-    }
+    if (e.kind === 'note') continue;
     if (e.session === sessionId) {
       const after = previous && previous.session !== sessionId ? ` (after step ${previous.n} in ${previous.session})` : '';
-      if (stop !== null && e.n === stop.steps[0]) out.push(`${c} from here on, replaying on one Redis server stops being meaningful (${REPLAY_LIMIT_WHY[stop.limit]}, ${stop.eventId}): these steps show what the run saw`);
       out.push(`${c} step ${e.n}${after}`);
       const typed = typedLine(e);
       const body = stepBody(e).filter((l) => l !== typed);
       if (typed !== null) out.push(typed);
-      out.push(...body.map((l) => (c === '#' && l.startsWith('--') ? `#${l.slice(2)}` : l)));
+      out.push(...body);
     }
     previous = e;
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Whether a redis-cli session's file can be piped (`redis-cli < file`) and give the transcript's
+ * replies: not when a TTL must run out in real time between two commands (a wait line) or a
+ * failover orders the two servers' commands (the primary's, `WAIT`, then the replica's).
+ */
+export function redisFilesPipeable(t: Transcript): boolean {
+  return t.replicaSetup.length === 0 && !t.entries.some((e) => e.kind === 'note' && e.wait !== undefined);
+}
+
+/**
+ * A redis-cli session's file: its setup and its commands in step order, one a line, quoted as
+ * redis-cli splits arguments (`sdssplitargs`), and nothing else — redis-cli has no comment syntax
+ * (a `#` line is `ERR unknown command '#'`). The expected replies, the waits and the order across
+ * sessions are in the whole transcript (`renderTranscript`), whose header says whether the file
+ * pipes (`redisFilesPipeable`).
+ */
+function redisSessionCommands(t: Transcript, sessionId: string): string {
+  const setup = sessionId === REPLICA_SESSION ? t.replicaSetup : t.redisSetup;
+  const steps = t.entries.flatMap((e) => (e.kind === 'redis' && e.session === sessionId ? [e.line] : []));
+  return `${[...setup.map((x) => x.line), ...steps].join('\n')}\n`;
 }

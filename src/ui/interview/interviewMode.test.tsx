@@ -72,7 +72,7 @@ const slug = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(
 /** What the candidate's exports are called, as the share panel names them. */
 function exportsOf(store: ReturnType<typeof createLockscopeStore>): string[] {
   const st = store.getState();
-  const n = exportNames(st.composed, deriveRun(st.composed).verdict.status, visibilityOf(st).showVerdict);
+  const n = exportNames(st.composed, deriveRun(st.composed).verdict.status, visibilityOf(st).showVerdict, !visibilityOf(st).showHints);
   return [n.imageTitle, n.svg, n.png, n.json];
 }
 

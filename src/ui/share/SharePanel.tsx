@@ -108,7 +108,8 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       const now = st.composed;
       // The exporter is its own chunk, loaded on the first export.
       const { svgToPng, timelineSvg } = await import('./exportTimeline');
-      const names = exportNames(now, deriveRun(now).verdict.status, visibilityOf(st).showVerdict);
+      const vis = visibilityOf(st);
+      const names = exportNames(now, deriveRun(now).verdict.status, vis.showVerdict, !vis.showHints);
       const t = timelineSvg(root, names.imageTitle);
       if (kind === 'svg') download(new Blob([t.svg], { type: 'image/svg+xml' }), names.svg);
       else download(await svgToPng(t.svg, t.width, t.height, 2, names.imageTitle), names.png);
@@ -123,7 +124,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       <h2>Share</h2>
       <CopyLink />
       <div className="share-actions">
-        <button type="button" onClick={() => { const now = store.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), exportNames(now, '', false).json); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
+        <button type="button" onClick={() => { const now = store.getState().composed; download(new Blob([scenarioJson(now)], { type: 'application/json' }), exportNames(now, '', false, !visibilityOf(store.getState()).showHints).json); setStatus('Exported the scenario as JSON.'); }}>Export JSON</button>
         <button type="button" onClick={() => fileRef.current?.click()}>Import JSON…</button>
         <input ref={fileRef} type="file" accept=".json,application/json" className="sr-only" tabIndex={-1} aria-label="Scenario file to import" data-testid="import-file"
           onChange={(e) => { void onImport(e.target.files?.[0]); e.target.value = ''; }} />

@@ -5,6 +5,7 @@ import { findPreset, parseScenario, runScenario, renderTranscript, buildTranscri
 import { hashOf, readHash } from '../url/urlState';
 import etcdFixture from '../../sim/scenario/fixtures/scenario-v2-etcd.json';
 import { sessionFileName, transcriptFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
+import { downloadBase, exportNames } from './files';
 
 describe('TranscriptExport ("Run it yourself")', () => {
   it('names the whole transcript .txt for every preset (a Redis-only one was saved as .sql) and each session by its tool', () => {
@@ -46,8 +47,8 @@ describe('TranscriptExport ("Run it yourself")', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     render(<TranscriptExport run={run} />);
     expect(screen.getByRole('heading', { name: 'Run it yourself' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'lock-order-deadlock-c1.sql' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'lock-order-deadlock-c2.sql' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'lock-order-deadlock-without-fix-c1.sql' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'lock-order-deadlock-without-fix-c2.sql' })).toBeInTheDocument();
     expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences in all \d+ steps|Not checked in this build)$/);
     await userEvent.click(screen.getByRole('button', { name: 'Copy transcript' }));
     expect(writeText).toHaveBeenCalledWith(renderTranscript(buildTranscript(run), 'without the fix'));
@@ -75,6 +76,22 @@ describe('TranscriptExport ("Run it yourself")', () => {
     render(<TranscriptExport run={runScenario(findPreset('serializable-retry')!.withFix)} />);
     expect(screen.getByTestId('not-replayed')).toHaveTextContent('Not replayed (no server the transcript names receives these; they are comments where they occur):the destination POST /v1/charges');
     expect(screen.getByTestId('fidelity')).toHaveTextContent(/^(Checked against PostgreSQL [\d.]+: 0 differences in all \d+ steps|Not checked in this build)$/);
+  });
+
+  it('names every download with the variant (-without-fix, -with-fix, -edited), the buttons too; a candidate\'s names stay neutral (issue 13)', () => {
+    for (const p of PRESETS) for (const [s, suffix] of [[p.withoutFix, '-without-fix'], [p.withFix, '-with-fix'], [{ ...p.withoutFix, seed: p.withoutFix.seed + 1 }, '-edited']] as const) {
+      const base = downloadBase(s, false);
+      expect(base).toBe(`${p.id}${suffix}`);
+      const n = exportNames(s, 'held', true, false);
+      for (const name of [n.svg, n.png, n.json]) expect(name.startsWith(`${p.id}${suffix}-`) || name === `${p.id}${suffix}.json`, name).toBe(true);
+      expect(downloadBase(s, true)).toBe(p.id);
+      for (const name of Object.values(exportNames(s, 'held', true, true))) expect(name).not.toMatch(/with-fix|without-fix|edited/);
+    }
+    const run = runScenario(findPreset('failover-fence')!.withFix);
+    const { unmount } = render(<TranscriptExport run={run} />);
+    expect(screen.getByRole('button', { name: 'failover-fence-with-fix-redis.txt' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'failover-fence-with-fix-replica.txt' })).toBeInTheDocument();
+    unmount();
   });
 
   it('names redis-cli files .txt', () => {

@@ -6,34 +6,11 @@
  * preset's transcript in this build.
  */
 import { useMemo, useState } from 'react';
-import { buildTranscript, findPreset, renderSessionScript, renderTranscript, type RunResult, type Scenario, type Transcript } from '../../sim';
+import { buildTranscript, renderSessionScript, renderTranscript, type RunResult, type Transcript } from '../../sim';
 import { FidelityLine } from '../fidelity/FidelityLine';
-import { download, fileBase, WITHHELD_HASH } from './files';
+import { download, downloadBase, unchangedPreset, WITHHELD_HASH } from './files';
 
-/** JSON with every object's keys in sorted order: a scenario decoded from a link (zod's key order) equals the preset it came from. */
-function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : x));
-}
-
-/** The presets' variants as canonical JSON, computed once each (an edit compares the new scenario with them). */
-const presetJson = new WeakMap<Scenario, string>();
-function canonicalPreset(s: Scenario): string {
-  let j = presetJson.get(s);
-  if (j === undefined) presetJson.set(s, (j = canonicalJson(s)));
-  return j;
-}
-
-/** The preset a scenario is, unchanged (`withFix` or `withoutFix`), or null for an edited or own scenario. Key order does not count. */
-export function unchangedPreset(s: Scenario): { id: string; variant: 'with the fix' | 'without the fix' } | null {
-  const p = s.id ? findPreset(s.id) : undefined;
-  if (!p) return null;
-  const json = canonicalJson(s);
-  if (json === canonicalPreset(p.withoutFix)) return { id: p.id, variant: 'without the fix' };
-  if (json === canonicalPreset(p.withFix)) return { id: p.id, variant: 'with the fix' };
-  return null;
-}
+export { unchangedPreset } from './files';
 
 /**
  * The file name of the whole transcript: `<base>-transcript.txt`. It interleaves every session
@@ -79,7 +56,8 @@ export function TranscriptExport({ run, hidden = false, withholdHash = false }: 
   // The text is written out when it is used (a copy, a download, the copy's line count), not on every run.
   const textNow = () => renderTranscript(transcript, preset?.variant);
   const text = useMemo(() => (copy === 'idle' ? '' : renderTranscript(transcript, preset?.variant)), [copy, transcript, preset]);
-  const base = fileBase(run.scenario);
+  // A candidate's names stay neutral (no preset id, no variant): `downloadBase`.
+  const base = downloadBase(run.scenario, withholdHash);
   const onCopy = async () => {
     try {
       if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
