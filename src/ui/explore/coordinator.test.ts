@@ -34,7 +34,7 @@ describe('exploreParallel (the Web Worker coordinator)', () => {
   });
 
   it('agrees with a single search: same counterexample (lowest ordinal), same tried and distinct when nothing breaks', async () => {
-    for (const [id, variant] of [['balance-update', 'with'], ['crash-after-effect', 'without']] as const) {
+    for (const [id, variant] of [['inventory-reserve', 'with'], ['crash-after-effect', 'without']] as const) {
       const s = variant === 'with' ? preset(id).withFix : preset(id).withoutFix;
       const single = searchFaults(s, { maxFaults: 2 });
       const o = await exploreParallel(s, { maxFaults: 2, runners: [inlineRunner(), inlineRunner(), inlineRunner()], chunk: 4, now }).outcome;
