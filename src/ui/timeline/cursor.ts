@@ -7,12 +7,17 @@ import type * as d3 from 'd3';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { timeOnAxis } from './axisScale';
 import type { LaneBox } from './layout';
+import { tickExtent } from './draw/axis';
+import { textWidthPx } from './measure';
+import type { Box } from './fit';
+import { NOTE_TOP } from './lanes/types';
 
 /**
  * Places the overlay `el` at `cursorMs` and updates its texts. `x` and `plotW` are in drawing
- * units; `k` (the type scale) turns them into screen px.
+ * units; `k` (the type scale) turns them into screen px. A lane's note keeps clear of the fault
+ * markers on its lane (`markerBoxes`, drawing units, by lane id): `noteOffset`.
  */
-export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[], k = 1, axis: Element | null = null): void {
+export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[], k = 1, axis: Element | null = null, markerBoxes: ReadonlyMap<string, readonly Box[]> = new Map()): void {
   const cx = x(cursorMs);
   const visible = cx >= 0 && cx <= plotW;
   el.style.transform = `translateX(${gutter + cx * k}px)`;
@@ -46,12 +51,36 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
     if (!note) continue;
     const text = b.note.text(cursorMs);
     note.textContent = text;
-    // Flip to the cursor's left when the note would not fit on its right (estimated width, no
-    // layout read) and there is more room on the left.
-    const need = Math.max(b.note.flipWithinPx, text.length * 7 + 12) * k;
-    const right = (plotW - cx) * k;
-    note.classList.toggle('flip', right < need && cx * k > right);
+    // Its width in drawing units (the text in its own font plus 2 px of padding each side; no layout read).
+    const w = (textWidthPx(text, note, 7 * k) + 4 * k) / k;
+    const y0 = b.y + b.h - NOTE_TOP;
+    const at = noteOffset(cx, w, plotW, b.note.flipWithinPx, (markerBoxes.get(b.id) ?? []).filter((m) => m.y1 > y0 && m.y0 < y0 + 14));
+    note.classList.remove('flip');
+    note.style.left = `${at * k}px`;
   }
+}
+
+/**
+ * Where a cursor note `w` units wide starts, relative to the cursor at `cx` (drawing units): just
+ * right of it (6 units); on its left when it would not fit on the right (within `flipWithinPx` of
+ * the plot's edge) and there is more room there; either way clear of `obstacles` (the lane's fault
+ * markers) — moved on past the ones it would cover, or to the other side when that one is clear.
+ */
+export function noteOffset(cx: number, w: number, plotW: number, flipWithinPx: number, obstacles: readonly Box[]): number {
+  const clear = (off: number) => !obstacles.some((o) => o.x1 > cx + off && o.x0 < cx + off + w);
+  const right = 6;
+  const left = -6 - w;
+  const flip = plotW - cx < Math.max(flipWithinPx, w + 6) && cx > plotW - cx;
+  const [first, second] = flip ? [left, right] : [right, left];
+  if (clear(first)) return first;
+  if (clear(second) && cx + second >= 0 && cx + second + w <= plotW) return second;
+  // Past the markers it would cover, in its own direction.
+  let off = first;
+  for (let i = 0; i < obstacles.length && !clear(off); i++) {
+    const hit = obstacles.filter((o) => o.x1 > cx + off && o.x0 < cx + off + w);
+    off = flip ? Math.min(...hit.map((o) => o.x0)) - 3 - w - cx : Math.max(...hit.map((o) => o.x1)) + 3 - cx;
+  }
+  return off;
 }
 
 /** Hides the axis's tick labels that overlap [lo, hi] (drawing units; label widths measured in their font) and shows the others. */
@@ -60,30 +89,8 @@ function hideTicksUnder(axis: Element, x: d3.ScaleLinear<number, number>, lo: nu
     const d = (tick as unknown as { __data__?: number }).__data__;
     const label = tick.querySelector('text');
     if (d === undefined || !label) continue;
-    const tx = x(d);
-    const half = textWidthPx(label.textContent ?? '', label, 7.2) / 2 + 3;
-    const covered = tx + half > lo && tx - half < hi;
+    const [l0, l1] = tickExtent(x(d), textWidthPx(label.textContent ?? '', label, 7.2), label.getAttribute('text-anchor'));
+    const covered = l1 + 3 > lo && l0 - 3 < hi;
     if ((label.style.visibility === 'hidden') !== covered) label.style.visibility = covered ? 'hidden' : '';
   }
-}
-
-/** Canvas contexts by font: measuring text there reads no layout (only the element's computed font). */
-const measurers = new Map<string, OffscreenCanvasRenderingContext2D | null>();
-
-/**
- * Width in px of `text` in `el`'s font (its computed style; no layout is read), or `fallbackPx` per
- * character where no canvas can measure (jsdom). A tick label is in drawing units already (the
- * SVG's own font size), the badge in screen px.
- */
-function textWidthPx(text: string, el: Element, fallbackPx: number): number {
-  if (typeof OffscreenCanvas === 'undefined' || typeof getComputedStyle !== 'function') return text.length * fallbackPx;
-  const cs = getComputedStyle(el);
-  const font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-  let ctx = measurers.get(font);
-  if (ctx === undefined) {
-    ctx = new OffscreenCanvas(1, 1).getContext('2d');
-    if (ctx) ctx.font = font;
-    measurers.set(font, ctx);
-  }
-  return ctx ? ctx.measureText(text).width : text.length * fallbackPx;
 }
