@@ -2,10 +2,12 @@
  * Issue 9, "the first ten minutes": what a newcomer saw on a projector-sized screen. At 1280×800,
  * for every preset: no select, label or button of the mechanism panel or the editor is cut off;
  * the cursor's time badge never covers a tick label; every pattern-filled bar of the timeline is
- * clipped to the plot, right of the lane names, zoomed in too.
+ * clipped to the plot, right of the lane names, zoomed in too; at 1280 and 1920 px no two labels of
+ * the timeline overlap, none overlaps a mark, and every tick label lies inside the plot.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { PRESETS } from '../src/sim';
+import { timelineCollisions } from './collisions';
 
 /**
  * The controls of the panels under `scope` that are cut off: a select whose selected option is
@@ -138,3 +140,27 @@ test('every pattern-filled bar is clipped to the plot, right of the lane names, 
     }
   }
 });
+
+for (const width of [1280, 1920]) {
+  test(`no two timeline labels overlap, no label overlaps a mark, every tick label is inside the plot: every preset, both variants, zoomed in, at ${width} px`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: 900 });
+    for (const p of PRESETS) {
+      for (const variant of ['', '/fixed']) {
+        // After the first, a hash change: the app follows it without reloading.
+        await page.goto(`/#/sim/${p.id}${variant}`);
+        await expect(page.getByTestId('verdict')).toBeVisible();
+        await expect(page.locator('.timeline-svg g.content g.lane').first()).toBeAttached();
+        const found: string[] = [];
+        // Fit, then twice zoomed in around the cursor; at the cursor's start and at the last event (the notes follow it).
+        for (const zoom of ['fit', '×2', '×4']) {
+          found.push(...(await timelineCollisions(page)).map((c) => `${zoom}, cursor at 0: ${c}`));
+          await page.keyboard.press('End');
+          found.push(...(await timelineCollisions(page)).map((c) => `${zoom}, cursor at the end: ${c}`));
+          await page.getByRole('button', { name: 'Zoom in around the cursor' }).click();
+        }
+        expect(found, `${p.id}${variant} at ${width} px`).toEqual([]);
+      }
+    }
+  });
+}

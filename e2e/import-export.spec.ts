@@ -29,7 +29,7 @@ test('export the scenario as JSON and import it back: same run; a bad file gives
   await expect(page.getByTestId('notice')).toContainText('newer.json');
   await expect(page.getByTestId('notice')).toContainText('version is 3');
   await page.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...json, workers: [{ ...json.workers[0], steps: [{ do: 'work', ms: -3 }] }] })) });
-  await expect(page.getByTestId('notice')).toContainText('workers[0].steps[0].ms must be ≥ 0');
+  await expect(page.getByTestId('notice')).toContainText('workers[0].steps[0].ms must be at least 0 ms');
   await page.getByTestId('import-file').setInputFiles({ name: 'junk.json', mimeType: 'application/json', buffer: Buffer.from('<html>not json') });
   await expect(page.getByTestId('notice')).toContainText('is not JSON');
   await expect(page.getByTestId('trace-hash')).toHaveText(hash);

@@ -5,7 +5,7 @@
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import type { CSSProperties } from 'react';
-import { INVARIANT_TEXT, LIMITS, faultKinds, mechanismSchema, type Step } from '../../sim';
+import { INVARIANT_TEXT, LIMITS, faultKinds, fmtTime, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
 import type { Scenario } from '../../sim';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
@@ -191,7 +191,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <div className="row">
           <SelectField ctx={ctx} path="lesson" label="Lesson" options={LESSONS} />
           <NumField ctx={ctx} path="seed" label="Seed" hint="0 – 2147483647" />
-          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`≤ ${LIMITS.maxHorizonMs}`} />
+          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`at most ${fmtTime(LIMITS.maxHorizonMs)}`} />
         </div>
       </fieldset>
 
@@ -360,7 +360,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <legend>Database and destination</legend>
         <div className="row wrap">
           <NumField ctx={ctx} path="database.poolSize" label="Connection pool size" />
-          <NumField ctx={ctx} path="database.deadlockTimeoutMs" label="deadlock_timeout (ms)" hint="a lock wait this long runs PostgreSQL's deadlock check; empty = 1000" optional />
+          <NumField ctx={ctx} path="database.deadlockTimeoutMs" label="deadlock_timeout (ms)" hint="a lock wait this long runs PostgreSQL's deadlock check; empty = 1000 ms, PostgreSQL's default" optional />
           <NumField ctx={ctx} path="database.statementTimeoutMs" label="Statement timeout (ms)" hint="statement_timeout: a statement still waiting this long fails with 57014; empty = off" optional />
           <NumField ctx={ctx} path="database.idleInTransactionSessionTimeoutMs" label="Idle-in-transaction timeout (ms)" hint="idle_in_transaction_session_timeout: the server ends a session idle this long inside a transaction, releasing its locks; empty = off" optional />
           <SelectField ctx={ctx} path="database.isolation" label="Isolation level" hint="of every transaction a begin step opens; a step may choose its own" options={ISOLATION_OPTIONS} optional />
@@ -419,7 +419,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
             ctx.edit('processes', [...(processes ?? []), { id: `web-${n}`, poolSize: 2 }]);
           }}>Add process</button>
         )}
-        {ctx.errors.filter((e) => e.path === 'processes').map((e, i) => <p key={i} className="field-error">processes: {e.message}</p>)}
+        {ctx.errors.filter((e) => e.path === 'processes').map((e, i) => <p key={i} className="field-error">{problemWords(e.path, e.message).text}</p>)}
       </fieldset>
 
       <fieldset>
@@ -448,7 +448,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <NumField ctx={ctx} path="queue.stalledCheckEveryMs" label="Stalled-job checker runs every (ms)" hint="a timed-out job returns only when it runs (BullMQ); empty: at the timeout (SQS)" optional nullable />
           <NumField ctx={ctx} path="queue.retryBackoffMs" label="On a job error, retry after (ms)" hint="doubled for each earlier delivery; empty: wait out the visibility timeout" optional nullable />
         </div>}
-        {ctx.errors.filter((e) => e.path === 'queue').map((e, i) => <p key={i} className="field-error">queue: {e.message}</p>)}
+        {ctx.errors.filter((e) => e.path === 'queue').map((e, i) => <p key={i} className="field-error">{problemWords(e.path, e.message).text}</p>)}
       </fieldset>
 
       <fieldset>
@@ -474,7 +474,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
             })}
           </ul>
         )}
-        {ctx.errors.filter((e) => e.path === 'invariants').map((e, i) => <p key={i} className="field-error">invariants: {e.message}</p>)}
+        {ctx.errors.filter((e) => e.path === 'invariants').map((e, i) => <p key={i} className="field-error">{problemWords(e.path, e.message).text}</p>)}
         <p className="small muted">Always checked: {INVARIANT_TEXT.noWaitCycle.replace(' (always checked)', '')} — workers waiting for each other partly outside the database hang, since PostgreSQL&apos;s deadlock check cannot see them.</p>
       </fieldset>
 

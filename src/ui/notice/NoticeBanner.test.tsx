@@ -18,7 +18,7 @@ describe('Refused-input message', () => {
     render(<NoticeBanner notice={{ title: 'This link cannot be opened.', serial: 1, errors: [{ path: 'scenario.title', message: '<script>alert(1)</script> is odd' }, { path: 'link.x[0].pauseMs', message: 'must be ≥ 1' }] }} onDismiss={onDismiss} />);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('This link cannot be opened.');
-    expect(alert).toHaveTextContent('link.x[0].pauseMs must be ≥ 1');
+    expect(alert).toHaveTextContent('link.x[0].pauseMs must be at least 1 ms');
     expect(alert).toHaveTextContent('<script>alert(1)</script> is odd');
     expect(document.querySelector('script')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss this message' }));
@@ -30,7 +30,7 @@ describe('Refused-input message', () => {
     const before = store.getState().composed;
     window.history.replaceState(null, '', `#${encodeShare({ p: 'export-lease-expiry', x: [{ kind: 'pause', worker: 'A', atMs: 1, pauseMs: -5 }] })}`);
     renderIn(store, <App />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('link.x[0].pauseMs must be ≥ 1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('link.x[0].pauseMs must be at least 1 ms');
     expect(store.getState().composed).toBe(before);
     expect(store.getState().view).toBe('simulate');
     expect(screen.getByTestId('verdict')).toHaveTextContent('Violated');

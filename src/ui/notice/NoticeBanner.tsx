@@ -3,11 +3,12 @@
  * Everything is rendered as text (React escapes it): a hostile link's content never becomes markup.
  */
 import type { DraftOffer, Notice } from '../store/types';
+import { ruleWords } from '../fields/words';
 
 /** Shown at most this many problems; the rest are counted. */
 const MAX_SHOWN = 12;
 
-/** The refused-input message: what is wrong and where (field paths), dismissible. */
+/** The refused-input message: what is wrong (the rule in words, its numbers with their unit: ../fields/words.ts) and where (field paths), dismissible. */
 export function NoticeBanner({ notice, onDismiss }: { notice: Notice | null; onDismiss: () => void }) {
   if (!notice) return null;
   const shown = notice.errors.slice(0, MAX_SHOWN);
@@ -17,7 +18,7 @@ export function NoticeBanner({ notice, onDismiss }: { notice: Notice | null; onD
         <p className="notice-title"><strong>{notice.title}</strong></p>
         <ul className="notice-errors">
           {shown.map((e, i) => (
-            <li key={i}><code className="notice-path">{e.path.slice(0, 200)}</code> {e.message.slice(0, 400)}</li>
+            <li key={i}><code className="notice-path">{e.path.slice(0, 200)}</code> {ruleWords(e.path.slice(0, 200), e.message.slice(0, 400))}</li>
           ))}
           {notice.errors.length > shown.length && <li>… and {notice.errors.length - shown.length} more</li>}
         </ul>

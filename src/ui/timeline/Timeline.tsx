@@ -21,10 +21,11 @@ import { gutterFor, typeScaleFor } from './fit';
 import { axisEndMs } from './axisScale';
 import { useTimeScale } from './useTimeScale';
 import { TimelineController } from './controller';
-import { faultMarkers, markerXsByLane } from './faultMarkers';
+import { faultMarkers, markerBoxesByLane } from './faultMarkers';
 import { placeCursor } from './cursor';
 import { attachScrub } from './scrub';
 import { Patterns } from './Patterns';
+import { NOTE_TOP } from './lanes/types';
 
 /** Props of the timeline. */
 export interface TimelineProps {
@@ -101,13 +102,15 @@ export function Timeline(props: TimelineProps) {
     onFaultMove: props.onFaultMove, onFaultSelect: props.onFaultSelect, onFaultRemove: props.onFaultRemove,
   };
 
+  // The fault markers' boxes: the lanes' words and the cursor notes keep clear of them.
+  const markerBoxes = useMemo(() => markerBoxesByLane(faults ?? [], run, boxes, x, plotW), [faults, run, boxes, x, plotW]);
+
   // Draw the lanes (on run, size or zoom changes; never on cursor moves).
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
-    const markerXs = markerXsByLane(faults ?? [], run, boxes, x, plotW);
-    ctl.drawLanes(svg, { boxes, violations: data.violations, x, plotW, height, uid, markerXs, showFindings });
-  }, [ctl, data, boxes, x, plotW, height, uid, run, showFindings, faults]);
+    ctl.drawLanes(svg, { boxes, violations: data.violations, x, plotW, height, uid, markerBoxes, showFindings });
+  }, [ctl, data, boxes, x, plotW, height, uid, showFindings, markerBoxes]);
 
   // Fault markers (keyed join so a focused marker keeps focus across re-runs).
   useEffect(() => {
@@ -126,8 +129,8 @@ export function Timeline(props: TimelineProps) {
   // Cursor (cheap: an HTML overlay on its own compositor layer moves; the SVG is not repainted).
   useEffect(() => {
     const el = cursorRef.current;
-    if (el) placeCursor(el, cursorMs, x, plotW, GUTTER, boxes, k, svgRef.current?.querySelector('g.axis') ?? null);
-  }, [cursorMs, x, plotW, boxes, GUTTER, showFuture, k]);
+    if (el) placeCursor(el, cursorMs, x, plotW, GUTTER, boxes, k, svgRef.current?.querySelector('g.axis') ?? null, markerBoxes);
+  }, [cursorMs, x, plotW, boxes, GUTTER, showFuture, k, markerBoxes]);
 
   return (
     <div className="timeline" ref={wrapRef}>
@@ -198,7 +201,7 @@ export function Timeline(props: TimelineProps) {
           />
           <span className="cursor-time" aria-hidden="true" />
           {boxes.map((b) => b.note && (
-            <span key={b.id} className={b.note.className} data-note={b.id} style={{ top: (b.y + b.h - 17) * k }} aria-hidden="true" />
+            <span key={b.id} className={b.note.className} data-note={b.id} style={{ top: (b.y + b.h - NOTE_TOP) * k }} aria-hidden="true" />
           ))}
         </div>
       </div>

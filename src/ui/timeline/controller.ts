@@ -8,7 +8,7 @@
 import * as d3 from 'd3';
 import type { LaneRef, ViolationMark } from './lanes';
 import type { LaneBox } from './layout';
-import { r1 } from './fit';
+import { r1, type Box } from './fit';
 import { Signatures, type G } from './draw/items';
 import { drawAxis } from './draw/axis';
 import { drawBackgrounds } from './draw/backgrounds';
@@ -32,8 +32,8 @@ export interface LanesDraw {
   readonly height: number;
   /** Prefix of the SVG pattern ids. */
   readonly uid: string;
-  /** x of the fault markers, by lane id. */
-  readonly markerXs: ReadonlyMap<string, readonly number[]>;
+  /** The fault markers' boxes, by lane id (lane words keep clear of them). */
+  readonly markerBoxes: ReadonlyMap<string, readonly Box[]>;
   /** Draw the findings (violation marks, duplicates): the view's mode may hide them. */
   readonly showFindings: boolean;
 }
@@ -65,7 +65,7 @@ export class TimelineController {
       this.live.onLaneActivate?.(box.ref, Math.max(0, Math.round(this.live.x.invert(px))), page);
     });
     const content = svg.select<SVGGElement>('g.content') as unknown as G;
-    drawLaneContent(this.sigs, content, a.boxes, (b) => ({ y: b.y, h: b.h, X, W, plotW, uid: a.uid, markerXs: a.markerXs.get(b.id) ?? [], showFindings: a.showFindings }));
+    drawLaneContent(this.sigs, content, a.boxes, (b) => ({ y: b.y, h: b.h, X, W, plotW, uid: a.uid, obstacles: a.markerBoxes.get(b.id) ?? [], showFindings: a.showFindings }));
     drawViolationMarks(this.sigs, content, a.showFindings ? a.violations : [], X, a.height, (id) => this.live.onEventId?.(id));
   }
 

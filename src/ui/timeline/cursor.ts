@@ -7,12 +7,17 @@ import type * as d3 from 'd3';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { timeOnAxis } from './axisScale';
 import type { LaneBox } from './layout';
+import { tickExtent } from './draw/axis';
+import { cachedFont, widthInFont } from './measure';
+import type { Box } from './fit';
+import { NOTE_TOP } from './lanes/types';
 
 /**
  * Places the overlay `el` at `cursorMs` and updates its texts. `x` and `plotW` are in drawing
- * units; `k` (the type scale) turns them into screen px.
+ * units; `k` (the type scale) turns them into screen px. A lane's note keeps clear of the fault
+ * markers on its lane (`markerBoxes`, drawing units, by lane id): `noteOffset`.
  */
-export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[], k = 1, axis: Element | null = null): void {
+export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear<number, number>, plotW: number, gutter: number, boxes: readonly LaneBox[], k = 1, axis: Element | null = null, markerBoxes: ReadonlyMap<string, readonly Box[]> = new Map()): void {
   const cx = x(cursorMs);
   const visible = cx >= 0 && cx <= plotW;
   el.style.transform = `translateX(${gutter + cx * k}px)`;
@@ -28,7 +33,7 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
     const [fromMs, toMs] = x.domain() as [number, number];
     const text = timeOnAxis(cursorMs, fromMs, toMs);
     // The badge's width (its text in its own font, plus padding and border) in drawing units.
-    const w = (widthInFont(text, badgeFont(time, k), 7.6 * k) + 10 * k) / k;
+    const w = (widthInFont(text, cachedFont(time, time, k), 7.6 * k) + 10 * k) / k;
     // To the cursor's left when it would not fit on its right.
     const flip = (plotW - cx) < w + 12;
     time.textContent = text;
@@ -46,19 +51,44 @@ export function placeCursor(el: HTMLElement, cursorMs: number, x: d3.ScaleLinear
     if (!note) continue;
     const text = b.note.text(cursorMs);
     note.textContent = text;
-    // Flip to the cursor's left when the note would not fit on its right (estimated width, no
-    // layout read) and there is more room on the left.
-    const need = Math.max(b.note.flipWithinPx, text.length * 7 + 12) * k;
-    const right = (plotW - cx) * k;
-    note.classList.toggle('flip', right < need && cx * k > right);
+    // Its width in drawing units (the text in its own font plus 2 px of padding each side; no layout read).
+    const w = (widthInFont(text, cachedFont(note, note, k), 7 * k) + 4 * k) / k;
+    const y0 = b.y + b.h - NOTE_TOP;
+    const at = noteOffset(cx, w, plotW, b.note.flipWithinPx, (markerBoxes.get(b.id) ?? []).filter((m) => m.y1 > y0 && m.y0 < y0 + 14));
+    note.classList.remove('flip');
+    note.style.left = `${at * k}px`;
   }
 }
 
 /**
+ * Where a cursor note `w` units wide starts, relative to the cursor at `cx` (drawing units): just
+ * right of it (6 units); on its left when it would not fit on the right (within `flipWithinPx` of
+ * the plot's edge) and there is more room there; either way clear of `obstacles` (the lane's fault
+ * markers) — moved on past the ones it would cover, or to the other side when that one is clear.
+ */
+export function noteOffset(cx: number, w: number, plotW: number, flipWithinPx: number, obstacles: readonly Box[]): number {
+  const clear = (off: number) => !obstacles.some((o) => o.x1 > cx + off && o.x0 < cx + off + w);
+  const right = 6;
+  const left = -6 - w;
+  const flip = plotW - cx < Math.max(flipWithinPx, w + 6) && cx > plotW - cx;
+  const [first, second] = flip ? [left, right] : [right, left];
+  if (clear(first)) return first;
+  if (clear(second) && cx + second >= 0 && cx + second + w <= plotW) return second;
+  // Past the markers it would cover, in its own direction.
+  let off = first;
+  for (let i = 0; i < obstacles.length && !clear(off); i++) {
+    const hit = obstacles.filter((o) => o.x1 > cx + off && o.x0 < cx + off + w);
+    off = flip ? Math.min(...hit.map((o) => o.x0)) - 3 - w - cx : Math.max(...hit.map((o) => o.x1)) + 3 - cx;
+  }
+  return off;
+}
+
+/**
  * Hides the axis's tick labels that overlap [lo, hi] (drawing units; label widths measured in their
- * font) and shows the others. All reads come before the writes, and the labels' one font is read
- * once: a computed-style read between two visibility writes made the browser recalculate styles
- * once per tick (~7 ms a click on a preset, in the click's own frame).
+ * font, as anchored by the axis: `tickExtent`) and shows the others. All reads come before the
+ * writes, and the labels' one font is read once (`cachedFont`): a computed-style read between two
+ * visibility writes made the browser recalculate styles once per tick (~7 ms a click on a preset,
+ * in the click's own frame).
  */
 function hideTicksUnder(axis: Element, x: d3.ScaleLinear<number, number>, lo: number, hi: number, k: number): void {
   const ticks: { label: SVGTextElement; covered: boolean }[] = [];
@@ -68,64 +98,10 @@ function hideTicksUnder(axis: Element, x: d3.ScaleLinear<number, number>, lo: nu
     const label = tick.querySelector('text');
     if (d === undefined || !label) continue;
     font ??= cachedFont(axis.closest('svg') ?? axis, label, k);
-    const tx = x(d);
-    const half = widthInFont(label.textContent ?? '', font, 7.2) / 2 + 3;
-    ticks.push({ label, covered: tx + half > lo && tx - half < hi });
+    const [l0, l1] = tickExtent(x(d), widthInFont(label.textContent ?? '', font, 7.2), label.getAttribute('text-anchor'));
+    ticks.push({ label, covered: l1 + 3 > lo && l0 - 3 < hi });
   }
   for (const { label, covered } of ticks) {
     if ((label.style.visibility === 'hidden') !== covered) label.style.visibility = covered ? 'hidden' : '';
   }
-}
-
-/** Canvas contexts by font: measuring text there reads no layout (only the element's computed font). */
-const measurers = new Map<string, OffscreenCanvasRenderingContext2D | null>();
-
-/** `el`'s computed font as a canvas font string, or null where none can be read (jsdom). */
-function fontOf(el: Element): string | null {
-  if (typeof OffscreenCanvas === 'undefined' || typeof getComputedStyle !== 'function') return null;
-  const cs = getComputedStyle(el);
-  return `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-}
-
-/** Widths measured, by font and text (tick labels and badges repeat: "2 s", "4 s", …). */
-const widths = new Map<string, number>();
-
-/** Width in px of `text` in `font` (a canvas font string), or `fallbackPx` per character where no canvas can measure. */
-function widthInFont(text: string, font: string | null, fallbackPx: number): number {
-  if (font === null) return text.length * fallbackPx;
-  const key = `${font}\u0000${text}`;
-  const hit = widths.get(key);
-  if (hit !== undefined) return hit;
-  let ctx = measurers.get(font);
-  if (ctx === undefined) {
-    ctx = new OffscreenCanvas(1, 1).getContext('2d');
-    if (ctx) ctx.font = font;
-    measurers.set(font, ctx);
-  }
-  const w = ctx ? ctx.measureText(text).width : text.length * fallbackPx;
-  if (widths.size > 2000) widths.clear();
-  widths.set(key, w);
-  return w;
-}
-
-const fonts = new WeakMap<Element, { readonly key: string; readonly font: string | null }>();
-
-/**
- * The font of `el`, remembered under `owner` (an element that outlives redraws: the badge itself,
- * the timeline's svg for its tick labels) per type scale `k` and theme (the projector theme sets a
- * heavier weight). Their fonts follow those alone, and reading a computed style on every move forced a style recalculation in the middle of
- * the timeline's redraw (~3 ms a click).
- */
-function cachedFont(owner: Element, el: Element, k: number): string | null {
-  const key = `${k} ${el.ownerDocument.documentElement.getAttribute('data-theme') ?? ''}`;
-  const hit = fonts.get(owner);
-  if (hit && hit.key === key) return hit.font;
-  const font = fontOf(el);
-  fonts.set(owner, { key, font });
-  return font;
-}
-
-/** The cursor badge's font (screen px), read once per type scale `k` and theme (see `cachedFont`). */
-function badgeFont(el: Element, k: number): string | null {
-  return cachedFont(el, el, k);
 }

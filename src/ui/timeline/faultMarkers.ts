@@ -10,7 +10,7 @@ import { describeFault, faultGlyph, faultTimeMs, laneOfFault } from '../faults/f
 import { laneIdOf } from './lanes';
 import type { LaneBox } from './layout';
 import type { Signatures } from './draw/items';
-import { r1 } from './fit';
+import { r1, type Box } from './fit';
 
 /** One marker's data. */
 export interface FaultMarker {
@@ -46,14 +46,20 @@ export function faultMarkers(faults: readonly Fault[], run: DerivedRun, boxes: r
   });
 }
 
-/** x of each fired fault's marker, by lane id (lane words keep clear of them). */
-export function markerXsByLane(faults: readonly Fault[], run: DerivedRun, boxes: readonly LaneBox[], x: d3.ScaleLinear<number, number>, plotW: number): Map<string, number[]> {
-  const out = new Map<string, number[]>();
+/** Half the width (and height) of a fault marker's diamond, in drawing units. */
+export const MARKER_HALF = 13;
+
+/** The box of each fired fault's diamond, by lane id (lane words keep clear of them: ./fit.ts `placeText`). */
+export function markerBoxesByLane(faults: readonly Fault[], run: DerivedRun, boxes: readonly LaneBox[], x: d3.ScaleLinear<number, number>, plotW: number): Map<string, Box[]> {
+  const out = new Map<string, Box[]>();
   faults.forEach((f, i) => {
     const box = boxOf(f, run, boxes);
     const ms = faultTimeMs(f, i, run);
     // Only markers in view (./faultMarkers: one out of view is not drawn).
-    if (box && ms !== null && x(ms) >= -1 && x(ms) <= plotW + 1) out.set(box.id, [...(out.get(box.id) ?? []), Math.max(0, Math.min(plotW, x(ms)))]);
+    if (!box || ms === null || x(ms) < -1 || x(ms) > plotW + 1) return;
+    const mx = Math.max(0, Math.min(plotW, x(ms)));
+    const my = box.y + box.h / 2;
+    out.set(box.id, [...(out.get(box.id) ?? []), { x0: mx - MARKER_HALF, x1: mx + MARKER_HALF, y0: my - MARKER_HALF, y1: my + MARKER_HALF }]);
   });
   return out;
 }
@@ -68,7 +74,7 @@ export function drawFaultMarkers(g: d3.Selection<SVGGElement, unknown, null, und
   const sel = g.selectAll<SVGGElement, D>('g.fault-marker').data(data, (d) => String(d.index));
   sel.exit().remove();
   const enter = sel.enter().append('g').attr('class', 'fault-marker no-zoom').attr('tabindex', 0).attr('role', 'button').style('cursor', 'grab');
-  enter.append('path').attr('class', 'fault-shape').attr('d', 'M0,-13 L13,0 L0,13 L-13,0 Z').attr('stroke', '#111827');
+  enter.append('path').attr('class', 'fault-shape').attr('d', `M0,${-MARKER_HALF} L${MARKER_HALF},0 L0,${MARKER_HALF} L${-MARKER_HALF},0 Z`).attr('stroke', '#111827');
   enter.append('text').attr('class', 'fault-glyph').attr('aria-hidden', 'true').attr('text-anchor', 'middle').attr('font-size', 13).attr('font-weight', 700).attr('y', 5).attr('fill', '#111827');
   enter.on('keydown', (event: KeyboardEvent, d) => {
     const cb = live();

@@ -22,3 +22,49 @@ export function gutterFor(labels: readonly string[], largeType: boolean): number
 export function typeScaleFor(largeType: boolean): number {
   return largeType ? 1.25 : 1;
 }
+
+/** A box on the timeline, in drawing units (x from the plot's left, y from the SVG's top). */
+export interface Box {
+  readonly x0: number;
+  readonly x1: number;
+  readonly y0: number;
+  readonly y1: number;
+}
+
+/** The box a line of text of `fontSize` occupies around its `baseline` (the font's ascent and descent, about 0.93 and 0.24 em). */
+export function lineBox(x0: number, x1: number, baseline: number, fontSize: number): Box {
+  return { x0, x1, y0: baseline - 0.93 * fontSize, y1: baseline + 0.24 * fontSize };
+}
+
+/** The two boxes overlap (sharing an edge is no overlap). */
+export function overlaps(a: Box, b: Box): boolean {
+  return Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
+}
+
+/**
+ * Where a line of words goes between x `from` and `to` on the text line `y0`–`y1`, clear of
+ * `obstacles` (fault markers, violation marks and any other mark of the lane, each kept `pad`
+ * units away): the first of `texts` (longest first) that fits at about `charPx` per character in
+ * one of the free gaps, in the leftmost such gap; `text` is '' when none fits anywhere (the item's
+ * title and accessible name still say it). Words placed this way never touch a mark.
+ */
+export function placeText(from: number, to: number, y0: number, y1: number, obstacles: readonly Box[], charPx: number, texts: readonly string[], pad = 3): { readonly text: string; readonly x: number } {
+  const blocked = obstacles.filter((o) => o.y1 > y0 && o.y0 < y1 && o.x1 + pad > from && o.x0 - pad < to).map((o) => [o.x0 - pad, o.x1 + pad] as const).sort((a, b) => a[0] - b[0]);
+  const gaps: [number, number][] = [];
+  let at = from;
+  for (const [b0, b1] of blocked) {
+    if (b0 > at) gaps.push([at, b0]);
+    at = Math.max(at, b1);
+  }
+  if (to > at) gaps.push([at, to]);
+  for (const t of texts) {
+    const gap = gaps.find(([g0, g1]) => t.length * charPx <= g1 - g0);
+    if (gap) return { text: t, x: gap[0] };
+  }
+  return { text: '', x: from };
+}
+
+/** A box's vertical extent, `[y0, y1]` (to spread into `placeText`). */
+export function yOf(b: Box): [number, number] {
+  return [b.y0, b.y1];
+}

@@ -11,6 +11,7 @@ import { fmtSeconds } from '../../faults/faultCatalog';
 import type { Item } from '../draw/items';
 import { VIOLATION_INK } from '../../verdict/citations';
 import type { DrawContext } from './types';
+import type { Box } from '../fit';
 
 /** The id of the message a queue event is about (its call's reply or command, or its data), if it names one. */
 function messageIdOf(e: TraceEvent): string | undefined {
@@ -36,6 +37,14 @@ export function laneIdOfEvent(e: TraceEvent, lanes: readonly { readonly id: stri
   return ofKind[0]?.id;
 }
 
+/**
+ * The box of a violation triangle at x `mx` on a lane whose top is `y` (drawing units): the generic
+ * mark's and the database's own cited mark's shape, which the lane's words keep clear of.
+ */
+export function triangleBox(mx: number, y: number): Box {
+  return { x0: mx - 7, x1: mx + 7, y0: y + 2, y1: y + 14 };
+}
+
 /** The generic violation mark of a cited event no lane item draws (see the module's comment). */
 export function citedMark(e: TraceEvent, messages: readonly string[], { X, y, h }: DrawContext): Item {
   const mx = X(e.atMs);
@@ -47,8 +56,8 @@ export function citedMark(e: TraceEvent, messages: readonly string[], { X, y, h 
     label,
     cites: [e.id],
     draw: (sg) => {
-      sg.append('path').attr('d', `M${mx},${y + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
-      sg.append('text').attr('x', mx).attr('y', y + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+      sg.append('path').attr('class', 'mark').attr('d', `M${mx},${y + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
+      sg.append('text').attr('class', 'mark-glyph').attr('x', mx).attr('y', y + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
       sg.append('title').text(`Cited by a violation: ${messages.join('; ')} (${e.actor}${what ? `: ${what.slice(0, 100)}` : ''})`);
     },
   };

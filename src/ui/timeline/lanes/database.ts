@@ -12,7 +12,8 @@
 import { sqlCallOf, usesDatabase, type TraceEvent } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { fitText } from '../fit';
+import { lineBox, overlaps, placeText, yOf, type Box } from '../fit';
+import { triangleBox } from './citedMarks';
 import type { Item } from '../draw/items';
 import { ROW_H, stack, touches, type LaneKind } from './types';
 import { citationsOf, ERROR_REPLY_INK, VIOLATION_INK } from '../../verdict/citations';
@@ -136,40 +137,58 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
       ref: { kind: 'database' },
       label: 'Database',
       ariaLabel: 'Database: locks held and waited for, rows written, errors',
-      h: Math.max(34, lockStack.rows * ROW_H + 14),
+      // Below the lock rows, a strip for the marks of rows written, refusals and sequence values (MARK_STRIP).
+      h: Math.max(38, lockStack.rows * ROW_H + 18),
       data: { locks: lockSegs.map((l, i) => ({ ...l, row: lockStack.rowOf[i]! })), marks },
     }];
   },
 
-  items({ locks, marks }, { X, W, y: top, h, plotW, uid, showFindings }) {
+  items({ locks, marks }, { X, W, y: top, h, plotW, uid, showFindings, obstacles }) {
     const items: Item[] = [];
+    // The marks at the lane's top (a cited reply's triangle, an error's circle) and in the strip
+    // at its bottom (rows, refusals, sequence values), as boxes: the lock rows' words keep clear
+    // of them, and a mark's caption is drawn only where it touches no other mark or caption.
+    const topMark = (m: DbMark) => (m.cited && showFindings) || m.kind === 'error';
+    const markBox = (m: DbMark): Box => {
+      const mx = X(m.atMs);
+      return topMark(m) ? (m.cited && showFindings ? triangleBox(mx, top) : { x0: mx - 7.5, x1: mx + 7.5, y0: top + 1.5, y1: top + 16.5 }) : { x0: mx - 6, x1: mx + 6, y0: top + h - 15, y1: top + h - 3 };
+    };
+    const markBoxes = marks.map(markBox);
+    const around = [...obstacles, ...markBoxes];
     for (const l of locks) {
       const y = top + 6 + l.row * ROW_H;
       const rx = X(l.startMs);
       const rw = W(l.startMs, l.endMs, 3);
-      const text = fitText(Math.min(rx + rw, plotW) - rx - 8, 6.9, `${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`, `${l.granted ? '' : 'waits: '}${l.holder}`);
+      const { text, x: textX } = placeText(Math.max(rx, 0) + 4, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + 12, 12)), around, 6.9, [`${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`, `${l.granted ? '' : 'waits: '}${l.holder}`]);
       items.push({
         key: `lock|${l.startMs}|${l.holder}|${l.what}|${l.granted}`,
-        sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${uid}`,
+        sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${textX}|${uid}`,
         label: `${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what} from ${fmtSeconds(l.startMs)} to ${fmtSeconds(l.endMs)}`,
         draw: (sg) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('rx', 2)
             .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
           if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
           sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
-          if (text) sg.append('text').attr('x', rx + 4).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827')
+          if (text) sg.append('text').attr('x', textX).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827')
             .attr('stroke', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
       });
     }
-    for (const m of marks) {
+    const captions: Box[] = [];
+    marks.forEach((m, i) => {
       const mx = X(m.atMs);
       // Red for any mark a violation cites (only while findings are shown); any other error is an error reply.
       const violation = m.cited && showFindings;
+      // The caption after a strip mark ("row", "refused", the sequence value), where it is clear of every other mark and caption.
+      const word = topMark(m) ? '' : m.kind === 'sequence' ? String(m.value) : m.kind === 'refused' ? 'refused' : 'row';
+      const at = mx + (m.kind === 'refused' ? 8 : 7);
+      const wordBox = lineBox(at - 1, at + word.length * 6.8 + 1, top + h - 4, 11);
+      const caption = word !== '' && ![...obstacles, ...markBoxes.filter((_, j) => j !== i), ...captions].some((b) => overlaps(b, wordBox)) ? word : '';
+      if (caption) captions.push(wordBox);
       const what = m.kind === 'error' ? 'Error' : m.kind === 'refused' ? 'Write refused' : m.kind === 'sequence' ? 'Sequence value taken' : 'Row written';
       items.push({
         key: `mark|${m.kind}|${m.atMs}|${m.label}`,
-        sig: `${mx}|${top}|${h}|${violation}|${showFindings}`,
+        sig: `${mx}|${top}|${h}|${violation}|${showFindings}|${caption}`,
         label: violation ? `${what} at ${fmtSeconds(m.atMs)}, cited by a violation: ${m.label}`
           : m.kind === 'error' ? `Error reply at ${fmtSeconds(m.atMs)} (not a violation): ${m.label}`
           : m.kind === 'refused' ? `Write refused at ${fmtSeconds(m.atMs)}${showFindings ? ' (the database doing its job, not a violation)' : ''}: ${m.label}`
@@ -177,28 +196,28 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
         ...(violation ? { cites: [m.eventId] } : {}),
         draw: (sg) => {
           if (violation) {
-            sg.append('path').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
-            sg.append('text').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
+            sg.append('path').attr('class', 'mark').attr('d', `M${mx},${top + 2} l7,12 l-14,0 Z`).attr('fill', VIOLATION_INK);
+            sg.append('text').attr('class', 'mark-glyph').attr('x', mx).attr('y', top + 13).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', '#fff').text('!');
           } else if (m.kind === 'sequence') {
-            sg.append('circle').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
-            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(String(m.value));
+            sg.append('circle').attr('class', 'mark').attr('cx', mx).attr('cy', top + h - 8).attr('r', 5).attr('fill', '#1e40af');
+            if (caption) sg.append('text').attr('x', at).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(caption);
           } else if (m.kind === 'refused') {
             // A write refused: a grey, dashed, crossed square (like the destination's rejected write), not the green row.
-            sg.append('rect').attr('x', mx - 6).attr('y', top + h - 15).attr('width', 12).attr('height', 12).attr('fill', '#f3f4f6').attr('stroke', '#374151').attr('stroke-width', 1.5).attr('stroke-dasharray', '3 1.5');
+            sg.append('rect').attr('class', 'mark').attr('x', mx - 6).attr('y', top + h - 15).attr('width', 12).attr('height', 12).attr('fill', '#f3f4f6').attr('stroke', '#374151').attr('stroke-width', 1.5).attr('stroke-dasharray', '3 1.5');
             sg.append('path').attr('d', `M${mx - 4},${top + h - 13} L${mx + 4},${top + h - 5} M${mx + 4},${top + h - 13} L${mx - 4},${top + h - 5}`).attr('stroke', '#374151').attr('stroke-width', 1.5);
-            sg.append('text').attr('x', mx + 8).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('refused');
+            if (caption) sg.append('text').attr('x', at).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(caption);
           } else if (m.kind === 'error') {
             // An error reply: a circle with "✕" (shape and colour unlike the violation's red triangle).
-            sg.append('circle').attr('cx', mx).attr('cy', top + 9).attr('r', 6.5).attr('fill', '#fef3c7').attr('stroke', ERROR_REPLY_INK).attr('stroke-width', 1.5);
-            sg.append('text').attr('x', mx).attr('y', top + 12.5).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', ERROR_REPLY_INK).text('✕');
+            sg.append('circle').attr('class', 'mark').attr('cx', mx).attr('cy', top + 9).attr('r', 6.5).attr('fill', '#fef3c7').attr('stroke', ERROR_REPLY_INK).attr('stroke-width', 1.5);
+            sg.append('text').attr('class', 'mark-glyph').attr('x', mx).attr('y', top + 12.5).attr('text-anchor', 'middle').attr('font-size', 10).attr('font-weight', 700).attr('fill', ERROR_REPLY_INK).text('✕');
           } else {
-            sg.append('rect').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
-            sg.append('text').attr('x', mx + 7).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text('row');
+            sg.append('rect').attr('class', 'mark').attr('x', mx - 5).attr('y', top + h - 13).attr('width', 10).attr('height', 10).attr('fill', '#166534');
+            if (caption) sg.append('text').attr('x', at).attr('y', top + h - 4).attr('font-size', 11).style('fill', 'var(--reply)').text(caption);
           }
           sg.append('title').text(violation ? `Cited by a violation: ${m.label}` : m.kind === 'error' ? `An error reply, not a violation: ${m.label}` : m.label);
         },
       });
-    }
+    });
     return items;
   },
 };

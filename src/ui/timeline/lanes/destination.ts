@@ -13,6 +13,7 @@ import { runEndMs } from '../../store/derive';
 import { fmtSeconds, type WriteStatus } from '../../../sim';
 import type { G } from '../draw/items';
 import { ROW_H, stack, touches, type LaneKind } from './types';
+import { lineBox, placeText, yOf, type Box } from '../fit';
 
 /** A destination write as a bar. */
 export interface WriteBar {
@@ -73,7 +74,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
     }];
   },
 
-  items(writes, { X, W, y: top, plotW, uid, showFindings }) {
+  items(writes, { X, W, y: top, plotW, uid, showFindings, obstacles }) {
     // Where each bar's words go: inside the bar when they fit, else just after it when there is
     // room before the next bar of the row (or the plot's edge), in a shorter form if need be;
     // else none (the bar's title and accessible name still say it). Words never overlap.
@@ -95,7 +96,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
-      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`]);
+      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`], obstacles, yOf(lineBox(0, 0, y + 13, 12)));
       const ink = place.inside ? (light ? '#111827' : '#fff') : 'var(--ink)';
       const redDup = dup && !noteDup;
       return {
@@ -141,15 +142,15 @@ const CHAR_W = 7.2;
 /**
  * Where the words of a bar at [rx, rx + rw] go: inside it (the first of `texts` that fits), else
  * after it when it ends before `nextX` (the next bar of its row or the plot's edge) with room for
- * one of them; else nowhere (`text` empty).
+ * one of them; else nowhere (`text` empty). Either way clear of `obstacles` (the lane's fault
+ * markers and violation marks) on the words' line `line` (../fit.ts `placeText`).
  */
-export function placeWords(rx: number, rw: number, nextX: number, plotW: number, texts: readonly string[]): { readonly text: string; readonly x: number; readonly inside: boolean } {
+export function placeWords(rx: number, rw: number, nextX: number, plotW: number, texts: readonly string[], obstacles: readonly Box[] = [], line: readonly [number, number] = [0, 0]): { readonly text: string; readonly x: number; readonly inside: boolean } {
   const left = Math.max(rx, 0);
   const right = Math.min(rx + rw, plotW);
-  const inside = texts.find((t) => t.length * CHAR_W + 6 <= right - left);
-  if (inside) return { text: inside, x: left + 3, inside: true };
-  const after = Math.min(nextX, plotW) - (right + 4);
-  const outside = texts.find((t) => t.length * CHAR_W + 4 <= after);
-  if (outside) return { text: outside, x: right + 4, inside: false };
+  const inside = placeText(left + 3, right - 3, line[0], line[1], obstacles, CHAR_W, texts);
+  if (inside.text) return { ...inside, inside: true };
+  const outside = placeText(right + 4, Math.min(nextX, plotW) - 4, line[0], line[1], obstacles, CHAR_W, texts);
+  if (outside.text) return { ...outside, inside: false };
   return { text: '', x: left, inside: true };
 }

@@ -13,7 +13,7 @@ import { databaseLanes } from './database';
 import { destinationLanes } from './destination';
 import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
-import { citedMark, laneIdOfEvent, violationMessagesByEvent } from './citedMarks';
+import { citedMark, laneIdOfEvent, triangleBox, violationMessagesByEvent } from './citedMarks';
 import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
@@ -114,7 +114,13 @@ function withCitedMarks(run: DerivedRun, lanes: readonly Lane[]): Lane[] {
         const own = l.items(ctx);
         if (!ctx.showFindings) return own;
         const drawn = new Set(own.flatMap((it) => it.cites ?? []));
-        return [...own, ...cited.filter((e) => !drawn.has(e.id)).map((e) => citedMark(e, messages.get(e.id)!, ctx))];
+        const extra = cited.filter((e) => !drawn.has(e.id));
+        if (extra.length === 0) return own;
+        // The lane's words keep clear of the marks added to it: its items again, with the marks as obstacles
+        // (what an item cites does not depend on where its words go).
+        const boxes = extra.map((e) => triangleBox(ctx.X(e.atMs), ctx.y)).filter((b) => b.x1 > 0 && b.x0 < ctx.plotW);
+        const placed = boxes.length > 0 ? l.items({ ...ctx, obstacles: [...ctx.obstacles, ...boxes] }) : own;
+        return [...placed, ...extra.map((e) => citedMark(e, messages.get(e.id)!, ctx))];
       },
     };
   });

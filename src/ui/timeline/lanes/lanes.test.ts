@@ -69,14 +69,14 @@ describe('lane kinds', () => {
     const answered = r.events.find((e) => e.actor === 'A' && e.kind === 'destination' && e.atMs === 3_000)!;
     expect([sent.command, sent.reply]).toEqual(['POST /v1/payments', '(pending: no reply yet)']);
     expect([answered.command, answered.reply, answered.narration]).toEqual(['POST /v1/payments', '201 Created', "A's call returns: 201 Created."]);
-    const title = dest.items({ y: 0, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', markerXs: [], showFindings: true })[0]!.label;
+    const title = dest.items({ y: 0, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', obstacles: [], showFindings: true })[0]!.label;
     expect(title).toMatch(/^Write #1 by A/);
   });
 
   it('draws a duplicate write as such only when findings are shown', () => {
     const r = run('export-lease-expiry');
     const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
-    const ctx = (showFindings: boolean) => ({ y: 100, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', markerXs: [], showFindings });
+    const ctx = (showFindings: boolean) => ({ y: 100, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', obstacles: [], showFindings });
     const labels = (show: boolean) => dest.items(ctx(show)).map((i) => i.label);
     // export-lease-expiry checks overlaps and stale tokens, not repeats: A's upload is a duplicate
     // (a second upload for job key export-2026-11-30) that the verdict names as a note.

@@ -11,7 +11,8 @@ import type { TraceEvent } from '../../../sim';
 import type { RedisCmd, RedisReply } from '../../../sim/resources/redisTypes';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { fitText } from '../fit';
+import { lineBox, placeText, yOf } from '../fit';
+import { TEXT_BASELINE } from './types';
 import type { G } from '../draw/items';
 import { touches, type LaneKind } from './types';
 
@@ -157,7 +158,7 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
       : [];
   },
 
-  items(segments, { X, W, y, h, plotW }, lane) {
+  items(segments, { X, W, y, h, plotW, obstacles }, lane) {
     const key = lane.ref.key;
     const scaleMs = ttlScaleMs(segments);
     return segments.map((s) => {
@@ -168,16 +169,17 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
       const ramp = ttlWedges(s, scaleMs).map((w) => `M${X(w.fromMs)},${y + h - 4 - 11 * w.fromFraction} L${X(w.toMs)},${y + h - 4 - 11 * w.toFraction} L${X(w.toMs)},${y + h - 4} L${X(w.fromMs)},${y + h - 4} Z`).join(' ');
       const gone = s.expiresAtMs === null ? '' : s.endMs < s.expiresAtMs ? `, gone at ${fmtSeconds(s.endMs)} before its TTL ran out` : `, expired at ${fmtSeconds(s.expiresAtMs)}`;
       const moved = s.ttl.length > 1 ? `, its expiry changed ${s.ttl.length - 1} time${s.ttl.length === 2 ? '' : 's'}` : '';
-      const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, `${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`, s.owner);
+      // Clear of the lane's marks; the baseline leaves the cursor note's strip below the bar free.
+      const { text, x: textX } = placeText(Math.max(rx, 0) + 5, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + TEXT_BASELINE, 13)), obstacles, 7.8, [`${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`, s.owner]);
       return {
         key: `${s.startMs}|${s.value}`,
-        sig: `${rx}|${rw}|${ramp}|${y}|${h}|${s.owner}|${s.token}|${s.endMs}|${text}`,
+        sig: `${rx}|${rw}|${ramp}|${y}|${h}|${s.owner}|${s.token}|${s.endMs}|${text}|${textX}`,
         label: `${key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', '#b45309');
           if (ramp) sg.append('path').attr('d', ramp).attr('fill', '#f59e0b').attr('opacity', 0.6);
           sg.append('title').text(`${key} = ${s.value} (owner ${s.owner}${s.token !== null ? `, fencing token ${s.token}` : ''})${s.expiresAtMs === null ? ', no TTL' : ''}${moved}${gone}`);
-          if (text) sg.append('text').attr('x', rx + 5).attr('y', y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
+          if (text) sg.append('text').attr('x', textX).attr('y', y + TEXT_BASELINE).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
         },
       };
     });

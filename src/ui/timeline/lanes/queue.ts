@@ -9,7 +9,8 @@
  */
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { fitText } from '../fit';
+import { lineBox, placeText, yOf } from '../fit';
+import { TEXT_BASELINE } from './types';
 import type { G } from '../draw/items';
 import { touches, type LaneKind } from './types';
 import { citationsOf, VIOLATION_INK } from '../../verdict/citations';
@@ -152,19 +153,20 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
     }));
   },
 
-  items(deliveries, { X, W, y, h, plotW, uid, showFindings }, lane) {
+  items(deliveries, { X, W, y, h, plotW, uid, showFindings, obstacles }, lane) {
     return deliveries.map((s) => {
       const rx = X(s.startMs);
       const rw = W(s.startMs, s.endMs);
       const ramp = visibilityWedges(s).map((w) => `M${X(w.fromMs)},${y + h - 4 - 11 * w.fromFraction} L${X(w.toMs)},${y + h - 4 - 11 * w.toFraction} L${X(w.toMs)},${y + h - 4} L${X(w.fromMs)},${y + h - 4} Z`).join(' ');
       const words = `${s.consumer} · delivery ${s.receiveCount}`;
-      const text = fitText(Math.min(rx + rw, plotW) - rx - 9, 7.8, words, s.consumer);
+      // Clear of the lane's marks; the baseline leaves the cursor note's strip below the bar free.
+      const { text, x: textX } = placeText(Math.max(rx, 0) + 5, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + TEXT_BASELINE, 13)), obstacles, 7.8, [words, s.consumer]);
       const how = s.end === 'deleted' ? `deleted at ${fmtSeconds(s.endMs)}` : s.end === 'visible' ? `visible again at ${fmtSeconds(s.endMs)}` : 'still in flight when the run ended';
       const violation = s.cited && showFindings;
       const again = s.receiveCount > 1;
       return {
         key: `${s.startMs}|${s.receiptHandle}`,
-        sig: `${rx}|${rw}|${ramp}|${y}|${h}|${words}|${s.end}|${text}|${violation}|${uid}`,
+        sig: `${rx}|${rw}|${ramp}|${y}|${h}|${words}|${s.end}|${text}|${textX}|${violation}|${uid}`,
         label: `${lane.ref.messageId} in flight with ${s.consumer} (delivery ${s.receiveCount}${again ? ', a redelivery' : ''}) from ${fmtSeconds(s.startMs)}, ${how}${violation ? '; cited by a violation' : ''}`,
         ...(violation ? { cites: [s.eventId] } : {}),
         draw: (sg: G) => {
@@ -173,7 +175,7 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
           if (again) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', `url(#${uid}-hatch)`);
           if (ramp) sg.append('path').attr('d', ramp).attr('fill', '#22d3ee').attr('opacity', 0.6);
           sg.append('title').text(`${lane.ref.messageId}: receipt handle ${s.receiptHandle}, ${s.consumer}, delivery ${s.receiveCount}; invisible until ${s.visibility.map((p, i) => (i === 0 ? fmtSeconds(p.visibleAtMs) : `${fmtSeconds(p.visibleAtMs)} (extended at ${fmtSeconds(p.fromMs)})`)).join(', then ')}; ${how}`);
-          if (text) sg.append('text').attr('x', rx + 5).attr('y', y + 18).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
+          if (text) sg.append('text').attr('x', textX).attr('y', y + TEXT_BASELINE).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
         },
       };
     });

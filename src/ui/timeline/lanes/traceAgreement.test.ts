@@ -36,7 +36,7 @@ function segmentTexts(r: DerivedRun, worker: string): string[] {
   const lane = buildLanes(r).lanes.find((l) => l.id === `worker-${worker}`)!;
   const texts: string[] = [];
   for (const pxPerMs of [10, 0.05, 0.01]) {
-    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms * pxPerMs, W: (s: number, e: number, min = 2) => Math.max(min, (e - s) * pxPerMs), plotW: 1e9, uid: 'u', markerXs: [], showFindings: true };
+    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms * pxPerMs, W: (s: number, e: number, min = 2) => Math.max(min, (e - s) * pxPerMs), plotW: 1e9, uid: 'u', obstacles: [], showFindings: true };
     for (const it of lane.items(ctx)) {
       const t = { text: '' };
       // Run the draw against a tiny recorder to read the text it writes.
@@ -194,7 +194,7 @@ function laneOf(r: DerivedRun, e: TraceEvent): string {
 /** Every item of every lane, drawn on a wide plot with findings shown, with the colours it paints. */
 function drawnItems(r: DerivedRun): { lane: string; label: string; cites: readonly string[]; fills: string[] }[] {
   return buildLanes(r).lanes.flatMap((lane) => {
-    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms / 10, W: (a: number, b: number, min = 2) => Math.max(min, (b - a) / 10), plotW: 1e9, uid: 'u', markerXs: [], showFindings: true };
+    const ctx = { y: 0, h: lane.h, X: (ms: number) => ms / 10, W: (a: number, b: number, min = 2) => Math.max(min, (b - a) / 10), plotW: 1e9, uid: 'u', obstacles: [], showFindings: true };
     return lane.items(ctx).map((it) => {
       const fills: string[] = [];
       const rec = { append: () => rec, attr: (k: string, v: unknown) => { if ((k === 'fill' || k === 'stroke') && typeof v === 'string') fills.push(v); return rec; }, style: () => rec, text: () => rec };

@@ -5,6 +5,7 @@
  */
 import type { DerivedRun } from '../../store/derive';
 import type { Item } from '../draw/items';
+import type { Box } from '../fit';
 
 /** What names one lane of a kind (a fault's lane, the fault menu's lane). */
 export interface LaneRefBase { readonly kind: string }
@@ -33,8 +34,11 @@ export interface DrawContext {
   readonly plotW: number;
   /** Prefix of the SVG pattern ids (`${uid}-hatch`, `-dots`, `-cross`, `-dup`). */
   readonly uid: string;
-  /** x of the fault markers on this lane: words keep clear of them. */
-  readonly markerXs: readonly number[];
+  /**
+   * What the lane's words keep clear of (../fit.ts `placeText`): the fault markers on this lane and
+   * the violation marks ./citedMarks.ts adds to it, as boxes in drawing units.
+   */
+  readonly obstacles: readonly Box[];
   /** Draw findings ("DUPLICATE" on a write; the view's mode may hide them). */
   readonly showFindings: boolean;
 }
@@ -86,6 +90,12 @@ export function stack<T extends { startMs: number; endMs: number }>(items: T[]):
   });
   return { rows: Math.max(1, rowEnds.length), rowOf };
 }
+
+/** Baseline of a lease or queue bar's words below the lane's top: the bar is 4–20, the cursor note's strip starts at `h - NOTE_TOP`. */
+export const TEXT_BASELINE = 17;
+
+/** Top of a lane's cursor note above the lane's bottom (Timeline.tsx places it; about 14 units tall in 0.75rem type). */
+export const NOTE_TOP = 15;
 
 /** Height of one stacked row (database locks, destination writes). */
 export const ROW_H = 20;

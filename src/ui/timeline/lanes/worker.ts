@@ -11,7 +11,7 @@ import type { QueueCmd, QueueReply } from '../../../sim/resources/messageQueue';
 import { runEndMs, type DerivedRun } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { STATE_FILL, STATE_PATTERN, textOn, type LaneState } from '../style';
-import { fitText, r1 } from '../fit';
+import { lineBox, placeText, r1, yOf } from '../fit';
 import type { Item } from '../draw/items';
 import type { LaneKind } from './types';
 import { MIN_FOLD, spacingText } from '../../log/folds';
@@ -196,7 +196,7 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
     }));
   },
 
-  items(segments, { X, W, y, h, plotW, uid, markerXs }, lane) {
+  items(segments, { X, W, y, h, plotW, uid, obstacles }, lane) {
     const id = lane.ref.worker;
     const items: Item[] = [];
     for (const s of segments) {
@@ -206,15 +206,14 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
       const rw = W(s.startMs, s.endMs, s.endMs === s.startMs ? 4 : 2);
       const pat = STATE_PATTERN[s.state];
       const name = LANE_STATE_TEXT[s.state];
-      // Words start after a fault marker sitting at the segment's start, end before the next one,
-      // and appear only where they fit inside the bar (white on a light lane would vanish).
-      const textX = Math.max(rx + 5, ...markerXs.filter((m) => m >= rx - 14 && m <= rx + 16).map((m) => m + 16));
-      const stop = Math.min(rx + rw, plotW, ...markerXs.filter((m) => m > textX - 2).map((m) => m - 15));
+      // Words go inside the bar (white on a light lane would vanish), clear of the fault markers and
+      // violation marks on it, in the first gap between them where they fit.
+      const baseline = y + h / 2 + 5;
       const span = s.endMs === s.startMs ? `at ${fmtSeconds(s.startMs)}` : `${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`;
       const base = s.endMs === s.startMs ? name : `${name} ${fmtSeconds(s.endMs - s.startMs)}`;
       const r = s.retries;
       const repeats = r ? `${r.count} ${r.noun}${r.spacing ? `, ${r.spacing}` : ''}` : '';
-      const text = fitText(stop - textX - 2, 8.2, ...(r ? [`${base} · ${repeats}`, `${base} · × ${r.count}`] : []), base, name, STATE_SHORT[s.state]);
+      const { text, x: textX } = placeText(Math.max(rx, 0) + 5, Math.min(rx + rw, plotW) - 2, ...yOf(lineBox(0, 0, baseline, 13)), obstacles, 8.2, [...(r ? [`${base} · ${repeats}`, `${base} · × ${r.count}`] : []), base, name, STATE_SHORT[s.state]]);
       items.push({
         key: `${s.startMs}|${s.state}`,
         sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}|${repeats}`,
@@ -223,7 +222,7 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
           sg.append('title').text(`${id}: ${name} ${span}${r ? ` (${repeats}: ${r.firstId} – ${r.lastId})` : ''}`);
-          if (text) sg.append('text').attr('x', textX).attr('y', y + h / 2 + 5).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
+          if (text) sg.append('text').attr('x', textX).attr('y', baseline).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
             // A halo in the bar's colour keeps the words readable over the dotted and hatched patterns.
             .attr('stroke', STATE_FILL[s.state]).attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },

@@ -1,0 +1,83 @@
+/**
+ * Where the timeline puts words so that none collides (issue 9, a newcomer's review: violation
+ * triangles over "accepted" and the database's row labels, the last tick label cut at the right
+ * edge). The geometry rules as properties; e2e/first-minutes.spec.ts measures the drawn result
+ * for every preset in Chromium.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { overlaps, placeText, type Box } from './fit';
+import { tickAnchor, tickExtent } from './draw/axis';
+import { noteOffset } from './cursor';
+
+const box = fc.record({ x0: fc.integer({ min: -20, max: 600 }), w: fc.integer({ min: 1, max: 40 }), y0: fc.integer({ min: 0, max: 40 }), h: fc.integer({ min: 1, max: 30 }) })
+  .map(({ x0, w, y0, h }): Box => ({ x0, x1: x0 + w, y0, y1: y0 + h }));
+
+describe('placeText: a lane\'s words and its marks', () => {
+  it('never puts words over an obstacle on their line, and keeps them within [from, to] (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 400 }), fc.array(box, { maxLength: 6 }), fc.array(fc.string({ minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 4 }), (from, len, obstacles, texts) => {
+      const to = from + len;
+      const p = placeText(from, to, 10, 25, obstacles, 7, texts);
+      if (p.text === '') return;
+      const words: Box = { x0: p.x, x1: p.x + p.text.length * 7, y0: 10, y1: 25 };
+      expect(texts).toContain(p.text);
+      expect(p.x).toBeGreaterThanOrEqual(from);
+      expect(words.x1).toBeLessThanOrEqual(to);
+      for (const o of obstacles) expect(overlaps(words, { ...o, x0: o.x0 - 3, x1: o.x1 + 3 }), `${JSON.stringify(p)} over ${JSON.stringify(o)}`).toBe(false);
+    }));
+  });
+
+  it('moves the words past a triangle at the bar\'s start, and prefers the full words in a later gap to a short form in the first', () => {
+    const triangle: Box = { x0: 93, x1: 107, y0: 2, y1: 14 };
+    expect(placeText(100, 400, 8, 22, [triangle], 7, ['✓ B · accepted', '✓ B'])).toEqual({ text: '✓ B · accepted', x: 110 });
+    // A triangle 30 units in: "✓ B" would fit before it, the full words fit after it.
+    expect(placeText(100, 400, 8, 22, [{ ...triangle, x0: 123, x1: 137 }], 7, ['✓ B · accepted', '✓ B'])).toEqual({ text: '✓ B · accepted', x: 140 });
+    // Nothing fits: no words (the bar's title still says them).
+    expect(placeText(100, 130, 8, 22, [{ ...triangle, x0: 108, x1: 122 }], 7, ['✓ B · accepted', '✓ B']).text).toBe('');
+  });
+
+  it('ignores a mark above or below the words\' line', () => {
+    expect(placeText(0, 200, 20, 30, [{ x0: 0, x1: 200, y0: 2, y1: 14 }], 7, ['working 2 s'])).toEqual({ text: 'working 2 s', x: 0 });
+  });
+});
+
+describe('tick labels stay inside the plot', () => {
+  it('are centred when they fit and anchored from the edge they would cross (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 200, max: 2000 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 10, max: 80 }), (plotW, at, w) => {
+      const tx = at * plotW;
+      const anchor = tickAnchor(tx, w, plotW);
+      const [lo, hi] = tickExtent(tx, w, anchor);
+      expect(hi - lo).toBeCloseTo(w);
+      expect(lo).toBeGreaterThanOrEqual(-1e-9);
+      expect(hi).toBeLessThanOrEqual(plotW + 1e-9);
+      if (tx - w / 2 >= 0 && tx + w / 2 <= plotW) expect(anchor).toBe('middle');
+    }));
+  });
+
+  it('the last tick at the right edge ends there', () => {
+    expect(tickAnchor(816, 40, 816)).toBe('end');
+    expect(tickExtent(816, 40, 'end')).toEqual([776, 816]);
+    expect(tickAnchor(0, 30, 816)).toBe('start');
+  });
+});
+
+describe('a lane\'s cursor note and the fault markers', () => {
+  it('is never drawn over a marker on its lane when either side of the cursor, or past the markers, is free (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 800 }), fc.integer({ min: 30, max: 140 }), fc.array(fc.integer({ min: 0, max: 800 }), { maxLength: 4 }), (cx, w, ms) => {
+      const obstacles = ms.map((m): Box => ({ x0: m - 13, x1: m + 13, y0: 0, y1: 26 }));
+      const off = noteOffset(cx, w, 800, 110, obstacles);
+      for (const o of obstacles) expect(o.x1 > cx + off && o.x0 < cx + off + w, `note at ${cx + off}–${cx + off + w} over marker at ${o.x0}`).toBe(false);
+    }));
+  });
+
+  it('sits right of the cursor, flips left near the plot\'s right edge, and steps past a marker at the cursor', () => {
+    expect(noteOffset(100, 80, 800, 110, [])).toBe(6);
+    expect(noteOffset(750, 80, 800, 110, [])).toBe(-86);
+    // A fault added at the cursor: its diamond covers 87–113, the left side is too close to the plot's start, so past it.
+    expect(noteOffset(100, 80, 800, 110, [{ x0: 87, x1: 113, y0: 0, y1: 26 }])).toBe(16);
+    // A marker just right of the cursor with the left side free: the note flips there instead.
+    expect(noteOffset(400, 80, 800, 110, [{ x0: 410, x1: 436, y0: 0, y1: 26 }])).toBe(-86);
+    // A marker on the cursor covers both sides: past it.
+    expect(noteOffset(400, 80, 800, 110, [{ x0: 387, x1: 413, y0: 0, y1: 26 }])).toBe(16);
+  });
+});
