@@ -101,3 +101,16 @@ describe('faults', () => {
     expect(r.events.some((e) => e.narration.includes('it is not running'))).toBe(true);
   });
 });
+
+describe('a failover says what the promoted replica lost, key by key', () => {
+  // Redis replication is asynchronous: the replica may miss the last writes (Redis docs, "Redis replication").
+  it('a counter the replica saw at an older value is back to it, not lost; a lease it never saw is gone, with its owner', () => {
+    const r = runScenario(findPreset('failover-fence')!.withoutFix);
+    const fault = r.events.find((e) => e.kind === 'fault' && e.narration.includes('Redis primary fails'))!;
+    // The INCR that gave A 33 never reached the replica: the counter is 32 there (B's INCR then gives 33 again).
+    expect(fault.narration).toContain('fence:export is back to 32 (was 33)');
+    expect(fault.narration).not.toMatch(/lost: fence:export[,.]/);
+    expect(fault.narration).toMatch(/lease:export is gone \(it held A's owner token \S+\)/);
+    expect(r.events.find((e) => e.actor === 'B' && e.command === 'INCR fence:export')?.reply).toBe('(integer) 33');
+  });
+});

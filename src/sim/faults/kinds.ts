@@ -221,6 +221,25 @@ const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
   },
 };
 
+/**
+ * What a failover did to one key, as the promoted replica has it: gone (its last writes never
+ * reached the replica), back to an older value (an `INCR` the replica never saw: the counter is
+ * back to what it was), or back after a DEL the replica never saw. Redis replication is
+ * asynchronous: acknowledged writes can be lost on failover (Redis docs, "Redis replication").
+ */
+function failoverChange(key: string, before: string | undefined, after: string | undefined, owner: string | null): string {
+  if (after === undefined) return `${key} is gone (it held ${owner === null ? '' : `${owner}'s owner token `}${before ?? 'nothing'})`;
+  if (before === undefined) return `${key} is back (${after}), its DEL lost`;
+  return `${key} is back to ${after} (was ${before})`;
+}
+
+/** The worker whose owner token is `value` (a lease key's value), or null. */
+function ownerOf(world: FaultContext['world'], value: string | undefined): string | null {
+  if (value === undefined) return null;
+  for (const w of world.workers.values()) if (world.beliefs(w).ownerToken === value) return w.id;
+  return null;
+}
+
 const failover: FaultKindDef<Of<'failover'>> = {
   kind: 'failover', label: 'Redis failover', schema: failoverSchema, lane: 'lease', glyph: 'F',
   describe: (_f, _s, when) => `Redis failover ${when}`,
@@ -228,9 +247,11 @@ const failover: FaultKindDef<Of<'failover'>> = {
   generate: (rng, s) => ({ kind: 'failover', atMs: randomAtMs(rng, s) }),
   apply: (ctx) => {
     const { world } = ctx;
+    const before = new Map(world.leases.entries(world.nowMs).map((e) => [e.key, e.value]));
     const lost = world.leases.failover(world.nowMs);
+    const after = new Map(world.leases.entries(world.nowMs).map((e) => [e.key, e.value]));
     ctx.event(lost.length > 0
-      ? `The Redis primary fails; the promoted replica lags ${fmtMs(world.scenario.lease.replicationLagMs)} behind and lost: ${lost.join(', ')}.`
+      ? `The Redis primary fails; the promoted replica lags ${fmtMs(world.scenario.lease.replicationLagMs)} behind, so the writes it had not received are lost: ${lost.map((k) => failoverChange(k, before.get(k), after.get(k), ownerOf(world, before.get(k)))).join(', ')}.`
       : 'The Redis primary fails over to its replica; nothing was lost.');
     world.scheduleExpiry();
     return 'continue';

@@ -368,7 +368,7 @@ describe('fenced-db-write', () => {
 describe('failover-fence', () => {
   it('without the fix: the failover loses the lease and the INCR counter; B gets token 33 again and A\'s upload with 33 is accepted after B\'s', () => {
     const r = run('failover-fence', false);
-    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('lost: fence:export, lease:export'))).toHaveLength(1);
+    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes("lost: fence:export is back to 32 (was 33), lease:export is gone (it held A's owner token"))).toHaveLength(1);
     expect(cmd(r, 'A', 'INCR').map((e) => e.reply)).toEqual(['(integer) 33']);
     expect(cmd(r, 'B', 'INCR').map((e) => [e.atMs, e.reply])).toEqual([[2_000, '(integer) 33']]);
     const ends = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'end');
@@ -381,7 +381,7 @@ describe('failover-fence', () => {
   });
   it('with the fix: the tokens come from nextval (33, 34), which the failover cannot roll back; A\'s 33 is rejected', () => {
     const r = run('failover-fence', true);
-    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes('lost: lease:export.'))).toHaveLength(1);
+    expect(find(r, (e) => e.kind === 'fault' && e.narration.includes("lost: lease:export is gone (it held A's owner token"))).toHaveLength(1);
     expect(cmd(r, 'A', 'INCR')).toHaveLength(0);
     expect(find(r, (e) => e.command === "SELECT nextval('fence_seq')").map((e) => [e.actor, e.reply])).toEqual([['A', 'SELECT 1 → nextval=33'], ['B', 'SELECT 1 → nextval=34']]);
     expect(cmd(r, 'A', 'PUT').map((e) => e.reply)).toEqual(['409 Conflict: stale fencing token 33 (highest accepted 34)']);
