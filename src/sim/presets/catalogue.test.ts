@@ -194,6 +194,14 @@ describe('fence-ignored', () => {
     const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'end' && e.reply === '201 Created');
     expect(calls.map((c) => [c.actor, c.command])).toEqual([['B', 'POST /v1/emails Fencing-Token: 34'], ['A', 'POST /v1/emails Fencing-Token: 33']]);
   });
+  it('without the pause the e-mail still goes out twice, in turn (the situation says so): nothing records that it was sent', () => {
+    const p = findPreset('fence-ignored')!;
+    const r = runScenario({ ...p.withoutFix, faults: [] });
+    const calls = find(r, (e) => e.kind === 'destination' && e.data?.t === 'write' && e.data.phase === 'end' && e.reply === '201 Created');
+    expect(calls.map((c) => c.actor)).toEqual(['A', 'B']);
+    expect(r.verdict.violations.map((v) => v.invariant)).toContain('effectOnce');
+    expect(p.situation).toContain('even without A\'s pause');
+  });
   it('with an idempotency key the second call is a replay', () => {
     const r = run('fence-ignored', true);
     expect(find(r, (e) => e.kind === 'destination' && (e.reply ?? '').includes('replayed')).map((e) => e.actor)).toEqual(['A']);

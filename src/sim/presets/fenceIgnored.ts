@@ -23,7 +23,8 @@ export const fenceIgnored: Preset = {
   id: 'fence-ignored',
   title: base.title,
   lesson: 'leases',
-  situation: 'A and B both get fencing tokens (33, then 34), but the e-mail API never looks at them. After A\'s pause both send the e-mail: customers get it twice despite "fencing".',
+  // The duplicate does not need the pause: nothing records that the e-mail went out, so B sends it again once A releases (catalogue.test.ts pins both runs).
+  situation: 'A and B run the same nightly job and both get fencing tokens (33, then 34), but the e-mail API never looks at them, and nothing records that the e-mail went out. So each holder sends it: customers get it twice, even without A\'s pause (B sends it again once A releases). With the pause, A\'s late send also carries a stale token, and the API accepts it.',
   fix: 'an idempotency key the API honours (or a durable job record)',
   withoutFix: base,
   withFix: variant(base, { idempotencyKey: true }, { destination: { ...base.destination, honoursIdempotencyKeys: true } }),
