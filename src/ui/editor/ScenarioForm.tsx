@@ -5,7 +5,7 @@
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
 import type { CSSProperties } from 'react';
-import { INVARIANT_TEXT, LIMITS, faultKinds, fmtTime, mechanismSchema, type Step } from '../../sim';
+import { INVARIANT_TEXT, LESSONS, LIMITS, faultKinds, fmtTime, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
 import type { Scenario } from '../../sim';
 import { CheckField, JsonObjectField, NumField, SelectField, TextField, type FormCtx } from './fields';
@@ -37,7 +37,8 @@ const DEFAULT_QUEUE: Record<string, unknown> = {
 const TIMED = new Set<string>(['work', 'effect']);
 /** Steps whose SQL a helper may run on a second connection from the worker's pool (scenario version 2, `helper`). */
 const HELPER_STEPS = new Set<string>(['check', 'read', 'effect', 'enqueue', 'record']);
-const LESSONS = ['invariants', 'locks', 'leases', 'recovery'] as const;
+/** The lessons by their titles (the catalogue's words), stored by id. */
+const LESSON_OPTIONS = LESSONS.map((l) => ({ value: l.id, label: l.title }));
 const M = mechanismSchema.shape;
 
 const JOB_DEFAULTS: Record<string, unknown> = {
@@ -189,9 +190,9 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <TextField ctx={ctx} path="title" label="Title" />
         <TextField ctx={ctx} path="description" label="Description" multiline />
         <div className="row">
-          <SelectField ctx={ctx} path="lesson" label="Lesson" options={LESSONS} />
+          <SelectField ctx={ctx} path="lesson" label="Lesson" options={LESSON_OPTIONS} />
           <NumField ctx={ctx} path="seed" label="Seed" hint="0 – 2147483647" />
-          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`at most ${fmtTime(LIMITS.maxHorizonMs)}`} />
+          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`at most ${LIMITS.maxHorizonMs} ms (${fmtTime(LIMITS.maxHorizonMs)})`} />
         </div>
       </fieldset>
 

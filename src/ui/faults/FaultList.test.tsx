@@ -29,7 +29,7 @@ describe('Fault editor', () => {
     store = createLockscopeStore();
   });
 
-  it('a time past the end of the run is said next to the field and kept as typed; fixing it commits', async () => {
+  it('a time past the horizon is said next to the field and kept as typed; fixing it commits', async () => {
     renderIn(store, <Harness />);
     const at = screen.getByLabelText('Fault 1 time in seconds');
     await userEvent.clear(at);
@@ -37,7 +37,7 @@ describe('Fault editor', () => {
     await userEvent.tab();
     expect(at).toHaveValue(500);
     expect(at).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByText(/Must be at most 90 s, the end of the run/)).toBeInTheDocument();
+    expect(screen.getByText(/Must be at most 90 s, the scenario's horizon: the run stops there/)).toBeInTheDocument();
     expect(store.getState().faults[0]).toMatchObject({ atMs: 3000 });
     expect(store.getState().error).toBeNull();
     await userEvent.clear(at);

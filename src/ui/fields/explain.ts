@@ -10,7 +10,8 @@ import { realWhy } from './words';
 /** Rephrases a validation message about a millisecond field shown in seconds. */
 export function inSeconds(message: string): string {
   const horizon = /must be ≤ horizonMs \((\d+)\)/.exec(message);
-  if (horizon) return `Must be at most ${fmtSeconds(Number(horizon[1]))}, the end of the run: later, the fault would never fire.`;
+  // The horizon, not where the events end: a run stops at its horizon (Horizon in the editor), so a later fault never fires.
+  if (horizon) return `Must be at most ${fmtSeconds(Number(horizon[1]))}, the scenario's horizon: the run stops there, so a later fault would never fire.`;
   if (/^must be ≥ 1$/.test(message)) return 'Must be more than 0 s.';
   const le = /^must be ≤ (\d+)$/.exec(message);
   if (le) return `Must be at most ${fmtSeconds(Number(le[1]))}.`;
