@@ -19,7 +19,7 @@ test('a helper on a second connection waits for its own caller\'s row lock: the 
   await expect(page.locator('.log-row.current')).toContainText('No 40P01');
   const inspector = page.getByRole('region', { name: 'Inspector' });
   await expect(inspector.getByTestId('pool-state')).toHaveText('process web-1: c1 A, c2 A, c3 idle, c4 idle');
-  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await expect(page.getByLabel('Process name')).toHaveValue('web-1');
   await expect(page.getByLabel('Runs in process')).toHaveValue('web-1');
   await expect(page.getByLabel('in a helper on a second connection (worker A step 4)')).toBeChecked();
