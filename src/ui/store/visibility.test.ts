@@ -1,4 +1,6 @@
 import { createLockscopeStore, deriveRun, visibilityOf } from '.';
+import { LESSON_REVEAL_STAGE } from './visibility';
+import { LESSON_PATH } from '../lessons/lessons';
 
 describe('visibility from the mode', () => {
   it('explore shows everything, wherever the cursor is', () => {
@@ -53,6 +55,20 @@ describe('visibility from the mode', () => {
       st.setView(view);
       expect(visibilityOf(store.getState())).toBe(hidden);
     }
+  });
+
+  it('a lesson never says which switches change its run, before or after its reveal (the folded "no effect" list told the learner which ones matter)', () => {
+    const store = createLockscopeStore();
+    const st = store.getState();
+    st.loadPreset(LESSON_PATH[0]!.presetId, 'without');
+    st.setView('lesson');
+    for (const stage of [0, 1, LESSON_REVEAL_STAGE, 3]) {
+      st.setLesson({ id: LESSON_PATH[0]!.id, q: 0, st: stage });
+      expect(store.getState().mode).toBe('lesson');
+      expect(visibilityOf(store.getState())).toMatchObject({ showSwitchEffects: false, showAnswer: false });
+    }
+    st.setView('simulate');
+    expect(visibilityOf(store.getState()).showSwitchEffects).toBe(true);
   });
 
   it("the interviewer's side, and explore and predict, show the answer", () => {

@@ -59,10 +59,14 @@ const EVERYTHING: Visibility = Object.freeze({ showVerdict: true, showFindings: 
 const PREDICTING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: false, showEditOutcome: false, showMetrics: false, offerReveal: true, showAnswer: true, showHints: true, showSwitchEffects: true, offerModeToggle: true });
 const INTERVIEWING: Visibility = Object.freeze({ showVerdict: false, showFindings: false, showFuture: true, showEditOutcome: false, showMetrics: false, offerReveal: false, showAnswer: false, showHints: false, showSwitchEffects: false, offerModeToggle: false });
 
-/** A guided lesson after its reveal: the run and the hints shown; the preset's fix hidden (the lesson's exercise asks for it). */
-const LESSON: Visibility = Object.freeze({ ...EVERYTHING, showAnswer: false, offerModeToggle: false });
-/** A guided lesson before its reveal: nothing of the outcome (the lesson asks for a prediction first); its own Reveal button, not the view's. */
-const LESSON_PREDICTING: Visibility = Object.freeze({ ...PREDICTING, offerReveal: false, showAnswer: false, offerModeToggle: false });
+/**
+ * A guided lesson after its reveal: the run and the hints shown; the preset's fix hidden (the
+ * lesson's exercise asks for it), and so is which switches change this run (the folded "no effect"
+ * list told the learner which ones matter).
+ */
+const LESSON: Visibility = Object.freeze({ ...EVERYTHING, showAnswer: false, showSwitchEffects: false, offerModeToggle: false });
+/** A guided lesson before its reveal: nothing of the outcome (the lesson asks for a prediction first), nor which switches matter; its own Reveal button, not the view's. */
+const LESSON_PREDICTING: Visibility = Object.freeze({ ...PREDICTING, offerReveal: false, showAnswer: false, showSwitchEffects: false, offerModeToggle: false });
 
 /** The lesson stage from which the outcome shows (LessonView: 0 predict, 1 prediction checked, 2 reveal, 3 exercise). */
 export const LESSON_REVEAL_STAGE = 2;
