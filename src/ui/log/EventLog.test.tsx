@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
 import { EventLog } from './EventLog';
 import { Inspector } from '../inspector/Inspector';
 import { createLockscopeStore, useLockscope, useLockscopeStore, useRun, deriveRun, type LockscopeStore } from '../store';
@@ -24,6 +25,23 @@ describe('EventLog', () => {
   let store: LockscopeStore;
   beforeEach(() => {
     store = createLockscopeStore();
+  });
+
+  it("a reply's meaning opens above the reply when the window has no room for it below (it opened off-screen at the bottom of a 1280×800 window)", () => {
+    renderIn(store, <Harness />);
+    const term = document.querySelector<HTMLElement>('.log-row .term')!;
+    expect(term).not.toBeNull();
+    const at = (bottom: number) => vi.spyOn(term, 'getBoundingClientRect').mockReturnValue({ bottom, top: bottom - 20, left: 0, right: 100, width: 100, height: 20, x: 0, y: bottom - 20, toJSON: () => ({}) } as DOMRect);
+    at(window.innerHeight - 17);
+    fireEvent.mouseOver(term);
+    expect(term).toHaveAttribute('data-tip', 'above');
+    at(200);
+    fireEvent.mouseOver(term);
+    expect(term).not.toHaveAttribute('data-tip');
+    // Keyboard focus of the row places it too.
+    at(window.innerHeight - 5);
+    fireEvent.focus(term.closest('.log-row')!.querySelector('button')!);
+    expect(term).toHaveAttribute('data-tip', 'above');
   });
 
   it('shows the literal command, the reply and the narration of each event', () => {

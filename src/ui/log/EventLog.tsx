@@ -44,6 +44,23 @@ function sameRow(a: RowProps, b: RowProps): boolean {
       && a.e.command === b.e.command && a.e.reply === b.e.reply && a.e.narration === b.e.narration && a.e.fact === b.e.fact));
 }
 
+/** Room a reply's meaning needs below its row, px (a few lines of the tooltip). */
+const TIP_ROOM_PX = 120;
+
+/**
+ * Before a reply's meaning shows (hover, or keyboard focus of its row): above the reply when there
+ * is no room for it below in the window (`data-tip="above"`), so it never opens off-screen. Reads
+ * one rectangle, on the user's own hover or focus.
+ */
+function placeTip(e: { target: EventTarget }): void {
+  const el = e.target as Element;
+  const term = el.closest?.('.term') ?? el.closest?.('.log-row')?.querySelector('.term');
+  if (!term) return;
+  const below = window.innerHeight - term.getBoundingClientRect().bottom;
+  if (below < TIP_ROOM_PX) term.setAttribute('data-tip', 'above');
+  else term.removeAttribute('data-tip');
+}
+
 /** A reply with its meaning: shown on hover of the reply and while its row has keyboard focus; the row's description for screen readers. */
 function Reply({ reply, tipId }: { reply: string; tipId: string }) {
   const meaning = explainReply(reply);
@@ -222,7 +239,7 @@ export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: Eve
   return (
     <section className="panel log" aria-label="Event log">
       <h2>Event log <span className="muted">{run.events.length} events{folded ? ` · repeated retries folded` : ''} · ↑/↓ inside the log, click to jump</span></h2>
-      <div className="log-list" ref={listRef} onKeyDown={onKeyDown} tabIndex={index < 0 ? 0 : -1} role="group" aria-label="Events in order">
+      <div className="log-list" ref={listRef} onKeyDown={onKeyDown} onMouseOver={placeTip} onFocus={placeTip} tabIndex={index < 0 ? 0 : -1} role="group" aria-label="Events in order">
         {windowed ? (
           <ol className="log-rows" style={{ height: virtual.getTotalSize() }}>
             {virtual.getVirtualItems().map((v) => {
