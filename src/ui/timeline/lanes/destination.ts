@@ -92,7 +92,11 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const dup = w.duplicate !== null && showFindings;
       const noteDup = dup && w.duplicate === 'note';
       const word = dup ? 'DUPLICATE' : w.status === 'rejected' ? 'rejected: stale token' : w.status === 'deduplicated' ? 'deduplicated (key seen)' : w.status === 'conflict' ? '409: key in flight' : w.status === 'aborted' ? 'aborted' : w.status === 'inFlight' ? 'in flight' : 'accepted';
-      const fill = noteDup ? 'var(--warn)' : dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : '#047857';
+      // While the findings are hidden (predict mode, a lesson before its reveal, an interview's candidate) an accepted write is
+      // slate, not the "fine" green: a duplicate is accepted too, and the green told the candidate it was not one.
+      const neutral = !showFindings && w.status === 'accepted';
+      const edge = neutral ? '#1e293b' : '#064e3b';
+      const fill = noteDup ? 'var(--warn)' : dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : neutral ? '#475569' : '#047857';
       const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
@@ -106,11 +110,11 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
         ...(redDup && w.duplicateEventId !== null ? { cites: [w.duplicateEventId] } : {}),
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)
-            .attr('stroke', w.status === 'rejected' ? '#374151' : noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', w.status === 'rejected' ? 2 : 1)
+            .attr('stroke', w.status === 'rejected' ? '#374151' : noteDup ? '#78350f' : dup ? '#7f1d1d' : edge).attr('stroke-width', w.status === 'rejected' ? 2 : 1)
             .attr('stroke-dasharray', w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' ? '4 2' : null);
           if (place.text) {
             const t = sg.append('text').attr('x', place.x).attr('y', y + 13).attr('font-size', 12).attr('font-weight', 700).style('fill', ink).text(place.text);
-            if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', noteDup ? '#78350f' : dup ? '#7f1d1d' : '#064e3b').attr('stroke-width', 3);
+            if (place.inside && !light) t.attr('paint-order', 'stroke').attr('stroke', noteDup ? '#78350f' : dup ? '#7f1d1d' : edge).attr('stroke-width', 3);
           }
           sg.append('title').text(`Write #${w.id} by ${w.worker}${w.token !== null ? ` (token ${w.token})` : ''}: sent at ${fmtSeconds(w.startMs)}, ${w.endMs > w.startMs ? `pending until ${fmtSeconds(w.endMs)}, then ` : ''}${w.reply}`);
         },

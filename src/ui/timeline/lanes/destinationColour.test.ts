@@ -1,0 +1,25 @@
+// @vitest-environment jsdom
+import * as d3 from 'd3';
+import { findPreset } from '../../../sim';
+import { deriveRun } from '../../store/derive';
+import { lanesOf } from '.';
+
+const run = (id: string) => deriveRun(findPreset(id)!.withoutFix);
+
+describe('the destination lane\'s colours follow what the view may show', () => {
+  it('while findings are hidden, an accepted write is drawn slate, not the "fine" green (a candidate saw a green ✓ on the duplicate)', () => {
+    const r = run('fence-ignored');
+    const dest = lanesOf(r).lanes.find((l) => l.ref.kind === 'destination')!;
+    const fills = (showFindings: boolean) => {
+      const svg = d3.select(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+      for (const item of dest.items({ y: 100, h: dest.h, X: (ms: number) => ms / 100, W: (s: number, e: number) => Math.max(2, (e - s) / 100), plotW: 800, uid: 'u', obstacles: [], showFindings })) item.draw(svg.append('g') as never);
+      return svg.selectAll('rect').nodes().map((n) => (n as Element).getAttribute('fill'));
+    };
+    expect(fills(false)).not.toContain('#047857');
+    expect(fills(false).filter((f) => f === '#475569')).toHaveLength(2);
+    // Shown: the first send is green, the repeat is the duplicate's pattern.
+    expect(fills(true)).toContain('#047857');
+    expect(fills(true)).toContain('url(#u-dup)');
+  });
+
+});
