@@ -192,7 +192,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         <div className="row">
           <SelectField ctx={ctx} path="lesson" label="Lesson" options={LESSON_OPTIONS} />
           <NumField ctx={ctx} path="seed" label="Seed" hint="0 – 2147483647" />
-          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`at most ${LIMITS.maxHorizonMs} ms (${fmtTime(LIMITS.maxHorizonMs)})`} />
+          <NumField ctx={ctx} path="horizonMs" label="Horizon (ms)" hint={`at most ${fmtTime(LIMITS.maxHorizonMs)}`} />
         </div>
       </fieldset>
 
