@@ -55,13 +55,16 @@ async function seriousAxe(page: Page): Promise<string[]> {
 }
 
 for (const theme of ['light', 'dark', 'projector'] as const) {
-  test(`modes, ${theme} theme: interview setup (its warning shown), candidate, interviewer, presenter, audience and a lesson have no serious axe violation; screenshots at two sizes`, async ({ page }) => {
+  test(`modes, ${theme} theme: interview setup (its warning shown), candidate, interviewer, presenter, audience and a lesson have no serious axe violation; screenshots at two sizes`, async ({ browser }) => {
     test.setTimeout(180_000);
-    const errors = watchErrors(page);
-    await page.addInitScript((t) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ theme: t, largeType: false })), theme);
     for (const m of MODES) {
+      // Each mode in a fresh browser context, as a reader opens its link: a page left in a candidate's
+      // interview writes its own link back to the address, which a hash change and reload could race.
+      const ctx = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 800 } });
+      await ctx.addInitScript((t) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ theme: t, largeType: false })), theme);
+      const page = await ctx.newPage();
+      const errors = watchErrors(page);
       const p = findPreset(m.preset)!;
-      await page.setViewportSize({ width: 1280, height: 800 });
       if (typeof m.extra === 'function') await m.extra(page);
       else {
         await page.goto(`/#${encodeShare(shareFromScenario(p.withoutFix, m.extra))}`);
@@ -75,7 +78,8 @@ for (const theme of ['light', 'dark', 'projector'] as const) {
         await page.waitForTimeout(300);
         await page.screenshot({ path: `test-results/modes-${theme}-${m.name}-${w}x${h}.png` });
       }
+      expect(errors, m.name).toEqual([]);
+      await ctx.close();
     }
-    expect(errors).toEqual([]);
   });
 }
