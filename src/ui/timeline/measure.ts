@@ -52,12 +52,3 @@ export function cachedFont(owner: Element, el: Element, k: number): string | nul
   fonts.set(owner, { key, font });
   return font;
 }
-
-/**
- * Width in px of `text` in `el`'s font (its computed style, read now; no layout is read), or
- * `fallbackPx` per character where no canvas can measure (jsdom). A tick label is in drawing units
- * already (the SVG's own font size), the badge in screen px.
- */
-export function textWidthPx(text: string, el: Element, fallbackPx: number): number {
-  return widthInFont(text, fontOf(el), fallbackPx);
-}
