@@ -2,7 +2,7 @@
  * Public entry of the simulation core: validate a scenario, run it, look up presets.
  * Pure and deterministic (see README.md in this folder).
  */
-export { runScenario, snapshotWorld, verdictOf, leaseEntriesOf, type RunResult, type RunOptions, type Verdict, type VerdictStatus, type CutShort, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
+export { runScenario, startRun, type RunInProgress, snapshotWorld, verdictOf, leaseEntriesOf, type RunResult, type RunOptions, type Verdict, type VerdictStatus, type CutShort, type RunMetrics, type WorldSnapshot, type Distribution } from './engine/run';
 export { traceHash, sqlCallOf, destinationCallOf, type TraceEvent, type TraceKind, type BuiltinTraceKind, type EventData, type CheckedEvent, type ResourceCall, type BuiltinCall } from './engine/trace';
 export { validateScenario, formatErrors, formatZodIssues, type ValidationError, type ValidationResult } from './scenario/validate';
 export { parseScenario, upgradeScenario, CURRENT_SCENARIO_VERSION } from './scenario/migrate';

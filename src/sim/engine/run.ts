@@ -210,9 +210,38 @@ export function snapshotWorld(world: World): WorldSnapshot {
 
 /**
  * Runs a validated scenario (see validateScenario) to its horizon. Never throws for a valid
- * scenario: a run that exceeds the event limit stops and reports `error`.
+ * scenario: a run that exceeds the event limit stops and reports `error`. The same as
+ * `startRun(input, options)` advanced to its end.
  */
 export function runScenario(input: Scenario, options: RunOptions = {}): RunResult {
+  const run = startRun(input, options);
+  run.advance(Infinity);
+  return run.result();
+}
+
+/**
+ * A run that proceeds in pieces, so that a caller with a frame to keep (the UI's idle-time
+ * prefetch of a long run) can spread one simulation over several slices. Each piece is a number
+ * of the world's steps (queue items: an event loop turn in virtual time), never wall-clock time:
+ * the result is the one `runScenario` gives, byte for byte, however the steps are split.
+ */
+export interface RunInProgress {
+  /**
+   * Runs up to `steps` more world steps (`Infinity`: to the end). Returns true while the run has
+   * more to do, false once it is over (its horizon, its event limit, or `stopAtFirstViolation`).
+   * After `cancel` or the end, does nothing and returns false.
+   */
+  advance(steps: number): boolean;
+  /** Whether the run is over (`result` may be read). */
+  readonly done: boolean;
+  /** The run's result, computed once. Throws an Error if the run is not over or was cancelled. */
+  result(): RunResult;
+  /** Abandons the run: its workers' actors are stopped; `advance` does nothing from then on. */
+  cancel(): void;
+}
+
+/** Starts a run of a validated scenario (see `runScenario`); no step is taken until `advance`. */
+export function startRun(input: Scenario, options: RunOptions = {}): RunInProgress {
   // A scenario that skipped parseScenario (a raw version-1 object) runs with version 1's client.
   const scenario: Scenario = (input as Partial<Scenario>).client === undefined ? { ...input, client: { ...DEFAULT_CLIENT } } : input;
   const world = new World(scenario, options.maxEvents, options.text ?? true);
@@ -235,19 +264,56 @@ export function runScenario(input: Scenario, options: RunOptions = {}): RunResul
   for (const w of world.workers.values()) world.at(w.spec.startMs, () => world.jobs.start(w), w);
   scheduleTimedFaults(world);
   let error: string | undefined;
-  try {
-    while (!(stopEarly && violated) && world.step(scenario.horizonMs));
-  } catch (e) {
-    if (!(e instanceof EventLimitError)) throw e;
-    error = e.message;
-  }
+  let over = false;
+  let cancelled = false;
+  let result: RunResult | null = null;
+  return {
+    advance(steps: number): boolean {
+      if (over || cancelled) return false;
+      try {
+        for (let i = 0; i < steps; i++) {
+          if ((stopEarly && violated) || !world.step(scenario.horizonMs)) {
+            over = true;
+            break;
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof EventLimitError)) throw e;
+        error = e.message;
+        over = true;
+      }
+      // A violation published by the last step ends the run now, not at the next call.
+      if (stopEarly && violated) over = true;
+      return !over;
+    },
+    get done() {
+      return over;
+    },
+    result(): RunResult {
+      if (cancelled) throw new Error('startRun: the run was cancelled');
+      if (!over) throw new Error('startRun: the run is not over (advance it to its end first)');
+      // `stopped` is read after the checkers finish: a violation they find at the end (a lock still
+      // held) marks the run stopped too, as runScenario always said.
+      return (result ??= finishRun(scenario, world, checkers, error, stopEarly && violated, () => stopEarly && violated, snapshots));
+    },
+    cancel(): void {
+      if (cancelled || result) return;
+      cancelled = true;
+      for (const w of world.workers.values()) w.actor.stop();
+    },
+  };
+}
+
+/** The result of a run that is over: the checkers judge it, the metrics are counted, the actors stopped. */
+function finishRun(scenario: Scenario, world: World, checkers: ReturnType<typeof checkersFor>, error: string | undefined, stoppedEarly: boolean, stoppedAfterFinish: () => boolean, snapshots: WorldSnapshot[] | undefined): RunResult {
   const lastEvent = world.events[world.events.length - 1];
   // Checkers see the run up to its horizon when it ran to it: a state that no later event ended
   // (two workers inside from 30 s) lasted until then. A run cut short is judged up to where it stopped.
-  const ranToEnd = error === undefined && !(stopEarly && violated);
+  const ranToEnd = error === undefined && !stoppedEarly;
   const checkedToMs = ranToEnd ? Math.max(world.nowMs, scenario.horizonMs) : world.nowMs;
   for (const c of checkers) c.finish(checkedToMs, lastEvent);
   const findings = checkers.flatMap((c) => c.findings);
+  const stopped = stoppedAfterFinish();
   const unfinished = scenario.workers.filter((w) => {
     const rt = world.workers.get(w.id);
     const st = rt ? world.stateOf(rt) : 'done';
@@ -295,7 +361,7 @@ export function runScenario(input: Scenario, options: RunOptions = {}): RunResul
     stepReachedMs: Object.fromEntries([...world.workers.values()].map((w) => [w.id, w.spec.steps.map((_s, i) => w.stepReachedMs[i] ?? null)])),
     ...(error !== undefined ? { error } : {}),
     ...(snapshots ? { snapshots } : {}),
-    ...(stopEarly && violated ? { stopped: 'violation' as const } : {}),
+    ...(stopped ? { stopped: 'violation' as const } : {}),
   };
 }
 
