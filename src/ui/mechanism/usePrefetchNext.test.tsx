@@ -5,8 +5,8 @@ import * as sim from '../../sim';
 import { MechanismPanel } from './MechanismPanel';
 import { nextScenarios } from './usePrefetchNext';
 import { createLockscopeStore } from '../store';
-import { deriveRun, isDerived, type DerivedRun } from '../store/derive';
-import { knownValid, prefetchRuns, PREFETCH_MAX_EVENTS } from '../store/prefetch';
+import { deriveInPieces, deriveRun, DERIVE_PIECE_STEPS, isDerived, type DerivedRun } from '../store/derive';
+import { knownValid, prefetchRuns } from '../store/prefetch';
 import { generatedScenario } from '../../../bench/uiScenario';
 import { renderIn } from '../store/testing';
 
@@ -62,15 +62,34 @@ describe('the mechanism panel prefetches the runs its controls would show', () =
     }, 60_000);
   }
 
-  it('nothing is prefetched while the run on screen has more than PREFETCH_MAX_EVENTS events (each alternative would be a long task)', async () => {
+  it('a ~2,000-event run is prefetched too, in pieces of world steps, and gives the very run a click would make', async () => {
     const big = generatedScenario();
-    expect(sim.runScenario(big).events.length).toBeGreaterThan(PREFETCH_MAX_EVENTS);
-    const flipped = { ...big, mechanism: { ...big.mechanism, fencing: false } };
-    const small = sim.findPreset('thumbnail')!.withFix;
-    const smallNext = { ...small, seed: small.seed + 1 };
-    prefetchRuns(big, [flipped]);
-    prefetchRuns(small, [smallNext]);
-    await waitFor(() => expect(isDerived(smallNext)).toBe(true));
-    expect(isDerived(flipped)).toBe(false);
+    const flipped = { ...big, mechanism: { ...big.mechanism, fencing: !big.mechanism.fencing } };
+    const whole = sim.runScenario(flipped, { captureSnapshots: true });
+    expect(whole.events.length).toBeGreaterThan(1500);
+    prefetchRuns([flipped]);
+    await waitFor(() => expect(isDerived(flipped)).toBe(true), { timeout: 30_000 });
+    const run = deriveRun(flipped);
+    expect(run.traceHash).toBe(whole.traceHash);
+    expect(JSON.stringify(run.snapshots)).toBe(JSON.stringify(whole.snapshots));
+  }, 60_000);
+
+  it('each piece runs at most DERIVE_PIECE_STEPS world steps; a run cut off midway is finished by deriveRun, not begun again', () => {
+    const big = generatedScenario();
+    const other = { ...big, seed: big.seed + 7 };
+    const whole = sim.runScenario(other, { captureSnapshots: true });
+    const piece = deriveInPieces(other)!;
+    let pieces = 0;
+    while (pieces < 10 && piece()) pieces += 1;
+    expect(isDerived(other)).toBe(false);
+    // World steps are at least events: ten pieces cannot have made the whole run.
+    expect(pieces * DERIVE_PIECE_STEPS).toBeLessThan(whole.events.length);
+    const run = deriveRun(other);
+    expect(run.traceHash).toBe(whole.traceHash);
+    expect(run.snapshots.length).toBe(whole.events.length);
+    // The piece function sees that the click took the run, and stops.
+    expect(piece()).toBe(false);
+    expect(deriveRun(other)).toBe(run);
+    expect(deriveInPieces(other)).toBeNull();
   });
 });

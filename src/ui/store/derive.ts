@@ -4,7 +4,7 @@
  * back and forth never re-simulate. Every scenario change creates a new Scenario object; the
  * simulation core (src/sim) is called only here.
  */
-import { runScenario, type RunResult, type Scenario, type WorldSnapshot, type TraceEvent } from '../../sim';
+import { runScenario, startRun, type RunInProgress, type RunResult, type Scenario, type WorldSnapshot, type TraceEvent } from '../../sim';
 
 /** A run with its snapshots (always captured for the UI). */
 export type DerivedRun = RunResult & { readonly snapshots: readonly WorldSnapshot[] };
@@ -13,23 +13,77 @@ const byObject = new WeakMap<Scenario, DerivedRun>();
 const byContent = new Map<string, DerivedRun>();
 const CONTENT_CACHE = 64;
 
+/**
+ * Runs begun by `deriveInPieces` and not yet over, by scenario content: `deriveRun` finishes one
+ * instead of starting again (a click that comes before the prefetch is done pays only the rest).
+ * A few at most; the oldest is cancelled when another starts.
+ */
+const partial = new Map<string, RunInProgress>();
+const PARTIAL_RUNS = 4;
+
+/** Keeps a finished run under its content key (the oldest of `CONTENT_CACHE` goes) and its object. */
+function remember(scenario: Scenario, key: string, r: RunResult): DerivedRun {
+  const run: DerivedRun = { ...r, snapshots: r.snapshots ?? [] };
+  byContent.set(key, run);
+  if (byContent.size > CONTENT_CACHE) {
+    const oldest = byContent.keys().next().value;
+    if (oldest !== undefined) byContent.delete(oldest);
+  }
+  byObject.set(scenario, run);
+  return run;
+}
+
 /** Runs the scenario once (snapshots on) and caches the result; same object or same content → same result object. */
 export function deriveRun(scenario: Scenario): DerivedRun {
   const hit = byObject.get(scenario);
   if (hit) return hit;
   const key = JSON.stringify(scenario);
-  let run = byContent.get(key);
+  const cached = byContent.get(key);
+  if (cached) {
+    byObject.set(scenario, cached);
+    return cached;
+  }
+  const begun = partial.get(key);
+  if (begun) {
+    partial.delete(key);
+    begun.advance(Infinity);
+    return remember(scenario, key, begun.result());
+  }
+  return remember(scenario, key, runScenario(scenario, { captureSnapshots: true }));
+}
+
+/** World steps per piece of `deriveInPieces`: about 1 ms of a run with snapshots on a busy machine. */
+export const DERIVE_PIECE_STEPS = 20;
+
+/**
+ * The same run as `deriveRun(scenario)`, made a piece at a time (`DERIVE_PIECE_STEPS` world steps
+ * per call of the returned function, which returns true while there is more to do); the finished
+ * run goes into `deriveRun`'s cache. Null when the run is cached already. For the idle-time
+ * prefetch: a ~2,000-event run (~100 ms in one go) becomes a hundred short pieces, each of which
+ * leaves the next click its frame. A run left unfinished stays resumable (`deriveRun` finishes it).
+ */
+export function deriveInPieces(scenario: Scenario): (() => boolean) | null {
+  if (isDerived(scenario)) return null;
+  const key = JSON.stringify(scenario);
+  let run = partial.get(key);
   if (!run) {
-    const r = runScenario(scenario, { captureSnapshots: true });
-    run = { ...r, snapshots: r.snapshots ?? [] };
-    byContent.set(key, run);
-    if (byContent.size > CONTENT_CACHE) {
-      const oldest = byContent.keys().next().value;
-      if (oldest !== undefined) byContent.delete(oldest);
+    run = startRun(scenario, { captureSnapshots: true });
+    partial.set(key, run);
+    if (partial.size > PARTIAL_RUNS) {
+      const [oldestKey, oldest] = partial.entries().next().value!;
+      partial.delete(oldestKey);
+      oldest.cancel();
     }
   }
-  byObject.set(scenario, run);
-  return run;
+  const mine = run;
+  return () => {
+    // deriveRun (a click) may have finished and taken it meanwhile, or a newer piece run evicted it.
+    if (partial.get(key) !== mine) return false;
+    if (mine.advance(DERIVE_PIECE_STEPS)) return true;
+    partial.delete(key);
+    remember(scenario, key, mine.result());
+    return false;
+  };
 }
 
 /** Whether `deriveRun(scenario)` would answer from its cache (no run), for the prefetch's tests and callers that only want a cached run. */

@@ -7,10 +7,7 @@
  */
 import { validateScenario, type Scenario } from '../../sim';
 import { runWhenIdle } from '../idle';
-import { deriveRun } from './derive';
-
-/** Prefetching stops above this many events in the run on screen: its alternatives would each be a long task. */
-export const PREFETCH_MAX_EVENTS = 400;
+import { deriveInPieces } from './derive';
 
 /** Scenario contents already checked by `validateScenario` and found valid (the JSON text of each). */
 const validContent = new Set<string>();
@@ -34,13 +31,21 @@ export function noteValid(s: Scenario, json: string = JSON.stringify(s)): void {
 }
 
 /**
- * Derives each scenario of `next` (valid ones only) in idle time, one per slice, unless `current`
- * (the run on screen) has more than `PREFETCH_MAX_EVENTS` events. Returns the cancel function.
+ * Derives each scenario of `next` (valid ones only) in idle time, in order, a piece of a run per
+ * step (`deriveInPieces`), so that neither a short run nor a ~2,000-event one delays a frame.
+ * Returns the cancel function: a run cut off midway stays resumable (`deriveRun` finishes it
+ * when asked).
  */
-export function prefetchRuns(current: Scenario, next: readonly Scenario[]): () => void {
-  if (next.length === 0 || deriveRun(current).events.length > PREFETCH_MAX_EVENTS) return () => {};
+export function prefetchRuns(next: readonly Scenario[]): () => void {
+  if (next.length === 0) return () => {};
   let i = 0;
+  let piece: (() => boolean) | null = null;
   return runWhenIdle(() => {
+    if (piece) {
+      if (piece()) return true;
+      piece = null;
+      return i < next.length;
+    }
     const s = next[i++];
     if (s === undefined) return false;
     const json = JSON.stringify(s);
@@ -48,7 +53,7 @@ export function prefetchRuns(current: Scenario, next: readonly Scenario[]): () =
       if (!validateScenario(s).ok) return i < next.length;
       noteValid(s, json);
     }
-    deriveRun(s);
-    return i < next.length;
+    piece = deriveInPieces(s);
+    return piece !== null || i < next.length;
   });
 }
