@@ -144,8 +144,22 @@ export type DecodeResult = { readonly ok: true; readonly state: ShareState; read
 
 /** `v=1&s=<lz-string>`: the fragment (without `#`) for a state. */
 export function encodeShare(state: ShareState): string {
-  return `v=${LINK_VERSION}&s=${lz.compressToEncodedURIComponent(JSON.stringify(state))}`;
+  const json = JSON.stringify(state);
+  let encoded = encodedCache.get(json);
+  if (encoded === undefined) {
+    encoded = `v=${LINK_VERSION}&s=${lz.compressToEncodedURIComponent(json)}`;
+    if (encodedCache.size >= ENCODED_CACHE) encodedCache.delete(encodedCache.keys().next().value!);
+    encodedCache.set(json, encoded);
+  }
+  return encoded;
 }
+
+/**
+ * The last few links made, by state content: after one edit the address, the share panel and the
+ * draft each ask for the same link, and compressing a 10-worker scenario costs ~5 ms each time.
+ */
+const encodedCache = new Map<string, string>();
+const ENCODED_CACHE = 16;
 
 const fail = (path: string, message: string): DecodeResult => ({ ok: false, errors: [{ path, message }] });
 

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { findPreset, parseScenario, runScenario, renderTranscript, buildTranscript, PRESETS } from '../../sim';
 import { hashOf, readHash } from '../url/urlState';
 import etcdFixture from '../../sim/scenario/fixtures/scenario-v2-etcd.json';
-import { sessionFileName, transcriptFileName, TranscriptExport, unchangedPreset } from './TranscriptExport';
+import { sessionFileName, transcriptFileName, TranscriptExport, TRANSCRIPT_SYNC_EVENTS, unchangedPreset } from './TranscriptExport';
+import { generatedScenario } from '../../../bench/uiScenario';
 import { downloadBase, exportNames } from './files';
 
 describe('TranscriptExport ("Run it yourself")', () => {
@@ -96,5 +97,19 @@ describe('TranscriptExport ("Run it yourself")', () => {
 
   it('names redis-cli files .txt', () => {
     expect(sessionFileName('x', { id: 'redis', client: 'redis-cli' })).toBe('x-redis.txt');
+  });
+
+  it('a run longer than TRANSCRIPT_SYNC_EVENTS gets its transcript after the frame: first a placeholder, then the same buttons and text', async () => {
+    const run = runScenario(generatedScenario());
+    expect(run.events.length).toBeGreaterThan(TRANSCRIPT_SYNC_EVENTS);
+    render(<TranscriptExport run={run} />);
+    expect(screen.getByTestId('transcript-export')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByRole('button', { name: 'Copy transcript' })).toBeNull();
+    const copy = await screen.findByRole('button', { name: 'Copy transcript' });
+    expect(screen.getByTestId('transcript-export')).not.toHaveAttribute('aria-busy');
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await userEvent.click(copy);
+    expect(writeText).toHaveBeenCalledWith(renderTranscript(buildTranscript(run), undefined));
   });
 });

@@ -5,10 +5,11 @@
  * destination, faults: `Transcript.notReplayed`), and whether the fidelity suite checked this
  * preset's transcript in this build.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { buildTranscript, renderSessionScript, renderTranscript, type RunResult, type Transcript } from '../../sim';
 import { FidelityLine } from '../fidelity/FidelityLine';
 import { download, downloadBase, unchangedPreset, WITHHELD_HASH } from './files';
+import { runWhenIdle } from '../idle';
 
 export { unchangedPreset } from './files';
 
@@ -46,16 +47,39 @@ export function candidateTranscript(run: Pick<RunResult, 'scenario' | 'events' |
   return { ...t, traceHash: WITHHELD_HASH };
 }
 
+/**
+ * Runs up to this many events get their transcript while the section renders (about 1 ms); a
+ * longer one is built in the idle time after the frame: a ~2,000-event run's took ~20 ms, inside
+ * the render that followed every edit, which made the task after a click a long one (> 50 ms).
+ */
+export const TRANSCRIPT_SYNC_EVENTS = 400;
+
+/** `candidateTranscript(run, candidate)`, at once for a short run, else after the frame in idle time (null until then). */
+function useTranscript(run: RunResult, candidate: boolean, skip: boolean): Transcript | null {
+  const now = !skip && run.events.length <= TRANSCRIPT_SYNC_EVENTS;
+  const sync = useMemo(() => (now ? candidateTranscript(run, candidate) : null), [now, run, candidate]);
+  const [late, setLate] = useState<{ run: RunResult; candidate: boolean; t: Transcript } | null>(null);
+  useEffect(() => {
+    if (now || skip) return;
+    return runWhenIdle(() => {
+      setLate({ run, candidate, t: candidateTranscript(run, candidate) });
+      return false;
+    });
+  }, [now, skip, run, candidate]);
+  if (sync) return sync;
+  return late && late.run === run && late.candidate === candidate ? late.t : null;
+}
+
 /** The "Run it yourself" section. */
 export function TranscriptExport({ run, hidden = false, withholdHash = false }: TranscriptExportProps) {
   const preset = useMemo(() => unchangedPreset(run.scenario), [run.scenario]);
   // An interview candidate's transcript does not carry the trace hash: it is the preset's, and
   // would name the scenario the candidate is asked about.
-  const transcript = useMemo(() => candidateTranscript(run, withholdHash), [run, withholdHash]);
+  const transcript = useTranscript(run, withholdHash, hidden);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'manual'>('idle');
   // The text is written out when it is used (a copy, a download, the copy's line count), not on every run.
-  const textNow = () => renderTranscript(transcript, preset?.variant);
-  const text = useMemo(() => (copy === 'idle' ? '' : renderTranscript(transcript, preset?.variant)), [copy, transcript, preset]);
+  const textNow = () => (transcript ? renderTranscript(transcript, preset?.variant) : '');
+  const text = useMemo(() => (copy === 'idle' || !transcript ? '' : renderTranscript(transcript, preset?.variant)), [copy, transcript, preset]);
   // A candidate's names stay neutral (no preset id, no variant): `downloadBase`.
   const base = downloadBase(run.scenario, withholdHash);
   const onCopy = async () => {
@@ -72,6 +96,14 @@ export function TranscriptExport({ run, hidden = false, withholdHash = false }: 
       <div className="transcript-export" data-testid="transcript-export">
         <h3>Run it yourself</h3>
         <p className="small muted">The transcript tells the whole run: it is offered once the run is revealed.</p>
+      </div>
+    );
+  }
+  if (!transcript) {
+    return (
+      <div className="transcript-export" data-testid="transcript-export" aria-busy="true">
+        <h3>Run it yourself</h3>
+        <p className="small muted">Writing the transcript of this run ({run.events.length} events)…</p>
       </div>
     );
   }
