@@ -350,13 +350,16 @@ function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number
 
 /**
  * What the crash does to the worker's database connection: its session closes (and what that
- * gives up), or — behind a pooler — its connection to PgBouncer closes, and PgBouncer's next event
+ * gives up; nothing when the server had already ended it), or — behind a pooler — its connection to PgBouncer closes, and PgBouncer's next event
  * says what becomes of the server connection.
  */
 function connectionLoss(world: FaultContext['world'], w: WorkerRuntime): string {
   if (world.poolerResource.mode !== null) return 'its connection to PgBouncer closes';
   const session = world.ownSessionOf(w);
-  return session === null ? '' : `its database connection closes${sessionLosses(world.db.sessionState(session))}`;
+  if (session === null) return '';
+  // The server may have ended the session already (idle_in_transaction_session_timeout): nothing is left to give up.
+  if (!world.db.hasSession(session)) return 'its database connection closes (the server had already ended its session)';
+  return `its database connection closes${sessionLosses(world.db.sessionState(session))}`;
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import { runScenario } from '../engine/run';
 import { findPreset } from '../presets';
-import { steps } from '../presets/build';
+import { scenario, steps } from '../presets/build';
 import type { CheckedEvent } from '../engine/trace';
 import type { DbReply, Row, Stmt } from '../resources/sqlTypes';
 import type { Scenario } from '../scenario/schema';
@@ -128,6 +128,59 @@ describe('noLostUpdate counts a debit when, and only when, it is committed', () 
   it('the admin script\'s debit (10, not a worker\'s amount) counts: with the fix and the script after both transfers, the balance is 10 and holds', () => {
     const r = runScenario({ ...findPreset('balance-update')!.withFix, faults: [{ kind: 'adminBypass', atMs: 200 }] });
     expect(r.events.filter((e) => e.actor === 'admin' && e.kind === 'sql').map((e) => e.reply)).toEqual(['UPDATE 1']);
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('a debit whose transaction ended without a ROLLBACK statement is not committed by the worker\'s next transaction; a BEGIN that only warns keeps the debit in its transaction', () => {
+    const events = trace(
+      { actor: 'A', stmt: BEGIN, reply: ok('BEGIN') },
+      { actor: 'A', stmt: setBalance(70), reply: ok('UPDATE 1'), inTransaction: true, committed: accounts(100) },
+      // (The server ends A's session here, or A crashes: its transaction rolls back, and the trace has no ROLLBACK.)
+      { actor: 'A', stmt: BEGIN, reply: ok('BEGIN') },
+      { actor: 'A', stmt: COMMIT, reply: ok('COMMIT'), inTransaction: false, committed: accounts(100) },
+      // B in one transaction: a second BEGIN only warns (WARNING 25001), so its COMMIT commits B's debit.
+      { actor: 'B', stmt: BEGIN, reply: ok('BEGIN') },
+      { actor: 'B', stmt: setBalance(50), reply: ok('UPDATE 1'), inTransaction: true, committed: accounts(100) },
+      { actor: 'B', stmt: BEGIN, reply: { status: 'ok', tag: 'BEGIN', rows: [], warning: 'there is already a transaction in progress' } },
+      { actor: 'B', stmt: COMMIT, reply: ok('COMMIT'), inTransaction: false, committed: accounts(50) },
+    );
+    expect(messages(debitScenario, events)).toEqual([]);
+  });
+
+  /**
+   * A rolled back by the server or by its crash, restarted, skips the job (the try-lock finds B
+   * holding the lock) and commits its empty transaction; B's debit of 50 is the only one committed.
+   */
+  const restartedSkip = (idleInTransactionSessionTimeoutMs: number | undefined, bStartMs: number): Scenario => scenario({
+    id: 'restarted-skip', title: 'restarted skip', description: 'A debits, is rolled back without a ROLLBACK, restarts and skips; B debits.', lesson: 'invariants', horizonMs: 3_000,
+    job: { kind: 'debit', accountId: 1, initialBalance: 100 },
+    mechanism: { lock: 'advisory-session', advisoryKey: 5 },
+    client: { onBusy: 'skip', retries: 0, checkRelease: false, renewFrom: 'grant', renewMarginMs: 0 },
+    database: { poolSize: 4, ...(idleInTransactionSessionTimeoutMs === undefined ? {} : { idleInTransactionSessionTimeoutMs }) },
+    workers: [
+      { id: 'A', startMs: 0, amount: 30, steps: steps('begin', 'acquire', 'read', ['effect', 0], ['work', 200], 'commit', 'release') },
+      { id: 'B', startMs: bStartMs, amount: 50, steps: steps('acquire', ['work', 1_000], 'begin', 'read', ['effect', 0], 'commit', 'release') },
+    ],
+    invariants: [{ kind: 'noLostUpdate' }],
+    faults: [{ kind: 'crash', worker: 'A', atMs: 150, restartAfterMs: 10 }],
+  });
+
+  it.each([
+    ['idle_in_transaction_session_timeout ended A\'s session (30 ms idle), then A crashed', 30, 100],
+    ['A crashed inside its transaction, which closed its session', undefined, 155],
+  ])('a rolled-back debit is not counted at the restarted worker\'s COMMIT: %s', (_what, idleMs, bStartMs) => {
+    const r = runScenario(restartedSkip(idleMs, bStartMs));
+    const a = r.events.filter((e) => e.actor === 'A' && e.kind === 'sql').map((e) => `${e.command} → ${e.reply}`);
+    // A's debit, its rollback by the server or the crash, and the restarted attempt's empty, committed transaction.
+    expect(a).toContain('UPDATE accounts SET balance = 70 WHERE id = 1 → UPDATE 1');
+    expect(a.slice(-3)).toEqual(['BEGIN → BEGIN', 'SELECT pg_try_advisory_lock(5) → f', 'COMMIT → COMMIT']);
+    expect(r.events.filter((e) => e.data?.t === 'sessionEnded').length).toBe(idleMs === undefined ? 0 : 1);
+    // The crash of a worker whose session the server already ended gives nothing up (it used to throw: unknown session).
+    expect(r.events.find((e) => e.kind === 'fault' && e.narration.startsWith('A crashes'))?.narration).toBe(idleMs === undefined
+      ? 'A crashes and will restart in 10 ms. Its database connection closes, rolling back its open transaction and releasing its row lock on accounts row id=1 and releasing advisory lock 5.'
+      : 'A crashes and will restart in 10 ms. Its database connection closes (the server had already ended its session).');
+    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'sql').map((e) => e.reply)).toContain('UPDATE 1');
+    // 100 − 50 = 50: B's is the only committed debit.
     expect(r.verdict.held).toBe(true);
   });
 });

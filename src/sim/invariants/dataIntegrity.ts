@@ -20,6 +20,14 @@ export function noLostUpdate({ scenario, listener }: CheckerContext): InvariantC
       const stmt = call.command;
       const reply = call.reply;
       const amount = scenario.workers.find((w) => w.id === e.actor)?.amount ?? 10;
+      // A debit is committed only by its own transaction's COMMIT. A transaction the server ended
+      // (idle_in_transaction_session_timeout) or a crash closed rolled back with no ROLLBACK
+      // statement in the trace: the worker's next BEGIN opens a new transaction, whose COMMIT
+      // commits none of the old one's debit (semantics.md, "Server-side timeouts and isolation").
+      if (stmt.op === 'begin' && reply.status === 'ok' && reply.warning === undefined) {
+        pending.delete(e.actor);
+        return;
+      }
       if (stmt.op === 'update' && stmt.table === 'accounts' && isOk(reply, 'UPDATE 1')) {
         updates.push(e.id);
         if (call.inTransaction === true) pending.set(e.actor, { amount, eventId: e.id });

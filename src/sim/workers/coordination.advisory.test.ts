@@ -85,6 +85,17 @@ describe('a session that takes a lock again, and locks of other keys', () => {
       'A\'s try-lock returns true: it holds advisory lock 42 for its session, until it unlocks or the connection closes.',
     ]);
   });
+
+  it('an unlock of the mechanism\'s key says whether that key stays held, not whether some other key is held (pg_advisory_unlock releases one key)', () => {
+    // The release unlocks mechanism.advisoryKey (42) once; lock 7, the other acquire step's, stays held.
+    const other = twice({ onBusy: 'skip' }, [7, 42]);
+    const r = runScenario(other);
+    expect(said(other, /^SELECT pg_advisory_unlock/)).toEqual(['A unlocks advisory lock 42.']);
+    expect(r.events.filter((e) => /^SELECT pg_advisory_unlock/.test(e.command ?? '')).map((e) => e.reply)).toEqual(['t']);
+    // Held twice, the mechanism's key itself stays held after one unlock, even with another key beside it.
+    const again = { ...other, workers: [{ ...other.workers[0]!, steps: [{ do: 'acquire' as const }, ...other.workers[0]!.steps] }] };
+    expect(said(again, /^SELECT pg_advisory_unlock/)).toEqual(['A unlocks once, but the lock was taken more than once on this connection: it stays held.']);
+  });
 });
 
 /**

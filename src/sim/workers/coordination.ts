@@ -124,7 +124,8 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
   if (m.lock === 'lease') return !skipped && (world.beliefs(w).ownsLease || w.outcome !== 'stopped') ? releaseLease(world, w, k) : k();
   if (m.lock !== 'advisory-session' || skipped) return k();
   world.send(w, 'RELEASE');
-  const unlocked = (): string => (stillHeld(world, w)
+  // Only the key unlocked: another key the session holds (an `acquire` step's own) does not make this one "stay held".
+  const unlocked = (): string => (stillHeld(world, w, m.advisoryKey)
     ? `${w.id} unlocks once, but the lock was taken more than once on this ${world.poolerResource.mode === null ? '' : 'server '}connection: it stays held.`
     : `${w.id} unlocks advisory lock ${m.advisoryKey}.`);
   runSql(world, w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
@@ -159,14 +160,15 @@ function heldCount(world: World, w: WorkerRuntime, key: number): number {
 }
 
 /**
- * Whether the worker's session holds a session-level advisory lock now: the one lock a worker
- * keeps across COMMIT/ROLLBACK (PostgreSQL "Advisory Locks": session-level locks survive the
- * transaction; row locks and transaction-level locks end with it).
+ * Whether the worker's session holds a session-level advisory lock now (on `key`, or on any key
+ * when `key` is omitted): the one lock a worker keeps across COMMIT/ROLLBACK (PostgreSQL
+ * "Advisory Locks": session-level locks survive the transaction; row locks and transaction-level
+ * locks end with it), and what an unlock of one key leaves held of that key.
  */
-export function stillHeld(world: World, w: WorkerRuntime): boolean {
+export function stillHeld(world: World, w: WorkerRuntime, key?: number): boolean {
   const session = world.sessionOf(w);
   if (session === null) return false;
-  return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0);
+  return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0 && (key === undefined || l.key === String(key)));
 }
 
 function failFromCoordination(world: World, w: WorkerRuntime, reason: string): void {
