@@ -2,8 +2,10 @@
  * What the timeline draws that collides, measured in the page (screen px): every visible text
  * label (a bar's words, a mark's caption, a tick label, a lane's cursor note) and every mark (a
  * violation mark's triangle, a lane's cited-event triangle, a row, error, refusal or sequence mark,
- * a fault marker's diamond). Two labels must not overlap, no label may overlap a mark, and every
- * tick label lies inside its SVG's box. Shared by the sweeps of first-minutes.spec.ts.
+ * a fault marker's diamond). Two labels must not overlap, no label may overlap a mark, no two marks
+ * may overlap (two triangles at nearby times stack or merge), words drawn over a pattern stand on
+ * a backing that covers them, and every tick label lies inside its SVG's box. Shared by the sweeps
+ * of first-minutes.spec.ts.
  */
 import type { Page } from '@playwright/test';
 
@@ -50,7 +52,23 @@ export async function timelineCollisions(page: Page): Promise<string[]> {
         }
         if (t.closest(MARKS) || t.classList.contains('mark-glyph')) continue;
         const b = clip(r, name(t));
-        if (b) labels.push(b);
+        if (!b) continue;
+        labels.push(b);
+        // Words over a patterned bar (a waiting bar's dots, a paused bar's hatching) stand on a
+        // backing in the bar's colour that covers them, or the pattern shows through the letters.
+        const group = t.parentElement;
+        for (const p of group ? group.querySelectorAll<SVGRectElement>(':scope > rect') : []) {
+          if (!/^url\(#.*-(dots|hatch|cross)\)$/.test(p.getAttribute('fill') ?? '')) continue;
+          const pb = p.getBoundingClientRect();
+          // The part of the words over the pattern.
+          const on = { left: Math.max(b.left, pb.left), right: Math.min(b.right, pb.right), top: Math.max(b.top, pb.top), bottom: Math.min(b.bottom, pb.bottom) };
+          if (on.right - on.left <= 0.5 || on.bottom - on.top <= 0.5) continue;
+          const covers = [...group!.querySelectorAll<SVGRectElement>(':scope > rect.label-backing')].some((k) => {
+            const kb = k.getBoundingClientRect();
+            return kb.left <= on.left + 0.5 && kb.right >= on.right - 0.5 && kb.top <= on.top + 0.5 && kb.bottom >= on.bottom - 0.5;
+          });
+          if (!covers) out.push(`${b.what} is drawn over a pattern with no backing under all of it`);
+        }
       }
       for (const n of tl.querySelectorAll<HTMLElement>('.cursor-overlay [data-note]')) {
         if (!(n.textContent ?? '').trim() || !shown(n)) continue;
@@ -67,6 +85,7 @@ export async function timelineCollisions(page: Page): Promise<string[]> {
         for (let j = i + 1; j < labels.length; j++) if (overlap(labels[i]!, labels[j]!)) out.push(`${labels[i]!.what} overlaps ${labels[j]!.what}`);
         for (const m of marks) if (overlap(labels[i]!, m)) out.push(`${labels[i]!.what} overlaps a ${m.what}`);
       }
+      for (let i = 0; i < marks.length; i++) for (let j = i + 1; j < marks.length; j++) if (overlap(marks[i]!, marks[j]!)) out.push(`a ${marks[i]!.what} overlaps a ${marks[j]!.what} at x ${Math.round(marks[i]!.left)}–${Math.round(marks[i]!.right)} / ${Math.round(marks[j]!.left)}–${Math.round(marks[j]!.right)}`);
     }
     return [...new Set(out)];
   });

@@ -233,3 +233,30 @@ test('at 1280×800 and 1920×1080 the pg_locks table of pooler-session-lock stay
     expect(await overflowing(page)).toEqual([]);
   }
 });
+
+for (const large of [false, true]) {
+  for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+    test(`no empty band under the transport's controls and sentence${large ? ' in large type' : ''} at ${width}×${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await page.evaluate((l) => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ largeType: l, theme: 'light' })), large);
+      await page.goto('about:blank');
+      await page.goto('/#/sim/session-lock-pool');
+      await expect(page.getByTestId('verdict')).toBeVisible();
+      // The last event's sentence is one line.
+      await page.keyboard.press('End');
+      const band = await page.locator('.transport').first().evaluate((t) => {
+        const bottoms = [...t.querySelectorAll('button, select')].map((b) => b.getBoundingClientRect().bottom);
+        const readout = t.querySelector('.cursor-readout')!;
+        const range = document.createRange();
+        range.selectNodeContents(readout);
+        const textBottom = Math.max(...[...range.getClientRects()].map((r) => r.bottom));
+        const line = parseFloat(getComputedStyle(readout).lineHeight);
+        const cs = getComputedStyle(t);
+        return { empty: t.getBoundingClientRect().bottom - parseFloat(cs.paddingBottom) - parseFloat(cs.borderBottomWidth) - Math.max(textBottom, ...bottoms), line };
+      });
+      // At most one line kept free for a longer sentence (the readout keeps one height while scrubbing).
+      expect(band.empty, `empty band under the transport (line ${band.line} px)`).toBeLessThanOrEqual(band.line * 1.5);
+    });
+  }
+}

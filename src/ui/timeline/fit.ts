@@ -68,3 +68,28 @@ export function placeText(from: number, to: number, y0: number, y1: number, obst
 export function yOf(b: Box): [number, number] {
   return [b.y0, b.y1];
 }
+
+/**
+ * Where marks of half-width `halfW` (drawing units) go so that none overlaps another: each at its
+ * own x `xs[i]`, except that a mark closer than `2 × halfW + gap` to the one before it (in x order)
+ * is pushed right just clear of it (two triangles at nearby or equal times stand side by side),
+ * and clear of the marks fixed at the x's `taken`. Same order and length as `xs`.
+ */
+export function spreadXs(xs: readonly number[], halfW: number, gap = 1, taken: readonly number[] = []): number[] {
+  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out = [...xs];
+  const placed = [...taken];
+  const step = 2 * halfW + gap;
+  for (const [x, i] of order) {
+    let at = x;
+    // Right of every mark already placed (or fixed in `taken`) that it would touch.
+    // (A tolerance: p + step - p can round to just under step, which looped for ever.)
+    for (let moved = true, rounds = 0; moved && rounds <= placed.length; rounds++) {
+      moved = false;
+      for (const p of placed) if (step - Math.abs(at - p) > 1e-6) { at = p + step; moved = true; }
+    }
+    out[i] = r1(at);
+    placed.push(at);
+  }
+  return out;
+}

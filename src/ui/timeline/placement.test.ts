@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { overlaps, placeText, type Box } from './fit';
+import { overlaps, placeText, spreadXs, type Box } from './fit';
 import { tickAnchor, tickExtent } from './draw/axis';
 import { noteOffset } from './cursor';
 
@@ -79,5 +79,26 @@ describe('a lane\'s cursor note and the fault markers', () => {
     expect(noteOffset(400, 80, 800, 110, [{ x0: 410, x1: 436, y0: 0, y1: 26 }])).toBe(-86);
     // A marker on the cursor covers both sides: past it.
     expect(noteOffset(400, 80, 800, 110, [{ x0: 387, x1: 413, y0: 0, y1: 26 }])).toBe(16);
+  });
+});
+
+describe('spreadXs: marks at nearby times stand side by side', () => {
+  it('keeps every two marks at least a mark\'s width apart, moves none left, and clears the fixed ones (property)', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 8 }), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 3 }), (xs, taken) => {
+      const out = spreadXs(xs, 7, 1, taken);
+      expect(out).toHaveLength(xs.length);
+      out.forEach((x, i) => {
+        expect(x).toBeGreaterThanOrEqual(xs[i]! - 0.05);
+        for (let j = i + 1; j < out.length; j++) expect(Math.abs(x - out[j]!)).toBeGreaterThanOrEqual(15 - 0.1);
+        for (const t of taken) expect(Math.abs(x - t)).toBeGreaterThanOrEqual(15 - 0.1);
+      });
+    }));
+  });
+
+  it('leaves marks that do not touch where their times put them', () => {
+    expect(spreadXs([100, 40, 200], 7)).toEqual([100, 40, 200]);
+    // Lock-order-deadlock's two cited waits, 7 px apart, and two marks at one time.
+    expect(spreadXs([494, 501], 7)).toEqual([494, 509]);
+    expect(spreadXs([60, 60], 7.5)).toEqual([60, 76]);
   });
 });

@@ -6,6 +6,7 @@
  * Signatures are kept in a `Signatures` table owned by the timeline, not on the elements.
  */
 import * as d3 from 'd3';
+import { r1, type Box } from '../fit';
 
 /** A d3 selection of one SVG group. */
 export type G = d3.Selection<SVGGElement, unknown, null, undefined>;
@@ -76,4 +77,19 @@ export function laneGroup(content: G, id: string, ariaLabel: string): G {
   if (g.empty()) g = content.append('g').attr('class', 'lane').attr('data-lane', id).attr('role', 'list').attr('pointer-events', 'none') as unknown as G;
   if (g.attr('aria-label') !== ariaLabel) g.attr('aria-label', ariaLabel);
   return g;
+}
+
+/**
+ * A backing for words drawn over a pattern (a waiting bar's dots, a paused bar's hatching): a
+ * rect in the bar's own `fill` under the text line `line` (drawing units), from 2 units left of
+ * the words at `x` to `estimatePx` (the width their placement reserved) and a tenth more right of it, never past
+ * `maxX` (the bar's or the plot's right edge). Drawn before the words, so the pattern cannot show
+ * between or inside the letters (e2e/collisions.ts checks every such label has one).
+ */
+export function labelBacking(g: G, x: number, maxX: number, line: Box, estimatePx: number, fill: string): void {
+  const x0 = x - 2;
+  // 10 % over the estimate: bold glyphs run wider than placeText's per-character guess.
+  const x1 = Math.min(x + estimatePx * 1.1 + 2, maxX);
+  if (x1 <= x0) return;
+  g.append('rect').attr('class', 'label-backing').attr('x', r1(x0)).attr('y', r1(line.y0)).attr('width', r1(x1 - x0)).attr('height', r1(line.y1 - line.y0)).attr('fill', fill).attr('pointer-events', 'none');
 }

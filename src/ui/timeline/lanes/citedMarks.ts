@@ -45,9 +45,8 @@ export function triangleBox(mx: number, y: number): Box {
   return { x0: mx - 7, x1: mx + 7, y0: y + 2, y1: y + 14 };
 }
 
-/** The generic violation mark of a cited event no lane item draws (see the module's comment). */
-export function citedMark(e: TraceEvent, messages: readonly string[], { X, y, h }: DrawContext): Item {
-  const mx = X(e.atMs);
+/** The generic violation mark of a cited event no lane item draws (see the module's comment), at x `mx` (the event's time's, unless moved clear of another mark). */
+export function citedMark(e: TraceEvent, messages: readonly string[], { X, y, h }: DrawContext, mx = X(e.atMs)): Item {
   const what = e.command ?? e.narration;
   const label = `${e.id} at ${fmtSeconds(e.atMs)}, cited by a violation: ${messages.join('; ')}`;
   return {

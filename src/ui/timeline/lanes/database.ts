@@ -12,9 +12,9 @@
 import { sqlCallOf, usesDatabase, type TraceEvent } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { lineBox, overlaps, placeText, yOf, type Box } from '../fit';
+import { lineBox, overlaps, placeText, spreadXs, yOf, type Box } from '../fit';
 import { triangleBox } from './citedMarks';
-import type { Item } from '../draw/items';
+import { labelBacking, type Item } from '../draw/items';
 import { ROW_H, stack, touches, type LaneKind } from './types';
 import { citationsOf, ERROR_REPLY_INK, VIOLATION_INK } from '../../verdict/citations';
 
@@ -149,8 +149,17 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     // at its bottom (rows, refusals, sequence values), as boxes: the lock rows' words keep clear
     // of them, and a mark's caption is drawn only where it touches no other mark or caption.
     const topMark = (m: DbMark) => (m.cited && showFindings) || m.kind === 'error';
+    // The marks at the lane's top stand side by side where their times are close (spreadXs).
+    const tops = marks.filter(topMark);
+    const spread = spreadXs(tops.map((t) => X(t.atMs)), 7.5);
+    const topXs = new Map(tops.map((m, i) => [m, spread[i]!]));
+    // So do the strip's (two rows written at one time).
+    const strip = marks.filter((m) => !topMark(m));
+    const stripSpread = spreadXs(strip.map((m) => X(m.atMs)), 6);
+    strip.forEach((m, i) => topXs.set(m, stripSpread[i]!));
+    const xOf = (m: DbMark) => topXs.get(m) ?? X(m.atMs);
     const markBox = (m: DbMark): Box => {
-      const mx = X(m.atMs);
+      const mx = xOf(m);
       return topMark(m) ? (m.cited && showFindings ? triangleBox(mx, top) : { x0: mx - 7.5, x1: mx + 7.5, y0: top + 1.5, y1: top + 16.5 }) : { x0: mx - 6, x1: mx + 6, y0: top + h - 15, y1: top + h - 3 };
     };
     const markBoxes = marks.map(markBox);
@@ -169,6 +178,8 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
             .attr('fill', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke', l.granted ? 'none' : '#1e40af').attr('stroke-dasharray', '4 2');
           if (!l.granted) sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 4).attr('fill', `url(#${uid}-dots)`);
           sg.append('title').text(`${l.holder} ${l.granted ? 'holds' : 'waits for'} ${l.what}`);
+          // A waiting lock's words sit on a backing in its fill, off the dots (see worker.ts).
+          if (text && !l.granted) labelBacking(sg, textX, Math.min(rx + rw, plotW), lineBox(0, 0, y + 12, 12), text.length * 6.9, '#e5e7eb');
           if (text) sg.append('text').attr('x', textX).attr('y', y + 12).attr('font-size', 12).attr('fill', l.granted ? '#fff' : '#111827')
             .attr('stroke', l.granted ? '#1e40af' : '#e5e7eb').attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
@@ -176,7 +187,7 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
     }
     const captions: Box[] = [];
     marks.forEach((m, i) => {
-      const mx = X(m.atMs);
+      const mx = xOf(m);
       // Red for any mark a violation cites (only while findings are shown); any other error is an error reply.
       const violation = m.cited && showFindings;
       // The caption after a strip mark ("row", "refused", the sequence value), where it is clear of every other mark and caption.

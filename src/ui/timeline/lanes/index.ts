@@ -14,6 +14,7 @@ import { destinationLanes } from './destination';
 import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
 import { citedMark, laneIdOfEvent, triangleBox, violationMessagesByEvent } from './citedMarks';
+import { spreadXs } from '../fit';
 import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
@@ -118,9 +119,13 @@ function withCitedMarks(run: DerivedRun, lanes: readonly Lane[]): Lane[] {
         if (extra.length === 0) return own;
         // The lane's words keep clear of the marks added to it: its items again, with the marks as obstacles
         // (what an item cites does not depend on where its words go).
-        const boxes = extra.map((e) => triangleBox(ctx.X(e.atMs), ctx.y)).filter((b) => b.x1 > 0 && b.x0 < ctx.plotW);
+        // Two cited events at nearby times stand side by side (spreadXs), never on top of each other.
+        // Clear of the lane's own cited marks, too (at their events' times, or moved right of them by the lane).
+        const ownXs = cited.filter((e) => drawn.has(e.id)).map((e) => ctx.X(e.atMs));
+        const xs = spreadXs(extra.map((e) => ctx.X(e.atMs)), 7.5, 1, spreadXs(ownXs, 7.5));
+        const boxes = xs.map((x) => triangleBox(x, ctx.y)).filter((b) => b.x1 > 0 && b.x0 < ctx.plotW);
         const placed = boxes.length > 0 ? l.items({ ...ctx, obstacles: [...ctx.obstacles, ...boxes] }) : own;
-        return [...placed, ...extra.map((e) => citedMark(e, messages.get(e.id)!, ctx))];
+        return [...placed, ...extra.map((e, i) => citedMark(e, messages.get(e.id)!, ctx, xs[i]))];
       },
     };
   });

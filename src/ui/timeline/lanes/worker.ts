@@ -12,7 +12,7 @@ import { runEndMs, type DerivedRun } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { STATE_FILL, STATE_PATTERN, textOn, type LaneState } from '../style';
 import { lineBox, placeText, r1, yOf } from '../fit';
-import type { Item } from '../draw/items';
+import { labelBacking, type Item } from '../draw/items';
 import type { LaneKind } from './types';
 import { MIN_FOLD, spacingText } from '../../log/folds';
 
@@ -222,8 +222,11 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
           sg.append('title').text(`${id}: ${name} ${span}${r ? ` (${repeats}: ${r.firstId} – ${r.lastId})` : ''}`);
+          // Over a pattern (dots, hatching, a cross), the words sit on a backing in the bar's own
+          // colour (the room placeText kept for them): a glyph-shaped halo alone let the dots show
+          // between the letters and inside them. The halo stays for the rare glyph wider than the estimate.
+          if (text && pat) labelBacking(sg, textX, Math.min(rx + rw, plotW), lineBox(0, 0, baseline, 13), text.length * 8.2, STATE_FILL[s.state]);
           if (text) sg.append('text').attr('x', textX).attr('y', baseline).attr('fill', textOn(s.state)).attr('font-size', 13).attr('font-weight', 600)
-            // A halo in the bar's colour keeps the words readable over the dotted and hatched patterns.
             .attr('stroke', STATE_FILL[s.state]).attr('stroke-width', 3).attr('paint-order', 'stroke').attr('stroke-linejoin', 'round').text(text);
         },
       });
