@@ -4,8 +4,11 @@ import { AXIS_H, MARKS_H } from '../layout';
 import { joinItems, type G, type Signatures } from './items';
 import { VIOLATION_INK } from '../../verdict/citations';
 
-/** Draws the marks above everything else in `content`; activating one (click, Enter, Space) calls `onEventId` with its event. */
-export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void): void {
+/**
+ * Draws the marks above everything else in `content`; activating one (click, Enter, Space) calls
+ * `onEventId` with its event. Not `interactive` (a display's timeline), a mark is a picture.
+ */
+export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void, interactive = true): void {
   let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
   if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
   mg.raise();
@@ -13,14 +16,15 @@ export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly
     const vx = X(v.atMs);
     return {
       key: `${v.eventId}|${v.message}`,
-      sig: `${vx}|${height}|${v.severity}`,
+      sig: `${vx}|${height}|${v.severity}|${interactive}`,
       // Red only for a violation: its mark cites the violation's event (a note's mark is grey).
       ...(v.severity === 'violation' ? { cites: [v.eventId] } : {}),
       draw: (vg: G) => {
         vg.append('line').attr('x1', vx).attr('x2', vx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? VIOLATION_INK : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
-        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
-          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}. Go to event ${v.eventId}.`)
-          .style('cursor', 'pointer')
+        // A display's timeline (no onEventId: the workshop audience's) draws the mark as a picture, not a button.
+        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', interactive ? 'button' : 'img').attr('tabindex', interactive ? 0 : null)
+          .attr('aria-label', `${v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}.${interactive ? ` Go to event ${v.eventId}.` : ''}`)
+          .style('cursor', interactive ? 'pointer' : 'default')
           .on('click', () => onEventId(v.eventId))
           .on('keydown', (event: KeyboardEvent) => {
             if (event.key === 'Enter' || event.key === ' ') {
