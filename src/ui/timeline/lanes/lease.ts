@@ -193,7 +193,8 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     className: 'ttl',
     flipWithinPx: 110,
     text(segments, cursorMs) {
-      const seg = segments.find((sg) => sg.startMs <= cursorMs && cursorMs < sg.endMs);
+      // Cut at the cursor, the last value is still held at the cut itself (its end there is the cut's, not the key's).
+      const seg = segments.find((sg) => sg.startMs <= cursorMs && (cursorMs < sg.endMs || (sg.soFar === true && cursorMs === sg.endMs)));
       const piece = seg && ttlPieceAt(seg, cursorMs);
       if (!seg || !piece) return 'free';
       return piece.expiresAtMs === null ? `${seg.owner}: no TTL` : `${seg.owner}: TTL ${fmtSeconds(Math.max(0, piece.expiresAtMs - cursorMs))}`;
