@@ -8,7 +8,7 @@ import { hintOf } from '../src/ui/interview/hintOf';
 
 const FIX = "fencing token (INCR) checked by the file store rejects A's stale upload";
 /** Words that would give the answer away on the candidate's page. */
-const ANSWER = ['Violated', 'Held', 'The fix', 'with the fix', 'With the fix', FIX, 'DUPLICATE', 'Break my design', 'How often?'];
+const ANSWER = ['Violated', 'Held', 'The fix', 'with the fix', 'With the fix', FIX, 'DUPLICATE', 'Break my design', 'How often?', 'from the preset', 'edited from'];
 
 /** The Title text of an exported PNG (its iTXt chunk), or null. */
 function pngTitle(png: Buffer): string | null {

@@ -28,7 +28,7 @@ test('lessons: a learner completes the fencing lesson by keyboard alone — pred
   await tabTo(page, page.getByTestId('lesson-open-fencing'));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Fencing token: Nightly export');
-  await expect(page.getByTestId('lesson-question')).toContainText("Can a lease alone stop a paused holder's late upload?");
+  await expect(page.getByTestId('lesson-question')).toContainText("it can pause longer than the TTL. Which of these fault schedules breaks");
   // The exercise asks for the fix: the "with the fix" radio and the fix sentence stay hidden.
   await expect(page.getByText('with the fix')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText('The fix:');

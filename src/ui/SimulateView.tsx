@@ -9,6 +9,7 @@ import { memo, Suspense, useCallback, useMemo, useState } from 'react';
 import { useAfterPaint } from './useAfterPaint';
 import { findPreset } from '../sim';
 import { useLockscope, useLockscopeStore, useRun, useVisibility, indexOfEvent } from './store';
+import { runUpTo } from './store/derive';
 import { Timeline } from './timeline/Timeline';
 import { Transport } from './timeline/Transport';
 import { VerdictPanel } from './verdict/VerdictPanel';
@@ -65,7 +66,7 @@ export function SimulateView() {
   const interviewing = useLockscope((s) => s.interview !== null);
   const st = store.getState();
   const preset = presetId ? findPreset(presetId) : undefined;
-  const { showAnswer } = useVisibility();
+  const { showAnswer, showFuture } = useVisibility();
 
   const gotoEvent = useCallback((id: string) => {
     const s = store.getState();
@@ -87,6 +88,9 @@ export function SimulateView() {
   // and the browser lays out and paints them), then the panels below.
   const deferred = useAfterPaint<typeof below>(below, null);
   const lazy = deferred ?? below;
+  // Where the future is hidden, the inspector and the statechart read the run only up to the cursor
+  // (the statechart would say where the worker goes next; runUpTo).
+  const upToCursor = useMemo(() => (showFuture ? lazy.run : runUpTo(lazy.run, lazy.index)), [showFuture, lazy.run, lazy.index]);
   const workerIds = useMemo(() => scenario.workers.map((w) => w.id), [scenario.workers]);
 
   return (
@@ -108,6 +112,7 @@ export function SimulateView() {
           run={run}
           label="Timeline"
           cursorMs={cursorMs}
+          cursorIndex={cursorIndex}
           onEventId={gotoEvent}
           {...editing}
         />
@@ -125,12 +130,12 @@ export function SimulateView() {
           </Suspense>
           <aside className="col-right" aria-label="Inspector and metrics">
             <Suspense fallback={null}>
-              {deferred && <World run={lazy.run} index={lazy.index} cursorMs={lazy.cursorMs} />}
+              {deferred && <World run={upToCursor} index={lazy.index} cursorMs={lazy.cursorMs} />}
               {deferred && <Metrics run={lazy.run} />}
             </Suspense>
           </aside>
         </div>
-        <Statechart run={lazy.run} index={lazy.index} workers={workerIds} />
+        <Statechart run={upToCursor} index={lazy.index} workers={workerIds} />
         <Odds />
         <Interview />
       </main>

@@ -14,10 +14,13 @@ export interface FidelityLineProps {
   readonly edited?: boolean;
   readonly long?: boolean;
   readonly info?: FidelityBuildInfo;
+  /** Neutral words for an edited run (the interview's candidate: saying it was "edited from the preset" tells there is one, and an answer). */
+  readonly neutral?: boolean;
 }
 
 /** "Checked against PostgreSQL 15.x: 0 differences", "Not replayed against a server: …", or "Not checked in this build". */
-export function FidelityLine({ presetId, variant, edited = false, long = false, info = BUILD_FIDELITY }: FidelityLineProps) {
+export function FidelityLine({ presetId, variant, edited = false, long = false, info = BUILD_FIDELITY, neutral = false }: FidelityLineProps) {
+  if (edited && neutral) return <span className="fidelity unchecked" data-testid="fidelity">Not checked against a server in this build; its transcript can be replayed by hand.</span>;
   if (edited) return <span className="fidelity unchecked" data-testid="fidelity">Not checked: this run was edited from the preset; its transcript can still be replayed by hand.</span>;
   const s = fidelityStatus(info, presetId, variant === undefined ? undefined : variant === 'with the fix' ? 'withFix' : 'withoutFix');
   return (

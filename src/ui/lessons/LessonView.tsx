@@ -11,7 +11,7 @@
  * hides the verdict, the findings and the events after the cursor (../store/visibility.ts).
  */
 import { useEffect, useRef, useState } from 'react';
-import { findPreset, type Scenario } from '../../sim';
+import { findPreset, INVARIANT_TEXT, type Scenario } from '../../sim';
 import { withoutFaults } from '../../sim/search/search';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun } from '../store';
 import type { LessonState, LockscopeState } from '../store/types';
@@ -24,7 +24,7 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { findWith } from '../interview/InterviewPanel';
 import { designInWords, gradeDesign, gradeInWords, type Grade } from '../interview/kit';
-import { LESSON_PATH, findLesson, nextLesson, type Lesson, type LessonId } from './lessons';
+import { LESSON_PATH, findLesson, lessonQuestion, nextLesson, type Lesson, type LessonId } from './lessons';
 import { drawSeed, loadProgress, markDone, saveProgress, type Progress } from './progress';
 import { drawQuestion, isRightPick, type Question } from './question';
 
@@ -93,8 +93,11 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const store = useLockscopeStore();
   const run = useRun();
   const cursorMs = useLockscope((s) => s.cursorMs);
+  const cursorIndex = useLockscope((s) => s.cursorIndex);
   const preset = findPreset(def.presetId)!;
   const index = LESSON_PATH.indexOf(def);
+  // One question: the one the prediction answers (the schedules' runs are checked against these invariants).
+  const asked = lessonQuestion(def, preset.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]));
   const [question, setQuestion] = useState<{ kind: 'busy' } | { kind: 'ready'; q: Question } | { kind: 'error'; message: string }>({ kind: 'busy' });
   const [picked, setPicked] = useState<readonly number[]>(lesson.a ?? []);
   const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string } | { kind: 'error'; message: string }>({ kind: 'idle' });
@@ -145,19 +148,19 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
       <main className="lesson-main" id="main" tabIndex={-1}>
         <p className="small"><a href="#/lessons" onClick={(e) => { e.preventDefault(); store.getState().setView('lessons'); }}>Lessons</a> › {index + 1} of {LESSON_PATH.length}: {def.step}</p>
         <h1>{def.step}: {def.title}</h1>
-        <p className="lesson-question" data-testid="lesson-question"><strong>Question.</strong> {def.question}</p>
+        <p className="lesson-question" data-testid="lesson-question"><strong>Question.</strong> {asked}</p>
         <p className="small" data-testid="lesson-setup">{def.setup}</p>
         <Transport />
-        <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={(ms) => store.getState().setCursorMs(ms)} onEventId={(id) => store.getState().setCursorIndex(indexOfEvent(run, id))} />
+        <Timeline run={run} label="Timeline" cursorMs={cursorMs} cursorIndex={cursorIndex} onCursorMs={(ms) => store.getState().setCursorMs(ms)} onEventId={(id) => store.getState().setCursorIndex(indexOfEvent(run, id))} />
 
         <section className="panel lesson-stage" aria-labelledby="lesson-predict">
-          <h2 id="lesson-predict" tabIndex={-1} ref={lesson.st <= 1 ? stageRef : undefined}>Predict: which of these fault schedules breaks this design?</h2>
-          <p className="small">The design as the lesson starts (its own faults set aside). Tick every schedule that breaks an invariant — maybe all, maybe none.</p>
+          <h2 id="lesson-predict" tabIndex={-1} ref={lesson.st <= 1 ? stageRef : undefined}>Predict</h2>
+          <p className="small" data-testid="lesson-predict-how">Answer the question: tick every schedule that breaks it — maybe all, maybe none. Each runs the design as the lesson starts, its own faults set aside.</p>
           {question.kind === 'busy' && <p role="status">Drawing a question from the fault search…</p>}
           {question.kind === 'error' && <p className="error" role="alert">The question could not be drawn: {question.message}</p>}
           {q && (
             <fieldset className="lesson-options" data-testid="lesson-options" disabled={lesson.st >= 1}>
-              <legend className="sr-only">Schedules</legend>
+              <legend className="sr-only">{asked}</legend>
               {q.options.map((o, i) => (
                 <label key={i} className={lesson.st >= 1 ? (o.breaks === picked.includes(i) ? 'option right' : 'option wrong') : 'option'}>
                   <input type="checkbox" checked={picked.includes(i)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, i] : p.filter((x) => x !== i)))} data-testid={`lesson-option-${i}`} />

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findPreset } from '../../sim';
+import { findPreset, INVARIANT_TEXT } from '../../sim';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { LESSON_IDS } from '../../share/link';
 import { gradeDesign } from '../interview/kit';
 import { findInThread } from './testing';
-import { LESSON_PATH, nextLesson } from './lessons';
+import { LESSON_PATH, lessonQuestion, nextLesson } from './lessons';
 
 
 describe('the lesson path', () => {
@@ -25,5 +25,18 @@ describe('the lesson path', () => {
       const start = await gradeDesign(preset.withoutFix, l.kinds, l.maxFaults, findInThread);
       expect(start.safe).toBe(l.id === 'invariant');
     }, 60_000);
+  }
+
+  for (const l of LESSON_PATH) {
+    it(`${l.id}: its question is the prediction's — one question, which schedules break the invariants the runs are checked against`, () => {
+      const invariants = findPreset(l.presetId)!.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]);
+      const q = lessonQuestion(l, invariants);
+      // The scene asks nothing of its own: a second question would be one the options do not answer.
+      expect(l.scene).not.toContain('?');
+      expect(q.split('?')).toHaveLength(2);
+      expect(q.endsWith('?')).toBe(true);
+      expect(q).toMatch(/Which of these fault schedules breaks /);
+      for (const t of invariants) expect(q).toContain(`“${t}”`);
+    });
   }
 });

@@ -11,10 +11,10 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createLockscopeStore, deriveRun } from '../store';
 import { renderIn } from '../store/testing';
 import { LessonPath, LessonView, openLesson } from './LessonView';
-import { LESSON_PATH } from './lessons';
+import { LESSON_PATH, lessonQuestion } from './lessons';
 import { drawQuestion } from './question';
 import { findInThread } from './testing';
-import { findPreset } from '../../sim';
+import { findPreset, INVARIANT_TEXT } from '../../sim';
 import { HelpButton } from '../help/HelpDialog';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
@@ -53,11 +53,18 @@ describe('a lesson before its reveal states no outcome', () => {
         for (const w of spoilers) expect(words.includes(w), `${stage}: the page says “${w}”`).toBe(false);
       };
       check('before the prediction');
+      // One question on the page, and it is the one the ticked schedules answer.
+      const asked = lessonQuestion(def, preset.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]));
+      expect(screen.getByTestId('lesson-question').textContent).toBe(`Question. ${asked}`);
+      expect(screen.getByRole('group', { name: asked })).toBeInTheDocument();
+      const main = document.querySelector('main')!.cloneNode(true) as HTMLElement;
+      main.querySelector('[data-testid="lesson-options"]')?.remove();
+      expect((main.textContent ?? '').split('?').length - 1, 'question marks on the page').toBe(1);
       // Stepping through the run (the timeline, the cursor's narration) shows events, never the verdict.
       act(() => s.getState().end());
       check('at the last event');
       // The lesson's own words only set the scene.
-      for (const t of [def.title, def.setup, def.question]) expect(t).not.toMatch(OUTCOME_WORDS);
+      for (const t of [def.title, def.setup, def.scene]) expect(t).not.toMatch(OUTCOME_WORDS);
       // After the prediction is checked and the reveal asked for, the outcome and the catalogue's account show.
       fireEvent.click(screen.getByTestId('lesson-check'));
       fireEvent.click(screen.getByTestId('lesson-reveal'));

@@ -49,3 +49,20 @@ describe('a lesson question drawn from the fault search', () => {
     expect(o.breaks).toBe(true);
   });
 });
+
+describe('a lesson question\'s options read differently', () => {
+  it('for every lesson and several seeds: no two options have the same visible words', async () => {
+    const { LESSON_PATH } = await import('./lessons');
+    const { findPreset: find } = await import('../../sim');
+    const { drawQuestion: draw, optionKey } = await import('./question');
+    const { findInThread: inThread } = await import('./testing');
+    for (const l of LESSON_PATH) {
+      for (const seed of [0, 1, 2, 3]) {
+        const q = await draw(find(l.presetId)!.withoutFix, l.kinds, l.maxFaults, seed, inThread);
+        const keys = q.options.map((o) => optionKey(o.words));
+        expect(new Set(keys).size, `${l.id} seed ${seed}: ${JSON.stringify(q.options.map((o) => o.words))}`).toBe(keys.length);
+        expect(q.options.length).toBeGreaterThanOrEqual(2);
+      }
+    }
+  }, 120_000);
+});

@@ -58,6 +58,11 @@ export function judgeSchedule(design: Scenario, faults: readonly Fault[]): Quest
 
 const sameFaults = (a: readonly Fault[], b: readonly Fault[]) => JSON.stringify(a) === JSON.stringify(b);
 
+/** A schedule's visible words, for telling options apart: lower case, punctuation and spacing set aside. */
+export function optionKey(words: string): string {
+  return words.toLowerCase().replace(/[^\p{L}\p{N}.]+/gu, ' ').trim();
+}
+
 /**
  * Draws the question for `design` (its own faults set aside) with `seed`: up to `size` options,
  * the search's counterexample under ≤ `maxFaults` faults of `kinds` among them when there is one.
@@ -74,9 +79,12 @@ export async function drawQuestion(design: Scenario, kinds: readonly string[], m
   const schedules: Fault[][] = ce ? [[...ce.faults]] : [];
   // The fault-free run is an option too when the design breaks without any fault (timing alone).
   if (ce && ce.faults.length > 0 && rng.int(0, 2) === 0) schedules.push([]);
+  // Distinct by their words, not only by their faults: two schedules that read the same (one fault
+  // described alike at two nearby moments) would be one option twice; the second is skipped.
+  const wordsOf = (f: readonly Fault[]) => optionKey(f.length === 0 ? 'No fault at all' : f.map((x) => describeFault(x, base)).join('; '));
   while (schedules.length < size && pool.length > 0) {
     const [pick] = pool.splice(rng.int(0, pool.length - 1), 1);
-    if (pick && !schedules.some((s) => sameFaults(s, pick))) schedules.push(pick);
+    if (pick && !schedules.some((s) => sameFaults(s, pick) || wordsOf(s) === wordsOf(pick))) schedules.push(pick);
   }
   // Shuffle (Fisher–Yates with the seeded generator).
   for (let i = schedules.length - 1; i > 0; i--) {

@@ -123,7 +123,7 @@ export function TranscriptExport({ run, hidden = false, withholdHash = false }: 
             : 'This run sends nothing to PostgreSQL or Redis: there is no transcript to replay.'}
         </p>
         {outside}
-        <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
+        <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited neutral={withholdHash} />}</p>
       </div>
     );
   }
@@ -135,7 +135,7 @@ export function TranscriptExport({ run, hidden = false, withholdHash = false }: 
         run got under it, “(blocks)” where it waits. Open one terminal per session and follow the steps.
       </p>
       {outside}
-      <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited />}</p>
+      <p className="small muted">{preset ? <FidelityLine presetId={preset.id} variant={preset.variant} /> : <FidelityLine edited neutral={withholdHash} />}</p>
       <div className="share-actions">
         <button type="button" onClick={() => void onCopy()}>Copy transcript</button>
         <button type="button" onClick={() => download(new Blob([textNow()], { type: 'text/plain' }), transcriptFileName(base))}>Download transcript</button>

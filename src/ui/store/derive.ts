@@ -6,8 +6,12 @@
  */
 import { runScenario, startRun, type RunInProgress, type RunResult, type Scenario, type WorldSnapshot, type TraceEvent } from '../../sim';
 
-/** A run with its snapshots (always captured for the UI). */
-export type DerivedRun = RunResult & { readonly snapshots: readonly WorldSnapshot[] };
+/**
+ * A run with its snapshots (always captured for the UI). `shownToMs` is set on a run cut at a
+ * cursor (`runUpTo`): its events stop there, and a state still open at that instant is open, not
+ * ended (a lane says "so far", never "gone at").
+ */
+export type DerivedRun = RunResult & { readonly snapshots: readonly WorldSnapshot[]; readonly shownToMs?: number };
 
 const byObject = new WeakMap<Scenario, DerivedRun>();
 const byContent = new Map<string, DerivedRun>();
@@ -84,6 +88,48 @@ export function deriveInPieces(scenario: Scenario): (() => boolean) | null {
     remember(scenario, key, mine.result());
     return false;
   };
+}
+
+const prefixes = new WeakMap<DerivedRun, Map<number, DerivedRun>>();
+
+/**
+ * The run as far as event index `index` (inclusive; −1: before the first event): what a view that
+ * hides the future (predict-then-reveal, a lesson before its reveal, the workshop's audience)
+ * draws, so that nothing after the cursor — an event, its reply, its narration, a lane only a
+ * later event opens, a state's end — is in the page at all (`Visibility.showFuture`). The events
+ * and snapshots are the whole run's prefix (the same objects); the verdict is not given (no
+ * findings, no summary: a verdict judges the whole run, and a part of it is not judged); `faultTimesMs` and
+ * `stepReachedMs` forget what happens later; the scenario's horizon is the cut, so a state still
+ * open there lasts until the cut (`runEndMs`) and no later. The whole run itself at or past its
+ * last event. Memoised per run and index.
+ */
+export function runUpTo(run: DerivedRun, index: number): DerivedRun {
+  if (index >= run.events.length - 1) return run;
+  let byIndex = prefixes.get(run);
+  if (!byIndex) prefixes.set(run, (byIndex = new Map()));
+  const i = Math.max(-1, Math.floor(index));
+  const hit = byIndex.get(i);
+  if (hit) return hit;
+  const events = run.events.slice(0, i + 1);
+  const cutMs = events.at(-1)?.atMs ?? 0;
+  const seen = (ms: number | null) => (ms !== null && ms <= cutMs && i >= 0 ? ms : null);
+  const cut: DerivedRun = {
+    scenario: { ...run.scenario, horizonMs: Math.max(1, cutMs) },
+    events,
+    snapshots: run.snapshots.slice(0, i + 1),
+    verdict: { held: false, status: 'inconclusive', violations: [], notes: [], summary: '' },
+    // The whole run's figures: every view that hides the future hides the metrics too (Visibility).
+    metrics: run.metrics,
+    traceHash: '',
+    endMs: cutMs,
+    checkedToMs: cutMs,
+    faultTimesMs: run.faultTimesMs.map(seen),
+    stepReachedMs: Object.fromEntries(Object.entries(run.stepReachedMs).map(([w, steps]) => [w, steps.map(seen)])),
+    shownToMs: cutMs,
+  };
+  if (byIndex.size > 512) byIndex.clear();
+  byIndex.set(i, cut);
+  return cut;
 }
 
 /** Whether `deriveRun(scenario)` would answer from its cache (no run), for the prefetch's tests and callers that only want a cached run. */

@@ -11,7 +11,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Fault } from '../../sim';
-import type { DerivedRun } from '../store/derive';
+import { indexAtMs, runEndMs, runUpTo, type DerivedRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 import { useLockscope, useVisibility } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
@@ -46,10 +46,21 @@ export interface TimelineProps {
   readonly label: string;
   /** Shared end of the time axis (compare view: both timelines use the same scale). */
   readonly domainEndMs?: number;
+  /**
+   * The cursor's event index (the store's `cursorIndex`: events at one millisecond are stepped one
+   * by one). Where the view hides the future the timeline draws the run only this far
+   * (`runUpTo`); without it, the last event at or before `cursorMs`.
+   */
+  readonly cursorIndex?: number;
+  /**
+   * A display, not a control (the workshop audience's projector): no zoom tools, no scrubbing, the
+   * bookmarks as plain flags; the presenter drives the cursor.
+   */
+  readonly display?: boolean;
 }
 
 /** The bookmarks as numbered flags in the marks row under the time axis (buttons: activating one moves the cursor there). */
-function BookmarkMarkers({ x, plotW, gutter, k, top, onCursorMs }: { x: (ms: number) => number; plotW: number; gutter: number; k: number; top: number; onCursorMs: (ms: number) => void }) {
+function BookmarkMarkers({ x, plotW, gutter, k, top, onCursorMs, display }: { x: (ms: number) => number; plotW: number; gutter: number; k: number; top: number; onCursorMs: (ms: number) => void; display?: boolean }) {
   const bookmarks = useLockscope((s) => s.bookmarks);
   if (bookmarks.length === 0) return null;
   return (
@@ -57,6 +68,7 @@ function BookmarkMarkers({ x, plotW, gutter, k, top, onCursorMs }: { x: (ms: num
       {bookmarks.map((b, i) => {
         const cx = x(b.atMs);
         if (cx < 0 || cx > plotW) return null;
+        if (display) return <span key={b.atMs} className="bookmark-marker" style={{ left: gutter + cx * k }} aria-hidden="true"><span>{i + 1}</span></span>;
         return (
           <button
             key={b.atMs}
@@ -77,9 +89,12 @@ function BookmarkMarkers({ x, plotW, gutter, k, top, onCursorMs }: { x: (ms: num
 
 /** The timeline component. */
 export function Timeline(props: TimelineProps) {
-  const { run, cursorMs, faults, selectedFault, label } = props;
-  // The view's mode may hide the findings (violation marks, duplicates) and what is after the cursor.
+  const { run: whole, cursorMs, faults, selectedFault, label, display } = props;
+  // The view's mode may hide the findings (violation marks, duplicates) and what is after the cursor:
+  // then only the run up to the cursor is drawn, so nothing later is in the page (not only under the curtain).
   const { showFindings, showFuture } = useVisibility();
+  const cutAt = showFuture ? null : (props.cursorIndex ?? indexAtMs(whole.events, cursorMs));
+  const run = useMemo(() => (cutAt === null ? whole : runUpTo(whole, cutAt)), [whole, cutAt]);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -93,7 +108,8 @@ export function Timeline(props: TimelineProps) {
   const k = typeScaleFor(largeType);
   const GUTTER = useMemo(() => gutterFor(boxes.map((b) => b.label), largeType), [boxes, largeType]);
   // The axis spans the run (and everything the verdict cites), padded to a round figure.
-  const endMs = useMemo(() => axisEndMs(Math.max(data.endMs, props.domainEndMs ?? 0), data.violations.map((v) => v.atMs)), [data, props.domainEndMs]);
+  // Cut at the cursor, the axis keeps the whole run's span (the curtain covers the rest): it does not grow at every step.
+  const endMs = useMemo(() => axisEndMs(Math.max(data.endMs, run === whole ? 0 : runEndMs(whole), props.domainEndMs ?? 0), data.violations.map((v) => v.atMs)), [data, run, whole, props.domainEndMs]);
   const { plotW, screenW, x, zoomBy, zoomReset } = useTimeScale(wrapRef, svgRef, GUTTER, 0, endMs, height, k);
   // Handlers bound once (d3) read these when they fire.
   ctl.live = {
@@ -103,7 +119,8 @@ export function Timeline(props: TimelineProps) {
   };
 
   // The fault markers' boxes: the lanes' words and the cursor notes keep clear of them.
-  const markerBoxes = useMemo(() => markerBoxesByLane(faults ?? [], run, boxes, x, plotW), [faults, run, boxes, x, plotW]);
+  // (The faults are the user's own edits: placed by the whole run, cut or not.)
+  const markerBoxes = useMemo(() => markerBoxesByLane(faults ?? [], whole, boxes, x, plotW), [faults, whole, boxes, x, plotW]);
 
   // Draw the lanes (on run, size or zoom changes; never on cursor moves).
   useEffect(() => {
@@ -116,15 +133,15 @@ export function Timeline(props: TimelineProps) {
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg) return;
-    ctl.drawFaults(svg, faultMarkers(faults ?? [], run, boxes), x, plotW, selectedFault ?? null);
-  }, [ctl, faults, run, boxes, x, plotW, selectedFault]);
+    ctl.drawFaults(svg, faultMarkers(faults ?? [], whole, boxes), x, plotW, selectedFault ?? null);
+  }, [ctl, faults, whole, boxes, x, plotW, selectedFault]);
 
   // Axis scrubbing: drag on the axis strip or the cursor handle.
   useEffect(() => {
     const svg = svgRef.current;
-    if (!svg) return;
+    if (!svg || display) return;
     attachScrub(svg, cursorRef.current, plotW, () => ctl.live.x, (ms) => ctl.live.onCursorMs(ms));
-  }, [ctl, plotW, data]);
+  }, [ctl, plotW, data, display]);
 
   // Cursor (cheap: an HTML overlay on its own compositor layer moves; the SVG is not repainted).
   useEffect(() => {
@@ -134,12 +151,12 @@ export function Timeline(props: TimelineProps) {
 
   return (
     <div className="timeline" ref={wrapRef}>
-      <div className="timeline-tools" role="toolbar" aria-label={`${label} zoom`}>
+      {!display && <div className="timeline-tools" role="toolbar" aria-label={`${label} zoom`}>
         <button type="button" onClick={() => zoomBy(2, Math.max(0, x(cursorMs)))} aria-label="Zoom in around the cursor">+</button>
         <button type="button" onClick={() => zoomBy(0.5, Math.max(0, x(cursorMs)))} aria-label="Zoom out">−</button>
         <button type="button" onClick={zoomReset}>Fit</button>
         <span className="hint">Drag the time axis to scrub · wheel to zoom · drag to pan{props.onLaneActivate ? ' · click a lane to inject a fault' : ''}</span>
-      </div>
+      </div>}
       <div className="timeline-body" style={{ height: height * k }}>
         <div className="lane-labels" style={{ width: GUTTER }}>
           {/* What the marks row (between the axis and the lanes) holds, said beside it. */}
@@ -172,7 +189,7 @@ export function Timeline(props: TimelineProps) {
           height={height * k}
           viewBox={`0 0 ${plotW} ${height}`}
           role="group"
-          aria-label={`${label}: ${boxes.length} lanes over ${fmtSeconds(data.endMs)}`}
+          aria-label={`${label}: ${boxes.length} lanes ${run.shownToMs === undefined ? `over ${fmtSeconds(data.endMs)}` : `up to ${fmtSeconds(run.shownToMs)}, the rest hidden`}`}
           onContextMenu={(e) => e.preventDefault()}
         >
           <Patterns uid={uid} />
@@ -185,7 +202,7 @@ export function Timeline(props: TimelineProps) {
           <rect className="scrub-strip no-zoom" x={0} y={0} width={plotW} height={AXIS_H} fill="transparent" style={{ cursor: 'ew-resize' }} />
           <g className="faults" clipPath={`url(#${uid}-marks)`} />
         </svg>
-        <BookmarkMarkers x={x} plotW={plotW} gutter={GUTTER} k={k} top={(AXIS_H + 1) * k} onCursorMs={props.onCursorMs} />
+        <BookmarkMarkers x={x} plotW={plotW} gutter={GUTTER} k={k} top={(AXIS_H + 1) * k} onCursorMs={props.onCursorMs} display={display} />
         <div className="cursor-overlay" ref={cursorRef} style={{ height: height * k }}>
           {!showFuture && <div className="curtain" data-testid="curtain" style={{ top: AXIS_H * k }} title="Hidden until the end: predict what happens next" />}
           <div className="cursor-line" />

@@ -106,7 +106,8 @@ export function Transport() {
   const index = useLockscope((s) => s.cursorIndex);
   const s = useLockscopeStore().getState();
   const event = index >= 0 ? run.events[index] : undefined;
-  const factsOnly = !useVisibility().showHints;
+  const { showHints, showFuture } = useVisibility();
+  const factsOnly = !showHints;
   const said = event ? narrationShown(event, factsOnly) : undefined;
   return (
     <div className="transport" role="toolbar" aria-label="Cursor">
@@ -122,7 +123,7 @@ export function Transport() {
         </select>
       </label>
       <span className="cursor-readout" aria-live="off" data-testid="cursor-readout" title={said} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
-        <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}/{run.events.length}
+        <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}{showFuture ? `/${run.events.length}` : ''}
         {event ? <span className="narration"> — {said}</span> : <span className="narration"> — before the first event</span>}
       </span>
     </div>

@@ -66,7 +66,7 @@ export class TimelineController {
     });
     const content = svg.select<SVGGElement>('g.content') as unknown as G;
     drawLaneContent(this.sigs, content, a.boxes, (b) => ({ y: b.y, h: b.h, X, W, plotW, uid: a.uid, obstacles: a.markerBoxes.get(b.id) ?? [], showFindings: a.showFindings }));
-    drawViolationMarks(this.sigs, content, a.showFindings ? a.violations : [], X, a.height, (id) => this.live.onEventId?.(id));
+    drawViolationMarks(this.sigs, content, a.showFindings ? a.violations : [], X, a.height, (id) => this.live.onEventId?.(id), this.live.onEventId !== undefined);
   }
 
   /** Draws the fault markers (keyed by index; only changed ones are touched). */

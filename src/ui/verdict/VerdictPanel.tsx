@@ -19,6 +19,8 @@ export interface VerdictPanelProps {
   readonly caption?: string;
   /** Controls shown at the right of the verdict's first line (e.g. the predict toggle). */
   readonly tools?: React.ReactNode;
+  /** A display, not a control (the workshop audience's projector): no "Reveal now" (the presenter reveals), the cited events as words, not buttons. */
+  readonly display?: boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export function brokenInWords(violations: readonly { readonly invariant: string 
 }
 
 /** The verdict panel. */
-export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelProps) {
+export function VerdictPanel({ run, onEventId, caption, tools, display }: VerdictPanelProps) {
   const store = useLockscopeStore();
   const { showVerdict, offerReveal, showAnswer } = useVisibility();
   const { verdict } = run;
@@ -48,9 +50,9 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
           <p className="verdict-head" role="status" data-testid="verdict">
             <span aria-hidden="true" className="verdict-icon">?</span>
             <strong>Verdict hidden</strong>
-            <span className="verdict-sub">{showAnswer ? ' — predict: will every invariant hold? It shows at the last event.' : ' — will every invariant hold, whatever the faults? Check your design to find out.'}</span>
+            <span className="verdict-sub">{display ? ' — will every invariant hold? It shows at the last event, or when the presenter reveals it.' : showAnswer ? ' — predict: will every invariant hold? It shows at the last event.' : ' — will every invariant hold, whatever the faults? Check your design to find out.'}</span>
           </p>
-          {offerReveal && <button type="button" onClick={() => store.getState().reveal()} data-testid="reveal">Reveal now</button>}
+          {offerReveal && !display && <button type="button" onClick={() => store.getState().reveal()} data-testid="reveal">Reveal now</button>}
           {tools}
         </div>
         <p className="small">Checking: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>
@@ -88,11 +90,13 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
               <span className="finding-msg">⚠ {v.message}</span>
               <span className="small muted"> ({INVARIANT_TEXT[v.invariant]})</span>
               <span className="cites">
-                {v.eventIds.map((id) => (
-                  <button type="button" className="link" key={id} onClick={() => onEventId(id)} aria-label={`Go to event ${id} at ${fmtSeconds(timeOf(id))}`}>
-                    {id} at {fmtSeconds(timeOf(id))}
-                  </button>
-                ))}
+                {v.eventIds.map((id) => (display
+                  ? <span key={id} className="cite">{id} at {fmtSeconds(timeOf(id))}</span>
+                  : (
+                    <button type="button" className="link" key={id} onClick={() => onEventId(id)} aria-label={`Go to event ${id} at ${fmtSeconds(timeOf(id))}`}>
+                      {id} at {fmtSeconds(timeOf(id))}
+                    </button>
+                  )))}
               </span>
               {v.cycle && <WaitForGraph edges={v.cycle.map((e) => ({ from: e.from, to: e.to, label: e.on === 'lease' || e.on === 'pool' ? `${e.what} (outside the database)` : e.what, onCycle: true }))} label={`Wait cycle ${[...v.cycle.map((e) => e.from), v.cycle[0]?.from ?? ''].join(' → ')}`} />}
             </li>
@@ -105,7 +109,7 @@ export function VerdictPanel({ run, onEventId, caption, tools }: VerdictPanelPro
             <li key={i}>
               <span>ℹ {n.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: {n.message}</span>
               <span className="cites">
-                {n.eventIds.map((id) => <button type="button" className="link" key={id} onClick={() => onEventId(id)}>{id}</button>)}
+                {n.eventIds.map((id) => (display ? <span key={id} className="cite">{id}</span> : <button type="button" className="link" key={id} onClick={() => onEventId(id)}>{id}</button>))}
               </span>
             </li>
           ))}

@@ -4,10 +4,17 @@
  * the situation and its fix), the next step, and the controls; the audience's window shows the
  * timeline large, the current sentence, the vote and nothing of the presenter's notes.
  *
- * Keys (in either window; the audience's are forwarded to the presenter): → / PageDown next step
- * (reveals an open vote first), ← / PageUp previous event, ] / [ next / previous bookmark,
- * Home / End first / last event, R reveal, B or . blank screen, V ask "what happens next?", Esc
- * close the vote.
+ * The presenter's keys: → / PageDown next step (reveals an open vote first), ← / PageUp previous
+ * event, ] / [ next / previous bookmark, Home / End first / last event, R reveal, B or . blank
+ * screen, V ask "what happens next?", Esc close the vote.
+ *
+ * The audience's window is a display: no buttons, no scrubbing, no "Reveal now". Both windows are
+ * in the presenter's browser (BroadcastChannel), so a key pressed in the audience's window is the
+ * presenter's (a clicker sends its keys to the window in front, often the projector's): the
+ * clicker's keys are forwarded to the presenter — next / previous event (→ ← PageDown PageUp),
+ * next / previous bookmark (] [), reveal (R) and blank (B .) — and nothing else (`AUDIENCE_KEYS`):
+ * not Home / End (End would jump to the end of the run), V (the vote needs the presenter's tally)
+ * or Esc (which leaves full screen on a projector, and must not close the vote too).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { findPreset } from '../../sim';
@@ -26,6 +33,12 @@ type Store = { getState(): LockscopeState };
 
 /** The keys the workshop acts on (the audience forwards these). */
 export const WORKSHOP_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.', 'v', 'V', 'Escape', 'Home', 'End']);
+
+/**
+ * The keys the audience's window forwards to the presenter (a clicker's: next / previous event and
+ * bookmark, reveal, blank); the presenter honours no other key from the channel.
+ */
+export const AUDIENCE_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.']);
 
 /** Shows the vote's answer: the cursor moves to the event it asked about. */
 function revealVote(s: LockscopeState): void {
@@ -99,17 +112,17 @@ function isTyping(t: EventTarget | null): boolean {
   return el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
 }
 
-/** Listens for the workshop keys on the window (not while typing in a field). */
-function useWorkshopKeys(handle: (key: string) => void): void {
+/** Listens for the `keys` on the window (not while typing in a field). */
+function useWorkshopKeys(handle: (key: string) => void, keys: ReadonlySet<string>): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target) || !WORKSHOP_KEYS.has(e.key)) return;
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target) || !keys.has(e.key)) return;
       e.preventDefault();
       handle(e.key);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [handle]);
+  }, [handle, keys]);
 }
 
 /** The vote: options, the tally (editable by the presenter), the answer once revealed. */
@@ -170,13 +183,15 @@ export function PresenterView() {
   const { showVerdict } = useVisibility();
   const preset = presetId ? findPreset(presetId) : undefined;
   const handle = useCallback((key: string) => void workshopKey(store, key), [store]);
-  useWorkshopKeys(handle);
+  useWorkshopKeys(handle, WORKSHOP_KEYS);
+  // From the audience's window, the clicker's keys only.
+  const fromAudience = useCallback((key: string) => void (AUDIENCE_KEYS.has(key) && workshopKey(store, key)), [store]);
   useEffect(() => {
     const channel = openChannel(workshop.ch);
     if (!channel) return;
-    const off = installPresenterSync(store as never, channel, workshop.ch, handle);
+    const off = installPresenterSync(store as never, channel, workshop.ch, fromAudience);
     return () => { off(); channel.close(); };
-  }, [store, workshop.ch, handle]);
+  }, [store, workshop.ch, fromAudience]);
   const composed = useLockscope((s) => s.composed);
   // The audience's link follows the scenario and the bookmarks (the cursor travels over the channel).
   const audienceUrl = useMemo(() => `${window.location.origin}${window.location.pathname}#${audienceKey({ ...store.getState(), composed, bookmarks }, workshop.ch)}`, [store, workshop.ch, composed, bookmarks]);
@@ -215,7 +230,7 @@ export function PresenterView() {
         <p className="small" data-testid="presenter-position">Event {cursorIndex + 1} of {run.events.length} · {fmtSeconds(cursorMs)}{blank ? ' · the audience\'s screen is blank' : ''}</p>
         <CurrentSentence live={false} />
         <VotePanel editable />
-        <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={(ms) => store.getState().setCursorMs(ms)} onEventId={gotoEvent} />
+        <Timeline run={run} label="Timeline" cursorMs={cursorMs} cursorIndex={cursorIndex} onCursorMs={(ms) => store.getState().setCursorMs(ms)} onEventId={gotoEvent} />
         <VerdictPanel run={run} onEventId={gotoEvent} />
       </main>
       <aside className="presenter-notes" aria-label="Presenter notes">
@@ -232,7 +247,9 @@ export function PresenterView() {
           <li><kbd>→</kbd>/<kbd>←</kbd> next step / previous event</li>
           <li><kbd>]</kbd>/<kbd>[</kbd> next / previous bookmark</li>
           <li><kbd>R</kbd> reveal · <kbd>B</kbd> blank · <kbd>V</kbd> vote · <kbd>Esc</kbd> close the vote</li>
+          <li><kbd>Home</kbd>/<kbd>End</kbd> first / last event</li>
         </ul>
+        <p className="small muted" data-testid="audience-keys-note">In the audience's window (a clicker): <kbd>→</kbd> <kbd>←</kbd> <kbd>]</kbd> <kbd>[</kbd> <kbd>R</kbd> <kbd>B</kbd> work too; <kbd>V</kbd>, <kbd>Esc</kbd>, <kbd>Home</kbd> and <kbd>End</kbd> only here.</p>
       </aside>
     </div>
   );
@@ -258,7 +275,8 @@ export function AudienceView() {
     return () => { off(); ch.close(); setChannel(null); };
   }, [store, workshop.ch]);
   const forward = useCallback((key: string) => channel?.postMessage({ kind: 'key', key }), [channel]);
-  useWorkshopKeys(forward);
+  useWorkshopKeys(forward, AUDIENCE_KEYS);
+  const cursorIndex = useLockscope((s) => s.cursorIndex);
   const noop = useCallback(() => undefined, []);
   return (
     <div className="workshop audience" data-testid="audience">
@@ -266,9 +284,9 @@ export function AudienceView() {
       <main id="main" tabIndex={-1} className="audience-main" aria-hidden={blank || undefined}>
         <h1>{title}</h1>
         <CurrentSentence live />
-        <Timeline run={run} label="Timeline" cursorMs={cursorMs} onCursorMs={noop} />
+        <Timeline run={run} label="Timeline" cursorMs={cursorMs} cursorIndex={cursorIndex} onCursorMs={noop} display />
         <VotePanel editable={false} />
-        <VerdictPanel run={run} onEventId={noop} />
+        <VerdictPanel run={run} onEventId={noop} display />
         {typeof BroadcastChannel !== 'function' && <p className="error">This browser has no BroadcastChannel: the audience window cannot follow the presenter.</p>}
       </main>
     </div>

@@ -73,3 +73,29 @@ describe('what happens next? (a workshop vote)', () => {
     expect(sameInstant).toBeGreaterThan(0);
   });
 });
+
+describe('a vote\'s options read differently', () => {
+  it('for every preset, both variants, at every event: no two options of a question read the same or nearly the same', async () => {
+    const { PRESETS, runScenario } = await import('../../sim');
+    const { makeVote: make, wordingKey: key } = await import('./vote');
+    let asked = 0;
+    for (const p of PRESETS) {
+      for (const sc of [p.withoutFix, p.withFix]) {
+        const events = runScenario(sc, { text: true }).events;
+        for (let i = -1; i < events.length - 1; i++) {
+          const v = make(events, i)!;
+          const keys = v.options.map(key);
+          expect(new Set(keys).size, `${p.id} at ${i}: ${JSON.stringify(v.options)}`).toBe(keys.length);
+          asked++;
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('sentences that differ only in their figures read the same', async () => {
+    const { wordingKey: key } = await import('./vote');
+    expect(key('B tries again: refused (attempt 3)')).toBe(key('B tries again: refused (attempt 14).'));
+    expect(key('A renews the lease for 10 s')).not.toBe(key('B renews the lease for 10 s'));
+  });
+});

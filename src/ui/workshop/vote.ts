@@ -18,8 +18,18 @@ export const NOTHING_HAPPENS = 'Nothing more happens: the run ends here.';
 export type VoteEvent = Pick<TraceEvent, 'narration' | 'atMs'>;
 
 /**
+ * What a sentence reads as, for telling options apart: lower case, its figures (times, counts,
+ * tokens, attempt numbers) and punctuation set aside. Two sentences with one key read nearly the
+ * same ("B tries again: refused (attempt 3)" and "… (attempt 4)"), and a vote offers only one.
+ */
+export function wordingKey(text: string): string {
+  return text.toLowerCase().replace(/\d+(?:[.,]\d+)*/g, '#').replace(/[^\p{L}#]+/gu, ' ').trim();
+}
+
+/**
  * The vote asked at event index `atIndex` (−1: before the first event): the next event's
- * narration among up to two different sentences of later events (the nearest ones, deterministic),
+ * narration among up to two sentences of later events that read differently from it and from each
+ * other (`wordingKey`; the nearest ones, deterministic),
  * its place rotating with `atIndex`. `answers` lists every option whose event happens at the next
  * event's virtual time (`optionsRightAt`). Null when no event follows.
  */
@@ -31,7 +41,8 @@ export function makeVote(events: readonly VoteEvent[], atIndex: number): Vote | 
   const others: { text: string; at: number }[] = [];
   for (let i = atIndex + 2; i < events.length && others.length < 2; i++) {
     const n = events[i]!.narration;
-    if (n !== answer && !others.some((o) => o.text === n)) others.push({ text: n, at: i });
+    const key = wordingKey(n);
+    if (key !== wordingKey(answer) && !others.some((o) => wordingKey(o.text) === key)) others.push({ text: n, at: i });
   }
   if (others.length < 2 && answer !== NOTHING_HAPPENS) others.push({ text: NOTHING_HAPPENS, at: -1 });
   const options = [...others];

@@ -7,9 +7,10 @@ import { VIOLATION_INK } from '../../verdict/citations';
 /**
  * Draws the marks above everything else in `content`; activating one (click, Enter, Space) calls
  * `onEventId` with its event. Marks less than a triangle's width apart are drawn as one, showing
- * their count, named by all their findings, going to the earliest's event.
+ * their count, named by all their findings, going to the earliest's event. Not `interactive` (a
+ * display's timeline), a mark is a picture.
  */
-export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void): void {
+export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly ViolationMark[], X: (ms: number) => number, height: number, onEventId: (id: string) => void, interactive = true): void {
   let mg = content.selectChildren<SVGGElement, unknown>('g.violations') as unknown as G;
   if (mg.empty()) mg = content.append('g').attr('class', 'violations') as unknown as G;
   mg.raise();
@@ -25,14 +26,15 @@ export function drawViolationMarks(sigs: Signatures, content: G, marks: readonly
   joinItems(sigs, mg, groups.map(({ vx, marks: ms }) => ({ v: ms.length === 1 ? ms[0]! : mergedMark(ms), vx, lines: ms.map((m) => X(m.atMs)), count: ms.length })).map(({ v, vx, lines, count }) => {
     return {
       key: `${v.eventId}|${v.message}`,
-      sig: `${vx}|${height}|${v.severity}|${lines.join(' ')}|${v.message}`,
+      sig: `${vx}|${height}|${v.severity}|${lines.join(' ')}|${v.message}|${interactive}`,
       // Red only for a violation: its mark cites the violation's event (a note's mark is grey).
       ...(v.severity === 'violation' ? { cites: [v.eventId] } : {}),
       draw: (vg: G) => {
         for (const lx of lines) vg.append('line').attr('x1', lx).attr('x2', lx).attr('y1', AXIS_H + MARKS_H - 4).attr('y2', height).attr('stroke', v.severity === 'violation' ? VIOLATION_INK : '#6b7280').attr('stroke-dasharray', '5 4').attr('pointer-events', 'none');
-        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', 'button').attr('tabindex', 0)
-          .attr('aria-label', `${count > 1 ? `${count} findings` : v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}. Go to event ${v.eventId}.`)
-          .style('cursor', 'pointer')
+        // A display's timeline (the workshop audience's) draws the mark as a picture, not a button.
+        const mark = vg.append('g').attr('class', 'violation-mark no-zoom').attr('role', interactive ? 'button' : 'img').attr('tabindex', interactive ? 0 : null)
+          .attr('aria-label', `${count > 1 ? `${count} findings` : v.severity === 'violation' ? 'Violation' : v.severity === 'redundant' ? 'Redundant, not a violation' : 'A duplicate, not checked here'}: ${v.message}.${interactive ? ` Go to event ${v.eventId}.` : ''}`)
+          .style('cursor', interactive ? 'pointer' : 'default')
           .on('click', () => onEventId(v.eventId))
           .on('keydown', (event: KeyboardEvent) => {
             if (event.key === 'Enter' || event.key === ' ') {

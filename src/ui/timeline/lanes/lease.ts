@@ -37,6 +37,8 @@ export interface LeaseSegment {
   readonly ttl: readonly TtlPiece[];
   /** The expiry in effect at the segment's end (its last piece's; null: no TTL). */
   readonly expiresAtMs: number | null;
+  /** The key still holds this value where the run is cut at a cursor (`DerivedRun.shownToMs`): `endMs` is the cut. */
+  readonly soFar?: boolean;
 }
 
 /** One piece of the remaining-TTL ramp: heights are the TTL left as a fraction of the lane's scale. */
@@ -110,12 +112,12 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     const writers = writersOf(events, leaseKey);
     const L: { cur: OpenLease | null } = { cur: null };
     const lastExpiry = (o: OpenLease) => o.ttl.at(-1)!.expiresAtMs;
-    const close = (atMs: number) => {
+    const close = (atMs: number, soFar = false) => {
       const o = L.cur;
       if (!o) return;
       const end = Math.max(atMs, o.startMs);
       o.ttl.at(-1)!.toMs = end;
-      leaseSegs.push({ startMs: o.startMs, endMs: end, value: o.value, owner: o.owner, token: o.token, ttl: o.ttl.map((p) => ({ ...p })), expiresAtMs: lastExpiry(o) });
+      leaseSegs.push({ startMs: o.startMs, endMs: end, value: o.value, owner: o.owner, token: o.token, ttl: o.ttl.map((p) => ({ ...p })), expiresAtMs: lastExpiry(o), ...(soFar ? { soFar } : {}) });
       L.cur = null;
     };
     snapshots.forEach((snap, i) => {
@@ -150,7 +152,8 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
       }
     });
     const finalExp = L.cur ? lastExpiry(L.cur) : null;
-    close(finalExp !== null ? Math.min(finalExp, endMs) : endMs);
+    // Cut at the cursor (the future hidden), a value the key still holds there is held so far, not gone.
+    close(finalExp !== null ? Math.min(finalExp, endMs) : endMs, run.shownToMs !== undefined && (finalExp === null || finalExp > endMs));
     const shown = scenario.mechanism.lock === 'lease' || leaseSegs.length > 0 || scenario.faults.some((f) => LEASE_FAULTS.includes(f.kind))
       || touches(run, LEASE_TRACE_KINDS);
     return shown
@@ -167,14 +170,14 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
       // TTL: the remaining-time ramp under the owner bar, a piece per expiry the key had; it ends
       // where the key stopped holding this value (a deleted key has no TTL left).
       const ramp = ttlWedges(s, scaleMs).map((w) => `M${X(w.fromMs)},${y + h - 4 - 11 * w.fromFraction} L${X(w.toMs)},${y + h - 4 - 11 * w.toFraction} L${X(w.toMs)},${y + h - 4} L${X(w.fromMs)},${y + h - 4} Z`).join(' ');
-      const gone = s.expiresAtMs === null ? '' : s.endMs < s.expiresAtMs ? `, gone at ${fmtSeconds(s.endMs)} before its TTL ran out` : `, expired at ${fmtSeconds(s.expiresAtMs)}`;
+      const gone = s.expiresAtMs === null || s.soFar ? '' : s.endMs < s.expiresAtMs ? `, gone at ${fmtSeconds(s.endMs)} before its TTL ran out` : `, expired at ${fmtSeconds(s.expiresAtMs)}`;
       const moved = s.ttl.length > 1 ? `, its expiry changed ${s.ttl.length - 1} time${s.ttl.length === 2 ? '' : 's'}` : '';
       // Clear of the lane's marks; the baseline leaves the cursor note's strip below the bar free.
       const { text, x: textX } = placeText(Math.max(rx, 0) + 5, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + TEXT_BASELINE, 13)), obstacles, 7.8, [`${s.owner}${s.token !== null ? ` · token ${s.token}` : ''}`, s.owner]);
       return {
         key: `${s.startMs}|${s.value}`,
         sig: `${rx}|${rw}|${ramp}|${y}|${h}|${s.owner}|${s.token}|${s.endMs}|${text}|${textX}`,
-        label: `${key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`,
+        label: `${key} owned by ${s.owner}${s.token !== null ? `, token ${s.token}` : ''} from ${fmtSeconds(s.startMs)}${s.soFar ? '' : ` to ${fmtSeconds(s.endMs)}`}`,
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', '#b45309');
           if (ramp) sg.append('path').attr('d', ramp).attr('fill', '#f59e0b').attr('opacity', 0.6);
@@ -190,7 +193,8 @@ export const leaseLanes: LaneKind<LeaseLaneRef, readonly LeaseSegment[]> = {
     className: 'ttl',
     flipWithinPx: 110,
     text(segments, cursorMs) {
-      const seg = segments.find((sg) => sg.startMs <= cursorMs && cursorMs < sg.endMs);
+      // Cut at the cursor, the last value is still held at the cut itself (its end there is the cut's, not the key's).
+      const seg = segments.find((sg) => sg.startMs <= cursorMs && (cursorMs < sg.endMs || (sg.soFar === true && cursorMs === sg.endMs)));
       const piece = seg && ttlPieceAt(seg, cursorMs);
       if (!seg || !piece) return 'free';
       return piece.expiresAtMs === null ? `${seg.owner}: no TTL` : `${seg.owner}: TTL ${fmtSeconds(Math.max(0, piece.expiresAtMs - cursorMs))}`;

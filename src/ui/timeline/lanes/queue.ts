@@ -40,6 +40,8 @@ export interface Delivery {
   readonly visibility: readonly VisibilityPiece[];
   /** How it ended: deleted, visible again, or still in flight when the run ended. */
   readonly end: 'deleted' | 'visible' | 'open';
+  /** Still in flight where the run is cut at a cursor (`DerivedRun.shownToMs`): `endMs` is the cut. */
+  readonly soFar?: boolean;
   /** The ReceiveMessage event that delivered it. */
   readonly eventId: string;
   /** A violation of the verdict cites that event (set by the lane, false from `deliveriesOf`). */
@@ -142,7 +144,8 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
     const name = q?.kind === 'sqs' ? q.name : 'queue';
     const byMessage = deliveriesOf(run.events, runEndMs(run), q?.kind === 'sqs' ? q.stalledCheckEveryMs ?? null : null);
     const violating = citationsOf(run).violation;
-    for (const [id, ds] of byMessage) byMessage.set(id, ds.map((d) => ({ ...d, cited: violating.has(d.eventId) })));
+    const cut = run.shownToMs !== undefined;
+    for (const [id, ds] of byMessage) byMessage.set(id, ds.map((d) => ({ ...d, cited: violating.has(d.eventId), ...(cut && d.end === 'open' ? { soFar: true } : {}) })));
     const ids = byMessage.size > 0 ? [...byMessage.keys()] : ['m1'];
     return ids.map((messageId) => ({
       ref: { kind: 'queue', messageId },
@@ -161,7 +164,7 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
       const words = `${s.consumer} · delivery ${s.receiveCount}`;
       // Clear of the lane's marks; the baseline leaves the cursor note's strip below the bar free.
       const { text, x: textX } = placeText(Math.max(rx, 0) + 5, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + TEXT_BASELINE, 13)), obstacles, 7.8, [words, s.consumer]);
-      const how = s.end === 'deleted' ? `deleted at ${fmtSeconds(s.endMs)}` : s.end === 'visible' ? `visible again at ${fmtSeconds(s.endMs)}` : 'still in flight when the run ended';
+      const how = s.end === 'deleted' ? `deleted at ${fmtSeconds(s.endMs)}` : s.end === 'visible' ? `visible again at ${fmtSeconds(s.endMs)}` : s.soFar ? 'in flight so far' : 'still in flight when the run ended';
       const violation = s.cited && showFindings;
       const again = s.receiveCount > 1;
       return {

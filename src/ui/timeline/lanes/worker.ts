@@ -38,6 +38,8 @@ export interface StateSegment {
   readonly state: LaneState;
   /** The longest run of identical calls (at least MIN_FOLD) the worker made in this span. */
   readonly retries?: Repeats;
+  /** The state is still on where the run is cut at a cursor (`DerivedRun.shownToMs`): `endMs` is the cut, not its end. */
+  readonly soFar?: boolean;
 }
 
 /** Names a worker's lane. */
@@ -117,12 +119,12 @@ export function repeatsIn(events: readonly TraceEvent[], min = MIN_FOLD): Repeat
   return { count: best.length, noun: repeatNoun(best[0]!), spacing: spacingText(best, best.map((_e, i) => i)), firstId: best[0]!.id, lastId: best.at(-1)!.id };
 }
 
-type RawSegment = { startMs: number; endMs: number; state: LaneState; events: TraceEvent[] };
+type RawSegment = { startMs: number; endMs: number; state: LaneState; events: TraceEvent[]; soFar?: boolean };
 
 /** Appends a state segment, merging it with the previous one when the state is the same. */
 function pushSeg(list: RawSegment[], seg: RawSegment): void {
   const prev = list.at(-1);
-  if (prev && prev.state === seg.state && prev.endMs === seg.startMs) list[list.length - 1] = { ...prev, endMs: seg.endMs, events: [...prev.events, ...seg.events] };
+  if (prev && prev.state === seg.state && prev.endMs === seg.startMs) list[list.length - 1] = { ...prev, endMs: seg.endMs, events: [...prev.events, ...seg.events], ...(seg.soFar ? { soFar: true } : {}) };
   else list.push(seg);
 }
 
@@ -163,7 +165,7 @@ export function workerSegments(run: DerivedRun): { ids: string[]; segs: Map<stri
     if (cur.state === 'done') continue;
     const list = raw.get(id)!;
     const last = lastAt.get(id)!;
-    if (scenarioWorkers.has(id) || cur.state === 'waiting') pushSeg(list, { ...cur, endMs: Math.max(endMs, cur.startMs) });
+    if (scenarioWorkers.has(id) || cur.state === 'waiting') pushSeg(list, { ...cur, endMs: Math.max(endMs, cur.startMs), ...(run.shownToMs !== undefined ? { soFar: true } : {}) });
     // An admin script whose command was answered: its lane ends at its last event, or is an
     // instant there when that is all it did.
     else if (last > cur.startMs || list.length === 0) pushSeg(list, { ...cur, endMs: last });
@@ -209,7 +211,8 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
       // Words go inside the bar (white on a light lane would vanish), clear of the fault markers and
       // violation marks on it, in the first gap between them where they fit.
       const baseline = y + h / 2 + 5;
-      const span = s.endMs === s.startMs ? `at ${fmtSeconds(s.startMs)}` : `${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`;
+      // Cut at the cursor (the future hidden): since when, never until when.
+      const span = s.soFar ? `since ${fmtSeconds(s.startMs)}` : s.endMs === s.startMs ? `at ${fmtSeconds(s.startMs)}` : `${fmtSeconds(s.startMs)} – ${fmtSeconds(s.endMs)}`;
       const base = s.endMs === s.startMs ? name : `${name} ${fmtSeconds(s.endMs - s.startMs)}`;
       const r = s.retries;
       const repeats = r ? `${r.count} ${r.noun}${r.spacing ? `, ${r.spacing}` : ''}` : '';
@@ -217,7 +220,7 @@ export const workerLanes: LaneKind<WorkerLaneRef, readonly StateSegment[]> = {
       items.push({
         key: `${s.startMs}|${s.state}`,
         sig: `${rx}|${rw}|${y}|${h}|${s.endMs}|${text}|${r1(textX)}|${uid}|${repeats}`,
-        label: `${id} ${name} ${s.endMs === s.startMs ? span : `from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`}${r ? `, ${repeats} (${r.firstId} – ${r.lastId})` : ''}`,
+        label: `${id} ${name} ${s.soFar || s.endMs === s.startMs ? span : `from ${fmtSeconds(s.startMs)} to ${fmtSeconds(s.endMs)}`}${r ? `, ${repeats} (${r.firstId} – ${r.lastId})` : ''}`,
         draw: (sg) => {
           sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('rx', 3).attr('fill', STATE_FILL[s.state]);
           if (pat) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 8).attr('fill', `url(#${uid}-${pat})`);
