@@ -11,7 +11,7 @@ import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
 import { lineBox, placeText, yOf } from '../fit';
 import { TEXT_BASELINE } from './types';
-import type { G } from '../draw/items';
+import { labelBacking, type G } from '../draw/items';
 import { touches, type LaneKind } from './types';
 import { citationsOf, VIOLATION_INK } from '../../verdict/citations';
 import { visibleAgainAtMs, type QueueCmd, type QueueReply } from '../../../sim/resources/messageQueue';
@@ -178,6 +178,8 @@ export const queueLanes: LaneKind<QueueLaneRef, readonly Delivery[]> = {
           if (again) sg.append('rect').attr('x', rx).attr('y', y + 4).attr('width', rw).attr('height', h - 20).attr('rx', 3).attr('fill', `url(#${uid}-hatch)`);
           if (ramp) sg.append('path').attr('d', ramp).attr('fill', '#22d3ee').attr('opacity', 0.6);
           sg.append('title').text(`${lane.ref.messageId}: receipt handle ${s.receiptHandle}, ${s.consumer}, delivery ${s.receiveCount}; invisible until ${s.visibility.map((p, i) => (i === 0 ? fmtSeconds(p.visibleAtMs) : `${fmtSeconds(p.visibleAtMs)} (extended at ${fmtSeconds(p.fromMs)})`)).join(', then ')}; ${how}`);
+          // Over a redelivery's hatching the words sit on a backing in the bar's colour (as a worker's over its pattern).
+          if (text && again) labelBacking(sg, textX, Math.min(rx + rw, plotW), lineBox(0, 0, y + TEXT_BASELINE, 13), text.length * 7.8, violation ? VIOLATION_INK : '#155e75');
           if (text) sg.append('text').attr('x', textX).attr('y', y + TEXT_BASELINE).attr('fill', '#fff').attr('font-size', 13).attr('font-weight', 700).text(text);
         },
       };
