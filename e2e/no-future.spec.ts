@@ -64,7 +64,10 @@ test('the workshop audience window: a display without controls, nothing after th
   for (const where of [before.text, before.aria, before.names]) {
     for (const s of lastSentences) expect(where).not.toContain(s);
     expect(where).not.toContain('Write #');
+    // The catalogue's title tells the outcome ("… the lease expires under a paused worker").
+    expect(where).not.toContain('lease expires');
   }
+  await expect(audience.getByRole('heading', { level: 1 })).toHaveText(/^2 workers /);
   // Keys pressed in the audience's window: End and V are the presenter's own, not forwarded.
   const position = await page.getByTestId('presenter-position').textContent();
   await audience.keyboard.press('End');
@@ -82,6 +85,7 @@ test('the workshop audience window: a display without controls, nothing after th
   await expect(audience.getByTestId('verdict')).toContainText('Violated');
   const after = await everything(audience);
   expect(after.names).toContain('Write #');
+  await expect(audience.getByRole('heading', { level: 1 })).toContainText('lease expires');
   await expect(audience.getByRole('button')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -44,6 +44,16 @@ const NEVER: { readonly [K in Invariant['kind']]: (inv: Extract<Invariant, { kin
 
 const never = (inv: Invariant, s: Scenario): string => (NEVER[inv.kind] as (i: Invariant, s: Scenario) => string)(inv, s);
 
+/**
+ * A title for `s` from its data alone, telling neither its outcome nor its fix: "2 workers
+ * writing …" (the workshop audience's window before the reveal; the candidate's title is this
+ * with "Interview: ").
+ */
+export function neutralTitle(s: Scenario): string {
+  const n = s.workers.length;
+  return `${n === 1 ? 'One worker' : `${n} workers`} ${jobPhrase(s)}`.slice(0, 120);
+}
+
 /** The candidate's title and setup for `s` (see the module's comment). */
 export function candidatePrompt(s: Scenario): { readonly title: string; readonly description: string } {
   const ids = s.workers.map((w) => w.id);

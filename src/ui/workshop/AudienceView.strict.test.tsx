@@ -10,6 +10,7 @@ import { createLockscopeStore, LockscopeProvider } from '../store';
 import { installPresenterSync } from './sync';
 import { channelName } from './channel';
 import { AudienceView } from './WorkshopView';
+import { neutralTitle } from '../../share/candidatePrompt';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
 
@@ -32,7 +33,10 @@ it('under StrictMode the audience window receives the presenter\'s scenario and 
     await act(async () => { await new Promise((r) => setTimeout(r, 25)); });
   }
   expect(audience.getState().presetId).toBe('watchdog-starved');
-  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(presenter.getState().scenario.title);
+  // Before the reveal the audience reads a title from the scenario's data, not the catalogue's (it tells the outcome).
+  expect(audience.getState().mode).toBe('predict');
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(neutralTitle(presenter.getState().scenario));
+  expect(screen.getByRole('heading', { level: 1 }).textContent).not.toBe(presenter.getState().scenario.title);
   expect(screen.queryByText(/no BroadcastChannel/)).toBeNull();
   expect(errors).toEqual([]);
   window.removeEventListener('error', onError);

@@ -24,6 +24,7 @@ import type { LockscopeState } from '../store/types';
 import { Timeline } from '../timeline/Timeline';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { neutralTitle } from '../../share/candidatePrompt';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
 import { isRightOption, makeVote, withCount } from './vote';
@@ -262,7 +263,11 @@ export function AudienceView() {
   const workshop = useLockscope((s) => s.workshop)!;
   const cursorMs = useLockscope((s) => s.cursorMs);
   const blank = useLockscope((s) => s.blank);
-  const title = useLockscope((s) => s.scenario.title);
+  const scenario = useLockscope((s) => s.scenario);
+  const { showVerdict } = useVisibility();
+  // Until the reveal the catalogue's title would tell the outcome ("… the lease expires under a
+  // paused worker"): the audience reads a title made from the scenario's data alone.
+  const title = showVerdict ? scenario.title : neutralTitle(scenario);
   // The channel is opened by the effect that closes it: under React's StrictMode (the dev server)
   // an effect is run, cleaned up and run again, and a channel made once in render and closed by
   // the first cleanup stayed closed (the audience window was blank: "Channel is closed").
