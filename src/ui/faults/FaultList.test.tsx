@@ -8,6 +8,7 @@ import { ChangeBadge } from './ChangeBadge';
 import { VerdictPanel } from '../verdict/VerdictPanel';
 import { createLockscopeStore, useLockscope, useRun, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
+import { deriveRun } from '../store/derive';
 
 /** The fault editor, the fault menu, the badge and the verdict wired to the store. */
 function Harness() {
@@ -44,6 +45,27 @@ describe('Fault editor', () => {
     await userEvent.type(at, '5{Enter}');
     expect(at).not.toHaveAttribute('aria-invalid');
     expect(store.getState().faults[0]).toMatchObject({ atMs: 5000 });
+  });
+
+  it('a fault moved past the run\'s last event, within the horizon, is kept and said to change nothing, with the reason', async () => {
+    renderIn(store, <Harness />);
+    // At 3 s the pause is what breaks the run: no such note.
+    await act(async () => { await new Promise((r) => setTimeout(r, 100)); });
+    expect(screen.queryByTestId('fault-0-inert')).toBeNull();
+    const lastMs = deriveRun(store.getState().composed).events.at(-1)!.atMs;
+    const at = screen.getByLabelText('Fault 1 time in seconds');
+    await userEvent.clear(at);
+    await userEvent.type(at, '85{Enter}');
+    expect(store.getState().faults[0]).toMatchObject({ atMs: 85_000 });
+    expect(85_000).toBeGreaterThan(lastMs);
+    expect(at).toHaveValue(85);
+    const note = await screen.findByTestId('fault-0-inert');
+    expect(note).toHaveTextContent(/^No effect here: in this run it would only say: “Pause of A: it is not running, nothing happens\.”$/);
+    // Back where it bites, the note goes.
+    await userEvent.clear(at);
+    await userEvent.type(at, '3{Enter}');
+    await act(async () => { await new Promise((r) => setTimeout(r, 100)); });
+    expect(screen.queryByTestId('fault-0-inert')).toBeNull();
   });
 
   it('a pause of 0 s is refused with a reason, not silently ignored', async () => {

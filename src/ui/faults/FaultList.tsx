@@ -2,10 +2,12 @@
  * The fault editor: every injected fault with its time and duration as inputs, and a remove
  * button. Keyboard-first twin of the timeline markers; the selected marker's row is highlighted.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Fault, Scenario } from '../../sim';
 import type { DerivedRun } from '../store/derive';
-import { describeFault, durationOf, faultGlyph, faultTimeMs, withDuration, withTime } from './faultCatalog';
+import { runWhenIdle } from '../idle';
+import { useVisibility } from '../store';
+import { describeFault, durationOf, faultGlyph, faultInertReason, faultTimeMs, withDuration, withTime } from './faultCatalog';
 import { SecondsInput } from '../fields/SecondsInput';
 import { problemAt } from '../fields/explain';
 
@@ -25,9 +27,44 @@ function replaced(list: readonly Fault[], i: number, f: Fault): Fault[] {
   return list.map((x, j) => (j === i ? f : x));
 }
 
+/**
+ * Runs on screen up to this many events get the "No effect here" check of each fault (two runs a
+ * fault, in idle time); a longer run's would be long tasks of their own (~50 ms each).
+ */
+export const INERT_CHECK_MAX_EVENTS = 400;
+
+/**
+ * Why each injected fault changes nothing in this run (null: it changes the run), by index: the
+ * run without it against the run with it, as the fault menu decides for a fault not yet placed
+ * (`faultInertReason`). One fault per idle step, after the frame; none above
+ * `INERT_CHECK_MAX_EVENTS` events (`events`: the run's; pass Infinity to check none). A fault moved past the run's last event, within the horizon,
+ * fires into a world where nothing is left to happen: it is said so beside its fields.
+ */
+export function useInjectedInertReasons(scenario: Scenario, faults: readonly Fault[], events: number): readonly (string | null)[] {
+  const [state, setState] = useState<{ readonly scenario: Scenario; readonly faults: readonly Fault[]; readonly reasons: readonly (string | null)[] } | null>(null);
+  useEffect(() => {
+    if (faults.length === 0 || events > INERT_CHECK_MAX_EVENTS) return;
+    const reasons: (string | null)[] = [];
+    let i = 0;
+    return runWhenIdle(() => {
+      const f = faults[i];
+      if (f === undefined) return false;
+      reasons.push(faultInertReason({ ...scenario, faults: faults.filter((_, j) => j !== i) }, f));
+      i += 1;
+      setState({ scenario, faults, reasons: [...reasons] });
+      return i < faults.length;
+    });
+  }, [scenario, faults, events]);
+  return state && state.scenario === scenario && state.faults === faults ? state.reasons : [];
+}
+
 /** The fault editor panel. */
 export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove, onSelect }: FaultListProps) {
   const listRef = useRef<HTMLOListElement>(null);
+  // Like the switches' effects, hidden where the view keeps the outcome back (a lesson, an interview).
+  const { showSwitchEffects } = useVisibility();
+  const inertAll = useInjectedInertReasons(scenario, faults, showSwitchEffects ? run.events.length : Infinity);
+  const inert = showSwitchEffects ? inertAll : [];
   useEffect(() => {
     if (selected === null) return;
     // In the next frame, after the timeline has redrawn: one layout instead of two.
@@ -45,9 +82,11 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
         {faults.map((f, i) => {
           const dur = durationOf(f);
           const at = faultTimeMs(f, i, run);
+          const reason = inert[i] ?? null;
           return (
             <li key={i} data-fault={i} className={i === selected ? 'selected' : ''} onFocus={() => onSelect(i)}>
               <p className="fault-desc"><span aria-hidden="true" className="glyph">{faultGlyph(f)}</span> {describeFault(f, scenario)}{at === null ? ' — did not fire' : ''}</p>
+              {reason !== null && <p className="small fault-inert" data-testid={`fault-${i}-inert`}>No effect here: {reason}{/[.”]$/.test(reason) ? '' : '.'}</p>}
               <div className="fault-edit">
                 <SecondsInput id={`fault-${i}-at`} label="at" ariaLabel={`Fault ${i + 1} time in seconds`} ms={f.atMs ?? at} check={(ms) => problemAt({ ...scenario, faults: replaced(faults, i, withTime(f, ms)) }, `faults[${i}]`)} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
                 {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ariaLabel={`Fault ${i + 1} ${dur.label} in seconds`} ms={dur.ms} allowEmpty={f.kind === 'crash'} placeholder={f.kind === 'crash' ? 'never' : undefined} check={(ms) => (ms < 1 && f.kind !== 'crash' ? 'Must be more than 0 s.' : problemAt({ ...scenario, faults: replaced(faults, i, withDuration(f, ms)) }, `faults[${i}]`))} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
