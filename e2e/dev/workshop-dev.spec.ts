@@ -15,7 +15,8 @@ test('under the dev server, the presenter opens the audience window and it follo
   const [audience] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-audience').click()]);
   const audErrors = watchErrors(audience);
   await expect(audience.getByTestId('audience')).toBeVisible();
-  await expect(audience.getByRole('heading', { level: 1 })).toHaveText('A starved watchdog lets the lease expire');
+  // The presenter's scenario has arrived: until the reveal the audience reads its neutral title (the catalogue's tells the outcome).
+  await expect(audience.getByRole('heading', { level: 1 })).toHaveText('2 workers writing ledger/2026-11.csv');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   const cursorOf = (p: typeof page) => p.locator('.cursor-grip').first().getAttribute('aria-valuenow');
