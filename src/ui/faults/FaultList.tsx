@@ -2,10 +2,10 @@
  * The fault editor: every injected fault with its time and duration as inputs, and a remove
  * button. Keyboard-first twin of the timeline markers; the selected marker's row is highlighted.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { Fault, Scenario } from '../../sim';
 import type { DerivedRun } from '../store/derive';
-import { runWhenIdle } from '../idle';
+import { useIdleEach } from '../useIdleEach';
 import { useVisibility } from '../store';
 import { describeFault, durationOf, faultGlyph, faultInertReason, faultTimeMs, withDuration, withTime } from './faultCatalog';
 import { SecondsInput } from '../fields/SecondsInput';
@@ -41,22 +41,13 @@ export const INERT_CHECK_MAX_EVENTS = 400;
  * fires into a world where nothing is left to happen: it is said so beside its fields.
  */
 export function useInjectedInertReasons(scenario: Scenario, faults: readonly Fault[], events: number): readonly (string | null)[] {
-  const [state, setState] = useState<{ readonly scenario: Scenario; readonly faults: readonly Fault[]; readonly reasons: readonly (string | null)[] } | null>(null);
-  useEffect(() => {
-    if (faults.length === 0 || events > INERT_CHECK_MAX_EVENTS) return;
-    const reasons: (string | null)[] = [];
-    let i = 0;
-    return runWhenIdle(() => {
-      const f = faults[i];
-      if (f === undefined) return false;
-      reasons.push(faultInertReason({ ...scenario, faults: faults.filter((_, j) => j !== i) }, f));
-      i += 1;
-      setState({ scenario, faults, reasons: [...reasons] });
-      return i < faults.length;
-    });
-  }, [scenario, faults, events]);
-  return state && state.scenario === scenario && state.faults === faults ? state.reasons : [];
+  const checked = events > INERT_CHECK_MAX_EVENTS ? NONE : faults;
+  const reasonOf = useCallback((f: Fault, i: number) => faultInertReason({ ...scenario, faults: faults.filter((_, j) => j !== i) }, f), [scenario, faults]);
+  return useIdleEach(checked, reasonOf);
 }
+
+/** No fault to check (a stable empty list). */
+const NONE: readonly Fault[] = [];
 
 /** The fault editor panel. */
 export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove, onSelect }: FaultListProps) {

@@ -3,27 +3,17 @@
  * An entry that would change nothing in this run is shown disabled with the reason; the runs that
  * decide it (~1 ms each) run in idle time after the menu is painted.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Scenario } from '../../sim';
 import { useLockscope } from '../store';
-import { runWhenIdle } from '../idle';
+import { useIdleEach } from '../useIdleEach';
 import { faultInertReason, faultsForLane, fmtSeconds, type FaultOption } from './faultCatalog';
 
-/** Why each option would change nothing (null: it would change the run), by option id; filled in one task per option. */
+/** Why each option would change nothing (null: it would change the run), by option id; filled in one idle step per option. */
 function useInertReasons(scenario: Scenario, options: readonly FaultOption[]): ReadonlyMap<string, string | null> {
-  const [state, setState] = useState<{ readonly options: readonly FaultOption[]; readonly m: ReadonlyMap<string, string | null> } | null>(null);
-  useEffect(() => {
-    const m = new Map<string, string | null>();
-    let i = 0;
-    return runWhenIdle(() => {
-      const o = options[i++];
-      if (!o) return false;
-      m.set(o.id, faultInertReason(scenario, o.make()));
-      setState({ options, m: new Map(m) });
-      return i < options.length;
-    });
-  }, [scenario, options]);
-  return state && state.options === options ? state.m : new Map();
+  const reasonOf = useCallback((o: FaultOption) => faultInertReason(scenario, o.make()), [scenario]);
+  const reasons = useIdleEach(options, reasonOf);
+  return useMemo(() => new Map(reasons.map((r, i) => [options[i]!.id, r])), [reasons, options]);
 }
 
 /** The fault menu (renders nothing when closed). Esc closes it; ↑/↓ move between items. */
