@@ -112,15 +112,18 @@ test("interview: the candidate's link shows no answer anywhere (page, HTML, expo
   // The candidate's address bar never gains the interviewer's notes.
   expect(JSON.stringify(stateOf(cand.url()))).not.toContain(token);
 
-  // Check my design: the starting design breaks; with the fencing token on, safe against one pause.
+  // Check my design: the prompt's own pause happens in every schedule, so the starting design breaks
+  // under it alone; with the fencing token on, safe against it plus one more pause.
+  await expect(cand.getByTestId('check-design-scope')).toContainText("The prompt's own faults (Pause A");
   await cand.getByTestId('check-my-design').click();
-  await expect(cand.getByTestId('check-result')).toContainText(/Broken with 1 fault: Pause .* Invariant broken: /, { timeout: 30_000 });
+  await expect(cand.getByTestId('check-result')).toContainText(/Broken by the prompt's own faults alone \(Pause A .*\)\. Invariant broken: /, { timeout: 30_000 });
   await cand.getByRole('checkbox', { name: /fencing/i }).check();
   await expect(cand.locator('.badge-slot')).toContainText('outcome hidden');
   await expect(cand.locator('.badge-slot')).not.toContainText('until the end');
   await cand.getByTestId('check-my-design').click();
   await expect(cand.getByTestId('transcript').getByRole('listitem')).toHaveCount(2, { timeout: 30_000 });
-  await expect(cand.getByTestId('transcript').getByRole('listitem').nth(0)).toContainText('Broken with 1 fault');
+  await expect(cand.getByTestId('transcript').getByRole('listitem').nth(0)).toContainText("Broken by the prompt's own faults alone");
+  await expect(cand.getByTestId('check-result')).toContainText(/Safe against the prompt's own faults \(Pause A .*\) plus ≤ 1 fault of these kinds: pause\./);
   await expect(cand.getByTestId('interview-timer')).toContainText(/Time \d+:\d\d/);
   await cand.getByTestId('check-design').scrollIntoViewIfNeeded();
   await cand.screenshot({ path: 'test-results/interview-candidate-1280x800.png' });

@@ -181,3 +181,50 @@ describe('a search spread over ranges (Web Workers) finds what one search finds'
     }
   });
 });
+
+describe('keepOwnFaults: the scenario\'s own faults in every schedule (how "Check my design" grades an interview)', () => {
+  it('ordinal 0 is the scenario as it is: a design its own faults break is a counterexample with no fault added', () => {
+    const s = findPreset('export-lease-expiry')!.withoutFix;
+    expect(s.faults.length).toBeGreaterThan(0);
+    expect(searchFaults(s, { maxFaults: 1, kinds: ['crash'] }).counterexample).toBeNull(); // bare: the pause is set aside, and one crash breaks nothing
+    const r = searchFaults(s, { maxFaults: 1, kinds: ['crash'], keepOwnFaults: true });
+    expect(r.counterexample).toMatchObject({ ordinal: 0, faults: [], own: s.faults });
+    expect(r.counterexample!.scenario.faults).toEqual(s.faults);
+    expect(r.tried).toBe(1);
+  });
+
+  it('the schedules add to the own faults: the counterexample\'s scenario is own + added, and its replay breaks', () => {
+    const s = findPreset('unsafe-release')!.withFix; // compare-and-delete holds under its own pause, not under a second one
+    expect(violated(s)).toEqual([]);
+    const r = searchFaults(s, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true });
+    const ce = r.counterexample!;
+    expect(ce.ordinal).toBeGreaterThan(0);
+    expect(ce.own).toEqual(s.faults);
+    expect(ce.faults).toHaveLength(1);
+    expect(ce.scenario.faults).toEqual([...s.faults, ...ce.faults]);
+    expect(violated(ce.scenario).length).toBeGreaterThan(0);
+    // Bare, the same search sets the own pause aside: its counterexamples carry only what it placed.
+    const bare = searchFaults(s, { maxFaults: 1, kinds: ['pause'] }).counterexample!;
+    expect(bare.own).toEqual([]);
+    expect(bare.scenario.faults).toEqual(bare.faults);
+  });
+
+  it('places no fault at a worker step and phase the own faults already use', () => {
+    const s = findPreset('unsafe-release')!.withFix;
+    const own = s.faults[0]! as { worker?: string; step?: number; phase?: string };
+    expect(own).toMatchObject({ worker: 'A', step: 2, phase: 'before' });
+    const kept = searchFaults(s, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true, range: { from: 0, to: 0 } });
+    const bare = searchFaults(s, { maxFaults: 1, kinds: ['pause'], range: { from: 0, to: 0 } });
+    // Two pause durations are tried at each step boundary: both go at the own fault's boundary.
+    expect(kept.candidates).toBe(bare.candidates - 2);
+  });
+
+  it('ranges agree with the whole search, as without it', () => {
+    const s = findPreset('unsafe-release')!.withFix;
+    const whole = searchFaults(s, { maxFaults: 2, kinds: ['pause', 'crash'], keepOwnFaults: true });
+    let best: ReturnType<typeof searchFaults>['counterexample'] = null;
+    for (let from = 0; from < whole.total && best === null; from += 31) best = searchFaults(s, { maxFaults: 2, kinds: ['pause', 'crash'], keepOwnFaults: true, range: { from, to: from + 31 } }).counterexample;
+    expect(best?.ordinal).toBe(whole.counterexample?.ordinal);
+    expect(best?.scenario.faults).toEqual(whole.counterexample?.scenario.faults);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * "Break my design": a search over fault schedules for one scenario (issue 11).
  *
- * Given a scenario (its own faults set aside: they are one schedule among many), the search tries
+ * Given a scenario (its own faults set aside: they are one schedule among many; or, with
+ * `keepOwnFaults`, kept in every schedule, which then adds up to `maxFaults` more), the search tries
  * every placement of up to `maxFaults` faults of the kinds that apply to the scenario (the fault
  * registry's `appliesTo`), at the moments where a fault can matter — each worker's step boundaries
  * (worker faults: pause, crash, job error, partition), and for faults placed in time, the instants
@@ -33,6 +34,13 @@ export interface Candidate {
 export interface SearchOptions {
   /** At most this many faults per schedule (1–3; default 2). */
   readonly maxFaults?: number;
+  /**
+   * Keep the scenario's own faults in every schedule: the search then tries the scenario as it is
+   * (ordinal 0), then with up to `maxFaults` faults added. "Check my design" grades this way: the
+   * faults the interviewer wrote into the prompt always happen, and the allowed ones come on top.
+   * Default false: the own faults are set aside (`withoutFaults`).
+   */
+  readonly keepOwnFaults?: boolean;
   /** Fault kinds to use (default: every registered kind that applies to the scenario). */
   readonly kinds?: readonly string[];
   /** Upper bound on simulations run (deterministic budget; default 20,000). */
@@ -69,9 +77,12 @@ export interface SearchProgress {
 
 /** A schedule that breaks the scenario: the scenario with its faults placed, and what broke. */
 export interface Counterexample {
-  /** The scenario with exactly the schedule's faults (the original faults removed). */
+  /** The scenario with exactly the schedule's faults: `own` then `faults`. */
   readonly scenario: Scenario;
+  /** The faults the search placed (with `keepOwnFaults`, those added to the scenario's own). */
   readonly faults: readonly Fault[];
+  /** The scenario's own faults, kept in every schedule (`keepOwnFaults`); empty otherwise. */
+  readonly own: readonly Fault[];
   /** The violations of its run (the first one is what stopped it). */
   readonly violations: readonly Finding[];
   /** Found by the random part (else by the exhaustive one). */
@@ -107,6 +118,11 @@ export interface SearchResult {
 /** Base scenario of a search: the scenario without its own faults. */
 export function withoutFaults(scenario: Scenario): Scenario {
   return { ...scenario, faults: [] };
+}
+
+/** Base scenario of a search with these options: the scenario as it is with `keepOwnFaults`, else without its faults. */
+export function searchBase(scenario: Scenario, keepOwnFaults = false): Scenario {
+  return keepOwnFaults ? scenario : withoutFaults(scenario);
 }
 
 /** Kinds that apply to the scenario (fault registry `appliesTo`), in registry order. */
@@ -196,12 +212,14 @@ export function candidatesFor(scenario: Scenario, kinds: readonly string[], base
     .map((x) => x.c);
 }
 
-/** Two candidates that cannot go in one schedule: the same fault twice, or two faults at one worker's same step and phase. */
-function clash(a: Candidate, b: Candidate): boolean {
-  const fa = a.fault as FaultBase;
-  const fb = b.fault as FaultBase;
+/** Two faults that cannot go in one schedule: the same fault twice, or two faults at one worker's same step and phase. */
+function clashes(fa: FaultBase, fb: FaultBase): boolean {
   if (fa.step !== undefined && fb.step !== undefined) return fa.worker === fb.worker && fa.step === fb.step && fa.phase === fb.phase;
   return fa.kind === fb.kind && fa.atMs === fb.atMs;
+}
+
+function clash(a: Candidate, b: Candidate): boolean {
+  return clashes(a.fault as FaultBase, b.fault as FaultBase);
 }
 
 /** Index tuples of every schedule of exactly `size` candidates, earliest first (times compared in order). */
@@ -235,7 +253,8 @@ function choose(n: number, k: number): number {
  */
 export function searchFaults(scenario: Scenario, options: SearchOptions = {}): SearchResult {
   const maxFaults = Math.max(1, Math.min(3, options.maxFaults ?? 2));
-  const base = withoutFaults(scenario);
+  const base = searchBase(scenario, options.keepOwnFaults);
+  const own: readonly Fault[] = base.faults;
   const kinds = (options.kinds ?? applicableKinds(base)).filter((k) => faultKinds().some((d) => d.kind === k));
   const maxRuns = options.maxRuns ?? 20_000;
   const seed = options.seed ?? 1;
@@ -244,18 +263,19 @@ export function searchFaults(scenario: Scenario, options: SearchOptions = {}): S
   let tried = 0;
 
   const baseRun = runScenario(base, { text: false });
-  const cands = candidatesFor(base, kinds, baseRun);
+  // With the own faults kept, a candidate that would clash with one of them is not a new schedule.
+  const cands = candidatesFor(base, kinds, baseRun).filter((c) => !own.some((f) => clashes(c.fault as FaultBase, f as FaultBase)));
   const total = 1 + Array.from({ length: maxFaults }, (_v, k) => choose(cands.length, k + 1)).reduce((a, b) => a + b, 0);
 
   const from = options.range?.from ?? 0;
   const to = options.range?.to ?? Infinity;
   const run = (faults: readonly Fault[], random: boolean, ordinal: number): Counterexample | null => {
-    const s: Scenario = { ...base, faults: [...faults] };
+    const s: Scenario = { ...base, faults: [...own, ...faults] };
     const r = faults.length === 0 ? baseRun : runScenario(s, { text: false, stopAtFirstViolation: true });
     tried += 1;
     hashes.add(r.traceHash);
     if (options.onProgress && tried % every === 0) options.onProgress({ tried, distinct: hashes.size, total });
-    return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, violations: r.verdict.violations, random, ordinal } : null;
+    return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, own, violations: r.verdict.violations, random, ordinal } : null;
   };
   const result = (counterexample: Counterexample | null, complete: boolean, randomTried: number, stoppedBy?: 'maxRuns' | 'shouldStop'): SearchResult => ({
     maxFaults, kinds, tried, distinct: hashes.size, candidates: cands.length, total, complete, randomTried, seed, counterexample, ...(stoppedBy ? { stoppedBy } : {}),

@@ -49,9 +49,19 @@ describe('exploreParallel (the Web Worker coordinator)', () => {
     expect([o.tried, o.distinct]).toEqual([single.tried, single.distinct]);
   });
 
+  it('with keepOwnFaults, agrees with a single search that keeps them: the runners get the scenario with its faults and keep them', async () => {
+    const s = preset('unsafe-release').withFix;
+    const single = searchFaults(s, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true });
+    const o = await exploreParallel(s, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true, runners: [inlineRunner(), inlineRunner()], chunk: 5, now }).outcome;
+    expect(o.counterexample?.ordinal).toBe(single.counterexample!.ordinal);
+    expect(o.counterexample?.scenario.faults).toEqual(single.counterexample!.scenario.faults);
+    expect(o.counterexample?.own).toEqual(s.faults);
+    expect(o.total).toBe(single.total);
+  });
+
   it('keeps the lowest-ordinal counterexample when a later range answers first, and hands out nothing beyond it', async () => {
     const log: RangeJob[] = [];
-    const ce = (ordinal: number): Counterexample => ({ scenario: preset('thumbnail').withoutFix, faults: [], violations: [], random: false, ordinal });
+    const ce = (ordinal: number): Counterexample => ({ scenario: preset('thumbnail').withoutFix, faults: [], own: [], violations: [], random: false, ordinal });
     // Ordinal 12 breaks (range [10,20)), and so does 3 (range [0,10)), which answers last.
     const fake = (j: RangeJob): RangeResult => ({ from: j.from, to: j.to, tried: j.to - j.from, traceHashes: [`h${j.from}`], counterexample: j.from === 0 ? ce(3) : j.from === 10 ? ce(12) : null });
     const slowFirst = fakeRunner(log, { fake, delayMs: (j) => (j.from === 0 ? 30 : 1) });

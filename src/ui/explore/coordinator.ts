@@ -9,7 +9,7 @@
  * once: the runners are told to stop (a Web Worker is terminated) and what was merged so far is
  * the outcome (`cancelled: true`). The clock is the caller's (`now`), for schedules/s and the time left.
  */
-import { applicableKinds, searchFaults, withoutFaults, type Counterexample } from '../../sim/search/search';
+import { applicableKinds, searchBase, searchFaults, type Counterexample } from '../../sim/search/search';
 import type { Scenario } from '../../sim';
 
 /** One range of one search, as sent to a runner (structured-cloneable). */
@@ -17,6 +17,8 @@ export interface RangeJob {
   readonly scenario: Scenario;
   readonly maxFaults: number;
   readonly kinds: readonly string[];
+  /** Keep the scenario's own faults in every schedule (`SearchOptions.keepOwnFaults`). */
+  readonly keepOwnFaults?: boolean;
   /** Ordinals [from, to) of the search order (0: the fault-free run). */
   readonly from: number;
   readonly to: number;
@@ -43,7 +45,7 @@ export interface RangeRunner {
 
 /** Runs one range in this thread (the same call a Web Worker makes). */
 export function runRange(job: RangeJob): RangeResult {
-  const r = searchFaults(job.scenario, { maxFaults: job.maxFaults, kinds: job.kinds, range: { from: job.from, to: job.to }, returnHashes: true, maxRuns: Number.MAX_SAFE_INTEGER });
+  const r = searchFaults(job.scenario, { maxFaults: job.maxFaults, kinds: job.kinds, keepOwnFaults: job.keepOwnFaults ?? false, range: { from: job.from, to: job.to }, returnHashes: true, maxRuns: Number.MAX_SAFE_INTEGER });
   return { from: job.from, to: job.to, tried: r.tried, traceHashes: r.traceHashes ?? [], counterexample: r.counterexample };
 }
 
@@ -98,6 +100,8 @@ export interface ExploreOptions {
   readonly maxFaults: number;
   /** Fault kinds (default: those that apply to the scenario). */
   readonly kinds?: readonly string[];
+  /** Keep the scenario's own faults in every schedule (`SearchOptions.keepOwnFaults`; default false). */
+  readonly keepOwnFaults?: boolean;
   readonly runners: readonly RangeRunner[];
   /** Schedules per range (default 250). */
   readonly chunk?: number;
@@ -116,16 +120,17 @@ export interface ExploreHandle {
  * The bound of a search without running it: the kinds, candidate count and schedule count (one
  * fault-free run in this thread, about a millisecond).
  */
-export function boundOf(scenario: Scenario, maxFaults: number, kinds?: readonly string[]): { kinds: readonly string[]; candidates: number; total: number } {
-  const r = searchFaults(scenario, { maxFaults, ...(kinds ? { kinds } : {}), range: { from: 0, to: 0 } });
+export function boundOf(scenario: Scenario, maxFaults: number, kinds?: readonly string[], keepOwnFaults = false): { kinds: readonly string[]; candidates: number; total: number } {
+  const r = searchFaults(scenario, { maxFaults, ...(kinds ? { kinds } : {}), keepOwnFaults, range: { from: 0, to: 0 } });
   return { kinds: r.kinds, candidates: r.candidates, total: r.total };
 }
 
 /** Starts a search spread over `options.runners` (see the module comment). */
 export function exploreParallel(scenario: Scenario, options: ExploreOptions): ExploreHandle {
-  const base = withoutFaults(scenario);
+  const keepOwnFaults = options.keepOwnFaults ?? false;
+  const base = searchBase(scenario, keepOwnFaults);
   const kinds = options.kinds ?? applicableKinds(base);
-  const bound = boundOf(base, options.maxFaults, kinds);
+  const bound = boundOf(base, options.maxFaults, kinds, keepOwnFaults);
   const chunk = Math.max(1, options.chunk ?? 250);
   const start = options.now();
   const hashes = new Set<string>();
@@ -171,7 +176,7 @@ export function exploreParallel(scenario: Scenario, options: ExploreOptions): Ex
     next = to;
     ranges.push({ from, to });
     inFlight += 1;
-    runner.run({ scenario: base, maxFaults: options.maxFaults, kinds, from, to }).then((r) => {
+    runner.run({ scenario: base, maxFaults: options.maxFaults, kinds, keepOwnFaults, from, to }).then((r) => {
       if (settled) return;
       inFlight -= 1;
       tried += r.tried;

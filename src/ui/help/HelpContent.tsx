@@ -43,7 +43,7 @@ function UsingThisView({ topic, showAnswer }: { topic: HelpTopic; showAnswer: bo
     case 'interview':
       return (
         <ol data-testid="help-topic" data-topic={topic}>
-          <li><strong>Choose a mechanism</strong> on the left, then <strong>Check my design</strong>: the fault search answers with the shortest schedule that breaks it, or that there is none.</li>
+          <li><strong>Choose a mechanism</strong> on the left, then <strong>Check my design</strong>: the prompt's own faults happen in every schedule, the fault search adds up to the number the interviewer allowed, and answers with the shortest schedule that breaks your design, or that there is none.</li>
           {SCRUB}{INJECT}
           <li><strong>Bookmarks</strong> (left): mark the moment at the cursor with a short note; <kbd>[</kbd> / <kbd>]</kbd> step to the previous / next bookmark. The link keeps them.</li>
           {SHARE}

@@ -6,7 +6,7 @@ import { renderIn } from '../store/testing';
 import { inlineRunner } from '../explore/coordinator';
 import type { ExploreEnv } from '../explore/labels';
 import { findPreset } from '../../sim';
-import { CheckDesign, InterviewerNotesPanel } from './InterviewPanel';
+import { CheckDesign, designToGrade, InterviewerNotesPanel, modelWithPromptFaults } from './InterviewPanel';
 import { InterviewSetup } from './InterviewSetup';
 
 let t = 0;
@@ -20,16 +20,47 @@ describe('interview panels', () => {
     store.getState().loadShared(preset.withoutFix, { view: 'simulate', interview: { role: 'candidate', kinds: ['pause'], maxFaults: 1, notes: null }, mode: 'interview' });
     renderIn(store, <CheckDesign env={env} />);
     await user.click(screen.getByTestId('check-my-design'));
-    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/Broken with 1 fault: Pause .* Invariant broken: /));
+    // The prompt's own pause happens in every schedule: the starting design breaks under it alone.
+    expect(screen.getByTestId('check-design-scope')).toHaveTextContent(/The prompt's own faults \(Pause A .+\) happen in every schedule; the fault search adds every placement of up to 1 fault \(pause\) on top/);
+    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/^Broken by the prompt's own faults alone \(Pause A .+\)\. Invariant broken: /));
     store.getState().setScenario(preset.withFix);
     await user.click(screen.getByTestId('check-my-design'));
-    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent('Safe against ≤ 1 fault of these kinds: pause.'), { timeout: 10_000 });
+    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/Safe against the prompt's own faults \(Pause A .+\) plus ≤ 1 fault of these kinds: pause\./), { timeout: 10_000 });
     const items = within(screen.getByTestId('transcript')).getAllByRole('listitem');
     expect(items).toHaveLength(2);
-    expect(items[0]).toHaveTextContent(/the starting design — Broken with 1 fault/);
+    expect(items[0]).toHaveTextContent(/the starting design — Broken by the prompt's own faults alone/);
     expect(items[1]).toHaveTextContent(/Fencing token.*: on.* — Safe against/);
     expect(items[1]).not.toHaveTextContent('Lock:');
     expect(screen.getByTestId('interview-timer')).toHaveTextContent(/Time \d+:\d\d/);
+  });
+
+  it("grades against the prompt's faults, not the Faults panel's: a candidate who deletes the pause is still graded with it", async () => {
+    const user = userEvent.setup();
+    const store = createLockscopeStore();
+    store.getState().loadShared(preset.withoutFix, { view: 'simulate', interview: { role: 'candidate', kinds: ['pause'], maxFaults: 1, notes: null }, mode: 'interview' });
+    renderIn(store, <CheckDesign env={env} />);
+    store.getState().removeFault(0);
+    expect(store.getState().composed.faults).toEqual([]);
+    await user.click(screen.getByTestId('check-my-design'));
+    await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/^Broken by the prompt's own faults alone \(Pause A /));
+  });
+
+  it("designToGrade: the prompt's faults on the design on screen, unless the candidate's edits left them naming a step that is gone", () => {
+    const prompt = findPreset('unsafe-release')!.withoutFix;
+    const edited = { ...prompt, faults: [] };
+    expect(designToGrade(edited, prompt).faults).toEqual(prompt.faults);
+    expect(designToGrade(edited, null)).toBe(edited);
+    const shorter = { ...edited, workers: edited.workers.map((w) => ({ ...w, steps: w.steps.slice(0, 1) })) };
+    expect(designToGrade(shorter, prompt)).toBe(shorter);
+  });
+
+  it('modelWithPromptFaults: the fixed variant with the prompt\'s faults when the interviewer changed them and the workers are the same', () => {
+    const p = findPreset('unsafe-release')!;
+    expect(modelWithPromptFaults(p.withFix, p.withoutFix, p.withoutFix)).toBe(p.withFix);
+    const changed = { ...p.withoutFix, faults: [{ kind: 'crash', worker: 'B', step: 1, phase: 'before', restartAfterMs: null }] } as typeof p.withoutFix;
+    expect(modelWithPromptFaults(p.withFix, p.withoutFix, changed).faults).toEqual(changed.faults);
+    const s = findPreset('session-lock-pool')!; // its variants differ in their workers: the fixed variant keeps its own faults
+    expect(modelWithPromptFaults(s.withFix, s.withoutFix, { ...s.withoutFix, faults: [] })).toBe(s.withFix);
   });
 
   it('is absent outside an interview; the setup is absent on the candidate side', () => {
@@ -79,7 +110,8 @@ describe("the interviewer's allowed faults and the model answer (found by a newc
     await user.click(screen.getByText('Interview: two links from this scenario'));
     const note = await screen.findByTestId('default-kinds-note', {}, { timeout: 20_000 });
     expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer:pause: with Pause A for \d+ s before step \d \(\w+\), A and B were inside the critical section/);
-    expect(note).toHaveTextContent('the starting design holds too');
+    // Graded with the prompt's own pause kept, the starting design still breaks: the two stay apart.
+    expect(note).not.toHaveTextContent('holds too');
     const kinds = within(screen.getByRole('group', { name: 'Fault kinds the grading allows' }));
     expect(kinds.getByRole('checkbox', { name: /pause/i })).not.toBeChecked();
     expect(kinds.getByRole('checkbox', { name: /crash/i })).toBeChecked();

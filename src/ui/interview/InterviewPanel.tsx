@@ -14,7 +14,8 @@
  * The simulator loads this module as its own chunk (../lazyViews.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findPreset, type Scenario } from '../../sim';
+import { describeFault, findPreset, type Scenario } from '../../sim';
+import { crossFieldErrors } from '../../sim/scenario/validate';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
 import { useLockscope, useLockscopeStore } from '../store';
@@ -28,14 +29,39 @@ import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDes
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
-  return async (scenario, maxFaults, kinds) => {
+  return async (scenario, maxFaults, kinds, keepOwnFaults) => {
     const runners = env.runners();
     try {
-      return (await exploreParallel(scenario, { maxFaults, kinds, runners, now: env.now }).outcome).counterexample;
+      return (await exploreParallel(scenario, { maxFaults, kinds, keepOwnFaults: keepOwnFaults ?? false, runners, now: env.now }).outcome).counterexample;
     } finally {
       for (const r of runners) r.stop();
     }
   };
+}
+
+/** An interview grades with the prompt's own faults in every schedule (kit.ts `GradeOptions`). */
+const KEEP = { keepOwnFaults: true } as const;
+
+/**
+ * The model answer as the interview grades it: the preset's fixed variant, with the prompt's
+ * faults when the interviewer changed them and the two variants share their workers (so each
+ * fault names the same worker and step); else the fixed variant's own faults.
+ */
+export function modelWithPromptFaults(withFix: Scenario, withoutFix: Scenario, prompt: Scenario): Scenario {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (same(prompt.faults, withoutFix.faults) || !same(withFix.workers, prompt.workers)) return withFix;
+  return { ...withFix, faults: [...prompt.faults] };
+}
+
+/**
+ * The design "Check my design" grades: the mechanism on screen with the faults the interview
+ * opened with (the prompt's: a candidate who deletes a fault from the panel is still graded
+ * against it), unless the candidate's own edits left those faults naming steps that are gone.
+ */
+export function designToGrade(onScreen: Scenario, prompt: Scenario | null): Scenario {
+  if (!prompt) return onScreen;
+  const design: Scenario = { ...onScreen, faults: [...prompt.faults] };
+  return crossFieldErrors(design).length === 0 ? design : onScreen;
 }
 
 const urlOf = (st: ShareState) => `${window.location.origin}${window.location.pathname}#${encodeShare(st)}`;
@@ -68,14 +94,14 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
   const { maxFaults, chosen, status } = form;
   const rubric = form.rubric ?? DEFAULT_RUBRIC.join('\n');
   // The model answer, as a scenario: the preset's fixed variant, when the starting one is on screen.
-  const model = preset && variant === 'without' ? preset.withFix : undefined;
+  const model = useMemo(() => (preset && variant === 'without' ? modelWithPromptFaults(preset.withFix, preset.withoutFix, composed) : undefined), [preset, variant, composed]);
   // The default allowed kinds: those the model answer withstands (searched when the form opens).
   const [defaults, setDefaults] = useState<{ readonly of: Scenario; readonly maxFaults: number; readonly result: PassingKinds | null } | null>(null);
   useEffect(() => {
     if (!model) return;
     let live = true;
     setDefaults({ of: composed, maxFaults, result: null });
-    passingKinds(model, composed, applicable, maxFaults, findWith(env)).then(
+    passingKinds(model, composed, applicable, maxFaults, findWith(env), KEEP).then(
       (result) => { if (live) setDefaults({ of: composed, maxFaults, result }); },
       () => { if (live) setDefaults(null); },
     );
@@ -92,13 +118,13 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
     setStatus({ kind: 'busy' });
     try {
       const scenario: Scenario = store.getState().composed;
-      const followUps = await deriveFollowUps(scenario, model, use, maxFaults, findWith(env));
+      const followUps = await deriveFollowUps(scenario, model, use, maxFaults, findWith(env), KEEP);
       const links = interviewLinks(scenario, { kinds: use, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken() }, followUps);
       // Does the model answer pass its own grading? If not, say which fault breaks it and what it withstands.
       // (The default set is one it withstands by construction: no search needed.)
       const isDefault = current?.result != null && use.length === current.result.kinds.length && use.every((k) => current.result!.kinds.includes(k));
-      const own = model && !isDefault ? await gradeDesign(model, use, maxFaults, findWith(env)) : null;
-      const modelFails = own && !own.safe ? { grade: own, passing: await passingKinds(model!, scenario, use, maxFaults, findWith(env)) } : undefined;
+      const own = model && !isDefault ? await gradeDesign(model, use, maxFaults, findWith(env), KEEP) : null;
+      const modelFails = own && !own.safe ? { grade: own, passing: await passingKinds(model!, scenario, use, maxFaults, findWith(env), KEEP) } : undefined;
       setStatus({ kind: 'done', links, kinds: use, maxFaults, modelFails });
     } catch (e) {
       setStatus({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
@@ -215,6 +241,8 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
   const interview = useLockscope((s) => s.interview);
   const transcript = useLockscope((s) => s.transcript);
   const clock = useLockscope((s) => s.interviewClockMs);
+  const composed = useLockscope((s) => s.composed);
+  const interviewBase = useLockscope((s) => s.interviewBase);
   const [now, setNow] = useState(() => env.now());
   const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade } | { kind: 'error'; message: string }>({ kind: 'idle' });
   const serial = useRef(0);
@@ -229,10 +257,10 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
 
   const check = async () => {
     const mine = ++serial.current;
-    const design = store.getState().composed;
+    const design = designToGrade(store.getState().composed, store.getState().interviewBase);
     setStatus({ kind: 'busy' });
     try {
-      const grade = await gradeDesign(design, interview.kinds, interview.maxFaults, findWith(env));
+      const grade = await gradeDesign(design, interview.kinds, interview.maxFaults, findWith(env), KEEP);
       if (mine !== serial.current) return;
       setStatus({ kind: 'done', grade });
       const s = store.getState();
@@ -242,6 +270,9 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
     }
   };
   const allowed = interview.kinds.length > 0 ? interview.kinds.map(kindLabel).join(', ') : 'every kind that applies';
+  const prompt = designToGrade(composed, interviewBase);
+  const ownFaults = prompt.faults.map((f) => describeFault(f, prompt)).join('; ');
+  const more = `${interview.maxFaults} fault${interview.maxFaults === 1 ? '' : 's'} (${allowed})`;
 
   return (
     <section className="panel check-design" aria-label="Check my design" data-testid="check-design">
@@ -249,7 +280,11 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
         <h2>Check my design</h2>
         <span className="timer" aria-label={`Time since the interview opened: ${mmss(elapsed)}`} data-testid="interview-timer">Time {mmss(elapsed)}</span>
       </div>
-      <p className="small">Choose a mechanism on the left, then check it: the fault search tries every placement of up to {interview.maxFaults} fault{interview.maxFaults === 1 ? '' : 's'} ({allowed}) and answers with the shortest schedule that breaks an invariant, or that there is none.</p>
+      <p className="small" data-testid="check-design-scope">
+        {ownFaults
+          ? <>Choose a mechanism on the left, then check it. The prompt's own faults ({ownFaults}) happen in every schedule; the fault search adds every placement of up to {more} on top, and answers with the shortest schedule that breaks an invariant, or that there is none.</>
+          : <>Choose a mechanism on the left, then check it: the fault search tries every placement of up to {more} and answers with the shortest schedule that breaks an invariant, or that there is none.</>}
+      </p>
       <p><button type="button" className="primary" disabled={status.kind === 'busy'} onClick={() => void check()} data-testid="check-my-design">Check my design</button></p>
       <div role="status" aria-live="polite" data-testid="check-result">
         {status.kind === 'busy' && <p className="small">Searching…</p>}

@@ -1,10 +1,10 @@
 import { decodeShare, encodeShare } from '../../share/link';
-import { findPreset, runScenario, PRESETS } from '../../sim';
+import { describeFault, findPreset, runScenario, PRESETS } from '../../sim';
 import { applicableKinds, searchFaults, withoutFaults } from '../../sim/search/search';
 import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, type FindCounterexample } from './kit';
 
 /** The search in this thread (the app spreads the same search over Web Workers). */
-const find: FindCounterexample = async (s, maxFaults, kinds) => searchFaults(s, { maxFaults, kinds }).counterexample;
+const find: FindCounterexample = async (s, maxFaults, kinds, keepOwnFaults) => searchFaults(s, { maxFaults, kinds, keepOwnFaults: keepOwnFaults ?? false }).counterexample;
 const preset = findPreset('export-lease-expiry')!;
 
 describe('interview kit', () => {
@@ -67,29 +67,62 @@ describe('interview kit', () => {
       expect(gradeInWords(bad)).toMatch(/^Broken with \d faults?: .+ Invariant broken: .+\.$/);
     }
     const good = await gradeDesign(preset.withFix, ['pause'], 1, find);
-    expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'] });
+    expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'], own: '' });
     expect(gradeInWords(good)).toBe('Safe against ≤ 1 fault of these kinds: pause.');
+  });
+
+  it("grades as an interview does (keepOwnFaults): the prompt's own pause is in every schedule, so the starting design breaks with no fault added and the fix is safe on top of it", async () => {
+    expect(preset.withoutFix.faults.length).toBeGreaterThan(0);
+    const own = describeFault(preset.withoutFix.faults[0]!, preset.withoutFix);
+    const bad = await gradeDesign(preset.withoutFix, ['pause'], 1, find, { keepOwnFaults: true });
+    expect(bad).toMatchObject({ safe: false, faults: [], own });
+    if (!bad.safe) {
+      expect(bad.counterexample.own).toEqual(preset.withoutFix.faults);
+      expect(bad.counterexample.scenario.faults).toEqual(preset.withoutFix.faults);
+      expect(gradeInWords(bad)).toBe(`Broken by the prompt's own faults alone (${own}). Invariant broken: ${bad.invariant}.`);
+    }
+    const good = await gradeDesign(preset.withFix, ['pause'], 1, find, { keepOwnFaults: true });
+    expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'], own: describeFault(preset.withFix.faults[0]!, preset.withFix) });
+    expect(gradeInWords(good)).toMatch(/^Safe against the prompt's own faults \(Pause A .+\) plus ≤ 1 fault of these kinds: pause\.$/);
+  });
+
+  it('with its own faults kept, a design that holds under them alone but breaks with one more says both: "Broken with 1 fault on top of the prompt\'s own (…): …"', async () => {
+    // unsafe-release's fix (compare-and-delete) holds under the prompt's pause, but a second pause longer than the TTL lets two workers in.
+    const p = findPreset('unsafe-release')!;
+    expect(runScenario(p.withFix).verdict.held).toBe(true);
+    const g = await gradeDesign(p.withFix, ['pause'], 1, find, { keepOwnFaults: true });
+    expect(g.safe).toBe(false);
+    if (g.safe) return;
+    expect(g.faults).toHaveLength(1);
+    expect(g.counterexample.scenario.faults).toEqual([...p.withFix.faults, ...g.faults]);
+    expect(runScenario(g.counterexample.scenario).verdict.held).toBe(false);
+    expect(gradeInWords(g)).toMatch(/^Broken with 1 fault on top of the prompt's own \(Pause .+\): Pause .+\. Invariant broken: .+\.$/);
   });
 });
 
 describe("the allowed faults a preset's interview starts with", () => {
-  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: the model answer graded against the default allowed faults (one fault, as the form starts) is safe", async (_id, p) => {
+  const KEEP = { keepOwnFaults: true } as const;
+  it.each(PRESETS.map((p) => [p.id, p] as const))("%s: graded as the interview grades (the prompt's own faults kept, one fault more, as the form starts), the model answer is safe against the default allowed faults and the starting design is not", async (_id, p) => {
     const all = applicableKinds(withoutFaults(p.withoutFix));
-    const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find);
+    const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find, KEEP);
     expect(d.brokenWithoutFaults).toBe(false);
     expect(d.kinds.length, `${p.id}: some kind is left in`).toBeGreaterThan(0);
     expect(d.kinds.every((k) => all.includes(k))).toBe(true);
     // As "Check my design" grades it: the link carries d.kinds.
-    expect(await gradeDesign(p.withFix, d.kinds, 1, find)).toMatchObject({ safe: true });
+    expect(await gradeDesign(p.withFix, d.kinds, 1, find, KEEP)).toMatchObject({ safe: true });
     // Each kind left out breaks the model answer with a schedule of its own.
     for (const o of d.leftOut) {
-      const g = await gradeDesign(p.withFix, o.kinds, 1, find);
+      const g = await gradeDesign(p.withFix, o.kinds, 1, find, KEEP);
       expect(g.safe, `${p.id}: ${o.kinds.join('+')} was left out, so it breaks the model answer`).toBe(false);
     }
-    expect(d.startHolds).toBe((await gradeDesign(p.withoutFix, d.kinds, 1, find)).safe);
+    // Check my design tells the two apart: a starting design that breaks as the prompt shows it
+    // (every preset but thumbnail, whose fix is "none needed") breaks under the same grading.
+    const start = await gradeDesign(p.withoutFix, d.kinds, 1, find, KEEP);
+    expect(d.startHolds).toBe(start.safe);
+    if (!runScenario(p.withoutFix).verdict.held) expect(start.safe, `${p.id}: the starting design passes the grading the model answer passes`).toBe(false);
   }, 60_000);
 
-  it('unsafe-release: pause is left out, named with the schedule that breaks compare-and-delete, and the starting design then holds too', async () => {
+  it('unsafe-release, graded bare (as a lesson grades): pause is left out, named with the schedule that breaks compare-and-delete, and the starting design then holds too; with its own faults kept it does not', async () => {
     const p = findPreset('unsafe-release')!;
     const all = applicableKinds(withoutFaults(p.withoutFix));
     expect((await gradeDesign(p.withFix, all, 1, find)).safe).toBe(false);
@@ -98,6 +131,10 @@ describe("the allowed faults a preset's interview starts with", () => {
     expect(d.leftOut[0]).toMatchObject({ kinds: ['pause'] });
     expect(leftOutInWords(d)).toMatch(/^pause \(with Pause A for \d+ s before step \d \(\w+\), the model answer breaks: A and B were inside the critical section/);
     expect(d.startHolds).toBe(true);
+    // The interview keeps the prompt's own pause: the starting design (plain DEL) breaks under it alone.
+    const kept = await passingKinds(p.withFix, p.withoutFix, all, 1, find, { keepOwnFaults: true });
+    expect(kept.kinds).not.toContain('pause');
+    expect(kept.startHolds).toBe(false);
   });
 
   it('export-lease-expiry: the fencing token withstands every kind that applies; nothing is left out', async () => {

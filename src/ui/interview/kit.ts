@@ -14,7 +14,7 @@
  * in-thread `searchFaults`).
  */
 import { describeFault, fmtTime, type Fault, type Preset, type Scenario } from '../../sim';
-import { applicableKinds, withoutFaults, type Counterexample } from '../../sim/search/search';
+import { applicableKinds, searchBase, type Counterexample } from '../../sim/search/search';
 import { MAX_NOTE_CHARS, shareFromScenario, type ShareState } from '../../share/link';
 import { relevantSwitches, switchValueText } from '../mechanism/switches';
 import { setupChanges } from '../mechanism/setupDiff';
@@ -22,8 +22,22 @@ import type { InterviewerNotes, InterviewSetup } from '../store/types';
 
 export type { TranscriptEntry } from '../store/types';
 
-/** A fault search: the shortest schedule of ≤ `maxFaults` faults of `kinds` that breaks `scenario`'s invariants, or null. */
-export type FindCounterexample = (scenario: Scenario, maxFaults: number, kinds: readonly string[]) => Promise<Counterexample | null>;
+/**
+ * A fault search: the shortest schedule of ≤ `maxFaults` faults of `kinds` that breaks `scenario`'s
+ * invariants, or null. With `keepOwnFaults` the scenario's own faults are in every schedule and the
+ * schedule adds to them (`SearchOptions.keepOwnFaults`, src/sim/search/search.ts); else they are set aside.
+ */
+export type FindCounterexample = (scenario: Scenario, maxFaults: number, kinds: readonly string[], keepOwnFaults?: boolean) => Promise<Counterexample | null>;
+
+/**
+ * How a design is graded. An interview keeps the scenario's own faults (`keepOwnFaults: true`):
+ * the faults the prompt shows always happen, and the allowed ones come on top, so a design that
+ * breaks under the prompt's own pause cannot pass. A lesson's exercise grades the bare design.
+ */
+export interface GradeOptions {
+  /** Keep the scenario's own faults in every schedule (default false: set aside). */
+  readonly keepOwnFaults?: boolean;
+}
 
 /** What the interviewer chose. */
 export interface InterviewChoice {
@@ -87,23 +101,28 @@ const broke = (ce: Counterexample) => ce.violations[0]?.message ?? 'an invariant
  * Follow-up questions from the search's counterexamples: the starting design's shortest
  * counterexample under the allowed faults ("walk me through it"); the model answer's, under the
  * allowed faults, then under one more fault of every kind that applies ("what would you add?").
- * Each carries the schedule that makes it bite. Without a model scenario, only the first.
+ * Each carries the whole schedule that makes it bite (with `keepOwnFaults`, the scenario's own
+ * faults and those added), and names only the faults the search added beyond the prompt's. Without
+ * a model scenario, only the first.
  */
-export async function deriveFollowUps(start: Scenario, model: Scenario | undefined, kinds: readonly string[], maxFaults: number, find: FindCounterexample): Promise<InterviewerNotes['q']> {
+export async function deriveFollowUps(start: Scenario, model: Scenario | undefined, kinds: readonly string[], maxFaults: number, find: FindCounterexample, options: GradeOptions = {}): Promise<InterviewerNotes['q']> {
+  const keep = options.keepOwnFaults ?? false;
   const out: { q: string; x: Fault[] }[] = [];
-  const base = withoutFaults(start);
+  const base = searchBase(start, keep);
   const allowed = kinds.length > 0 ? kinds : applicableKinds(base);
-  const first = await find(base, maxFaults, allowed);
-  if (first) out.push({ q: clip(`Starting design, with ${inWords(first.faults, first.scenario) || 'no fault at all'}: walk me through what happens. (It breaks: ${broke(first)}.)`), x: [...first.faults] });
+  const withWhat = (ce: Counterexample) => (ce.faults.length > 0 ? inWords(ce.faults, ce.scenario) : ce.own.length > 0 ? 'only the faults the prompt has' : 'no fault at all');
+  const extra = (ce: Counterexample) => (ce.own.length > 0 && ce.faults.length > 0 ? ' (on top of the prompt\'s own faults)' : '');
+  const first = await find(base, maxFaults, allowed, keep);
+  if (first) out.push({ q: clip(`Starting design, with ${withWhat(first)}${extra(first)}: walk me through what happens. (It breaks: ${broke(first)}.)`), x: [...first.scenario.faults] });
   if (model) {
-    const m = withoutFaults(model);
+    const m = searchBase(model, keep);
     const mk = kinds.length > 0 ? kinds.filter((k) => applicableKinds(m).includes(k)) : applicableKinds(m);
-    const own = mk.length > 0 ? await find(m, maxFaults, mk) : null;
-    if (own) out.push({ q: clip(`Your design, with ${inWords(own.faults, own.scenario)}: does it hold? (The model answer breaks: ${broke(own)}. What would you add?)`), x: [...own.faults] });
+    const own = mk.length > 0 ? await find(m, maxFaults, mk, keep) : null;
+    if (own) out.push({ q: clip(`Your design, with ${withWhat(own)}${extra(own)}: does it hold? (The model answer breaks: ${broke(own)}. What would you add?)`), x: [...own.scenario.faults] });
     else if (maxFaults < 3) {
-      const more = await find(m, maxFaults + 1, applicableKinds(m));
-      if (more) out.push({ q: clip(`Beyond the allowed faults: with ${inWords(more.faults, more.scenario)}, does your design hold? (The model answer breaks: ${broke(more)}.)`), x: [...more.faults] });
-      else out.push({ q: clip(`The model answer holds against ≤ ${maxFaults + 1} faults of every kind that applies. Why? What does it rely on that the simulator does not model?`), x: [] });
+      const more = await find(m, maxFaults + 1, applicableKinds(m), keep);
+      if (more) out.push({ q: clip(`Beyond the allowed faults: with ${withWhat(more)}${extra(more)}, does your design hold? (The model answer breaks: ${broke(more)}.)`), x: [...more.scenario.faults] });
+      else out.push({ q: clip(`The model answer holds against ≤ ${maxFaults + 1} faults of every kind that applies${keep && m.faults.length > 0 ? ' on top of the prompt\'s own' : ''}. Why? What does it rely on that the simulator does not model?`), x: [] });
     }
   }
   return out;
@@ -125,26 +144,46 @@ export function interviewLinks(scenario: Scenario, choice: InterviewChoice, foll
   };
 }
 
-/** The outcome of "Check my design". */
+/**
+ * The outcome of "Check my design". `own` is the scenario's own faults in words when they were
+ * kept in every schedule (`GradeOptions.keepOwnFaults`), '' otherwise; `faults` and `schedule` are
+ * only those the search added.
+ */
 export type Grade =
-  | { readonly safe: true; readonly maxFaults: number; readonly kinds: readonly string[] }
-  | { readonly safe: false; readonly schedule: string; readonly faults: readonly Fault[]; readonly invariant: string; readonly counterexample: Counterexample };
+  | { readonly safe: true; readonly maxFaults: number; readonly kinds: readonly string[]; readonly own: string }
+  | { readonly safe: false; readonly schedule: string; readonly faults: readonly Fault[]; readonly own: string; readonly invariant: string; readonly counterexample: Counterexample };
 
-/** Grades a design: the shortest counterexample under the allowed faults, or safe against them. */
-export async function gradeDesign(design: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample): Promise<Grade> {
-  const base = withoutFaults(design);
+/**
+ * Grades a design: the shortest counterexample under the allowed faults, or safe against them.
+ * With `keepOwnFaults` the design's own faults happen in every schedule (an interview's prompt).
+ */
+export async function gradeDesign(design: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample, options: GradeOptions = {}): Promise<Grade> {
+  const keep = options.keepOwnFaults ?? false;
+  const base = searchBase(design, keep);
+  const own = inWords(base.faults, base);
   const applicable = applicableKinds(base);
   const use = kinds.length > 0 ? kinds.filter((k) => applicable.includes(k)) : applicable;
-  const ce = await find(base, maxFaults, use);
-  if (!ce) return { safe: true, maxFaults, kinds: use };
-  return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, invariant: broke(ce), counterexample: ce };
+  const ce = await find(base, maxFaults, use, keep);
+  if (!ce) return { safe: true, maxFaults, kinds: use, own };
+  return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, own, invariant: broke(ce), counterexample: ce };
 }
 
-/** The grade in one line (the transcript and the result panel). */
+/**
+ * The grade in one line (the transcript and the result panel). With the scenario's own faults kept
+ * it says so: "Safe against the prompt's own faults (…) plus ≤ 1 fault of these kinds: …", "Broken
+ * by the prompt's own faults alone (…)", "Broken with 1 fault on top of the prompt's own (…): …".
+ */
 export function gradeInWords(g: Grade, kindLabel: (k: string) => string = (k) => k): string {
-  if (g.safe) return `Safe against ≤ ${g.maxFaults} fault${g.maxFaults === 1 ? '' : 's'} of these kinds: ${g.kinds.map(kindLabel).join(', ') || 'none apply'}.`;
+  if (g.safe) {
+    const bound = `≤ ${g.maxFaults} fault${g.maxFaults === 1 ? '' : 's'} of these kinds: ${g.kinds.map(kindLabel).join(', ') || 'none apply'}`;
+    return g.own ? `Safe against the prompt's own faults (${g.own}) plus ${bound}.` : `Safe against ${bound}.`;
+  }
   const n = g.faults.length;
-  return `Broken with ${n} fault${n === 1 ? '' : 's'}: ${g.schedule}. Invariant broken: ${g.invariant}.`;
+  if (g.own && n === 0) return `Broken by the prompt's own faults alone (${g.own}). Invariant broken: ${g.invariant}.`;
+  const added = `${n} fault${n === 1 ? '' : 's'}`;
+  return g.own
+    ? `Broken with ${added} on top of the prompt's own (${g.own}): ${g.schedule}. Invariant broken: ${g.invariant}.`
+    : `Broken with ${added}: ${g.schedule}. Invariant broken: ${g.invariant}.`;
 }
 
 /** One kind of fault (or several used together) a default allowed set leaves out, with the schedule of it that breaks the model answer. */
@@ -160,7 +199,7 @@ export interface PassingKinds {
   readonly kinds: readonly string[];
   /** What was left out, in order, each with the counterexample that made it go. */
   readonly leftOut: readonly LeftOut[];
-  /** The model answer breaks with no fault at all: no allowed set helps. */
+  /** The model answer breaks with no fault added (with its own faults only, when they are kept): no allowed set helps. */
   readonly brokenWithoutFaults: boolean;
   /** The starting design is safe against the kinds left in too (the grading then cannot tell the two apart). */
   readonly startHolds: boolean;
@@ -171,15 +210,16 @@ export interface PassingKinds {
  * grade it as "Check my design" would (`gradeDesign`); while it breaks, leave out the kinds its
  * shortest counterexample uses, and grade again. With unsafe-release's model answer
  * (compare-and-delete) a pause longer than the TTL still lets two workers inside the critical
- * section, so pause goes — and the starting design then holds too, which `startHolds` says.
- * Makes at most `kinds.length + 1` searches, plus one of the starting design.
+ * section, so pause goes — and, graded bare, the starting design then holds too, which
+ * `startHolds` says. With `keepOwnFaults` (as an interview grades) the starting design still breaks
+ * under the prompt's own pause, so the two stay apart. Makes at most `kinds.length + 1` searches, plus one of the starting design.
  */
-export async function passingKinds(model: Scenario, start: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample): Promise<PassingKinds> {
+export async function passingKinds(model: Scenario, start: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample, options: GradeOptions = {}): Promise<PassingKinds> {
   let left = [...kinds];
   const leftOut: LeftOut[] = [];
   let brokenWithoutFaults = false;
   while (left.length > 0) {
-    const g = await gradeDesign(model, left, maxFaults, find);
+    const g = await gradeDesign(model, left, maxFaults, find, options);
     if (g.safe) break;
     const used: string[] = [...new Set(g.faults.map((f) => f.kind))];
     if (used.length === 0) {
@@ -189,7 +229,10 @@ export async function passingKinds(model: Scenario, start: Scenario, kinds: read
     leftOut.push({ kinds: used, schedule: g.schedule, invariant: g.invariant });
     left = left.filter((k) => !used.includes(k));
   }
-  const startHolds = left.length === 0 || (await gradeDesign(start, left, maxFaults, find)).safe;
+  // With no kind left, only the own faults (when kept) can still break the starting design.
+  const startHolds = left.length === 0
+    ? !options.keepOwnFaults || (await find(searchBase(start, true), 1, [], true)) === null
+    : (await gradeDesign(start, left, maxFaults, find, options)).safe;
   return { kinds: left, leftOut, brokenWithoutFaults, startHolds };
 }
 

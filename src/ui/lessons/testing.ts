@@ -3,4 +3,4 @@ import { searchFaults } from '../../sim/search/search';
 import type { FindCounterexample } from '../interview/kit';
 
 /** `searchFaults` as a `FindCounterexample`. */
-export const findInThread: FindCounterexample = async (scenario, maxFaults, kinds) => searchFaults(scenario, { maxFaults, kinds }).counterexample;
+export const findInThread: FindCounterexample = async (scenario, maxFaults, kinds, keepOwnFaults) => searchFaults(scenario, { maxFaults, kinds, keepOwnFaults: keepOwnFaults ?? false }).counterexample;
