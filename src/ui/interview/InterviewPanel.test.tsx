@@ -109,7 +109,9 @@ describe("the interviewer's allowed faults and the model answer (found by a newc
     renderIn(store, <InterviewSetup env={env} />);
     await user.click(screen.getByText('Interview: two links from this scenario'));
     const note = await screen.findByTestId('default-kinds-note', {}, { timeout: 20_000 });
-    expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer:pause: with Pause A for \d+ s before step \d \(\w+\), A and B were inside the critical section/);
+    expect(note).toHaveTextContent(/^Left out by default, since each breaks the model answer:pause: with Pause A for \d+ s before step \d \(\w+\), on top of the prompt's own faults, A and B were inside the critical section/);
+    // On top of the prompt's own pause, an expiry or a DEL also lets B in: compare-and-delete is no fence.
+    expect(note).toHaveTextContent(/lease expiry: with Expire lease:rebuild at .+, on top of the prompt's own faults, A and B were inside the critical section/);
     // Graded with the prompt's own pause kept, the starting design still breaks: the two stay apart.
     expect(note).not.toHaveTextContent('holds too');
     const kinds = within(screen.getByRole('group', { name: 'Fault kinds the grading allows' }));
@@ -132,7 +134,7 @@ describe("the interviewer's allowed faults and the model answer (found by a newc
     await user.click(within(screen.getByRole('group', { name: 'Fault kinds the grading allows' })).getByRole('checkbox', { name: /pause/i }));
     await user.click(screen.getByRole('button', { name: 'Make the links' }));
     const warning = await screen.findByTestId('model-answer-fails', {}, { timeout: 20_000 });
-    expect(warning).toHaveTextContent(/^The model answer fails this grading: with Pause A for \d+ s before step \d \(\w+\), it breaks: A and B were inside the critical section/);
+    expect(warning).toHaveTextContent(/^The model answer fails this grading: with Pause A for \d+ s before step \d \(\w+\), on top of the prompt's own faults, it breaks: A and B were inside the critical section/);
     expect(warning).toHaveTextContent(/It passes against: (?!.*pause)/i);
     expect(screen.getByTestId('candidate-link')).toBeInTheDocument();
     await user.click(within(warning).getByRole('button', { name: 'Allow only these and make the links again' }));

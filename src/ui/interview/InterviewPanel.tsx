@@ -25,7 +25,7 @@ import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
-import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, randomToken, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, randomToken, scheduleInWordsOf, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
@@ -189,10 +189,10 @@ function ModelFails({ fails, onAllow }: { fails: ModelFailure; onAllow: (kinds: 
   if (grade.safe) return null;
   return (
     <div className="model-fails" role="alert" data-testid="model-answer-fails">
-      <p>The model answer fails this grading: with {grade.schedule}, it breaks: {grade.invariant}.</p>
+      <p>The model answer fails this grading: with {scheduleInWordsOf(grade)}, it breaks: {grade.invariant}.</p>
       {passing.kinds.length > 0
         ? <p>It passes against: {passing.kinds.map(kindLabel).join(', ')}.{passing.startHolds ? ' (The starting design holds against those too.)' : ''} <button type="button" onClick={() => onAllow(passing.kinds)}>Allow only these and make the links again</button></p>
-        : <p>No set of the allowed kinds lets it pass{passing.brokenWithoutFaults ? ': it breaks with no fault at all' : ''}.</p>}
+        : <p>No set of the allowed kinds lets it pass{passing.brokenWithoutFaults ? (grade.own ? ": it breaks under the prompt's own faults alone" : ': it breaks with no fault at all') : ''}.</p>}
     </div>
   );
 }

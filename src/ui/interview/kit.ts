@@ -186,6 +186,16 @@ export function gradeInWords(g: Grade, kindLabel: (k: string) => string = (k) =>
     : `Broken with ${added}: ${g.schedule}. Invariant broken: ${g.invariant}.`;
 }
 
+/**
+ * A failing grade's whole schedule in words, for "with …, it breaks": the added faults, and the
+ * prompt's own when they were kept ("Pause B … on top of the prompt's own faults", "the prompt's
+ * own faults alone (Pause A …)").
+ */
+export function scheduleInWordsOf(g: Extract<Grade, { safe: false }>): string {
+  if (!g.own) return g.schedule;
+  return g.faults.length === 0 ? `the prompt's own faults alone (${g.own})` : `${g.schedule}, on top of the prompt's own faults`;
+}
+
 /** One kind of fault (or several used together) a default allowed set leaves out, with the schedule of it that breaks the model answer. */
 export interface LeftOut {
   readonly kinds: readonly string[];
@@ -226,7 +236,7 @@ export async function passingKinds(model: Scenario, start: Scenario, kinds: read
       brokenWithoutFaults = true;
       break;
     }
-    leftOut.push({ kinds: used, schedule: g.schedule, invariant: g.invariant });
+    leftOut.push({ kinds: used, schedule: scheduleInWordsOf(g), invariant: g.invariant });
     left = left.filter((k) => !used.includes(k));
   }
   // With no kind left, only the own faults (when kept) can still break the starting design.
