@@ -96,6 +96,13 @@ describe('a session that takes a lock again, and locks of other keys', () => {
     const again = { ...other, workers: [{ ...other.workers[0]!, steps: [{ do: 'acquire' as const }, ...other.workers[0]!.steps] }] };
     expect(said(again, /^SELECT pg_advisory_unlock/)).toEqual(['A unlocks once, but the lock was taken more than once on this connection: it stays held.']);
   });
+
+  it('after unlocking the mechanism\'s key, the worker still believes it holds a lock while lock 7, which its own acquire step took, stays held; with one key, it believes it holds none', () => {
+    const belief = (s: Scenario) => runScenario(s).events.find((e) => /^SELECT pg_advisory_unlock/.test(e.command ?? ''))!.beliefs!.holdsLock;
+    expect(belief(twice({ onBusy: 'skip' }, [7, 42]))).toBe(true);
+    // Both acquire steps take 42: the unlock gives back one of the two, and the worker (which asked for the unlock) believes it released.
+    expect(belief(twice({ onBusy: 'skip' }))).toBe(false);
+  });
 });
 
 /**

@@ -129,7 +129,8 @@ export function releaseCoordination(world: World, w: WorkerRuntime, k: () => voi
     ? `${w.id} unlocks once, but the lock was taken more than once on this ${world.poolerResource.mode === null ? '' : 'server '}connection: it stays held.`
     : `${w.id} unlocks advisory lock ${m.advisoryKey}.`);
   runSql(world, w, { op: 'advisory', fn: 'pg_advisory_unlock', key: { kind: 'bigint', key: m.advisoryKey } }, {
-    believe: () => world.send(w, 'BELIEVE', { holdsLock: false }),
+    // It unlocked this key; another key it took itself (an `acquire` step's own) it knows it still holds.
+    believe: () => world.send(w, 'BELIEVE', { holdsLock: otherKeyHeld(world, w, m.advisoryKey) }),
     ok: unlocked,
     none: unlocked,
     refused: () => `${w.id}'s unlock returns false with a WARNING: this session does not hold the lock (${lockElsewhere(world, m.advisoryKey)}).${world.scenario.client.checkRelease && w.outcome !== 'failed' ? ` ${w.id}'s client checks the result and fails the job.` : ''}`,
@@ -169,6 +170,13 @@ export function stillHeld(world: World, w: WorkerRuntime, key?: number): boolean
   const session = world.sessionOf(w);
   if (session === null) return false;
   return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0 && (key === undefined || l.key === String(key)));
+}
+
+/** Whether the worker's session holds a session-level advisory lock on a key other than `key` (one it took with an `acquire` step of its own). */
+function otherKeyHeld(world: World, w: WorkerRuntime, key: number): boolean {
+  const session = world.sessionOf(w);
+  if (session === null) return false;
+  return world.db.sessionState(session).advisoryLocks.some((l) => l.sessionCount > 0 && l.key !== String(key));
 }
 
 function failFromCoordination(world: World, w: WorkerRuntime, reason: string): void {

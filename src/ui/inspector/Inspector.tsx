@@ -8,7 +8,7 @@ import { leaseEntriesOf, usesDatabase, usesDestination, type EtcdSnapshot, type 
 import type { QueueMessageSnapshot } from '../../sim/resources/messageQueue';
 import type { ReactNode } from 'react';
 import type { DerivedRun } from '../store/derive';
-import { beliefsInWords } from './beliefs';
+import { beliefsInWords, heldLockWords } from './beliefs';
 import { LANE_STATE_TEXT, laneStateOf } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
@@ -145,7 +145,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
                 <tr key={w.id} data-testid={`worker-${w.id}`}>
                   <th scope="row">{w.id}</th>
                   <td><span className={`state state-${state}`}>{LANE_STATE_TEXT[state]}</span></td>
-                  <td>{w.id} {beliefsInWords(w.beliefs, leaseKey)}</td>
+                  <td>{w.id} {beliefsInWords(w.beliefs, leaseKey, heldLockWords(run.scenario, w.id))}</td>
                 </tr>
                 );
               })}

@@ -1,5 +1,23 @@
+import { findPreset, runScenario } from '../../sim';
 import { initialBeliefs } from '../../sim/workers/workerMachine';
-import { beliefsInWords } from './beliefs';
+import { beliefsInWords, heldLockWords } from './beliefs';
+
+describe('the lock a worker believes it holds, named as its scenario takes it', () => {
+  it('balance-update with the fix holds a row lock (FOR UPDATE), not an advisory lock', () => {
+    const s = findPreset('balance-update')!.withFix;
+    const held = runScenario(s).events.find((e) => e.actor === 'A' && e.beliefs?.holdsLock)!;
+    expect(held).toBeDefined();
+    const words = beliefsInWords(held.beliefs!, s.lease.key, heldLockWords(s, 'A'));
+    expect(words).toContain('believes it holds a row lock (SELECT … FOR UPDATE)');
+    expect(words).not.toContain('advisory');
+  });
+  it("an advisory lock by its key; several keys (lock-order-deadlock's two) as one of them, never as both", () => {
+    const export_ = findPreset('session-lock-pool')!.withFix;
+    expect(heldLockWords(export_, 'A')).toBe(`advisory lock ${export_.mechanism.advisoryKey}`);
+    expect(heldLockWords(findPreset('lock-order-deadlock')!.withoutFix, 'A')).toMatch(/^one of advisory locks \d+ and \d+$/);
+    expect(heldLockWords(findPreset('admin-bypass')!.withFix, 'admin')).toBe('a lock');
+  });
+});
 
 describe('a worker\'s beliefs in words', () => {
   it('a write refused as stale is not called a failed renewal (fenced-db-write renews nothing)', () => {
