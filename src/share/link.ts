@@ -43,8 +43,13 @@ export const interviewerNotesSchema = z.strictObject({
   t: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
   /** The model answer. */
   a: z.string().max(MAX_NOTE_CHARS),
-  /** Follow-up questions, each with the fault schedule that makes it bite. */
-  q: z.array(z.strictObject({ q: z.string().max(MAX_NOTE_CHARS), x: z.array(faultSchema).max(3) })).max(8),
+  /**
+   * Follow-up questions, each with the whole fault schedule that makes it bite (`x`: the prompt's
+   * own faults, which an interview's grading keeps, then up to 3 the search added) and, with `m`,
+   * the design it is about: the model answer's (its "Show this schedule" shows that design), else
+   * the starting design's.
+   */
+  q: z.array(z.strictObject({ q: z.string().max(MAX_NOTE_CHARS), x: z.array(faultSchema).max(LIMITS.maxFaults + 3), m: z.literal(1).optional() })).max(8),
   /** Rubric lines. */
   r: z.array(z.string().max(MAX_NOTE_CHARS)).max(8),
 });

@@ -10,7 +10,13 @@ import type { CompareTarget } from '../store/types';
 
 /** The schedule in words ("pause A for 31 s before step 2; crash B …"). */
 export function scheduleInWords(ce: Counterexample): string {
-  return ce.faults.length === 0 ? 'no fault at all (the scenario breaks as it is)' : ce.faults.map((f) => describeFault(f, ce.scenario)).join('; ');
+  const placed = ce.faults.map((f) => describeFault(f, ce.scenario)).join('; ');
+  // With the scenario's own faults kept (an interview's grading), they are part of the schedule.
+  if (ce.own.length > 0) {
+    const own = ce.own.map((f) => describeFault(f, ce.scenario)).join('; ');
+    return ce.faults.length === 0 ? `the scenario's own faults alone (${own})` : `${placed}, on top of the scenario's own faults (${own})`;
+  }
+  return ce.faults.length === 0 ? 'no fault at all (the scenario breaks as it is)' : placed;
 }
 
 /**

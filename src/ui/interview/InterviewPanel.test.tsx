@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createLockscopeStore } from '../store';
+import { createLockscopeStore, deriveRun } from '../store';
 import { renderIn } from '../store/testing';
 import { inlineRunner } from '../explore/coordinator';
 import type { ExploreEnv } from '../explore/labels';
 import { findPreset } from '../../sim';
+import { searchFaults } from '../../sim/search/search';
 import { CheckDesign, designToGrade, InterviewerNotesPanel, modelWithPromptFaults } from './InterviewPanel';
 import { InterviewSetup } from './InterviewSetup';
 
@@ -43,6 +44,10 @@ describe('interview panels', () => {
     expect(store.getState().composed.faults).toEqual([]);
     await user.click(screen.getByTestId('check-my-design'));
     await waitFor(() => expect(screen.getByTestId('check-result')).toHaveTextContent(/^Broken by the prompt's own faults alone \(Pause A /));
+    // Replay puts the prompt's pause back on the timeline, and the change badge says so (it had said "no fault at all").
+    await user.click(screen.getByRole('button', { name: 'Replay this schedule' }));
+    expect(store.getState().composed.faults).toEqual(preset.withoutFix.faults);
+    expect(store.getState().badge?.action).toMatch(/^Counterexample: the scenario's own faults alone \(Pause A .+\)$/);
   });
 
   it("designToGrade: the prompt's faults on the design on screen, unless the candidate's edits left them naming a step that is gone", () => {
@@ -61,6 +66,27 @@ describe('interview panels', () => {
     expect(modelWithPromptFaults(p.withFix, p.withoutFix, changed).faults).toEqual(changed.faults);
     const s = findPreset('session-lock-pool')!; // its variants differ in their workers: the fixed variant keeps its own faults
     expect(modelWithPromptFaults(s.withFix, s.withoutFix, { ...s.withoutFix, faults: [] })).toBe(s.withFix);
+  });
+
+  it("a follow-up about the model answer shows its schedule on the model answer (unsafe-release: compare-and-delete under a second pause), the starting design's on the starting design", async () => {
+    const user = userEvent.setup();
+    const p = findPreset('unsafe-release')!;
+    const ce = searchFaults(p.withFix, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true }).counterexample!;
+    const start = searchFaults(p.withoutFix, { maxFaults: 1, kinds: ['pause'], keepOwnFaults: true }).counterexample!;
+    const store = createLockscopeStore();
+    store.getState().loadPreset('unsafe-release', 'without');
+    store.getState().setView('simulate');
+    store.getState().setInterview({ role: 'interviewer', kinds: ['pause'], maxFaults: 1, notes: { t: 'a'.repeat(22), a: '', q: [{ q: 'Starting design …', x: [...start.scenario.faults] }, { q: 'Your design …', x: [...ce.scenario.faults], m: 1 }], r: [] } });
+    renderIn(store, <InterviewerNotesPanel />);
+    await user.click(screen.getByRole('button', { name: 'Show it on the model answer' }));
+    expect(store.getState().composed.mechanism).toEqual(p.withFix.mechanism);
+    expect(store.getState().composed.faults).toEqual(ce.scenario.faults);
+    expect(deriveRun(store.getState().composed).verdict.held).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Show this schedule' }));
+    expect(store.getState().composed.mechanism).toEqual(p.withoutFix.mechanism);
+    const run = deriveRun(store.getState().composed);
+    expect(run.verdict.held).toBe(false);
+    expect(run.events[store.getState().cursorIndex]?.id).toBe(run.verdict.violations[0]!.eventIds[0]);
   });
 
   it('is absent outside an interview; the setup is absent on the candidate side', () => {
@@ -97,6 +123,13 @@ describe('interview panels', () => {
     expect(notes).toHaveTextContent(/Starting design, with /);
     expect(notes).toHaveTextContent('States the invariant');
     expect(store.getState().mode).toBe('explore');
+    // A follow-up about the model answer shows its schedule on the model answer, not on the starting design.
+    await user.click(within(notes).getAllByRole('button', { name: 'Show this schedule' })[0]!);
+    expect(store.getState().composed.mechanism).toEqual(preset.withoutFix.mechanism);
+    const run = deriveRun(store.getState().composed);
+    expect(run.verdict.held).toBe(false);
+    // The cursor is on the first event the verdict cites.
+    expect(run.events[store.getState().cursorIndex]?.id).toBe(run.verdict.violations[0]!.eventIds[0]);
   }, 60_000);
 });
 

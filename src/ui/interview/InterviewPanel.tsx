@@ -18,8 +18,9 @@ import { describeFault, findPreset, type Scenario } from '../../sim';
 import { crossFieldErrors } from '../../sim/scenario/validate';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
-import { useLockscope, useLockscopeStore } from '../store';
+import { deriveRun, indexOfEvent, useLockscope, useLockscopeStore } from '../store';
 import type { InterviewSetupState, ModelFailure } from './InterviewSetup';
+import type { InterviewerNotes } from '../store/types';
 import { uniqueEditKey } from '../store/scenarioSlice';
 import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
@@ -202,12 +203,26 @@ export function InterviewerNotesPanel() {
   const store = useLockscopeStore();
   const interview = useLockscope((s) => s.interview);
   const composed = useLockscope((s) => s.composed);
+  const presetId = useLockscope((s) => s.presetId);
+  // The starting design as the notes first showed (if "Check my design" has not recorded the interview's own).
+  const opened = useRef<{ readonly of: typeof interview; readonly s: Scenario } | null>(null);
+  if (opened.current?.of !== interview) opened.current = { of: interview, s: composed };
   if (interview?.role !== 'interviewer' || !interview.notes) return null;
+  const preset = presetId ? findPreset(presetId) : undefined;
   const n = interview.notes;
   const candidate = shareFromScenario(composed, interviewShare({ ...interview, role: 'candidate' }));
-  const showSchedule = (faults: Scenario['faults']) => {
+  // A follow-up about the model answer (`m`) shows its schedule on the model answer, the others on
+  // the starting design (the scenario the interview opened with); the cursor goes to the first
+  // event the verdict cites, and the page to the timeline, so the schedule is seen to bite.
+  const showSchedule = (f: InterviewerNotes['q'][number]) => {
     const s = store.getState();
-    s.replaceScenario({ ...s.composed, faults: [...faults] }, 'Follow-up: its fault schedule', uniqueEditKey('interview'));
+    const start = s.interviewBase ?? opened.current?.s ?? s.composed;
+    const design = f.m && preset ? modelWithPromptFaults(preset.withFix, preset.withoutFix, start) : start;
+    s.replaceScenario({ ...design, faults: [...f.x] }, f.m && preset ? "Follow-up: the model answer with its fault schedule" : 'Follow-up: its fault schedule', uniqueEditKey('interview'));
+    const after = store.getState();
+    const first = deriveRun(after.composed).verdict.violations[0]?.eventIds[0];
+    if (first) after.setCursorIndex(indexOfEvent(deriveRun(after.composed), first));
+    document.getElementById('main')?.scrollIntoView?.({ block: 'start' });
   };
   return (
     <section className="panel interview-notes" aria-label="Interviewer's notes" data-testid="interviewer-notes">
@@ -219,7 +234,7 @@ export function InterviewerNotesPanel() {
           <h3>Follow-up questions</h3>
           <ol className="follow-ups">
             {n.q.map((f, i) => (
-              <li key={i}>{f.q}{f.x.length > 0 && <> <button type="button" className="link" onClick={() => showSchedule(f.x)}>Show this schedule</button></>}</li>
+              <li key={i}>{f.q}{f.x.length > 0 && <> <button type="button" className="link" onClick={() => showSchedule(f)}>{f.m && preset ? 'Show it on the model answer' : 'Show this schedule'}</button></>}</li>
             ))}
           </ol>
         </>

@@ -22,6 +22,16 @@ describe('interview kit', () => {
     expect(designInWords(preset.withoutFix)).toContain('Lock:');
   });
 
+  it('credits only what the candidate changed: a switch that comes into view with another choice keeps its starting value and is not listed', () => {
+    const p = findPreset('unsafe-release')!.withoutFix;
+    const advisory = { ...p, mechanism: { ...p.mechanism, lock: 'advisory-session' as const } };
+    expect(designInWords(advisory, p)).toMatch(/^Lock: [^·]+$/);
+    expect(designInWords(advisory, p)).not.toContain('On a job error');
+    // Changed too, it is listed.
+    const other = { ...advisory, mechanism: { ...advisory.mechanism, onError: advisory.mechanism.onError === 'return' ? 'unlockInFinally' as const : 'return' as const } };
+    expect(designInWords(other, p)).toMatch(/On a job error/);
+  });
+
   it('random tokens are URL-safe, 22 characters, and differ', () => {
     const a = randomToken();
     expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -84,6 +94,21 @@ describe('interview kit', () => {
     const good = await gradeDesign(preset.withFix, ['pause'], 1, find, { keepOwnFaults: true });
     expect(good).toEqual({ safe: true, maxFaults: 1, kinds: ['pause'], own: describeFault(preset.withFix.faults[0]!, preset.withFix) });
     expect(gradeInWords(good)).toMatch(/^Safe against the prompt's own faults \(Pause A .+\) plus ≤ 1 fault of these kinds: pause\.$/);
+  });
+
+  it('allowed kinds that do not apply to the design on screen are named, not dropped in silence (a candidate who moves from the lease to an advisory lock)', async () => {
+    const p = findPreset('unsafe-release')!;
+    const allowed = applicableKinds(p.withFix);
+    const advisory = { ...p.withFix, mechanism: { ...p.withFix.mechanism, lock: 'advisory-session' as const } };
+    const gone = allowed.filter((k) => !applicableKinds(advisory).includes(k));
+    expect(gone.length).toBeGreaterThan(0);
+    const g = await gradeDesign(advisory, allowed, 1, find, { keepOwnFaults: true });
+    expect(g.inapplicable).toEqual(gone);
+    if (g.safe) {
+      expect(g.kinds.some((k) => gone.includes(k))).toBe(false);
+      expect(gradeInWords(g)).toMatch(new RegExp(`\\(${gone.join(', ')}: allowed, but (it does|they do) not apply to this design\\.\\)$`));
+    }
+    expect((await gradeDesign(p.withFix, allowed, 1, find)).inapplicable).toBeUndefined();
   });
 
   it('with its own faults kept, a design that holds under them alone but breaks with one more says both: "Broken with 1 fault on top of the prompt\'s own (…): …"', async () => {

@@ -66,10 +66,12 @@ export { randomToken } from '../randomToken';
  * "design".
  */
 export function designInWords(s: Scenario, base?: Scenario): string {
-  const all = relevantSwitches(s).map((d) => switchValueText(s, d.id));
-  if (!base) return all.join(' · ');
-  const before = new Set(relevantSwitches(base).map((d) => switchValueText(base, d.id)));
-  const changed = all.filter((t) => !before.has(t));
+  const relevant = relevantSwitches(s);
+  if (!base) return relevant.map((d) => switchValueText(s, d.id)).join(' · ');
+  // A switch counts as the candidate's choice only when its value differs from the starting one's,
+  // relevant there or not: one that only came into view with another choice (the lock's "On a job
+  // error" when the lock changes) keeps the value it had, so it is not credited as chosen.
+  const changed = relevant.filter((d) => JSON.stringify(d.get(s)) !== JSON.stringify(d.get(base))).map((d) => switchValueText(s, d.id));
   const ttl = s.mechanism.lock === 'lease' && s.lease.ttlMs !== base.lease.ttlMs ? [`Lease TTL: ${fmtTime(s.lease.ttlMs)}`] : [];
   return changed.length + ttl.length === 0 ? 'the starting design' : [...changed, ...ttl].join(' · ');
 }
@@ -102,26 +104,27 @@ const broke = (ce: Counterexample) => ce.violations[0]?.message ?? 'an invariant
  * counterexample under the allowed faults ("walk me through it"); the model answer's, under the
  * allowed faults, then under one more fault of every kind that applies ("what would you add?").
  * Each carries the whole schedule that makes it bite (with `keepOwnFaults`, the scenario's own
- * faults and those added), and names only the faults the search added beyond the prompt's. Without
- * a model scenario, only the first.
+ * faults and those added), and names only the faults the search added beyond the prompt's; those
+ * about the model answer are marked `m` (their schedule is shown on it). Without a model scenario,
+ * only the first.
  */
 export async function deriveFollowUps(start: Scenario, model: Scenario | undefined, kinds: readonly string[], maxFaults: number, find: FindCounterexample, options: GradeOptions = {}): Promise<InterviewerNotes['q']> {
   const keep = options.keepOwnFaults ?? false;
-  const out: { q: string; x: Fault[] }[] = [];
+  const out: { q: string; x: Fault[]; m?: 1 }[] = [];
   const base = searchBase(start, keep);
   const allowed = kinds.length > 0 ? kinds : applicableKinds(base);
   const withWhat = (ce: Counterexample) => (ce.faults.length > 0 ? inWords(ce.faults, ce.scenario) : ce.own.length > 0 ? 'only the faults the prompt has' : 'no fault at all');
-  const extra = (ce: Counterexample) => (ce.own.length > 0 && ce.faults.length > 0 ? ' (on top of the prompt\'s own faults)' : '');
+  const extra = (ce: Counterexample) => (ce.own.length > 0 && ce.faults.length > 0 ? ', on top of the prompt\'s own faults' : '');
   const first = await find(base, maxFaults, allowed, keep);
-  if (first) out.push({ q: clip(`Starting design, with ${withWhat(first)}${extra(first)}: walk me through what happens. (It breaks: ${broke(first)}.)`), x: [...first.scenario.faults] });
+  if (first) out.push({ q: clip(`Starting design, with ${withWhat(first)}${extra(first)}: walk me through what happens. It breaks: ${broke(first)}.`), x: [...first.scenario.faults] });
   if (model) {
     const m = searchBase(model, keep);
     const mk = kinds.length > 0 ? kinds.filter((k) => applicableKinds(m).includes(k)) : applicableKinds(m);
     const own = mk.length > 0 ? await find(m, maxFaults, mk, keep) : null;
-    if (own) out.push({ q: clip(`Your design, with ${withWhat(own)}${extra(own)}: does it hold? (The model answer breaks: ${broke(own)}. What would you add?)`), x: [...own.scenario.faults] });
+    if (own) out.push({ q: clip(`Your design, with ${withWhat(own)}${extra(own)}: does it hold? The model answer breaks: ${broke(own)}. What would you add?`), x: [...own.scenario.faults], m: 1 });
     else if (maxFaults < 3) {
       const more = await find(m, maxFaults + 1, applicableKinds(m), keep);
-      if (more) out.push({ q: clip(`Beyond the allowed faults: with ${withWhat(more)}${extra(more)}, does your design hold? (The model answer breaks: ${broke(more)}.)`), x: [...more.scenario.faults] });
+      if (more) out.push({ q: clip(`Beyond the allowed faults: with ${withWhat(more)}${extra(more)}, does your design hold? The model answer breaks: ${broke(more)}.`), x: [...more.scenario.faults], m: 1 });
       else out.push({ q: clip(`The model answer holds against ≤ ${maxFaults + 1} faults of every kind that applies${keep && m.faults.length > 0 ? ' on top of the prompt\'s own' : ''}. Why? What does it rely on that the simulator does not model?`), x: [] });
     }
   }
@@ -149,9 +152,13 @@ export function interviewLinks(scenario: Scenario, choice: InterviewChoice, foll
  * kept in every schedule (`GradeOptions.keepOwnFaults`), '' otherwise; `faults` and `schedule` are
  * only those the search added.
  */
-export type Grade =
+export type Grade = (
   | { readonly safe: true; readonly maxFaults: number; readonly kinds: readonly string[]; readonly own: string }
-  | { readonly safe: false; readonly schedule: string; readonly faults: readonly Fault[]; readonly own: string; readonly invariant: string; readonly counterexample: Counterexample };
+  | { readonly safe: false; readonly schedule: string; readonly faults: readonly Fault[]; readonly own: string; readonly invariant: string; readonly counterexample: Counterexample }
+) & {
+  /** Allowed kinds that do not apply to this design (a lease expiry without a lease): not tried, and said so. */
+  readonly inapplicable?: readonly string[];
+};
 
 /**
  * Grades a design: the shortest counterexample under the allowed faults, or safe against them.
@@ -163,9 +170,11 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
   const own = inWords(base.faults, base);
   const applicable = applicableKinds(base);
   const use = kinds.length > 0 ? kinds.filter((k) => applicable.includes(k)) : applicable;
+  const skipped = kinds.filter((k) => !applicable.includes(k));
+  const extra = skipped.length > 0 ? { inapplicable: skipped } : {};
   const ce = await find(base, maxFaults, use, keep);
-  if (!ce) return { safe: true, maxFaults, kinds: use, own };
-  return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, own, invariant: broke(ce), counterexample: ce };
+  if (!ce) return { safe: true, maxFaults, kinds: use, own, ...extra };
+  return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, own, invariant: broke(ce), counterexample: ce, ...extra };
 }
 
 /**
@@ -174,9 +183,12 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
  * by the prompt's own faults alone (…)", "Broken with 1 fault on top of the prompt's own (…): …".
  */
 export function gradeInWords(g: Grade, kindLabel: (k: string) => string = (k) => k): string {
+  const skipped = g.inapplicable && g.inapplicable.length > 0
+    ? ` (${g.inapplicable.map(kindLabel).join(', ')}: allowed, but ${g.inapplicable.length === 1 ? 'it does' : 'they do'} not apply to this design.)`
+    : '';
   if (g.safe) {
     const bound = `≤ ${g.maxFaults} fault${g.maxFaults === 1 ? '' : 's'} of these kinds: ${g.kinds.map(kindLabel).join(', ') || 'none apply'}`;
-    return g.own ? `Safe against the prompt's own faults (${g.own}) plus ${bound}.` : `Safe against ${bound}.`;
+    return `${g.own ? `Safe against the prompt's own faults (${g.own}) plus ${bound}.` : `Safe against ${bound}.`}${skipped}`;
   }
   const n = g.faults.length;
   if (g.own && n === 0) return `Broken by the prompt's own faults alone (${g.own}). Invariant broken: ${g.invariant}.`;

@@ -138,7 +138,7 @@ export function SharePanel({ timeline = true }: SharePanelProps) {
       <EmbedSnippet />
       <h3>About this run</h3>
       <dl className="about" data-testid="about-run">
-        <dt>Trace hash</dt><dd>{showHints ? <code data-testid="trace-hash">{run.traceHash}</code> : <span data-testid="trace-hash">{WITHHELD_HASH}: it would name the preset</span>}</dd>
+        <dt>Trace hash</dt><dd>{showHints ? <code data-testid="trace-hash">{run.traceHash}</code> : <span data-testid="trace-hash">{WITHHELD_HASH}: it could be looked up to identify this scenario</span>}</dd>
         <dt>Seed</dt><dd data-testid="seed">{composed.seed}</dd>
         <dt>Scenario version</dt><dd>{composed.version}</dd>
         <dt>Events</dt><dd>{run.events.length}{run.error ? ' (stopped early)' : ''}</dd>
