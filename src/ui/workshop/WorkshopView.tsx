@@ -27,7 +27,7 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { neutralTitle } from '../../share/candidatePrompt';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
-import { isRightOption, makeVote, withCount } from './vote';
+import { isRightOption, makeVote, voteAlternatives, withCount } from './vote';
 import { deriveRun } from '../store/derive';
 
 type Store = { getState(): LockscopeState };
@@ -95,7 +95,7 @@ export function workshopKey(store: Store, key: string): boolean {
       return true;
     case 'v':
     case 'V':
-      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex));
+      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex, voteAlternatives(s.composed)));
       return true;
     case 'Escape':
       if (!s.vote) return false;
