@@ -118,6 +118,8 @@ test('the workshop vote shows the audience nothing of the future: the answer is 
       for (const s of future) expect(where, `asked at event ${steps}`).not.toContain(s);
       expect(where).not.toContain('lease expires');
     }
+    // The presenter's hint says what the reveal reveals: the vote's answer, not the run.
+    await expect(page.getByTestId('vote')).toContainText('reveal the vote’s answer');
     await page.keyboard.press('r');
     await expect(audience.locator('.vote-answer')).toContainText(run.events[cursor + 1]!.narration);
     await expect(audience.locator('body')).not.toContainText('Violated');

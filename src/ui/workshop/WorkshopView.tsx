@@ -126,6 +126,12 @@ function useWorkshopKeys(handle: (key: string) => void, keys: ReadonlySet<string
   }, [handle, keys]);
 }
 
+/** "A, B or C" for three options (the letters the vote shows). */
+function letterList(n: number): string {
+  const letters = Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
+  return letters.length <= 1 ? (letters[0] ?? '') : `${letters.slice(0, -1).join(', ')} or ${letters.at(-1)}`;
+}
+
 /** The vote: options, the tally (editable by the presenter), the answer once revealed. */
 function VotePanel({ editable }: { editable: boolean }) {
   const store = useLockscopeStore();
@@ -152,7 +158,7 @@ function VotePanel({ editable }: { editable: boolean }) {
           </li>
         ))}
       </ol>
-      {!vote.revealed && <p className="small">{editable ? 'Count the hands, enter them, then reveal (R or →).' : 'Vote: A, B or C?'}</p>}
+      {!vote.revealed && <p className="small">{editable ? 'Count the hands, enter them, then reveal the vote’s answer (R or →): the cursor moves on to that one event, no further.' : `Vote: ${letterList(vote.options.length)}?`}</p>}
     </section>
   );
 }
