@@ -184,7 +184,7 @@ export function answerLine(q: Question): string {
 export function revealLine(ask: Ask, o: QuestionOption): string {
   const notes = o.notes.length > 0 ? ` Note: ${o.notes.join('; ')}.` : '';
   if (o.breaks) return `breaks — ${o.broke}.${notes}`;
-  if (ask.kind === 'repeats') return o.repeats ? `${ask.what} more than once, and no invariant broken.${notes}` : `${ask.what} at most once; no invariant broken.${notes}`;
+  if (ask.kind === 'repeats') return o.repeats ? `produces ${ask.what} more than once, and no invariant breaks.${notes}` : `produces ${ask.what} at most once; no invariant breaks.${notes}`;
   return `holds: no invariant broken.${notes}`;
 }
 
