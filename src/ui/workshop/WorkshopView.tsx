@@ -17,7 +17,7 @@
  * or Esc (which leaves full screen on a projector, and must not close the vote too).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { findPreset } from '../../sim';
+import { findPreset, type Scenario } from '../../sim';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
 import type { LockscopeState } from '../store/types';
@@ -27,7 +27,7 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { neutralTitle } from '../../share/candidatePrompt';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
-import { isRightOption, makeVote, voteAlternatives, withCount } from './vote';
+import { isRightOption, makeVote, voteAlternatives, withCount, type VoteEvent } from './vote';
 import { deriveRun } from '../store/derive';
 
 type Store = { getState(): LockscopeState };
@@ -40,6 +40,14 @@ export const WORKSHOP_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowL
  * bookmark, reveal, blank); the presenter honours no other key from the channel.
  */
 export const AUDIENCE_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.']);
+
+const alternativesCache = new WeakMap<Scenario, readonly VoteEvent[]>();
+/** `voteAlternatives` of the scenario on screen, computed once per scenario (a vote asked again at another event reuses them). */
+function alternativesOf(scenario: Scenario): readonly VoteEvent[] {
+  let alts = alternativesCache.get(scenario);
+  if (!alts) alternativesCache.set(scenario, (alts = voteAlternatives(scenario)));
+  return alts;
+}
 
 /** Shows the vote's answer: the cursor moves to the event it asked about. */
 function revealVote(s: LockscopeState): void {
@@ -95,7 +103,7 @@ export function workshopKey(store: Store, key: string): boolean {
       return true;
     case 'v':
     case 'V':
-      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex, voteAlternatives(s.composed)));
+      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex, alternativesOf(s.composed)));
       return true;
     case 'Escape':
       if (!s.vote) return false;
