@@ -22,6 +22,9 @@ export const NOTHING_HAPPENS = 'Nothing more happens: the run ends here.';
 /** What a vote reads of an event: its sentence and its virtual time. */
 export type VoteEvent = Pick<TraceEvent, 'narration' | 'atMs'>;
 
+/** A sentence a counterfactual run says; `injected` when it announces the fault that run added (less plausible as "what happens next": it is chosen last). */
+export type VoteAlternative = VoteEvent & { readonly injected?: boolean };
+
 /**
  * What a sentence reads as, for telling options apart: lower case, its figures (times, counts,
  * tokens, attempt numbers) and punctuation set aside. Two sentences with one key read nearly the
@@ -46,15 +49,16 @@ export function happeningKey(text: string): string {
  * more of an applicable kind placed where the fault search tries one (at most `maxRuns` runs, spread over the
  * candidates). `makeVote` keeps only the ones the actual run never says. Deterministic.
  */
-export function voteAlternatives(scenario: Scenario, maxRuns = 16): VoteEvent[] {
+export function voteAlternatives(scenario: Scenario, maxRuns = 16): VoteAlternative[] {
   const base = withoutFaults(scenario);
   const baseRun = runScenario(base, { text: true });
-  const out: VoteEvent[] = baseRun.events.map((e) => ({ narration: e.narration, atMs: e.atMs }));
+  const out: VoteAlternative[] = baseRun.events.map((e) => ({ narration: e.narration, atMs: e.atMs }));
   const candidates = candidatesFor(base, applicableKinds(base), baseRun);
   const step = Math.max(1, Math.ceil(candidates.length / maxRuns));
   for (let i = 0; i < candidates.length; i += step) {
     const run = runScenario({ ...base, faults: [...scenario.faults, candidates[i]!.fault] }, { text: true });
-    for (const e of run.events) out.push({ narration: e.narration, atMs: e.atMs });
+    const added = scenario.faults.length;
+    for (const e of run.events) out.push({ narration: e.narration, atMs: e.atMs, injected: e.data?.t === 'fault' && e.data.faultIndex === added });
   }
   return out;
 }
@@ -64,11 +68,12 @@ export function voteAlternatives(scenario: Scenario, maxRuns = 16): VoteEvent[] 
  * narration among up to two sentences of `alternatives` (`voteAlternatives`) that never occur in
  * this run (no event of `events`, before or after the cursor, says the same: `happeningKey`), say
  * different things from each other, and were said nearest the next event's moment (later ones first
- * when equally near); "nothing more happens" fills in when too few are left. The answer's place
+ * when equally near; a counterfactual fault's own announcement only when nothing else is left);
+ * "nothing more happens" fills in when too few are left. The answer's place
  * rotates with `atIndex`. `answers` lists every option whose event happens at the next event's
  * virtual time (`optionsRightAt`). Null when no event follows.
  */
-export function makeVote(events: readonly VoteEvent[], atIndex: number, alternatives: readonly VoteEvent[] = []): Vote | null {
+export function makeVote(events: readonly VoteEvent[], atIndex: number, alternatives: readonly VoteAlternative[] = []): Vote | null {
   const next = events[atIndex + 1];
   if (!next) return null;
   const answer = next.narration;
@@ -77,7 +82,7 @@ export function makeVote(events: readonly VoteEvent[], atIndex: number, alternat
   const pool = alternatives
     .filter((a) => !said.has(happeningKey(a.narration)) && a.narration !== NOTHING_HAPPENS)
     .map((a, i) => ({ a, i }))
-    .sort((x, y) => Math.abs(x.a.atMs - nowMs) - Math.abs(y.a.atMs - nowMs) || (y.a.atMs >= nowMs ? 1 : 0) - (x.a.atMs >= nowMs ? 1 : 0) || x.i - y.i);
+    .sort((x, y) => Number(x.a.injected ?? false) - Number(y.a.injected ?? false) || Math.abs(x.a.atMs - nowMs) - Math.abs(y.a.atMs - nowMs) || (y.a.atMs >= nowMs ? 1 : 0) - (x.a.atMs >= nowMs ? 1 : 0) || x.i - y.i);
   /** Each wrong option (−1: its event is in no run of these events). */
   const others: { text: string; at: number }[] = [];
   for (const { a } of pool) {
