@@ -110,5 +110,22 @@ test('lesson 1 says nothing of the outcome before the prediction; Help inside a 
   await page.getByTestId('lesson-reveal').click();
   await expect(page.getByTestId('lesson-catalogue')).toContainText('no invariant breaks');
   await expect(page.locator('.marks-note')).toHaveText('notes, no violation ▸');
+  // The question, each option's mark, the reveal and the timeline agree: the scenario checks no
+  // invariant a run can break (its duplicate is declared harmless), so the question asks about the
+  // duplicate, never about "the external effect happens at most once" (found by a newcomer: every
+  // option "— holds" beside a DUPLICATE the timeline drew).
+  await expect(page.getByTestId('lesson-question')).toContainText('Which of these fault schedules produce thumbs/42.png more than once?');
+  await expect(page.getByTestId('lesson-question')).not.toContainText('at most once');
+  const marks = await page.getByTestId('lesson-options').locator('label strong').allTextContents();
+  const items = page.getByTestId('lesson-reveal-panel').locator('ol.lesson-reveal > li');
+  await expect(items).toHaveCount(marks.length);
+  const dupOnTimeline = () => page.evaluate(() => [...document.querySelectorAll('[aria-label], title, text')].some((el) => /DUPLICATE/.test(`${el.getAttribute('aria-label') ?? ''} ${el.textContent ?? ''}`)));
+  for (let i = 0; i < marks.length; i++) {
+    const twice = marks[i]!.includes('— more than once');
+    if (!twice) expect(marks[i]).toContain('— not more than once');
+    await expect(items.nth(i)).toContainText(twice ? 'more than once, and no invariant breaks' : 'at most once; no invariant breaks');
+    await items.nth(i).getByRole('button', { name: /^Show [A-C] on the timeline$/ }).click();
+    await expect.poll(dupOnTimeline).toBe(twice);
+  }
   expect(errors).toEqual([]);
 });

@@ -89,3 +89,44 @@ test('the workshop audience window: a display without controls, nothing after th
   await expect(audience.getByRole('button')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('the workshop vote shows the audience nothing of the future: the answer is the next event, the wrong options happen nowhere in the run', async ({ page, context }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#/sim/export-lease-expiry');
+  await page.getByTestId('present').click();
+  const [audience] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-audience').click()]);
+  await expect(audience.getByTestId('audience')).toBeVisible();
+  const said = new Set(run.events.map((e) => e.narration));
+  for (const steps of [3, 6]) {
+    await page.keyboard.press('Home');
+    for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('presenter-position')).toContainText(`Event ${steps} of`);
+    await expect(audience.getByTestId('workshop-now')).toHaveText((await page.getByTestId('workshop-now').textContent()) ?? '');
+    const cursor = steps - 1;
+    await page.keyboard.press('v');
+    await expect(audience.getByTestId('vote')).toBeVisible();
+    const options = await audience.locator('[data-testid="vote"] .vote-text').allTextContents();
+    expect(options).toHaveLength(3);
+    // The right option is the next event; the wrong ones are said by no event of the run, before or after the cursor.
+    expect(options.filter((o) => said.has(o))).toEqual([run.events[cursor + 1]!.narration]);
+    // Nothing said only after the vote's answer shows in the audience's text, accessibility tree or names.
+    const shown = new Set(run.events.slice(0, cursor + 2).map((e) => e.narration));
+    const future = run.events.slice(cursor + 2).map((e) => e.narration).filter((n) => !shown.has(n));
+    expect(future.length).toBeGreaterThan(0);
+    const during = await everything(audience);
+    for (const where of [during.text, during.aria, during.names]) {
+      for (const s of future) expect(where, `asked at event ${steps}`).not.toContain(s);
+      expect(where).not.toContain('lease expires');
+    }
+    // The presenter's hint says what the reveal reveals: the vote's answer, not the run.
+    await expect(page.getByTestId('vote')).toContainText('reveal the vote’s answer');
+    await page.keyboard.press('r');
+    await expect(audience.locator('.vote-answer')).toContainText(run.events[cursor + 1]!.narration);
+    await expect(audience.locator('body')).not.toContainText('Violated');
+    const revealed = await everything(audience);
+    for (const s of future) expect(revealed.text).not.toContain(s);
+    await page.keyboard.press('Escape');
+    await expect(audience.getByTestId('vote')).toHaveCount(0);
+  }
+  expect(errors).toEqual([]);
+});

@@ -53,8 +53,8 @@ function UsingThisView({ topic, showAnswer }: { topic: HelpTopic; showAnswer: bo
       return (
         <ol data-testid="help-topic" data-topic={topic}>
           <li><strong>Read the question and the setup.</strong> The timeline shows the run one event at a time (← / → or Play); what happens after the cursor and the verdict stay hidden until the reveal.</li>
-          <li><strong>Predict</strong>: tick every fault schedule you think breaks the design — maybe all, maybe none — then <strong>Check my prediction</strong>.</li>
-          <li><strong>Reveal what happens</strong>: what each schedule does, with the events each broken invariant cites; “Show … on the timeline” runs it.</li>
+          <li><strong>Predict</strong>: tick every fault schedule that does what the question asks — breaks the invariants it names, or, in a lesson whose scenario checks none, repeats the effect — maybe all, maybe none — then <strong>Check my prediction</strong>.</li>
+          <li><strong>Reveal what happens</strong>: what each schedule does, with the events each broken invariant (or repeat) cites; “Show … on the timeline” runs it.</li>
           <li><strong>Exercise</strong>: change the mechanism in the Mechanism panel, then <strong>Check my design</strong>: the fault search tries every schedule of the lesson's faults and answers with the shortest one that breaks your design, or that none does.</li>
           <li><strong>Another question</strong> draws new schedules. Lessons done are kept on this device; the link keeps the lesson, its question and its stage.</li>
         </ol>

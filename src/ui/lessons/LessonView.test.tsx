@@ -5,7 +5,7 @@ import { createLockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 import { LessonPath, LessonView, openLesson } from './LessonView';
 import { loadProgress, PROGRESS_KEY } from './progress';
-import { breakingOptions, drawQuestion } from './question';
+import { rightOptions, drawQuestion } from './question';
 import { findInThread } from './testing';
 import { findPreset } from '../../sim';
 
@@ -28,7 +28,7 @@ describe('a guided lesson', () => {
     // The right pick is what the simulation says (the same seeded question, drawn here in-thread).
     const q = await drawQuestion(findPreset('invoice-race')!.withoutFix, ['pause'], 1, 0, findInThread);
     expect(q.options.map((o) => o.words)).toEqual(boxes.map((b) => b.closest('label')!.textContent!.replace(/^[A-C]\. /, '')));
-    for (const i of breakingOptions(q)) fireEvent.click(boxes[i]!);
+    for (const i of rightOptions(q)) fireEvent.click(boxes[i]!);
     fireEvent.click(screen.getByTestId('lesson-check'));
     expect(s.getState().lesson?.st).toBe(1);
     expect(screen.getByTestId('lesson-verdict')).toHaveTextContent(/^Right\./);

@@ -11,7 +11,7 @@
  * hides the verdict, the findings and the events after the cursor (../store/visibility.ts).
  */
 import { useEffect, useRef, useState } from 'react';
-import { findPreset, INVARIANT_TEXT, type Scenario } from '../../sim';
+import { findPreset, type Scenario } from '../../sim';
 import { withoutFaults } from '../../sim/search/search';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun } from '../store';
 import type { LessonState, LockscopeState } from '../store/types';
@@ -26,7 +26,7 @@ import { findWith } from '../interview/InterviewPanel';
 import { designInWords, gradeDesign, gradeInWords, type Grade } from '../interview/kit';
 import { LESSON_PATH, findLesson, lessonQuestion, nextLesson, type Lesson, type LessonId } from './lessons';
 import { drawSeed, loadProgress, markDone, saveProgress, type Progress } from './progress';
-import { drawQuestion, isRightPick, type Question } from './question';
+import { answerLine, askFor, drawQuestion, isRightPick, optionMark, revealLine, type Question } from './question';
 
 type Store = { getState(): LockscopeState };
 
@@ -96,8 +96,9 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const cursorIndex = useLockscope((s) => s.cursorIndex);
   const preset = findPreset(def.presetId)!;
   const index = LESSON_PATH.indexOf(def);
-  // One question: the one the prediction answers (the schedules' runs are checked against these invariants).
-  const asked = lessonQuestion(def, preset.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]));
+  // One question: the one the prediction answers (the invariants the schedules' runs can break, or — none checked — whether they repeat the effect).
+  const ask = askFor(withoutFaults(preset.withoutFix));
+  const asked = lessonQuestion(def, ask);
   const [question, setQuestion] = useState<{ kind: 'busy' } | { kind: 'ready'; q: Question } | { kind: 'error'; message: string }>({ kind: 'busy' });
   const [picked, setPicked] = useState<readonly number[]>(lesson.a ?? []);
   const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string } | { kind: 'error'; message: string }>({ kind: 'idle' });
@@ -155,24 +156,24 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
 
         <section className="panel lesson-stage" aria-labelledby="lesson-predict">
           <h2 id="lesson-predict" tabIndex={-1} ref={lesson.st <= 1 ? stageRef : undefined}>Predict</h2>
-          <p className="small" data-testid="lesson-predict-how">Answer the question: tick every schedule that breaks it — maybe all, maybe none. Each runs the design as the lesson starts, its own faults set aside.</p>
+          <p className="small" data-testid="lesson-predict-how">Answer the question: tick every schedule that does — maybe all, maybe none. Each runs the design as the lesson starts, its own faults set aside.</p>
           {question.kind === 'busy' && <p role="status">Drawing a question from the fault search…</p>}
           {question.kind === 'error' && <p className="error" role="alert">The question could not be drawn: {question.message}</p>}
           {q && (
             <fieldset className="lesson-options" data-testid="lesson-options" disabled={lesson.st >= 1}>
               <legend className="sr-only">{asked}</legend>
               {q.options.map((o, i) => (
-                <label key={i} className={lesson.st >= 1 ? (o.breaks === picked.includes(i) ? 'option right' : 'option wrong') : 'option'}>
+                <label key={i} className={lesson.st >= 1 ? (o.hit === picked.includes(i) ? 'option right' : 'option wrong') : 'option'}>
                   <input type="checkbox" checked={picked.includes(i)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, i] : p.filter((x) => x !== i)))} data-testid={`lesson-option-${i}`} />
                   <span>{String.fromCharCode(65 + i)}. {o.words}</span>
-                  {lesson.st >= 1 && <strong className="small">{o.breaks ? ' — breaks' : ' — holds'}</strong>}
+                  {lesson.st >= 1 && <strong className="small"> — {optionMark(q.ask, o)}</strong>}
                 </label>
               ))}
             </fieldset>
           )}
           {q && lesson.st === 0 && <button type="button" className="button primary" onClick={() => setStage(1, { a: [...picked] })} data-testid="lesson-check">Check my prediction</button>}
           {q && lesson.st >= 1 && (
-            <p role="status" data-testid="lesson-verdict" className={right ? 'held-text' : 'bad-text'}>{right ? 'Right.' : 'Not quite.'} {q.options.filter((o) => o.breaks).length === 0 ? 'None of them breaks this design.' : `Breaks: ${q.options.flatMap((o, i) => (o.breaks ? [String.fromCharCode(65 + i)] : [])).join(', ')}.`}</p>
+            <p role="status" data-testid="lesson-verdict" className={right ? 'held-text' : 'bad-text'}>{right ? 'Right.' : 'Not quite.'} {answerLine(q)}</p>
           )}
           {q && lesson.st === 1 && <button type="button" onClick={() => setStage(2)} data-testid="lesson-reveal">Reveal what happens</button>}
           <button type="button" className="link" onClick={another} data-testid="lesson-another">Another question</button>
@@ -185,7 +186,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
             <ol className="lesson-reveal">
               {q.options.map((o, i) => (
                 <li key={i}>
-                  <strong>{String.fromCharCode(65 + i)}. {o.words}:</strong> {o.breaks ? <>breaks — {o.broke}.</> : 'holds: no invariant broken.'}
+                  <strong>{String.fromCharCode(65 + i)}. {o.words}:</strong> {revealLine(q.ask, o)}
                   {o.cited.length > 0 && (
                     <ul className="cited small">
                       {o.cited.map((c) => <li key={c.id}><span className="muted">{fmtSeconds(c.atMs)} · {c.actor} ·</span> {c.narration}</li>)}

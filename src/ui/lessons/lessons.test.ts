@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findPreset, INVARIANT_TEXT } from '../../sim';
+import { duplicateEffects, findPreset, INVARIANT_TEXT, runScenario } from '../../sim';
+import { answerLine, askFor, checkedInvariants, drawQuestion, optionMark, revealLine, rightOptions } from './question';
 import { applicableKinds, withoutFaults } from '../../sim/search/search';
 import { LESSON_IDS } from '../../share/link';
 import { gradeDesign } from '../interview/kit';
@@ -29,14 +30,65 @@ describe('the lesson path', () => {
 
   for (const l of LESSON_PATH) {
     it(`${l.id}: its question is the prediction's — one question, which schedules break the invariants the runs are checked against`, () => {
-      const invariants = findPreset(l.presetId)!.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]);
-      const q = lessonQuestion(l, invariants);
+      const design = withoutFaults(findPreset(l.presetId)!.withoutFix);
+      const ask = askFor(design);
+      const q = lessonQuestion(l, ask);
       // The scene asks nothing of its own: a second question would be one the options do not answer.
       expect(l.scene).not.toContain('?');
       expect(q.split('?')).toHaveLength(2);
       expect(q.endsWith('?')).toBe(true);
-      expect(q).toMatch(/Which of these fault schedules breaks /);
-      for (const t of invariants) expect(q).toContain(`“${t}”`);
+      expect(q).toMatch(/Which of these fault schedules (breaks|produce) /);
+      // The invariants it names are exactly those a run of the scenario can break.
+      const named = Object.entries(INVARIANT_TEXT).filter(([, t]) => q.includes(`“${t}”`)).map(([k]) => k).sort();
+      expect(named).toEqual(checkedInvariants(design).sort());
     });
+  }
+
+  for (const l of LESSON_PATH) {
+    it(`${l.id}: property over several draws — the question, each option's mark, the answer and the reveal agree with the runs`, async () => {
+      const design = withoutFaults(findPreset(l.presetId)!.withoutFix);
+      const ask = askFor(design);
+      const declared = design.invariants.map((i) => i.kind);
+      let hits = 0;
+      let misses = 0;
+      for (const seed of [0, 1, 2, 3, 4, 5]) {
+        const q = await drawQuestion(design, l.kinds, l.maxFaults, seed, findInThread);
+        expect(q.ask).toEqual(ask);
+        for (const o of q.options) {
+          const run = runScenario({ ...design, faults: [...o.faults] });
+          const tag = `${l.id} seed ${seed}: ${o.words}`;
+          // Offered only when the run answers the question (never cut short).
+          expect(run.verdict.status, tag).not.toBe('inconclusive');
+          // Whatever a run breaks is an invariant the question names: nothing breaks unasked.
+          for (const v of run.verdict.violations) expect(ask.kind === 'breaks' && ask.invariants.includes(v.invariant), `${tag} breaks ${v.invariant}, not named`).toBe(true);
+          // A run breaks only what the scenario declares (no hidden always-on check surfaces unnamed).
+          for (const v of run.verdict.violations) expect(declared, tag).toContain(v.invariant);
+          const dup = duplicateEffects(run.scenario, run.events).length > 0;
+          expect(o.breaks, tag).toBe(run.verdict.status === 'violated');
+          expect(o.repeats, tag).toBe(dup);
+          expect(o.hit, tag).toBe(ask.kind === 'breaks' ? run.verdict.status === 'violated' : dup);
+          // The mark and the reveal say what the run does: "holds" never stands next to a DUPLICATE the reveal leaves unsaid.
+          const mark = optionMark(ask, o);
+          const reveal = revealLine(ask, o);
+          if (ask.kind === 'breaks') expect(mark).toBe(o.hit ? 'breaks' : 'holds');
+          else expect(mark).toBe(o.hit ? 'more than once' : 'not more than once');
+          if (o.breaks) expect(reveal).toContain(run.verdict.violations[0]!.message);
+          for (const n of run.verdict.notes) expect(reveal, tag).toContain(n.message);
+          if (dup && !o.breaks) expect(reveal, `${tag}: the timeline marks a DUPLICATE`).toMatch(/more than once|produced \d+ times|performed \d+ times/);
+          if (o.hit) hits++;
+          else misses++;
+        }
+        // The answer line names exactly the ticked letters.
+        const letters = rightOptions(q).map((i) => String.fromCharCode(65 + i));
+        const line = answerLine(q);
+        if (letters.length > 0) expect(line).toContain(letters.join(', '));
+        else expect(line).toMatch(/^None of them/);
+      }
+      // Never trivially "none" in every draw: the question has a real answer. ("All" can be the truth:
+      // in the unique and row-lock lessons every single pause still breaks, timing alone does.)
+      expect(hits, `${l.id}: some option is ticked in some draw`).toBeGreaterThan(0);
+      // A lesson whose point is that nothing breaks asks about the repeat, and its draws tell schedules apart.
+      if (ask.kind === 'repeats') expect(misses, `${l.id}: some option is not ticked in some draw`).toBeGreaterThan(0);
+    }, 120_000);
   }
 });

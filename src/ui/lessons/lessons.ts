@@ -10,6 +10,7 @@
  * (`LessonView.test.tsx` checks every lesson's page before the reveal against the outcome texts).
  */
 import { LESSON_IDS } from '../../share/link';
+import { askInWords, type Ask } from './question';
 
 /** A lesson's id (the link's `l.id`). */
 export type LessonId = (typeof LESSON_IDS)[number];
@@ -118,13 +119,13 @@ export const LESSON_PATH: readonly Lesson[] = [
 
 /**
  * The lesson's question, the one its prediction answers: the scene, then "Which of these fault
- * schedules breaks …?" naming the invariants the runs are checked against (`invariants`: the
- * scenario's, in INVARIANT_TEXT's words) — a schedule ticked is one whose run breaks one of them.
+ * schedules …" and the ask (`askFor` of the lesson's design): "breaks …?" naming exactly the
+ * invariants its runs can break (the scenario's, in INVARIANT_TEXT's words; never one declared
+ * harmless), or, when it checks none, "produce … more than once?" — a schedule ticked is one whose
+ * run does.
  */
-export function lessonQuestion(lesson: Pick<Lesson, 'scene'>, invariants: readonly string[]): string {
-  const named = invariants.map((t) => `“${t}”`);
-  const list = named.length <= 1 ? (named[0] ?? 'an invariant') : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
-  return `${lesson.scene} Which of these fault schedules breaks ${list}?`;
+export function lessonQuestion(lesson: Pick<Lesson, 'scene'>, ask: Ask): string {
+  return `${lesson.scene} Which of these fault schedules ${askInWords(ask)}`;
 }
 
 /** The lesson with this id, or undefined. */

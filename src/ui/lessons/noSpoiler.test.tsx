@@ -12,9 +12,9 @@ import { createLockscopeStore, deriveRun } from '../store';
 import { renderIn } from '../store/testing';
 import { LessonPath, LessonView, openLesson } from './LessonView';
 import { LESSON_PATH, lessonQuestion } from './lessons';
-import { drawQuestion } from './question';
+import { askFor, drawQuestion } from './question';
 import { findInThread } from './testing';
-import { findPreset, INVARIANT_TEXT } from '../../sim';
+import { findPreset } from '../../sim';
 import { HelpButton } from '../help/HelpDialog';
 
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
@@ -54,7 +54,7 @@ describe('a lesson before its reveal states no outcome', () => {
       };
       check('before the prediction');
       // One question on the page, and it is the one the ticked schedules answer.
-      const asked = lessonQuestion(def, preset.withoutFix.invariants.map((i) => INVARIANT_TEXT[i.kind]));
+      const asked = lessonQuestion(def, askFor(preset.withoutFix));
       expect(screen.getByTestId('lesson-question').textContent).toBe(`Question. ${asked}`);
       expect(screen.getByRole('group', { name: asked })).toBeInTheDocument();
       const main = document.querySelector('main')!.cloneNode(true) as HTMLElement;

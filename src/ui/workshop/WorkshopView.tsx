@@ -17,7 +17,7 @@
  * or Esc (which leaves full screen on a projector, and must not close the vote too).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { findPreset } from '../../sim';
+import { findPreset, type Scenario } from '../../sim';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
 import type { LockscopeState } from '../store/types';
@@ -27,7 +27,7 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { neutralTitle } from '../../share/candidatePrompt';
 import { openChannel } from './channel';
 import { audienceKey, installAudienceSync, installPresenterSync } from './sync';
-import { isRightOption, makeVote, withCount } from './vote';
+import { isRightOption, makeVote, voteAlternatives, withCount, type VoteEvent } from './vote';
 import { deriveRun } from '../store/derive';
 
 type Store = { getState(): LockscopeState };
@@ -40,6 +40,14 @@ export const WORKSHOP_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowL
  * bookmark, reveal, blank); the presenter honours no other key from the channel.
  */
 export const AUDIENCE_KEYS: ReadonlySet<string> = new Set(['ArrowRight', 'ArrowLeft', 'PageDown', 'PageUp', ']', '[', 'r', 'R', 'b', 'B', '.']);
+
+const alternativesCache = new WeakMap<Scenario, readonly VoteEvent[]>();
+/** `voteAlternatives` of the scenario on screen, computed once per scenario (a vote asked again at another event reuses them). */
+function alternativesOf(scenario: Scenario): readonly VoteEvent[] {
+  let alts = alternativesCache.get(scenario);
+  if (!alts) alternativesCache.set(scenario, (alts = voteAlternatives(scenario)));
+  return alts;
+}
 
 /** Shows the vote's answer: the cursor moves to the event it asked about. */
 function revealVote(s: LockscopeState): void {
@@ -95,7 +103,7 @@ export function workshopKey(store: Store, key: string): boolean {
       return true;
     case 'v':
     case 'V':
-      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex));
+      s.setVote(makeVote(deriveRun(s.composed).events, s.cursorIndex, alternativesOf(s.composed)));
       return true;
     case 'Escape':
       if (!s.vote) return false;
@@ -126,6 +134,12 @@ function useWorkshopKeys(handle: (key: string) => void, keys: ReadonlySet<string
   }, [handle, keys]);
 }
 
+/** "A, B or C" for three options (the letters the vote shows). */
+function letterList(n: number): string {
+  const letters = Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
+  return letters.length <= 1 ? (letters[0] ?? '') : `${letters.slice(0, -1).join(', ')} or ${letters.at(-1)}`;
+}
+
 /** The vote: options, the tally (editable by the presenter), the answer once revealed. */
 function VotePanel({ editable }: { editable: boolean }) {
   const store = useLockscopeStore();
@@ -152,7 +166,7 @@ function VotePanel({ editable }: { editable: boolean }) {
           </li>
         ))}
       </ol>
-      {!vote.revealed && <p className="small">{editable ? 'Count the hands, enter them, then reveal (R or →).' : 'Vote: A, B or C?'}</p>}
+      {!vote.revealed && <p className="small">{editable ? 'Count the hands, enter them, then reveal the vote’s answer (R or →): the cursor moves on to that one event, no further.' : `Vote: ${letterList(vote.options.length)}?`}</p>}
     </section>
   );
 }

@@ -1,33 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS, runScenario } from '../../sim';
-import { isRightOption, makeVote, NOTHING_HAPPENS, withCount, type VoteEvent } from './vote';
+import { happeningKey, isRightOption, makeVote, NOTHING_HAPPENS, optionsRightAt, voteAlternatives, withCount, wordingKey, type VoteEvent } from './vote';
 
 /** Events one millisecond apart. */
 const ev = (...n: string[]): VoteEvent[] => n.map((narration, i) => ({ narration, atMs: i }));
 
 describe('what happens next? (a workshop vote)', () => {
-  it('offers the next event among two different later sentences, the answer where it says', () => {
+  it('offers the next event among two sentences the run never says, the answer where it says', () => {
     const events = ev('a', 'b', 'b', 'c', 'd');
+    const alternatives: VoteEvent[] = [{ narration: 'c', atMs: 1 }, { narration: 'x', atMs: 2 }, { narration: 'y', atMs: 9 }, { narration: 'x', atMs: 3 }, { narration: 'z', atMs: 1 }];
     for (let at = -1; at < 2; at++) {
-      const v = makeVote(events, at)!;
+      const v = makeVote(events, at, alternatives)!;
       expect(v.answers.map((i) => v.options[i])).toEqual([events[at + 1]!.narration]);
       expect(new Set(v.options).size).toBe(v.options.length);
       expect(v.options.length).toBe(3);
+      // 'c' is said by the run (later): never a wrong option; 'y' is said farthest from the moment.
+      expect(v.options).not.toContain('c');
+      expect(v.options.filter((o) => o !== events[at + 1]!.narration).sort()).toEqual(['x', 'z']);
       expect(v.tally).toEqual([0, 0, 0]);
       expect(v.revealed).toBe(false);
     }
-    expect(makeVote(events, -1)!.options).toEqual(expect.arrayContaining(['a', 'b', 'c']));
   });
 
-  it('fills in with "nothing more happens" near the end, and has no vote after the last event', () => {
-    const v = makeVote(ev('a', 'b'), 0)!;
+  it('fills in with "nothing more happens" when too few sentences are left, and has no vote after the last event', () => {
+    const v = makeVote(ev('a', 'b', 'c'), 0, [{ narration: 'x', atMs: 0 }])!;
     expect(v.options).toContain(NOTHING_HAPPENS);
+    expect(v.options).toContain('x');
+    expect(v.options).not.toContain('c');
     expect(v.answers.map((i) => v.options[i])).toEqual(['b']);
     expect(makeVote(ev('a', 'b'), 1)).toBeNull();
   });
 
   it('keeps a tally the presenter enters, clamped to whole hands', () => {
-    const v = makeVote(ev('a', 'b', 'c', 'd'), 0)!;
+    const v = makeVote(ev('a', 'b', 'c', 'd'), 0, ev('x', 'y'))!;
     expect(withCount(v, 1, 7).tally).toEqual([0, 7, 0]);
     expect(withCount(v, 0, -4).tally[0]).toBe(0);
     expect(withCount(v, 0, 2.6).tally[0]).toBe(3);
@@ -35,43 +40,47 @@ describe('what happens next? (a workshop vote)', () => {
     expect(withCount(v, 0, 1e9).tally[0]).toBe(9_999);
   });
 
-  it('accepts an option whose event happens at the same virtual millisecond as the one the reveal cites (found by a newcomer)', () => {
-    // B's grant and A's expiry at one instant (1,000 ms): whichever the trace lists first, both happen next.
+  it('grades by virtual time: an option whose event happens at the revealed millisecond is right too (found by a newcomer)', () => {
     const events: VoteEvent[] = [
       { narration: 'A acquires the lease', atMs: 0 },
       { narration: "A's lease expires", atMs: 1_000 },
       { narration: 'B acquires the lease', atMs: 1_000 },
       { narration: 'B uploads', atMs: 1_500 },
     ];
-    const v = makeVote(events, 0)!;
-    const right = v.options.filter((_, i) => isRightOption(v, i));
-    expect(right.sort()).toEqual(["A's lease expires", 'B acquires the lease']);
-    expect(isRightOption(v, v.options.indexOf('B uploads'))).toBe(false);
-    // One millisecond later is not "at the same moment".
-    const later = makeVote([...events.slice(0, 2), { narration: 'B acquires the lease', atMs: 1_001 }, events[3]!], 0)!;
-    expect(later.options.filter((_, i) => isRightOption(later, i))).toEqual(["A's lease expires"]);
+    expect(optionsRightAt(events, [1, 2, 3, -1], 1)).toEqual([0, 1]);
+    expect(optionsRightAt([...events.slice(0, 2), { narration: 'B acquires the lease', atMs: 1_001 }, events[3]!], [1, 2, 3], 1)).toEqual([0]);
   });
 
-  it('property: for every preset, variant and cursor, an option is right exactly when its sentence is said at the revealed virtual time', () => {
-    let sameInstant = 0;
+  it('a sentence that differs only in its figures or its parentheses says the same happening', () => {
+    expect(happeningKey('B takes the lease lease:export for 30 s (owner token e01d).')).toBe(happeningKey('B takes the lease lease:export for 10 s (owner token 7a2c)'));
+    expect(happeningKey('B takes the lease')).not.toBe(happeningKey('A takes the lease'));
+  });
+
+  it('property: for every preset, both variants and every cursor, no wrong option is said anywhere in the run (before or after the cursor), the answer is the next event, the options are distinct', () => {
+    let asked = 0;
     for (const p of PRESETS) {
       for (const s of [p.withoutFix, p.withFix]) {
         const events = runScenario(s).events;
+        const said = new Set(events.map((e) => happeningKey(e.narration)));
+        const alternatives = voteAlternatives(s);
         for (let at = -1; at < events.length - 1; at++) {
-          const v = makeVote(events, at)!;
-          const atMs = events[at + 1]!.atMs;
+          const v = makeVote(events, at, alternatives)!;
+          const tag = `${p.id} at ${at}: ${JSON.stringify(v.options)}`;
+          expect(v.options.length, tag).toBe(3);
+          expect(v.answers.map((i) => v.options[i]), tag).toEqual([events[at + 1]!.narration]);
           v.options.forEach((o, i) => {
-            const saidThen = o !== NOTHING_HAPPENS && events.some((e, j) => j > at && e.atMs === atMs && e.narration === o);
-            expect(isRightOption(v, i), `${p.id} at ${at}: "${o}"`).toBe(saidThen);
-            if (saidThen && o !== events[at + 1]!.narration) sameInstant++;
+            if (isRightOption(v, i)) return;
+            expect(events.some((e) => e.narration === o), `${tag}: wrong option “${o}” is said by the run`).toBe(false);
+            expect(said.has(happeningKey(o)), `${tag}: wrong option “${o}” says what the run says`).toBe(false);
           });
-          expect(v.answers.length).toBeGreaterThan(0);
+          expect(new Set(v.options.map(wordingKey)).size, tag).toBe(3);
+          expect(new Set(v.options.map(happeningKey)).size, tag).toBe(3);
+          asked++;
         }
       }
     }
-    // The presets do have such votes (else the property above would test nothing new).
-    expect(sameInstant).toBeGreaterThan(0);
-  });
+    expect(asked).toBeGreaterThan(1000);
+  }, 120_000);
 });
 
 describe('a vote\'s options read differently', () => {
@@ -82,8 +91,9 @@ describe('a vote\'s options read differently', () => {
     for (const p of PRESETS) {
       for (const sc of [p.withoutFix, p.withFix]) {
         const events = runScenario(sc, { text: true }).events;
+        const alternatives = voteAlternatives(sc);
         for (let i = -1; i < events.length - 1; i++) {
-          const v = make(events, i)!;
+          const v = make(events, i, alternatives)!;
           const keys = v.options.map(key);
           expect(new Set(keys).size, `${p.id} at ${i}: ${JSON.stringify(v.options)}`).toBe(keys.length);
           asked++;

@@ -1,14 +1,19 @@
 /**
  * Predict-then-reveal as a workshop step: "what happens next?" with three options — the sentence
- * of the event after the cursor and two sentences of later events — the tally the presenter
- * enters, then the reveal. Pure.
+ * of the event after the cursor and two sentences that do NOT happen in this run at all: said by
+ * counterfactual runs of the same scenario (its own faults set aside, or one other fault placed
+ * where the fault search would try it: `voteAlternatives`), the nearest to the cursor's moment,
+ * and checked against every sentence of the run, before and after the cursor (`wordingKey`). A
+ * wrong option is never a later event of the run: that spoiled the story (asked at 5 s, the
+ * audience read what happens at 30 s) and was half right (it does happen, only later). The tally
+ * the presenter enters, then the reveal. Pure (the counterfactual runs are simulations).
  *
  * Grading reads the trace's virtual time, never the sentences: the reveal cites the event after
  * the cursor, and every option whose event happens at that same virtual millisecond (`atMs`) is
- * right too — two things that happen at one instant both "happen next" (a newcomer found the
- * second marked wrong).
+ * right too (`optionsRightAt`; with wrong options drawn from outside the run that is the answer alone).
  */
-import type { TraceEvent } from '../../sim';
+import { applicableKinds, candidatesFor, withoutFaults } from '../../sim/search/search';
+import { runScenario, type Scenario, type TraceEvent } from '../../sim';
 import type { Vote } from '../store/types';
 
 /** Said when the run has too few other sentences to offer. */
@@ -16,6 +21,9 @@ export const NOTHING_HAPPENS = 'Nothing more happens: the run ends here.';
 
 /** What a vote reads of an event: its sentence and its virtual time. */
 export type VoteEvent = Pick<TraceEvent, 'narration' | 'atMs'>;
+
+/** A sentence a counterfactual run says; `injected` when it announces the fault that run added (less plausible as "what happens next": it is chosen last). */
+export type VoteAlternative = VoteEvent & { readonly injected?: boolean };
 
 /**
  * What a sentence reads as, for telling options apart: lower case, its figures (times, counts,
@@ -27,22 +35,60 @@ export function wordingKey(text: string): string {
 }
 
 /**
- * The vote asked at event index `atIndex` (−1: before the first event): the next event's
- * narration among up to two sentences of later events that read differently from it and from each
- * other (`wordingKey`; the nearest ones, deterministic),
- * its place rotating with `atIndex`. `answers` lists every option whose event happens at the next
- * event's virtual time (`optionsRightAt`). Null when no event follows.
+ * What a sentence says happened, for telling whether a run says it: `wordingKey` with its
+ * parentheses and every word that holds a figure set aside ("B takes the lease lease:export for
+ * 30 s (owner token e01d)" says what "… (owner token 7a2c)" says: B takes the lease).
  */
-export function makeVote(events: readonly VoteEvent[], atIndex: number): Vote | null {
+export function happeningKey(text: string): string {
+  return wordingKey(text.replace(/\([^()]*\)/g, ' ').replace(/[\p{L}\p{N}_:.-]*\d[\p{L}\p{N}_:.-]*/gu, ' '));
+}
+
+/**
+ * Sentences this scenario's runs could say but need not: every event sentence (with its virtual
+ * time) of counterfactual runs — the scenario without its own faults, and with its faults and one
+ * more of an applicable kind placed where the fault search tries one (at most `maxRuns` runs, spread over the
+ * candidates). `makeVote` keeps only the ones the actual run never says. Deterministic.
+ */
+export function voteAlternatives(scenario: Scenario, maxRuns = 16): VoteAlternative[] {
+  const base = withoutFaults(scenario);
+  const baseRun = runScenario(base, { text: true });
+  const out: VoteAlternative[] = baseRun.events.map((e) => ({ narration: e.narration, atMs: e.atMs }));
+  const candidates = candidatesFor(base, applicableKinds(base), baseRun);
+  const step = Math.max(1, Math.ceil(candidates.length / maxRuns));
+  for (let i = 0; i < candidates.length; i += step) {
+    const run = runScenario({ ...base, faults: [...scenario.faults, candidates[i]!.fault] }, { text: true });
+    const added = scenario.faults.length;
+    for (const e of run.events) out.push({ narration: e.narration, atMs: e.atMs, injected: e.data?.t === 'fault' && e.data.faultIndex === added });
+  }
+  return out;
+}
+
+/**
+ * The vote asked at event index `atIndex` (−1: before the first event): the next event's
+ * narration among up to two sentences of `alternatives` (`voteAlternatives`) that never occur in
+ * this run (no event of `events`, before or after the cursor, says the same: `happeningKey`), say
+ * different things from each other, and were said nearest the next event's moment (later ones first
+ * when equally near; a counterfactual fault's own announcement only when nothing else is left);
+ * "nothing more happens" fills in when too few are left. The answer's place
+ * rotates with `atIndex`. `answers` lists every option whose event happens at the next event's
+ * virtual time (`optionsRightAt`). Null when no event follows.
+ */
+export function makeVote(events: readonly VoteEvent[], atIndex: number, alternatives: readonly VoteAlternative[] = []): Vote | null {
   const next = events[atIndex + 1];
   if (!next) return null;
   const answer = next.narration;
-  /** Each distractor with the index of its event (the nearest one that says it), −1 for "nothing more happens". */
+  const said = new Set(events.map((e) => happeningKey(e.narration)));
+  const nowMs = next.atMs;
+  const pool = alternatives
+    .filter((a) => !said.has(happeningKey(a.narration)) && a.narration !== NOTHING_HAPPENS)
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => Number(x.a.injected ?? false) - Number(y.a.injected ?? false) || Math.abs(x.a.atMs - nowMs) - Math.abs(y.a.atMs - nowMs) || (y.a.atMs >= nowMs ? 1 : 0) - (x.a.atMs >= nowMs ? 1 : 0) || x.i - y.i);
+  /** Each wrong option (−1: its event is in no run of these events). */
   const others: { text: string; at: number }[] = [];
-  for (let i = atIndex + 2; i < events.length && others.length < 2; i++) {
-    const n = events[i]!.narration;
-    const key = wordingKey(n);
-    if (key !== wordingKey(answer) && !others.some((o) => wordingKey(o.text) === key)) others.push({ text: n, at: i });
+  for (const { a } of pool) {
+    if (others.length >= 2) break;
+    const key = happeningKey(a.narration);
+    if (!others.some((o) => happeningKey(o.text) === key)) others.push({ text: a.narration, at: -1 });
   }
   if (others.length < 2 && answer !== NOTHING_HAPPENS) others.push({ text: NOTHING_HAPPENS, at: -1 });
   const options = [...others];
