@@ -63,6 +63,35 @@ describe('read-modify-write with row locks', () => {
   });
 });
 
+describe('what a read makes the worker believe it holds', () => {
+  const one = (s: Scenario, steps: Scenario['workers'][number]['steps']) => runScenario({ ...s, workers: [{ ...s.workers[0]!, steps }] });
+  const readThenWork = (fixed: boolean, helper: boolean) => {
+    const r = one(variant('balance-update', fixed, {}), [{ do: 'begin' }, helper ? { do: 'read', helper: true } : { do: 'read' }, { do: 'work', ms: 10 }, { do: 'commit' }]);
+    const read = r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('SELECT balance'))!;
+    const work = r.events.find((e) => e.actor === 'A' && e.kind === 'step')!;
+    return { read: [read.narration, read.beliefs!.holdsLock, read.beliefs!.readValue], work: work.narration };
+  };
+
+  it('a FOR UPDATE read in the worker\'s transaction holds the row lock: the work after it is inside the critical section', () => {
+    expect(readThenWork(true, false)).toEqual({ read: ['A reads balance = 100 and locks the row until its transaction ends.', true, 100], work: 'A works for 10 ms inside its critical section.' });
+  });
+
+  it('a read without a row lock holds nothing', () => {
+    expect(readThenWork(false, false)).toEqual({ read: ['A reads balance = 100 (no lock: another transaction may change it before this one writes).', false, 100], work: 'A works for 10 ms.' });
+  });
+
+  it('a helper\'s FOR UPDATE read runs in autocommit: its row lock ends with the statement, so the worker holds nothing', () => {
+    expect(readThenWork(true, true)).toEqual({ read: ['[helper c2] A\'s helper reads balance = 100 (in autocommit: the row lock ends with the statement).', false, 100], work: 'A works for 10 ms.' });
+    expect(readThenWork(false, true)).toEqual({ read: ['[helper c2] A\'s helper reads balance = 100.', false, 100], work: 'A works for 10 ms.' });
+  });
+
+  it('a SKIP LOCKED read that gets no row holds nothing and has read nothing', () => {
+    const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateSkipLocked' }));
+    const read = r.events.find((e) => e.actor === 'B' && (e.command ?? '').startsWith('SELECT stock'))!;
+    expect([read.reply, read.beliefs!.holdsLock, read.beliefs!.readValue]).toEqual(['SELECT 0', false, null]);
+  });
+});
+
 describe('advisory locks: the error path', () => {
   it('unlockInFinally: the finally block unlocks, so the next borrower of c1 really takes the lock and C waits its turn', () => {
     const r = runScenario(variant('session-lock-pool', false, { onError: 'unlockInFinally' }));
