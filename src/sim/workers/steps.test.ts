@@ -110,6 +110,22 @@ describe('advisory locks: the error path', () => {
     expect(r.metrics.acquisitionLatency).toEqual({ count: 3, meanMs: 300, maxMs: 900 });
   });
 
+  it('unlockInFinally behind a transaction-mode pooler: the unlock lands on the other backend and gets false with a WARNING', () => {
+    // A locks on s1 in autocommit; B's transaction then takes s1 (the last returned), so A's finally-block unlock runs on s2.
+    const p = variant('pooler-session-lock', false, { onError: 'unlockInFinally' });
+    const r = runScenario({
+      ...p,
+      workers: [p.workers[0]!, { id: 'B', startMs: 500, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'work', ms: 1_000 }, { do: 'commit' }, { do: 'disconnect' }] }],
+      faults: [{ kind: 'jobError', worker: 'A', step: 3, phase: 'before' }],
+    });
+    expect(story(r, 'A').slice(2)).toEqual([
+      "1000 outcome | A's job fails (an exception); its error path runs.",
+      "1000 SELECT pg_advisory_unlock(42) → WARNING:  you don't own a lock of type ExclusiveLock; f | [backend s2] A's finally block tries to unlock, but gets false with a WARNING: this session does not hold the lock.",
+      '1000 client.release() → ok | A returns connection c1 to the pool.',
+      '1000 outcome | A is done: the job failed.',
+    ]);
+  });
+
   it('discardConnection: closing the connection ends the session and its lock; the pool opens c3', () => {
     const r = runScenario(variant('session-lock-pool', false, { onError: 'discardConnection' }));
     expect(story(r, 'A').slice(3)).toEqual([
