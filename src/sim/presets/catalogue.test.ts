@@ -6,6 +6,7 @@ import { PRESETS, findPreset } from './index';
 import { inventoryReserveCheck } from './inventoryReserve';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
+import { steps } from './build';
 
 const run = (id: string, fixed: boolean): RunResult => {
   const p = findPreset(id);
@@ -329,6 +330,13 @@ describe('serializable-retry', () => {
     expect(retry.narration).toContain('was not rolled back');
     expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
     expect(r.verdict.violations[0]!.message).toContain('charge-B');
+  });
+  it('two calls inside the rolled-back transaction: the retry says both were not rolled back', () => {
+    const base = findPreset('serializable-retry')!.withoutFix;
+    const twice = steps('begin', 'check', ['work', 300], ['effect', 250], ['effect', 250], 'record', 'commit');
+    const r = runScenario({ ...base, workers: base.workers.map((w) => ({ ...w, steps: twice })) });
+    const retry = find(r, (e) => e.actor === 'B' && e.kind === 'outcome' && e.narration.includes('40001'))[0]!;
+    expect(retry.narration).toBe('B\'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry 1 of 3). The 2 calls to POST /v1/charges it made inside the transaction were not rolled back: a database rollback cannot undo them.');
   });
   it('with the fix: B\'s 40001 comes before any charge; each order is charged once, after COMMIT, with its idempotency key', () => {
     const r = run('serializable-retry', true);
