@@ -63,6 +63,19 @@ describe('read-modify-write with row locks', () => {
   });
 });
 
+describe('a reservation the CHECK constraint rejects', () => {
+  it('23514: the reserve job rolls back and ends as sold out, not as a failure', () => {
+    const r = runScenario(variant('inventory-reserve', false, { checkConstraint: true }));
+    expect(story(r, 'B').slice(4)).toEqual([
+      '70 UPDATE items SET stock = stock - 1 WHERE id = 7 → ERROR 23514 new row for relation "items" violates check constraint "items_stock_check" (Failing row contains (7, -1).) | After waiting 10 ms: B\'s reservation is rejected: new row for relation "items" violates check constraint "items_stock_check".',
+      '70 ROLLBACK → ROLLBACK | B rolls back.',
+      '70 client.release() → ok | B returns connection c2 to the pool.',
+      '70 outcome | B is done: nothing left to reserve.',
+    ]);
+    expect(story(r, 'A').at(-1)).toBe('70 outcome | A is done: it completed the job.');
+  });
+});
+
 describe('what a read makes the worker believe it holds', () => {
   const one = (s: Scenario, steps: Scenario['workers'][number]['steps']) => runScenario({ ...s, workers: [{ ...s.workers[0]!, steps }] });
   const readThenWork = (fixed: boolean, helper: boolean) => {
