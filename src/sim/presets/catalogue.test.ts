@@ -375,6 +375,8 @@ describe('fenced-db-write', () => {
     // It learned it from the UPDATE 0, not from a renewal (this run renews nothing).
     expect(a[0]!.beliefs).toMatchObject({ refusedAsStale: true, renewFailed: false });
     expect(cmd(r, 'B', 'UPDATE documents').map((e) => e.reply)).toEqual(['UPDATE 1']);
+    // The accepted conditional UPDATE tells B nothing bad: it still believes it owns the lease.
+    expect(cmd(r, 'B', 'UPDATE documents')[0]!.beliefs).toMatchObject({ ownsLease: true, refusedAsStale: false });
     expect(rows(r, 'documents')).toEqual([{ id: 7, body: 'report by B', fence: 34 }]);
     expect(r.metrics.staleWritesRejected).toBe(1);
     expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)[0]).toContain('A\'s job fails (stale fencing token');
