@@ -420,3 +420,22 @@ describe('fencing tokens are compared with the grants before them', () => {
     expect(grants.join('\n')).not.toMatch(/higher/);
   });
 });
+
+describe('the job lifecycle: a request given up is no longer waiting', () => {
+  it('a try-lock skipped, then paused past the end of the run, is not reported as still waiting for the lock', () => {
+    const p = findPreset('session-lock-pool')!.withoutFix;
+    const r = runScenario({
+      ...p,
+      client: { ...p.client, onBusy: 'skip' },
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 500 }, { do: 'release' }, { do: 'disconnect' }] },
+        { id: 'B', startMs: 100, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 10 }, { do: 'disconnect' }] },
+      ],
+      faults: [{ kind: 'pause', worker: 'B', pauseMs: 50_000, step: 3, phase: 'before' }],
+    });
+    expect(story(r, 'B')[1]).toBe('100 SELECT pg_try_advisory_lock(42) → f | Advisory lock 42 is held by another session: B\'s try-lock returns false, so it skips the job without an error.');
+    // B is paused before its disconnect until after the horizon: unfinished, but waiting for nothing.
+    expect(r.verdict.cutShort?.unfinished).toEqual(['B']);
+    expect(r.metrics.acquisitionStillWaiting).toBeUndefined();
+  });
+});
