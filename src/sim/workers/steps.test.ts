@@ -98,6 +98,17 @@ describe('what a read makes the worker believe it holds', () => {
     expect(readThenWork(false, true)).toEqual({ read: ['[helper c2] A\'s helper reads balance = 100.', false, 100], work: 'A works for 10 ms.' });
   });
 
+  it('a FOR UPDATE read outside BEGIN runs in autocommit: the row lock ends with the SELECT, so the worker holds nothing', () => {
+    const s = variant('balance-update', true, {});
+    const noTxn: Scenario['workers'][number]['steps'] = [{ do: 'connect' }, { do: 'read' }, { do: 'work', ms: 50 }, { do: 'effect', ms: 0 }, { do: 'disconnect' }];
+    const r = runScenario({ ...s, invariants: [{ kind: 'mutualExclusion' }, { kind: 'noLostUpdate' }], workers: s.workers.map((w) => ({ ...w, steps: noTxn })) });
+    const read = r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('SELECT balance'))!;
+    expect([read.narration, read.beliefs!.holdsLock]).toEqual(['A reads balance = 100 outside a transaction (in autocommit: the row lock ends with the statement).', false]);
+    expect(r.events.find((e) => e.actor === 'A' && e.kind === 'step')!.narration).toBe('A works for 50 ms.');
+    // Both read 100 unprotected: the read-to-write sections overlap (no row lock enforced them) and the update is lost.
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['mutualExclusion', 'noLostUpdate']);
+  });
+
   it('a SKIP LOCKED read that gets no row holds nothing and has read nothing', () => {
     const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateSkipLocked' }));
     const read = r.events.find((e) => e.actor === 'B' && (e.command ?? '').startsWith('SELECT stock'))!;
