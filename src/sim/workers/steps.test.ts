@@ -125,6 +125,8 @@ describe('advisory locks: the error path', () => {
       '0 client.release() → ok | A returns connection c1 to the pool.',
       '0 outcome | A is done: the job failed.',
     ]);
+    // After its finally block's unlock, A no longer believes it holds the lock.
+    expect(r.events.find((e) => e.actor === 'A' && e.command === 'SELECT pg_advisory_unlock(42)')!.beliefs!.holdsLock).toBe(false);
     expect(story(r, 'B')[1]).toBe('100 SELECT pg_advisory_lock(42) → (void) | B holds advisory lock 42 for its session, until it unlocks or the connection closes.');
     expect(story(r, 'C').slice(1, 3)).toEqual([
       '200 SELECT pg_advisory_lock(42) → waits (advisory lock 42 held by session c1) | C waits: advisory lock 42 held by session c1.',
