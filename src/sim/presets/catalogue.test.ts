@@ -331,6 +331,15 @@ describe('serializable-retry', () => {
     expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
     expect(r.verdict.violations[0]!.message).toContain('charge-B');
   });
+  it('the framework retries only a 40001: an exception inside the transaction fails the job, with no retry', () => {
+    const base = findPreset('serializable-retry')!.withoutFix;
+    const r = runScenario({ ...base, faults: [{ kind: 'jobError', worker: 'B', step: 2, phase: 'before' }] });
+    expect(cmd(r, 'B', 'BEGIN')).toHaveLength(1);
+    expect(find(r, (e) => e.actor === 'B' && e.kind === 'outcome').map((e) => e.narration)).toEqual([
+      "B's job fails (an exception); its error path runs.",
+      'B is done: the job failed.',
+    ]);
+  });
   it('two calls inside the rolled-back transaction: the retry says both were not rolled back', () => {
     const base = findPreset('serializable-retry')!.withoutFix;
     const twice = steps('begin', 'check', ['work', 300], ['effect', 250], ['effect', 250], 'record', 'commit');
