@@ -16,8 +16,10 @@ function load(): Scenario {
 }
 
 describe('idempotency-in-flight.json', () => {
-  const run = runScenario(load());
-  const requests = (actor: string) => run.events.filter((e) => e.actor === actor && e.kind === 'destination');
+  // Run inside each test, not while the file is collected: a run that throws then fails the test
+  // (a mutation run counts a file that fails to collect as no failing test).
+  const run = () => runScenario(load());
+  const requests = (actor: string) => run().events.filter((e) => e.actor === actor && e.kind === 'destination');
 
   it('the first request is pending at 0 ms and answered at 3 s', () => {
     expect(requests('tab1').map((e) => [e.atMs, e.reply])).toEqual([[0, '(pending: no reply yet)'], [3_000, '201 Created']]);
@@ -43,7 +45,8 @@ describe('idempotency-in-flight.json', () => {
     const writes = runScenario(load(), { captureSnapshots: true }).snapshots!.at(-1)!.destination.writes;
     expect(writes.filter((w) => w.performed).map((w) => w.worker)).toEqual(['tab1']);
     expect(writes.filter((w) => w.status === 'conflict').every((w) => w.worker === 'tab2' && w.endMs !== null && w.endMs < 3_000)).toBe(true);
-    expect(run.metrics.duplicateEffects).toBe(0);
-    expect(run.verdict.held).toBe(true);
+    const r = run();
+    expect(r.metrics.duplicateEffects).toBe(0);
+    expect(r.verdict.held).toBe(true);
   });
 });

@@ -18,11 +18,13 @@ function load(): Scenario {
 }
 
 describe('renewal-timeout-narration.json', () => {
-  const run = runScenario(load());
-  const renewals = run.events.filter((e) => e.actor === 'beatA' && e.command === 'SET redbeat::lock e01d');
+  // Run inside each test, not while the file is collected: a run that throws then fails the test
+  // (a mutation run counts a file that fails to collect as no failing test).
+  const run = () => runScenario(load());
+  const renewalsOf = () => run().events.filter((e) => e.actor === 'beatA' && e.command === 'SET redbeat::lock e01d');
 
   it('each timed-out renewal is narrated as a timeout, never as overwriting the key', () => {
-    const timedOut = renewals.filter((e) => e.reply === '(no reply: connection timed out)');
+    const timedOut = renewalsOf().filter((e) => e.reply === '(no reply: connection timed out)');
     expect(timedOut.map((e) => e.atMs)).toEqual([5_000, 10_000, 15_000]);
     for (const e of timedOut) {
       expect(e.narration).not.toMatch(/overwrites/);
@@ -32,14 +34,15 @@ describe('renewal-timeout-narration.json', () => {
   });
 
   it('a renewal that got OK is narrated as the overwrite it is', () => {
-    const answered = renewals.filter((e) => e.reply === 'OK');
+    const answered = renewalsOf().filter((e) => e.reply === 'OK');
     expect(answered.length).toBeGreaterThan(0);
     for (const e of answered) expect(e.narration).toMatch(/overwrites whoever holds the key/);
   });
 
   it('the timed-out renewals are counted as renew failures', () => {
-    expect(run.metrics.renewFailures).toBe(3);
-    expect(run.events.filter((e) => e.data?.t === 'lease' && e.data.op === 'renewFailed')).toHaveLength(3);
+    const r = run();
+    expect(r.metrics.renewFailures).toBe(3);
+    expect(r.events.filter((e) => e.data?.t === 'lease' && e.data.op === 'renewFailed')).toHaveLength(3);
   });
 
   it('renew-partition e35: the timed-out compare-and-delete is narrated as a timeout, not as "sees B\'s token"', () => {

@@ -6,6 +6,7 @@ import { PRESETS, findPreset } from './index';
 import { inventoryReserveCheck } from './inventoryReserve';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
+import { steps } from './build';
 
 const run = (id: string, fixed: boolean): RunResult => {
   const p = findPreset(id);
@@ -330,6 +331,22 @@ describe('serializable-retry', () => {
     expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['effectOnce']);
     expect(r.verdict.violations[0]!.message).toContain('charge-B');
   });
+  it('the framework retries only a 40001: an exception inside the transaction fails the job, with no retry', () => {
+    const base = findPreset('serializable-retry')!.withoutFix;
+    const r = runScenario({ ...base, faults: [{ kind: 'jobError', worker: 'B', step: 2, phase: 'before' }] });
+    expect(cmd(r, 'B', 'BEGIN')).toHaveLength(1);
+    expect(find(r, (e) => e.actor === 'B' && e.kind === 'outcome').map((e) => e.narration)).toEqual([
+      "B's job fails (an exception); its error path runs.",
+      'B is done: the job failed.',
+    ]);
+  });
+  it('two calls inside the rolled-back transaction: the retry says both were not rolled back', () => {
+    const base = findPreset('serializable-retry')!.withoutFix;
+    const twice = steps('begin', 'check', ['work', 300], ['effect', 250], ['effect', 250], 'record', 'commit');
+    const r = runScenario({ ...base, workers: base.workers.map((w) => ({ ...w, steps: twice })) });
+    const retry = find(r, (e) => e.actor === 'B' && e.kind === 'outcome' && e.narration.includes('40001'))[0]!;
+    expect(retry.narration).toBe('B\'s transaction failed with 40001 (serialization failure), so the framework rolls it back and runs it again from BEGIN (retry 1 of 3). The 2 calls to POST /v1/charges it made inside the transaction were not rolled back: a database rollback cannot undo them.');
+  });
   it('with the fix: B\'s 40001 comes before any charge; each order is charged once, after COMMIT, with its idempotency key', () => {
     const r = run('serializable-retry', true);
     const failed = cmd(r, 'B', 'INSERT INTO jobs')[0]!;
@@ -367,6 +384,8 @@ describe('fenced-db-write', () => {
     // It learned it from the UPDATE 0, not from a renewal (this run renews nothing).
     expect(a[0]!.beliefs).toMatchObject({ refusedAsStale: true, renewFailed: false });
     expect(cmd(r, 'B', 'UPDATE documents').map((e) => e.reply)).toEqual(['UPDATE 1']);
+    // The accepted conditional UPDATE tells B nothing bad: it still believes it owns the lease.
+    expect(cmd(r, 'B', 'UPDATE documents')[0]!.beliefs).toMatchObject({ ownsLease: true, refusedAsStale: false });
     expect(rows(r, 'documents')).toEqual([{ id: 7, body: 'report by B', fence: 34 }]);
     expect(r.metrics.staleWritesRejected).toBe(1);
     expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)[0]).toContain('A\'s job fails (stale fencing token');

@@ -110,6 +110,13 @@ describe('isolation levels and the retry on 40001', () => {
     expect(r.verdict.status).toBe('held');
     expect(r.metrics.wastedWorkMs).toBe(500);
   });
+  it('a retry throws away only the work done inside the rolled-back transaction, not the work before its BEGIN', () => {
+    const s = debit('serializable', 2);
+    const r = runScenario({ ...s, workers: s.workers.map((w) => (w.id === 'B' ? { ...w, startMs: 0, steps: [{ do: 'work' as const, ms: 100 }, ...w.steps] } : w)) });
+    expect(cmd(r, 'B', 'BEGIN')).toHaveLength(2);
+    // B worked 100 ms before BEGIN and 500 ms in the attempt that failed with 40001: only those 500 ms are wasted.
+    expect(r.metrics.wastedWorkMs).toBe(500);
+  });
   it('a begin step\'s own isolation overrides database.isolation', () => {
     const s = debit('serializable');
     const r = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: [{ do: 'begin', isolation: 'read committed' }, ...w.steps.slice(1)] })) });

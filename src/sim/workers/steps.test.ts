@@ -63,6 +63,59 @@ describe('read-modify-write with row locks', () => {
   });
 });
 
+describe('a reservation the CHECK constraint rejects', () => {
+  it('23514: the reserve job rolls back and ends as sold out, not as a failure', () => {
+    const r = runScenario(variant('inventory-reserve', false, { checkConstraint: true }));
+    expect(story(r, 'B').slice(4)).toEqual([
+      '70 UPDATE items SET stock = stock - 1 WHERE id = 7 → ERROR 23514 new row for relation "items" violates check constraint "items_stock_check" (Failing row contains (7, -1).) | After waiting 10 ms: B\'s reservation is rejected: new row for relation "items" violates check constraint "items_stock_check".',
+      '70 ROLLBACK → ROLLBACK | B rolls back.',
+      '70 client.release() → ok | B returns connection c2 to the pool.',
+      '70 outcome | B is done: nothing left to reserve.',
+    ]);
+    expect(story(r, 'A').at(-1)).toBe('70 outcome | A is done: it completed the job.');
+  });
+});
+
+describe('what a read makes the worker believe it holds', () => {
+  const one = (s: Scenario, steps: Scenario['workers'][number]['steps']) => runScenario({ ...s, workers: [{ ...s.workers[0]!, steps }] });
+  const readThenWork = (fixed: boolean, helper: boolean) => {
+    const r = one(variant('balance-update', fixed, {}), [{ do: 'begin' }, helper ? { do: 'read', helper: true } : { do: 'read' }, { do: 'work', ms: 10 }, { do: 'commit' }]);
+    const read = r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('SELECT balance'))!;
+    const work = r.events.find((e) => e.actor === 'A' && e.kind === 'step')!;
+    return { read: [read.narration, read.beliefs!.holdsLock, read.beliefs!.readValue], work: work.narration };
+  };
+
+  it('a FOR UPDATE read in the worker\'s transaction holds the row lock: the work after it is inside the critical section', () => {
+    expect(readThenWork(true, false)).toEqual({ read: ['A reads balance = 100 and locks the row until its transaction ends.', true, 100], work: 'A works for 10 ms inside its critical section.' });
+  });
+
+  it('a read without a row lock holds nothing', () => {
+    expect(readThenWork(false, false)).toEqual({ read: ['A reads balance = 100 (no lock: another transaction may change it before this one writes).', false, 100], work: 'A works for 10 ms.' });
+  });
+
+  it('a helper\'s FOR UPDATE read runs in autocommit: its row lock ends with the statement, so the worker holds nothing', () => {
+    expect(readThenWork(true, true)).toEqual({ read: ['[helper c2] A\'s helper reads balance = 100 (in autocommit: the row lock ends with the statement).', false, 100], work: 'A works for 10 ms.' });
+    expect(readThenWork(false, true)).toEqual({ read: ['[helper c2] A\'s helper reads balance = 100.', false, 100], work: 'A works for 10 ms.' });
+  });
+
+  it('a FOR UPDATE read outside BEGIN runs in autocommit: the row lock ends with the SELECT, so the worker holds nothing', () => {
+    const s = variant('balance-update', true, {});
+    const noTxn: Scenario['workers'][number]['steps'] = [{ do: 'connect' }, { do: 'read' }, { do: 'work', ms: 50 }, { do: 'effect', ms: 0 }, { do: 'disconnect' }];
+    const r = runScenario({ ...s, invariants: [{ kind: 'mutualExclusion' }, { kind: 'noLostUpdate' }], workers: s.workers.map((w) => ({ ...w, steps: noTxn })) });
+    const read = r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('SELECT balance'))!;
+    expect([read.narration, read.beliefs!.holdsLock]).toEqual(['A reads balance = 100 outside a transaction (in autocommit: the row lock ends with the statement).', false]);
+    expect(r.events.find((e) => e.actor === 'A' && e.kind === 'step')!.narration).toBe('A works for 50 ms.');
+    // Both read 100 unprotected: the read-to-write sections overlap (no row lock enforced them) and the update is lost.
+    expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['mutualExclusion', 'noLostUpdate']);
+  });
+
+  it('a SKIP LOCKED read that gets no row holds nothing and has read nothing', () => {
+    const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateSkipLocked' }));
+    const read = r.events.find((e) => e.actor === 'B' && (e.command ?? '').startsWith('SELECT stock'))!;
+    expect([read.reply, read.beliefs!.holdsLock, read.beliefs!.readValue]).toEqual(['SELECT 0', false, null]);
+  });
+});
+
 describe('advisory locks: the error path', () => {
   it('unlockInFinally: the finally block unlocks, so the next borrower of c1 really takes the lock and C waits its turn', () => {
     const r = runScenario(variant('session-lock-pool', false, { onError: 'unlockInFinally' }));
@@ -72,6 +125,8 @@ describe('advisory locks: the error path', () => {
       '0 client.release() → ok | A returns connection c1 to the pool.',
       '0 outcome | A is done: the job failed.',
     ]);
+    // After its finally block's unlock, A no longer believes it holds the lock.
+    expect(r.events.find((e) => e.actor === 'A' && e.command === 'SELECT pg_advisory_unlock(42)')!.beliefs!.holdsLock).toBe(false);
     expect(story(r, 'B')[1]).toBe('100 SELECT pg_advisory_lock(42) → (void) | B holds advisory lock 42 for its session, until it unlocks or the connection closes.');
     expect(story(r, 'C').slice(1, 3)).toEqual([
       '200 SELECT pg_advisory_lock(42) → waits (advisory lock 42 held by session c1) | C waits: advisory lock 42 held by session c1.',
@@ -79,6 +134,22 @@ describe('advisory locks: the error path', () => {
     ]);
     expect(r.verdict.held).toBe(true);
     expect(r.metrics.acquisitionLatency).toEqual({ count: 3, meanMs: 300, maxMs: 900 });
+  });
+
+  it('unlockInFinally behind a transaction-mode pooler: the unlock lands on the other backend and gets false with a WARNING', () => {
+    // A locks on s1 in autocommit; B's transaction then takes s1 (the last returned), so A's finally-block unlock runs on s2.
+    const p = variant('pooler-session-lock', false, { onError: 'unlockInFinally' });
+    const r = runScenario({
+      ...p,
+      workers: [p.workers[0]!, { id: 'B', startMs: 500, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'work', ms: 1_000 }, { do: 'commit' }, { do: 'disconnect' }] }],
+      faults: [{ kind: 'jobError', worker: 'A', step: 3, phase: 'before' }],
+    });
+    expect(story(r, 'A').slice(2)).toEqual([
+      "1000 outcome | A's job fails (an exception); its error path runs.",
+      "1000 SELECT pg_advisory_unlock(42) → WARNING:  you don't own a lock of type ExclusiveLock; f | [backend s2] A's finally block tries to unlock, but gets false with a WARNING: this session does not hold the lock.",
+      '1000 client.release() → ok | A returns connection c1 to the pool.',
+      '1000 outcome | A is done: the job failed.',
+    ]);
   });
 
   it('discardConnection: closing the connection ends the session and its lock; the pool opens c3', () => {
@@ -360,5 +431,24 @@ describe('fencing tokens are compared with the grants before them', () => {
     expect(grants[0]).toBe('A (integer) 33 | A gets fencing token 33 (the first token granted in this run).');
     expect(grants[1]).toBe('B (integer) 33 | B gets fencing token 33, the same token as an earlier grant: the counter lost its increments (a failover?), so two holders now carry token 33.');
     expect(grants.join('\n')).not.toMatch(/higher/);
+  });
+});
+
+describe('the job lifecycle: a request given up is no longer waiting', () => {
+  it('a try-lock skipped, then paused past the end of the run, is not reported as still waiting for the lock', () => {
+    const p = findPreset('session-lock-pool')!.withoutFix;
+    const r = runScenario({
+      ...p,
+      client: { ...p.client, onBusy: 'skip' },
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 500 }, { do: 'release' }, { do: 'disconnect' }] },
+        { id: 'B', startMs: 100, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 10 }, { do: 'disconnect' }] },
+      ],
+      faults: [{ kind: 'pause', worker: 'B', pauseMs: 50_000, step: 3, phase: 'before' }],
+    });
+    expect(story(r, 'B')[1]).toBe('100 SELECT pg_try_advisory_lock(42) → f | Advisory lock 42 is held by another session: B\'s try-lock returns false, so it skips the job without an error.');
+    // B is paused before its disconnect until after the horizon: unfinished, but waiting for nothing.
+    expect(r.verdict.cutShort?.unfinished).toEqual(['B']);
+    expect(r.metrics.acquisitionStillWaiting).toBeUndefined();
   });
 });

@@ -174,16 +174,18 @@ function read(world: World, w: WorkerRuntime): void {
   const column = job.kind === 'debit' ? 'balance' : 'stock';
   world.send(w, 'WORK');
   const noRow = `${w.id} gets no row${lock === 'forUpdateSkipLocked' ? ' (another transaction has it locked, and SKIP LOCKED skips it)' : ''}.`;
+  // A helper's read, or one outside BEGIN, runs in autocommit: its row lock ends with the statement.
+  const autocommit = w.helper !== null || !world.beliefs(w).inTransaction;
   runSql(world, w, stmt, {
     believe: (r) => {
       const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
-      // A helper's read runs in autocommit: its row lock ends with the statement.
-      if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock && w.helper === null ? { holdsLock: true } : {}) });
+      if (typeof v === 'number') world.send(w, 'BELIEVE', { readValue: v, ...(lock && !autocommit ? { holdsLock: true } : {}) });
     },
     ok: (r) => {
       const v = r.rows[0]?.[column];
       if (v === undefined) return noRow;
       if (w.helper !== null) return `${w.id}'s helper reads ${column} = ${String(v)}${lock ? ' (in autocommit: the row lock ends with the statement)' : ''}.`;
+      if (lock && autocommit) return `${w.id} reads ${column} = ${String(v)} outside a transaction (in autocommit: the row lock ends with the statement).`;
       return lock ? `${w.id} reads ${column} = ${String(v)} and locks the row until its transaction ends.` : explained(`${w.id} reads ${column} = ${String(v)}`, ' (no lock: another transaction may change it before this one writes)');
     },
     none: () => noRow,
