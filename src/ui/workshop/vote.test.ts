@@ -19,6 +19,16 @@ describe('what happens next? (a workshop vote)', () => {
     expect(makeVote(events, -1)!.options).toEqual(expect.arrayContaining(['a', 'b', 'c']));
   });
 
+  it('offers no distractor that reads as the sentence at the cursor (a retry loop\'s next attempt read as "what just happened")', () => {
+    const events = ev('B is refused (attempt 1)', 'A pauses', 'B is refused (attempt 2)', 'A resumes', 'B takes it');
+    const v = makeVote(events, 0)!;
+    expect(v.answers.map((i) => v.options[i])).toEqual(['A pauses']);
+    expect(v.options).toEqual(expect.arrayContaining(['A resumes', 'B takes it']));
+    expect(v.options).not.toContain('B is refused (attempt 2)');
+    // The answer itself may read as the cursor's sentence: it is what happens.
+    expect(makeVote(ev('B is refused (attempt 1)', 'B is refused (attempt 2)', 'A pauses', 'A resumes'), 0)!.options).toEqual(expect.arrayContaining(['B is refused (attempt 2)', 'A pauses', 'A resumes']));
+  });
+
   it('fills in with "nothing more happens" near the end, and has no vote after the last event', () => {
     const v = makeVote(ev('a', 'b'), 0)!;
     expect(v.options).toContain(NOTHING_HAPPENS);

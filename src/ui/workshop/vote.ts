@@ -28,8 +28,8 @@ export function wordingKey(text: string): string {
 
 /**
  * The vote asked at event index `atIndex` (−1: before the first event): the next event's
- * narration among up to two sentences of later events that read differently from it and from each
- * other (`wordingKey`; the nearest ones, deterministic),
+ * narration among up to two sentences of later events that read differently from it, from each
+ * other and from the sentence at the cursor (`wordingKey`; the nearest ones, deterministic),
  * its place rotating with `atIndex`. `answers` lists every option whose event happens at the next
  * event's virtual time (`optionsRightAt`). Null when no event follows.
  */
@@ -37,12 +37,16 @@ export function makeVote(events: readonly VoteEvent[], atIndex: number): Vote | 
   const next = events[atIndex + 1];
   if (!next) return null;
   const answer = next.narration;
+  // The sentence at the cursor, on both screens as the question is asked: a distractor that reads
+  // as it does looked like "what just happened" (a retry loop's next attempt), not a prediction.
+  const shown = atIndex >= 0 ? events[atIndex]?.narration : undefined;
+  const shownKey = shown === undefined ? null : wordingKey(shown);
   /** Each distractor with the index of its event (the nearest one that says it), −1 for "nothing more happens". */
   const others: { text: string; at: number }[] = [];
   for (let i = atIndex + 2; i < events.length && others.length < 2; i++) {
     const n = events[i]!.narration;
     const key = wordingKey(n);
-    if (key !== wordingKey(answer) && !others.some((o) => wordingKey(o.text) === key)) others.push({ text: n, at: i });
+    if (key !== wordingKey(answer) && key !== shownKey && !others.some((o) => wordingKey(o.text) === key)) others.push({ text: n, at: i });
   }
   if (others.length < 2 && answer !== NOTHING_HAPPENS) others.push({ text: NOTHING_HAPPENS, at: -1 });
   const options = [...others];
