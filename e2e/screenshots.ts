@@ -1,7 +1,7 @@
 /**
  * Saves the README's screenshots under docs/: the main views at 1280×800 and 1920×1080, in normal
- * and large type, and the steps of "Using Lockscope" (pick, scrub, inject a fault, compare,
- * share). Run it against the app as README.md starts it (`npm run dev`), e.g.
+ * and large type, the steps of "Using Lockscope" (pick, scrub, inject a fault, compare,
+ * share, break my design) and the workshop's two windows. Run it against the app as README.md starts it (`npm run dev`), e.g.
  * `BASE_URL=http://127.0.0.1:5173 npx tsx e2e/screenshots.ts`, or against `vite preview`.
  */
 import { chromium, type Page } from '@playwright/test';
@@ -82,6 +82,41 @@ async function main(): Promise<void> {
   await panel.getByRole('button', { name: 'Compute the matrix' }).click();
   await panel.getByRole('button', { name: 'Compute again' }).waitFor({ timeout: 120_000 });
   await panel.screenshot({ path: 'docs/using-6-explore.png' });
+
+  // The workshop: two bookmarks, the presenter's window with a vote revealed, and the audience's
+  // window at 1280×800 and on a 1920×1080 projector (its timeline drawn larger: --timeline-scale).
+  {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addInitScript(() => localStorage.setItem('lockscope:prefs:v1', JSON.stringify({ largeType: false, theme: 'light' })));
+    const pres = await ctx.newPage();
+    await pres.goto(`${base}/#/sim/export-lease-expiry`);
+    await pres.getByTestId('verdict').waitFor();
+    for (const [steps, note] of [[3, 'A pauses here'], [14, 'A still believes it owns the lease']] as const) {
+      await pres.keyboard.press('Home');
+      for (let i = 0; i < steps; i++) await pres.keyboard.press('ArrowRight');
+      await pres.getByTestId('bookmark-note').fill(note);
+      await pres.getByTestId('bookmark-add').click();
+    }
+    await pres.getByTestId('present').click();
+    const [aud] = await Promise.all([ctx.waitForEvent('page'), pres.getByTestId('open-audience').click()]);
+    await aud.setViewportSize({ width: 1280, height: 800 });
+    await aud.getByTestId('audience').waitFor();
+    await pres.keyboard.press('Home');
+    for (let i = 0; i < 14; i++) await pres.keyboard.press('ArrowRight');
+    await pres.keyboard.press('v');
+    await pres.getByTestId('tally-0').fill('3');
+    await pres.getByTestId('tally-1').fill('7');
+    await pres.getByTestId('tally-2').fill('12');
+    await pres.getByTestId('next-step').click();
+    await aud.locator('.vote-answer').waitFor();
+    await pres.waitForTimeout(300);
+    await pres.screenshot({ path: 'docs/using-9-presenter.png' });
+    await aud.screenshot({ path: 'docs/using-9-audience.png' });
+    await aud.setViewportSize({ width: 1920, height: 1080 });
+    await aud.waitForTimeout(500);
+    await aud.screenshot({ path: 'docs/using-9-audience-1920.png' });
+    await ctx.close();
+  }
 
   // The editor with one invalid field (its message at the field and in the summary).
   await open(page, '#/sim/export-lease-expiry', false);

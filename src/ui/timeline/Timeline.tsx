@@ -19,7 +19,7 @@ import { lanesOf } from './lanes';
 import { layoutLanes, AXIS_H } from './layout';
 import { gutterFor, typeScaleFor } from './fit';
 import { axisEndMs } from './axisScale';
-import { useTimeScale } from './useTimeScale';
+import { useTimeScale, useTimelineScale } from './useTimeScale';
 import { TimelineController } from './controller';
 import { faultMarkers, markerBoxesByLane } from './faultMarkers';
 import { placeCursor } from './cursor';
@@ -104,9 +104,11 @@ export function Timeline(props: TimelineProps) {
   const data = lanesOf(run);
   const { boxes, height } = useMemo(() => layoutLanes(data.lanes), [data]);
   const largeType = useLockscope((s) => s.largeType);
-  // Large type scales the whole drawing (words, bars, marks) through the SVG's viewBox.
-  const k = typeScaleFor(largeType);
-  const GUTTER = useMemo(() => gutterFor(boxes.map((b) => b.label), largeType), [boxes, largeType]);
+  // Large type, and the view's --timeline-scale (the audience's projector), scale the whole drawing
+  // (words, bars, marks) through the SVG's viewBox, and the lane names with it.
+  const timelineScale = useTimelineScale(wrapRef);
+  const k = typeScaleFor(largeType, timelineScale);
+  const GUTTER = useMemo(() => gutterFor(boxes.map((b) => b.label), largeType, timelineScale), [boxes, largeType, timelineScale]);
   // The axis spans the run (and everything the verdict cites), padded to a round figure.
   // Cut at the cursor, the axis keeps the whole run's span (the curtain covers the rest): it does not grow at every step.
   const endMs = useMemo(() => axisEndMs(Math.max(data.endMs, run === whole ? 0 : runEndMs(whole), props.domainEndMs ?? 0), data.violations.map((v) => v.atMs)), [data, run, whole, props.domainEndMs]);

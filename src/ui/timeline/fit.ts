@@ -10,17 +10,31 @@ export function fitText(room: number, charPx: number, ...texts: string[]): strin
 
 /**
  * Width of the lane-name gutter: enough for the longest name in the current type size (bold
- * 0.875rem ≈ 0.7 em per character at worst (e.g. "Worker admin"), plus the "+" and padding, never less than 128 px.
+ * 0.875rem ≈ 0.7 em per character at worst (e.g. "Worker admin"), plus the "+" and padding, never
+ * less than 128 px; `timelineScale` (the view's `--timeline-scale`, see `typeScaleFor`) enlarges the
+ * lane names and so the gutter.
  */
-export function gutterFor(labels: readonly string[], largeType: boolean): number {
-  const px = (largeType ? 20 : 16) * 0.875;
+export function gutterFor(labels: readonly string[], largeType: boolean, timelineScale = 1): number {
+  const px = (largeType ? 20 : 16) * 0.875 * timelineScale;
   const longest = Math.max(0, ...labels.map((l) => l.length));
-  return Math.max(128, Math.ceil(longest * px * 0.7 + px * 2.6));
+  return Math.max(128 * timelineScale, Math.ceil(longest * px * 0.7 + px * 2.6));
 }
 
-/** How much large type enlarges the timeline (the page's root font goes from 16 to 20 px). */
-export function typeScaleFor(largeType: boolean): number {
-  return largeType ? 1.25 : 1;
+/**
+ * How much the timeline is enlarged: large type (the page's root font goes from 16 to 20 px) times
+ * `timelineScale`, the CSS custom property `--timeline-scale` of the view (the workshop audience's
+ * projector sets it at wide viewports; 1 elsewhere: `useTimelineScale`). The timeline's HTML words
+ * (lane names, cursor notes, the time badge, bookmark flags) multiply their rem sizes by the same
+ * property in the style sheet, so they grow with the SVG.
+ */
+export function typeScaleFor(largeType: boolean, timelineScale = 1): number {
+  return (largeType ? 1.25 : 1) * timelineScale;
+}
+
+/** `--timeline-scale` as read from a computed style: a positive number, 1 when unset or unreadable, at most 3. */
+export function parseTimelineScale(value: string | null | undefined): number {
+  const v = Number.parseFloat(value ?? '');
+  return Number.isFinite(v) && v > 0 ? Math.min(3, v) : 1;
 }
 
 /** A box on the timeline, in drawing units (x from the plot's left, y from the SVG's top). */

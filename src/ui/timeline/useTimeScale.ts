@@ -2,8 +2,9 @@
  * The timeline's horizontal scale: the width follows the container (ResizeObserver), d3-zoom
  * zooms and pans in x only (1× to 400×), and the zoom resets when the run's length changes.
  */
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import * as d3 from 'd3';
+import { parseTimelineScale } from './fit';
 
 /** What the scale hook gives the timeline. */
 export interface TimeScale {
@@ -82,4 +83,25 @@ export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: Ref
     if (svg && zoomRef.current) d3.select(svg).call(zoomRef.current.transform, d3.zoomIdentity);
   };
   return { plotW, screenW, x, zoomBy, zoomReset };
+}
+
+/**
+ * The view's `--timeline-scale` (CSS custom property, inherited) at `wrapRef`: 1 unless a view's
+ * styles set it (the workshop audience's window, at projector sizes). Read before the first paint
+ * and again whenever the element's size changes (a media query that sets it follows the
+ * viewport, which resizes the timeline too): one computed-style read per resize, none per redraw.
+ */
+export function useTimelineScale(wrapRef: RefObject<HTMLElement | null>): number {
+  const [scale, setScale] = useState(1);
+  useLayoutEffect(() => {
+    const el = wrapRef.current;
+    if (!el || typeof getComputedStyle !== 'function') return;
+    const read = () => setScale(parseTimelineScale(getComputedStyle(el).getPropertyValue('--timeline-scale')));
+    read();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(read);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [wrapRef]);
+  return scale;
 }
