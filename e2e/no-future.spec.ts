@@ -1,4 +1,4 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { findPreset, runScenario } from '../src/sim';
 import { watchErrors } from './support';
 
@@ -48,12 +48,18 @@ test('a lesson before its reveal has nothing of the future in the page or the ac
   expect(errors).toEqual([]);
 });
 
-test('the workshop audience window: a display without controls, nothing after the cursor until the presenter reveals; only the clicker\'s keys are forwarded', async ({ page, context }) => {
-  const errors = watchErrors(page);
+/** export-lease-expiry in presenter mode, and its audience window once it shows. */
+async function openAudience(page: Page, context: BrowserContext): Promise<Page> {
   await page.goto('/#/sim/export-lease-expiry');
   await page.getByTestId('present').click();
   const [audience] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-audience').click()]);
   await expect(audience.getByTestId('audience')).toBeVisible();
+  return audience;
+}
+
+test('the workshop audience window: a display without controls, nothing after the cursor until the presenter reveals; only the clicker\'s keys are forwarded', async ({ page, context }) => {
+  const errors = watchErrors(page);
+  const audience = await openAudience(page, context);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   await expect(audience.getByTestId('workshop-now')).toHaveText((await page.getByTestId('workshop-now').textContent()) ?? '');
   // A display: no button, no slider to drag, no "Reveal now".
@@ -92,10 +98,7 @@ test('the workshop audience window: a display without controls, nothing after th
 
 test('the workshop vote shows the audience nothing of the future: the answer is the next event, the wrong options happen nowhere in the run', async ({ page, context }) => {
   const errors = watchErrors(page);
-  await page.goto('/#/sim/export-lease-expiry');
-  await page.getByTestId('present').click();
-  const [audience] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-audience').click()]);
-  await expect(audience.getByTestId('audience')).toBeVisible();
+  const audience = await openAudience(page, context);
   const said = new Set(run.events.map((e) => e.narration));
   for (const steps of [3, 6]) {
     await page.keyboard.press('Home');
