@@ -87,7 +87,7 @@ describe('faults', () => {
 
   it('clockJump: the lease store\'s clock jumps and the lease expires early', () => {
     const r = runScenario(withFaults(exportBase, [{ kind: 'clockJump', atMs: 2_000, jumpMs: 40_000 }]));
-    expect(r.events.some((e) => e.kind === 'fault' && e.narration.includes('lease:export expire early'))).toBe(true);
+    expect(r.events.some((e) => e.kind === 'fault' && e.narration.endsWith(': lease:export expires early.'))).toBe(true);
     expect(events(r, 'B', 'SET lease:export').at(-1)!).toMatchObject({ atMs: 2_000, reply: 'OK' });
   });
 

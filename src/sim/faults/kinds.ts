@@ -267,7 +267,7 @@ const clockJump: FaultKindDef<Of<'clockJump'>> = {
   apply: (ctx, f) => {
     const { world } = ctx;
     const expired = world.leases.clockJump(world.nowMs, f.jumpMs);
-    ctx.event(`The lease store's clock jumps ${fmtMs(f.jumpMs)} forward${expired.length > 0 ? `: ${expired.join(', ')} expire early` : ''}.`);
+    ctx.event(`The lease store's clock jumps ${fmtMs(f.jumpMs)} forward${expired.length > 0 ? `: ${expired.join(', ')} ${expired.length === 1 ? 'expires' : 'expire'} early` : ''}.`);
     world.scheduleExpiry();
     return 'continue';
   },

@@ -150,7 +150,7 @@ function heldBy(world: World, w: WorkerRuntime): string {
 function lockElsewhere(world: World, key: number): string {
   if (world.poolerResource.mode === null) return 'the lock, if held, is on another connection';
   const holders = world.poolerResource.snapshot().servers.map((x) => x.id).filter((id) => world.db.sessionState(id).advisoryLocks.some((l) => l.key === String(key)));
-  return holders.length === 0 ? 'nobody holds it' : `PgBouncer ran it on another server connection; ${holders.join(' and ')} still holds the lock`;
+  return holders.length === 0 ? 'nobody holds it' : `PgBouncer ran it on another server connection; ${holders.join(' and ')} still ${holders.length === 1 ? 'holds' : 'hold'} the lock`;
 }
 
 /** How many times the worker's session holds advisory lock `key` (both scopes). */
