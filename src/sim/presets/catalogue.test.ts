@@ -37,6 +37,17 @@ describe('catalogue', () => {
     }
   });
 
+  // A preset's faults are its story ("an operator deletes the lock…"): without them the run must
+  // hold, or the situation blames the fault for a break that happens anyway. fence-ignored is the
+  // one exception, and its situation says so ("even without A's pause").
+  it.each(PRESETS.filter((p) => p.withoutFix.faults.length > 0).map((p) => [p.id, p] as const))('%s: its faults are what breaks it — with them set aside the run holds (fence-ignored says it breaks anyway)', (id, p) => {
+    const r = runScenario({ ...p.withoutFix, faults: [] });
+    if (id === 'fence-ignored') {
+      expect(r.verdict.status).toBe('violated');
+      expect(p.situation).toContain('even without A\'s pause');
+    } else expect(r.verdict.status).toBe('held');
+  });
+
   const verdicts: [string, boolean, boolean][] = PRESETS.map((p) => [p.id, p.id === 'thumbnail', true]);
   it.each(verdicts)('%s: violated without the fix (held for thumbnail), held with it', (id, heldWithout, heldWith) => {
     expect(run(id, false).verdict.held).toBe(heldWithout);
@@ -417,10 +428,16 @@ describe('failover-fence', () => {
 });
 
 describe('manual-unlock', () => {
-  it('without the fix: the operator\'s DEL lets B run; 2 shipments', () => {
+  it('without the fix: the operator\'s DEL lets B run before A has recorded the job; 2 shipments', () => {
     const r = run('manual-unlock', false);
     expect(cmd(r, 'operator', 'DEL')[0]!.reply).toBe('(integer) 1');
     expect(r.metrics.duplicateEffects).toBe(1);
+    expect(find(r, (e) => e.actor === 'B' && e.narration.startsWith('B finds no completed job record')).map((e) => e.atMs)).toEqual([10_000]);
+  });
+  it('without the delete, B waits out A\'s lease, finds A\'s record and skips: 1 shipment', () => {
+    const r = runScenario({ ...findPreset('manual-unlock')!.withoutFix, faults: [] });
+    expect(r.metrics.duplicateEffects).toBe(0);
+    expect(find(r, (e) => e.actor === 'B' && e.narration.startsWith('B is done: the job record said')).length).toBe(1);
   });
   it('with an idempotent destination: 1 shipment; B\'s call is a replay', () => {
     const r = run('manual-unlock', true);

@@ -711,13 +711,13 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
         ] },
       ],
       outcomes: ['31000 A is done: it completed the job.', '41000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 2, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 22 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 2, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 1, wastedWorkMs: 0, events: 30 },
     },
     withFix: {
       held: true,
       findings: [],
       outcomes: ['31000 A is done: it completed the job.', '40000 B is done: it completed the job.'],
-      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 1, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 21 },
+      metrics: { acquisitionLatency: { count: 2, meanMs: 4500, maxMs: 9000 }, leaseAgeAtCommit: { count: 1, meanMs: 31000, maxMs: 31000 }, commitsOnLostLease: 1, connectionWait: { count: 2, meanMs: 0, maxMs: 0 }, renewFailures: 0, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 0, events: 29 },
     },
   },
   'remote-call-in-txn': {
