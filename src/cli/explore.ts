@@ -95,6 +95,7 @@ export function main(argv: readonly string[], out: (s: string) => void = console
       out(JSON.stringify(ce.scenario, null, 2));
     } else if (r.complete) {
       out(`\nNo violation with ≤ ${r.maxFaults} faults of these kinds (every schedule of the ${r.candidates} fault placements tried).`);
+      if (r.inconclusive > 0) out(`But ${r.inconclusive} of those runs ${r.inconclusive === 1 ? 'was' : 'were'} cut short (the horizon came while a worker was still at its job, or the event limit) and prove nothing: lengthen the horizon and search again.`);
     } else {
       out(`\nNothing found, but the budget ran out before every schedule of ≤ ${r.maxFaults} faults was tried (${r.tried} of ${r.total}, then ${r.randomTried} random schedules, seed ${r.seed}).`);
     }

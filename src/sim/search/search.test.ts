@@ -1,7 +1,8 @@
 // The fault search ("Break my design", issue 11): what it finds for every preset, in what order,
 // and that it is deterministic.
 import { PRESETS, findPreset, runScenario, type Scenario } from '../index';
-import { applicableKinds, candidatesFor, momentsOf, searchFaults, withoutFaults } from './search';
+import { applicableKinds, candidatesFor, delayOfMs, momentsOf, searchFaults, timeThatMattersMs, withoutFaults } from './search';
+import { LIMITS } from '../scenario/primitives';
 
 const violated = (s: Scenario): string[] => [...new Set(runScenario(s, { text: false }).verdict.violations.map((v) => v.invariant))];
 
@@ -68,6 +69,8 @@ describe('searchFaults on every preset with the fix (≤ 2 faults)', () => {
       if (want.broken === null) {
         expect(r.counterexample).toBeNull();
         expect(r.complete).toBe(true);
+        // "No violation" is a proof only over finished runs: none was cut at its horizon.
+        expect(r.inconclusive).toBe(0);
         expect(r.tried).toBeLessThanOrEqual(r.total);
         expect(r.tried).toBeGreaterThan(r.candidates);
         return;
@@ -81,6 +84,50 @@ describe('searchFaults on every preset with the fix (≤ 2 faults)', () => {
       // failover-fence): well over the default 30 s on the shared 2-core machine under load.
     }, 120_000);
   }
+});
+
+describe('a schedule is judged on a finished run, never one cut at its horizon', () => {
+  // Once, a SQL race (horizon 1 s) was searched with 31 s pauses (from the unused lease TTL): the
+  // paused worker never came back before the horizon, its runs proved nothing, and "No violation
+  // with ≤ 2 faults" was vacuous; a pause after the last step also let the worker finish its job
+  // while paused.
+  it('every single fault the search places, on every preset and variant, gives a run that finishes', () => {
+    const cut: string[] = [];
+    for (const p of PRESETS) for (const v of ['withoutFix', 'withFix'] as const) {
+      const s = withoutFaults(p[v]);
+      const base = runScenario(s, { text: false });
+      const afterCrashMs = timeThatMattersMs(s, base) + base.endMs;
+      for (const c of candidatesFor(s, applicableKinds(s), base)) {
+        const run = runScenario({ ...s, faults: [c.fault], horizonMs: Math.min(LIMITS.maxHorizonMs, s.horizonMs + delayOfMs([c.fault], afterCrashMs)) }, { text: false });
+        if (run.verdict.status === 'inconclusive') cut.push(`${p.id} ${v} ${JSON.stringify(c.fault)}`);
+      }
+    }
+    expect(cut).toEqual([]);
+  }, 120_000);
+
+  it('without a lease or a queue, pauses are sized by the run and the wait bound, not by the unused lease TTL', () => {
+    const s = withoutFaults(findPreset('invoice-race')!.withFix);
+    const base = runScenario(s, { text: false });
+    expect(timeThatMattersMs(s, base)).toBe(base.endMs);
+    const pauses = candidatesFor(s, ['pause'], base).map((c) => (c.fault as { pauseMs: number }).pauseMs);
+    expect(new Set(pauses)).toEqual(new Set([base.endMs + 1_000, Math.round(base.endMs / 2)]));
+    const pool = withoutFaults(findPreset('session-lock-pool')!.withFix);
+    expect(timeThatMattersMs(pool, runScenario(pool, { text: false }))).toBe(5_000);
+    const leased = withoutFaults(findPreset('export-lease-expiry')!.withFix);
+    expect(timeThatMattersMs(leased, runScenario(leased, { text: false }))).toBe(leased.lease.ttlMs);
+  });
+
+  it('a pause after the last step holds the worker there: it returns its connection and is done only when it resumes', () => {
+    const s = withoutFaults(findPreset('invoice-race')!.withFix);
+    const last = s.workers[0]!.steps.length - 1;
+    const run = runScenario({ ...s, horizonMs: 5_000, faults: [{ kind: 'pause', worker: 'A', step: last, phase: 'after', pauseMs: 2_000 }] });
+    const pausedAt = run.events.find((e) => e.actor === 'A' && e.kind === 'fault')!.atMs;
+    const doneAt = run.events.find((e) => e.actor === 'A' && e.kind === 'outcome')!.atMs;
+    const returnedAt = run.events.find((e) => e.actor === 'A' && e.kind === 'pool' && /returns/.test(e.narration ?? ''))!.atMs;
+    expect(doneAt).toBe(pausedAt + 2_000);
+    expect(returnedAt).toBe(pausedAt + 2_000);
+    expect(run.verdict.status).toBe('held');
+  });
 });
 
 describe('the order of the search: fewest faults, then earliest', () => {

@@ -100,6 +100,13 @@ export interface SearchResult {
   readonly distinct: number;
   /** Candidate single faults (the building blocks of the schedules). */
   readonly candidates: number;
+  /**
+   * Schedules run whose run was cut short without a violation (the horizon came while a worker was
+   * still at its job, or the event limit): they prove nothing, so "no violation" holds only for the
+   * other `tried − inconclusive`. The horizon of each schedule grows by its delays (`delayOfMs`),
+   * so this is 0 for every preset.
+   */
+  readonly inconclusive: number;
   /** Schedules the exhaustive part holds for this bound. */
   readonly total: number;
   /** True when every schedule of the bound was run (or a counterexample ended the search). */
@@ -133,14 +140,29 @@ export function applicableKinds(scenario: Scenario): string[] {
 const WORKER_KINDS = new Set(['pause', 'crash', 'jobError', 'partition']);
 
 /**
- * The durations a fault of each kind is tried with: a pause or a cut-off long enough to outlive
- * the lease (TTL + 1 s) and one half as long; a crash with a restart after 1 s and one without; a
- * clock jump past the TTL.
+ * The time a pause or a cut-off must outlive to matter (ms): the lease TTL when a worker takes a
+ * lease, the visibility timeout with an SQS queue, else the longer of the fault-free run's length
+ * and the longest wait a `boundedWait` invariant allows (a scenario with neither lease nor queue, a
+ * SQL race, has no timeout to outlive: what a pause can do there is hold a row lock, a transaction
+ * or a connection while the others run, so it must outlast their work, or the bound on their wait).
  */
-function durationsFor(kind: string, scenario: Scenario): Record<string, number | null>[] {
-  const ttl = scenario.lease.ttlMs;
-  const long = Math.min(ttl + 1_000, LIMITS.maxDurationMs);
-  const half = Math.max(1, Math.round(ttl / 2));
+export function timeThatMattersMs(scenario: Scenario, base: RunResult): number {
+  const leased = scenario.mechanism.lock === 'lease' && scenario.workers.some((w) => w.steps.some((x) => x.do === 'acquire'));
+  if (leased) return scenario.lease.ttlMs;
+  if (scenario.queue?.kind === 'sqs') return scenario.queue.visibilityTimeoutMs;
+  const bounds = scenario.invariants.flatMap((i) => (i.kind === 'boundedWait' ? [i.maxWaitMs] : []));
+  return Math.max(1, base.endMs, ...bounds);
+}
+
+/**
+ * The durations a fault of each kind is tried with, from `timeThatMattersMs` (T): a pause or a
+ * cut-off that outlives it (T + 1 s) and one half as long; a crash with a restart after 1 s and one
+ * without; a clock jump past it.
+ */
+function durationsFor(kind: string, scenario: Scenario, base: RunResult): Record<string, number | null>[] {
+  const t = timeThatMattersMs(scenario, base);
+  const long = Math.min(t + 1_000, LIMITS.maxDurationMs);
+  const half = Math.max(1, Math.round(t / 2));
   switch (kind) {
     case 'pause': return [{ pauseMs: long }, { pauseMs: half }];
     case 'partition': return [{ durationMs: long }];
@@ -148,6 +170,25 @@ function durationsFor(kind: string, scenario: Scenario): Record<string, number |
     case 'clockJump': return [{ jumpMs: long }];
     default: return [{}];
   }
+}
+
+/**
+ * How much longer than the scenario's horizon a schedule's run goes (ms): the pauses and cut-offs
+ * it places, and for each crash its restart delay plus `afterCrashMs` (the caller's: the time that
+ * matters — the crashed worker's lease or visibility timeout outlives it, and whoever waits for it
+ * waits that long — plus the fault-free run's length, as a restarted worker runs its job again), so
+ * that every worker they delay still gets to run its remaining steps: a run cut at the horizon
+ * while a worker is still at its job proves nothing either way.
+ */
+export function delayOfMs(faults: readonly Fault[], afterCrashMs: number): number {
+  let ms = 0;
+  for (const f of faults) {
+    const x = f as { pauseMs?: number; durationMs?: number; restartAfterMs?: number | null };
+    if (f.kind === 'pause' && typeof x.pauseMs === 'number') ms += x.pauseMs;
+    else if (f.kind === 'partition' && typeof x.durationMs === 'number') ms += x.durationMs;
+    else if (f.kind === 'crash') ms += (x.restartAfterMs ?? 0) + afterCrashMs;
+  }
+  return ms;
 }
 
 /**
@@ -188,7 +229,7 @@ export function candidatesFor(scenario: Scenario, kinds: readonly string[], base
   const out: Candidate[] = [];
   const moments = momentsOf(base);
   for (const kind of kinds) {
-    for (const extra of durationsFor(kind, scenario)) {
+    for (const extra of durationsFor(kind, scenario, base)) {
       if (WORKER_KINDS.has(kind)) {
         for (const w of scenario.workers) {
           w.steps.forEach((_s, i) => {
@@ -261,24 +302,28 @@ export function searchFaults(scenario: Scenario, options: SearchOptions = {}): S
   const every = options.progressEvery ?? 200;
   const hashes = new Set<string>();
   let tried = 0;
+  let inconclusive = 0;
 
   const baseRun = runScenario(base, { text: false });
   // With the own faults kept, a candidate that would clash with one of them is not a new schedule.
+  const afterCrashMs = timeThatMattersMs(base, baseRun) + baseRun.endMs;
   const cands = candidatesFor(base, kinds, baseRun).filter((c) => !own.some((f) => clashes(c.fault as FaultBase, f as FaultBase)));
   const total = 1 + Array.from({ length: maxFaults }, (_v, k) => choose(cands.length, k + 1)).reduce((a, b) => a + b, 0);
 
   const from = options.range?.from ?? 0;
   const to = options.range?.to ?? Infinity;
   const run = (faults: readonly Fault[], random: boolean, ordinal: number): Counterexample | null => {
-    const s: Scenario = { ...base, faults: [...own, ...faults] };
+    const extraMs = delayOfMs(faults, afterCrashMs);
+    const s: Scenario = { ...base, faults: [...own, ...faults], ...(extraMs > 0 ? { horizonMs: Math.min(LIMITS.maxHorizonMs, base.horizonMs + extraMs) } : {}) };
     const r = faults.length === 0 ? baseRun : runScenario(s, { text: false, stopAtFirstViolation: true });
     tried += 1;
+    if (r.verdict.status === 'inconclusive') inconclusive += 1;
     hashes.add(r.traceHash);
     if (options.onProgress && tried % every === 0) options.onProgress({ tried, distinct: hashes.size, total });
     return r.verdict.violations.length > 0 && r.error === undefined ? { scenario: s, faults, own, violations: r.verdict.violations, random, ordinal } : null;
   };
   const result = (counterexample: Counterexample | null, complete: boolean, randomTried: number, stoppedBy?: 'maxRuns' | 'shouldStop'): SearchResult => ({
-    maxFaults, kinds, tried, distinct: hashes.size, candidates: cands.length, total, complete, randomTried, seed, counterexample, ...(stoppedBy ? { stoppedBy } : {}),
+    maxFaults, kinds, tried, distinct: hashes.size, candidates: cands.length, inconclusive, total, complete, randomTried, seed, counterexample, ...(stoppedBy ? { stoppedBy } : {}),
     ...(options.returnHashes ? { traceHashes: [...hashes] } : {}),
   });
 

@@ -48,7 +48,10 @@ function startJob(world: World, w: WorkerRuntime): void {
 /** Runs the worker's current step (after any fault placed before it). */
 function runStep(world: World, w: WorkerRuntime): void {
   if (!world.isAlive(w)) return;
-  if (w.pc >= w.spec.steps.length) return finishJob(world, w);
+  // A pause placed after the last step holds the worker there too: it finishes its job (returns
+  // its connection, is done) only when it resumes, as a paused process runs nothing.
+  const paused = w.pausedUntilMs !== null && world.nowMs < w.pausedUntilMs;
+  if (w.pc >= w.spec.steps.length) return paused ? world.at(world.nowMs, () => finishJob(world, w), w) : finishJob(world, w);
   w.stepReachedMs[w.pc] ??= world.nowMs;
   if (applyStepFaults(world, w, w.pc, 'before') === 'stop') return;
   if (w.pausedUntilMs !== null && world.nowMs < w.pausedUntilMs) world.at(world.nowMs, () => execStep(world, w), w);

@@ -127,7 +127,7 @@ function Report({ outcome: o, onOpen, onReplay, hasPreset }: { outcome: ExploreO
       ) : o.cancelled ? (
         <p>Cancelled: no violation in the {o.tried.toLocaleString('en')} schedules tried so far (of ≤ {o.total.toLocaleString('en')}).</p>
       ) : (
-        <p className="explore-safe">No violation with ≤ {o.maxFaults} fault{o.maxFaults === 1 ? '' : 's'} of these kinds ({o.tried.toLocaleString('en')} schedules): {kinds}.</p>
+        <p className="explore-safe">No violation with ≤ {o.maxFaults} fault{o.maxFaults === 1 ? '' : 's'} of these kinds ({o.tried.toLocaleString('en')} schedules): {kinds}.{o.inconclusive > 0 && <> But {o.inconclusive.toLocaleString('en')} of those runs {o.inconclusive === 1 ? 'was' : 'were'} cut short (the horizon came while a worker was still at its job, or the event limit) and prove nothing: lengthen the horizon and search again.</>}</p>
       )}
     </div>
   );

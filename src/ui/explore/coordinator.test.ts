@@ -63,7 +63,7 @@ describe('exploreParallel (the Web Worker coordinator)', () => {
     const log: RangeJob[] = [];
     const ce = (ordinal: number): Counterexample => ({ scenario: preset('thumbnail').withoutFix, faults: [], own: [], violations: [], random: false, ordinal });
     // Ordinal 12 breaks (range [10,20)), and so does 3 (range [0,10)), which answers last.
-    const fake = (j: RangeJob): RangeResult => ({ from: j.from, to: j.to, tried: j.to - j.from, traceHashes: [`h${j.from}`], counterexample: j.from === 0 ? ce(3) : j.from === 10 ? ce(12) : null });
+    const fake = (j: RangeJob): RangeResult => ({ from: j.from, to: j.to, tried: j.to - j.from, inconclusive: 0, traceHashes: [`h${j.from}`], counterexample: j.from === 0 ? ce(3) : j.from === 10 ? ce(12) : null });
     const slowFirst = fakeRunner(log, { fake, delayMs: (j) => (j.from === 0 ? 30 : 1) });
     const other = fakeRunner(log, { fake, delayMs: () => 1 });
     const o = await exploreParallel(preset('thumbnail').withoutFix, { maxFaults: 2, runners: [slowFirst, other], chunk: 10, now }).outcome;

@@ -30,6 +30,8 @@ export interface RangeResult {
   readonly to: number;
   /** Schedules run in the range. */
   readonly tried: number;
+  /** Schedules of the range cut short without a violation (`SearchResult.inconclusive`): they prove nothing. */
+  readonly inconclusive: number;
   /** Distinct trace hashes of the range. */
   readonly traceHashes: readonly string[];
   /** The range's first breaking schedule (lowest ordinal in the range), if any. */
@@ -46,7 +48,7 @@ export interface RangeRunner {
 /** Runs one range in this thread (the same call a Web Worker makes). */
 export function runRange(job: RangeJob): RangeResult {
   const r = searchFaults(job.scenario, { maxFaults: job.maxFaults, kinds: job.kinds, keepOwnFaults: job.keepOwnFaults ?? false, range: { from: job.from, to: job.to }, returnHashes: true, maxRuns: Number.MAX_SAFE_INTEGER });
-  return { from: job.from, to: job.to, tried: r.tried, traceHashes: r.traceHashes ?? [], counterexample: r.counterexample };
+  return { from: job.from, to: job.to, tried: r.tried, inconclusive: r.inconclusive, traceHashes: r.traceHashes ?? [], counterexample: r.counterexample };
 }
 
 /** An in-process runner: each range runs after a macrotask (so the caller's loop turns between ranges). */
@@ -86,6 +88,8 @@ export interface ExploreOutcome {
   readonly distinct: number;
   readonly total: number;
   readonly candidates: number;
+  /** Schedules run that were cut short without a violation (summed over the ranges): they prove nothing. */
+  readonly inconclusive: number;
   readonly elapsedMs: number;
   /** Every ordinal of the bound was run, or a counterexample with every lower ordinal run. */
   readonly complete: boolean;
@@ -136,6 +140,7 @@ export function exploreParallel(scenario: Scenario, options: ExploreOptions): Ex
   const hashes = new Set<string>();
   const ranges: { from: number; to: number }[] = [];
   let tried = 0;
+  let inconclusive = 0;
   let next = 0;
   let done = 0; // ordinals of finished ranges
   let inFlight = 0;
@@ -151,7 +156,7 @@ export function exploreParallel(scenario: Scenario, options: ExploreOptions): Ex
     settled = true;
     if (cancelled) for (const r of options.runners) r.stop();
     resolve({
-      maxFaults: options.maxFaults, kinds, tried, distinct: hashes.size, total: bound.total, candidates: bound.candidates,
+      maxFaults: options.maxFaults, kinds, tried, distinct: hashes.size, total: bound.total, candidates: bound.candidates, inconclusive,
       elapsedMs: options.now() - start, complete: !cancelled, cancelled, counterexample: best, ranges,
     });
   };
@@ -180,6 +185,7 @@ export function exploreParallel(scenario: Scenario, options: ExploreOptions): Ex
       if (settled) return;
       inFlight -= 1;
       tried += r.tried;
+      inconclusive += r.inconclusive;
       done += r.to - r.from;
       for (const h of r.traceHashes) hashes.add(h);
       if (r.counterexample && (best === null || r.counterexample.ordinal < best.ordinal)) best = r.counterexample;
