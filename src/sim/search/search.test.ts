@@ -1,7 +1,7 @@
 // The fault search ("Break my design", issue 11): what it finds for every preset, in what order,
 // and that it is deterministic.
 import { PRESETS, findPreset, runScenario, type Scenario } from '../index';
-import { applicableKinds, candidatesFor, delayOfMs, momentsOf, searchFaults, timeThatMattersMs, withoutFaults } from './search';
+import { applicableKinds, candidatesFor, delayOfMs, momentsOf, searchFaults, timeThatMattersMs, withoutFaults, withSchedule } from './search';
 import { LIMITS } from '../scenario/primitives';
 
 const violated = (s: Scenario): string[] => [...new Set(runScenario(s, { text: false }).verdict.violations.map((v) => v.invariant))];
@@ -96,9 +96,8 @@ describe('a schedule is judged on a finished run, never one cut at its horizon',
     for (const p of PRESETS) for (const v of ['withoutFix', 'withFix'] as const) {
       const s = withoutFaults(p[v]);
       const base = runScenario(s, { text: false });
-      const afterCrashMs = timeThatMattersMs(s, base) + base.endMs;
       for (const c of candidatesFor(s, applicableKinds(s), base)) {
-        const run = runScenario({ ...s, faults: [c.fault], horizonMs: Math.min(LIMITS.maxHorizonMs, s.horizonMs + delayOfMs([c.fault], afterCrashMs)) }, { text: false });
+        const run = runScenario(withSchedule(s, [c.fault], base), { text: false });
         if (run.verdict.status === 'inconclusive') cut.push(`${p.id} ${v} ${JSON.stringify(c.fault)}`);
       }
     }
@@ -115,6 +114,15 @@ describe('a schedule is judged on a finished run, never one cut at its horizon',
     expect(timeThatMattersMs(pool, runScenario(pool, { text: false }))).toBe(5_000);
     const leased = withoutFaults(findPreset('export-lease-expiry')!.withFix);
     expect(timeThatMattersMs(leased, runScenario(leased, { text: false }))).toBe(leased.lease.ttlMs);
+  });
+
+  it('a counterexample is the design with its schedule as withSchedule builds it (what a lesson or a follow-up shows), its horizon grown by the delays', () => {
+    const s = withoutFaults(findPreset('unsafe-release')!.withoutFix);
+    const ce = searchFaults(s, { maxFaults: 1 }).counterexample!;
+    expect(ce.scenario).toEqual(withSchedule(s, ce.faults));
+    const base = runScenario(s, { text: false });
+    expect(ce.scenario.horizonMs).toBe(Math.min(LIMITS.maxHorizonMs, s.horizonMs + delayOfMs(ce.faults, timeThatMattersMs(s, base) + base.endMs)));
+    expect(ce.scenario.horizonMs).toBeGreaterThan(s.horizonMs);
   });
 
   it('a pause after the last step holds the worker there: it returns its connection and is done only when it resumes', () => {

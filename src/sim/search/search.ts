@@ -192,6 +192,19 @@ export function delayOfMs(faults: readonly Fault[], afterCrashMs: number): numbe
 }
 
 /**
+ * `design` with `faults` as its schedule, as the search runs it: its horizon lengthened by the
+ * schedule's delays (`delayOfMs`, crashes costing `timeThatMattersMs` plus the fault-free run's
+ * length), capped at LIMITS.maxHorizonMs. Every view that shows a schedule on a design (a lesson's
+ * "Show", an interview follow-up, a vote's counterfactual) builds it here, so what it shows is what
+ * the search judged. `freeRun`: the fault-free run of `design` (run here when not given).
+ */
+export function withSchedule(design: Scenario, faults: readonly Fault[], freeRun?: RunResult): Scenario {
+  const free = freeRun ?? runScenario(withoutFaults(design), { text: false });
+  const extraMs = delayOfMs(faults, timeThatMattersMs(design, free) + free.endMs);
+  return { ...design, faults: [...faults], ...(extraMs > 0 ? { horizonMs: Math.min(LIMITS.maxHorizonMs, design.horizonMs + extraMs) } : {}) };
+}
+
+/**
  * The moments a fault placed in time is tried at, from the fault-free run: 0, just after each
  * lease grant (not renewals: a renewal moves the expiry, it hands nothing over), just before a
  * grant's TTL runs out unless its holder renewed first, just before a key's expiry, just before and
@@ -306,15 +319,15 @@ export function searchFaults(scenario: Scenario, options: SearchOptions = {}): S
 
   const baseRun = runScenario(base, { text: false });
   // With the own faults kept, a candidate that would clash with one of them is not a new schedule.
-  const afterCrashMs = timeThatMattersMs(base, baseRun) + baseRun.endMs;
+  // The schedule's horizon is sized from the fault-free run (withSchedule), own faults kept or not.
+  const freeRun = own.length === 0 ? baseRun : runScenario(withoutFaults(base), { text: false });
   const cands = candidatesFor(base, kinds, baseRun).filter((c) => !own.some((f) => clashes(c.fault as FaultBase, f as FaultBase)));
   const total = 1 + Array.from({ length: maxFaults }, (_v, k) => choose(cands.length, k + 1)).reduce((a, b) => a + b, 0);
 
   const from = options.range?.from ?? 0;
   const to = options.range?.to ?? Infinity;
   const run = (faults: readonly Fault[], random: boolean, ordinal: number): Counterexample | null => {
-    const extraMs = delayOfMs(faults, afterCrashMs);
-    const s: Scenario = { ...base, faults: [...own, ...faults], ...(extraMs > 0 ? { horizonMs: Math.min(LIMITS.maxHorizonMs, base.horizonMs + extraMs) } : {}) };
+    const s: Scenario = withSchedule(base, [...own, ...faults], freeRun);
     const r = faults.length === 0 ? baseRun : runScenario(s, { text: false, stopAtFirstViolation: true });
     tried += 1;
     if (r.verdict.status === 'inconclusive') inconclusive += 1;

@@ -16,7 +16,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { describeFault, findPreset, type Scenario } from '../../sim';
 import { crossFieldErrors } from '../../sim/scenario/validate';
-import { applicableKinds, withoutFaults } from '../../sim/search/search';
+import { applicableKinds, withoutFaults, withSchedule } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
 import { deriveRun, indexOfEvent, useLockscope, useLockscopeStore } from '../store';
 import type { InterviewSetupState, ModelFailure } from './InterviewSetup';
@@ -218,7 +218,7 @@ export function InterviewerNotesPanel() {
     const s = store.getState();
     const start = s.interviewBase ?? opened.current?.s ?? s.composed;
     const design = f.m && preset ? modelWithPromptFaults(preset.withFix, preset.withoutFix, start) : start;
-    s.replaceScenario({ ...design, faults: [...f.x] }, f.m && preset ? "Follow-up: the model answer with its fault schedule" : 'Follow-up: its fault schedule', uniqueEditKey('interview'));
+    s.replaceScenario(withSchedule(design, f.x), f.m && preset ? "Follow-up: the model answer with its fault schedule" : 'Follow-up: its fault schedule', uniqueEditKey('interview'));
     const after = store.getState();
     const first = deriveRun(after.composed).verdict.violations[0]?.eventIds[0];
     if (first) after.setCursorIndex(indexOfEvent(deriveRun(after.composed), first));

@@ -12,7 +12,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { findPreset, type Scenario } from '../../sim';
-import { withoutFaults } from '../../sim/search/search';
+import { withoutFaults, withSchedule } from '../../sim/search/search';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun } from '../store';
 import type { LessonState, LockscopeState } from '../store/types';
 import { deriveRun } from '../store/derive';
@@ -119,7 +119,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const right = q !== null && lesson.a !== undefined && isRightPick(q, lesson.a);
   const show = (faults: readonly Scenario['faults'][number][], firstCited: string | undefined) => {
     const s = store.getState();
-    s.replaceScenario({ ...withoutFaults(preset.withoutFix), mechanism: s.scenario.mechanism, faults: [...faults] }, 'Lesson: showing a schedule', uniqueEditKey('lesson'));
+    s.replaceScenario(withSchedule({ ...withoutFaults(preset.withoutFix), mechanism: s.scenario.mechanism }, faults), 'Lesson: showing a schedule', uniqueEditKey('lesson'));
     if (firstCited) {
       const r = store.getState();
       const i = indexOfEvent(deriveAfter(r), firstCited);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { duplicateEffects, findPreset, INVARIANT_TEXT, runScenario } from '../../sim';
 import { answerLine, askFor, checkedInvariants, drawQuestion, optionMark, revealLine, rightOptions } from './question';
-import { applicableKinds, withoutFaults } from '../../sim/search/search';
+import { applicableKinds, withoutFaults, withSchedule } from '../../sim/search/search';
 import { LESSON_IDS } from '../../share/link';
 import { gradeDesign } from '../interview/kit';
 import { findInThread } from './testing';
@@ -55,7 +55,7 @@ describe('the lesson path', () => {
         const q = await drawQuestion(design, l.kinds, l.maxFaults, seed, findInThread);
         expect(q.ask).toEqual(ask);
         for (const o of q.options) {
-          const run = runScenario({ ...design, faults: [...o.faults] });
+          const run = runScenario(withSchedule(design, o.faults));
           const tag = `${l.id} seed ${seed}: ${o.words}`;
           // Offered only when the run answers the question (never cut short).
           expect(run.verdict.status, tag).not.toBe('inconclusive');

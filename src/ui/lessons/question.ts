@@ -10,7 +10,7 @@
  * search it is handed (the app's runs over Web Workers; tests pass an in-thread `searchFaults`).
  */
 import { describeFault, duplicateEffects, INVARIANT_TEXT, runScenario, Rng, type Fault, type Invariant, type Scenario } from '../../sim';
-import { applicableKinds, candidatesFor, withoutFaults } from '../../sim/search/search';
+import { applicableKinds, candidatesFor, withoutFaults, withSchedule } from '../../sim/search/search';
 import type { FindCounterexample } from '../interview/kit';
 
 /** An event a finding cites, in words. */
@@ -87,7 +87,7 @@ export interface Question {
 
 /** The schedule's run, judged for `ask` (by default the design's own, `askFor`). */
 export function judgeSchedule(design: Scenario, faults: readonly Fault[], ask: Ask = askFor(design)): QuestionOption {
-  const scenario: Scenario = { ...withoutFaults(design), faults: [...faults] };
+  const scenario: Scenario = withSchedule(withoutFaults(design), faults);
   const run = runScenario(scenario);
   const first = run.verdict.violations[0];
   const byId = new Map(run.events.map((e) => [e.id, e]));

@@ -12,7 +12,7 @@
  * the cursor, and every option whose event happens at that same virtual millisecond (`atMs`) is
  * right too (`optionsRightAt`; with wrong options drawn from outside the run that is the answer alone).
  */
-import { applicableKinds, candidatesFor, withoutFaults } from '../../sim/search/search';
+import { applicableKinds, candidatesFor, withoutFaults, withSchedule } from '../../sim/search/search';
 import { runScenario, type Scenario, type TraceEvent } from '../../sim';
 import type { Vote } from '../store/types';
 
@@ -56,7 +56,7 @@ export function voteAlternatives(scenario: Scenario, maxRuns = 16): VoteAlternat
   const candidates = candidatesFor(base, applicableKinds(base), baseRun);
   const step = Math.max(1, Math.ceil(candidates.length / maxRuns));
   for (let i = 0; i < candidates.length; i += step) {
-    const run = runScenario({ ...base, faults: [...scenario.faults, candidates[i]!.fault] }, { text: true });
+    const run = runScenario(withSchedule(base, [...scenario.faults, candidates[i]!.fault], baseRun), { text: true });
     const added = scenario.faults.length;
     for (const e of run.events) out.push({ narration: e.narration, atMs: e.atMs, injected: e.data?.t === 'fault' && e.data.faultIndex === added });
   }
