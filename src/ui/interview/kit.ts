@@ -177,6 +177,37 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
   return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, own, invariant: broke(ce), counterexample: ce, ...extra };
 }
 
+/** A choice of a design that its grade did not need (`needlessChoices`). */
+export interface NeedlessChoice {
+  /** The switch (or `leaseTtl`) whose value differs from the starting design's. */
+  readonly id: string;
+  /** The choice in words, as the design has it ("Fencing: on", "Lease TTL: 60 s"). */
+  readonly text: string;
+}
+
+/**
+ * The choices of a safe `design` that were not needed: each relevant mechanism switch whose value
+ * differs from `start`'s (and the lease TTL), set back alone to `start`'s value and graded again
+ * with the same faults (`gradeDesign`); a choice whose undoing still holds was stronger than the
+ * invariant needs. "Make it hold with the weakest mechanism" is met only when this is empty.
+ * Grades once per changed choice (each a fault search through `find`).
+ */
+export async function needlessChoices(design: Scenario, start: Scenario, kinds: readonly string[], maxFaults: number, find: FindCounterexample, options: GradeOptions = {}): Promise<NeedlessChoice[]> {
+  const out: NeedlessChoice[] = [];
+  for (const d of relevantSwitches(design)) {
+    const from = d.get(start);
+    if (JSON.stringify(d.get(design)) === JSON.stringify(from)) continue;
+    const undone = d.set(design, from);
+    if (JSON.stringify(undone) === JSON.stringify(design)) continue;
+    if ((await gradeDesign(undone, kinds, maxFaults, find, options)).safe) out.push({ id: d.id, text: switchValueText(design, d.id) });
+  }
+  if (design.mechanism.lock === 'lease' && design.lease.ttlMs !== start.lease.ttlMs) {
+    const undone: Scenario = { ...design, lease: { ...design.lease, ttlMs: start.lease.ttlMs } };
+    if ((await gradeDesign(undone, kinds, maxFaults, find, options)).safe) out.push({ id: 'leaseTtl', text: `Lease TTL: ${fmtTime(design.lease.ttlMs)}` });
+  }
+  return out;
+}
+
 /**
  * The grade in one line (the transcript and the result panel). With the scenario's own faults kept
  * it says so: "Safe against the prompt's own faults (…) plus ≤ 1 fault of these kinds: …", "Broken

@@ -58,4 +58,53 @@ describe('a guided lesson', () => {
     expect(screen.getByTestId('lesson-progress')).toHaveTextContent('0 of 8 lessons done.');
     expect(screen.getByRole('button', { name: 'Start: lesson 1, Start from the invariant' })).toBeInTheDocument();
   });
+
+  it('the mechanism is locked until the exercise (the prediction is about the lesson\'s design); in the exercise a schedule is tried on the learner\'s own design', async () => {
+    const s = createLockscopeStore();
+    openLesson(s, 'fencing');
+    renderIn(s, <LessonView />);
+    await waitFor(() => expect(screen.getAllByRole('checkbox', { name: /^[A-C]\./ }).length).toBeGreaterThan(0), { timeout: 20_000 });
+    const panel = document.querySelector('fieldset.lesson-mechanism') as HTMLFieldSetElement;
+    expect(panel.disabled).toBe(true);
+    expect(screen.getByTestId('lesson-mechanism-locked')).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('lesson-check'));
+    fireEvent.click(screen.getByTestId('lesson-reveal'));
+    expect(panel.disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('lesson-to-exercise'));
+    expect((document.querySelector('fieldset.lesson-mechanism') as HTMLFieldSetElement).disabled).toBe(false);
+    expect(screen.queryByTestId('lesson-mechanism-locked')).toBeNull();
+    // The learner's design: fencing on and a longer TTL; trying schedule A keeps both.
+    act(() => { const st = s.getState(); st.setScenario({ ...st.scenario, mechanism: { ...st.scenario.mechanism, fencing: true }, destination: { ...st.scenario.destination, checksFencing: true }, lease: { ...st.scenario.lease, ttlMs: 45_000 } }); });
+    const aWords = screen.getByTestId('lesson-reveal-panel').querySelector('li > strong')!.textContent!.replace(/^A\. /, '').replace(/:$/, '');
+    fireEvent.click(screen.getByRole('button', { name: 'Try A on your design' }));
+    const after = s.getState().composed;
+    expect(after.mechanism.fencing).toBe(true);
+    expect(after.lease.ttlMs).toBe(45_000);
+    const q = await drawQuestion(findPreset('export-lease-expiry')!.withoutFix, ['pause'], 1, 0, findInThread);
+    expect(q.options[0]!.words).toBe(aWords);
+    expect(after.faults).toEqual(q.options[0]!.faults);
+  }, 60_000);
+
+  it('a design that holds but is stronger than it needs to be is told so, and the lesson is not done', async () => {
+    const s = createLockscopeStore();
+    openLesson(s, 'invariant');
+    renderIn(s, <LessonView />);
+    await waitFor(() => expect(screen.getAllByRole('checkbox', { name: /^[A-C]\./ }).length).toBeGreaterThan(0), { timeout: 20_000 });
+    fireEvent.click(screen.getByTestId('lesson-check'));
+    fireEvent.click(screen.getByTestId('lesson-reveal'));
+    fireEvent.click(screen.getByTestId('lesson-to-exercise'));
+    // The thumbnail job needs no lock (a second render is harmless): a lease is more than it needs.
+    act(() => { const st = s.getState(); st.setScenario(findPreset('thumbnail')!.withFix); });
+    fireEvent.click(screen.getByTestId('lesson-grade'));
+    await waitFor(() => expect(screen.getByTestId('lesson-grade-result')).toHaveTextContent('It holds.'), { timeout: 30_000 });
+    expect(screen.getByTestId('lesson-needless')).toHaveTextContent(/Stronger than it needs to be\..*Lock: Redis lease/);
+    expect(screen.queryByTestId('lesson-done')).toBeNull();
+    expect(loadProgress().done).toEqual([]);
+    // The starting design itself is the weakest that holds: done.
+    act(() => { s.getState().setScenario(findPreset('thumbnail')!.withoutFix); });
+    fireEvent.click(screen.getByTestId('lesson-grade'));
+    await waitFor(() => expect(screen.getByTestId('lesson-done')).toBeInTheDocument(), { timeout: 30_000 });
+    expect(screen.queryByTestId('lesson-needless')).toBeNull();
+    expect(loadProgress().done).toEqual(['invariant']);
+  }, 90_000);
 });

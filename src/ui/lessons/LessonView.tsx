@@ -23,7 +23,7 @@ import { MechanismPanel } from '../mechanism/MechanismPanel';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { findWith } from '../interview/InterviewPanel';
-import { designInWords, gradeDesign, gradeInWords, type Grade } from '../interview/kit';
+import { designInWords, gradeDesign, gradeInWords, needlessChoices, type Grade, type NeedlessChoice } from '../interview/kit';
 import { LESSON_PATH, findLesson, lessonQuestion, nextLesson, type Lesson, type LessonId } from './lessons';
 import { drawSeed, loadProgress, markDone, saveProgress, type Progress } from './progress';
 import { answerLine, askFor, drawQuestion, isRightPick, optionMark, revealLine, type Question } from './question';
@@ -101,7 +101,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const asked = lessonQuestion(def, ask);
   const [question, setQuestion] = useState<{ kind: 'busy' } | { kind: 'ready'; q: Question } | { kind: 'error'; message: string }>({ kind: 'busy' });
   const [picked, setPicked] = useState<readonly number[]>(lesson.a ?? []);
-  const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string; needless: readonly NeedlessChoice[] } | { kind: 'error'; message: string }>({ kind: 'idle' });
   const stageRef = useFocusOn<HTMLHeadingElement>(lesson.st);
   const gradeRef = useFocusOn<HTMLParagraphElement>(grade.kind);
 
@@ -117,9 +117,14 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const setStage = (st: number, extra: Partial<LessonState> = {}) => store.getState().setLesson({ ...lesson, ...extra, st });
   const q = question.kind === 'ready' ? question.q : null;
   const right = q !== null && lesson.a !== undefined && isRightPick(q, lesson.a);
+  // Before the exercise a schedule is shown on the lesson's design (what the reveal describes); in
+  // the exercise, on the learner's own design (their mechanism, TTL and steps kept), to try it there.
+  const onOwn = lesson.st >= 3;
   const show = (faults: readonly Scenario['faults'][number][], firstCited: string | undefined) => {
     const s = store.getState();
-    s.replaceScenario(withSchedule({ ...withoutFaults(preset.withoutFix), mechanism: s.scenario.mechanism }, faults), 'Lesson: showing a schedule', uniqueEditKey('lesson'));
+    const design = onOwn ? withoutFaults(s.composed) : withoutFaults(preset.withoutFix);
+    s.replaceScenario(withSchedule(design, faults), onOwn ? 'Lesson: a schedule on your design' : 'Lesson: showing a schedule', uniqueEditKey('lesson'));
+    if (onOwn) return;
     if (firstCited) {
       const r = store.getState();
       const i = indexOfEvent(deriveAfter(r), firstCited);
@@ -130,9 +135,12 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
     setGrade({ kind: 'busy' });
     try {
       const design = store.getState().composed;
-      const g = await gradeDesign(design, def.kinds, def.maxFaults, findWith(env));
-      setGrade({ kind: 'done', grade: g, design: designInWords(design, preset.withoutFix) });
-      if (g.safe) saveProgress(markDone(loadProgress(), def.id));
+      const find = findWith(env);
+      const g = await gradeDesign(design, def.kinds, def.maxFaults, find);
+      // "The weakest mechanism": a safe design with a choice it did not need is not done yet.
+      const needless = g.safe ? await needlessChoices(design, preset.withoutFix, def.kinds, def.maxFaults, find) : [];
+      setGrade({ kind: 'done', grade: g, design: designInWords(design, preset.withoutFix), needless });
+      if (g.safe && needless.length === 0) saveProgress(markDone(loadProgress(), def.id));
     } catch (e) {
       setGrade({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }
@@ -140,6 +148,8 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const another = () => {
     const { progress, seed } = drawSeed(loadProgress(), def.id);
     saveProgress(progress);
+    // A new prediction is about the lesson's design again (the exercise's edits stay in the undo history).
+    store.getState().loadPreset(def.presetId, 'without');
     store.getState().setLesson({ id: def.id, q: seed, st: 0 });
   };
   const next = nextLesson(def.id);
@@ -192,7 +202,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
                       {o.cited.map((c) => <li key={c.id}><span className="muted">{fmtSeconds(c.atMs)} · {c.actor} ·</span> {c.narration}</li>)}
                     </ul>
                   )}
-                  <button type="button" className="link" onClick={() => show(o.faults, o.cited[0]?.id)}>Show {String.fromCharCode(65 + i)} on the timeline</button>
+                  <button type="button" className="link" onClick={() => show(o.faults, o.cited[0]?.id)}>{onOwn ? `Try ${String.fromCharCode(65 + i)} on your design` : `Show ${String.fromCharCode(65 + i)} on the timeline`}</button>
                 </li>
               ))}
             </ol>
@@ -211,7 +221,10 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
             {grade.kind === 'done' && (
               <div data-testid="lesson-grade-result">
                 <p tabIndex={-1} ref={gradeRef} className={grade.grade.safe ? 'held-text' : 'bad-text'}><strong>{grade.grade.safe ? 'It holds.' : 'Not yet.'}</strong> {gradeInWords(grade.grade, kindLabel)} <span className="small muted">(Your design: {grade.design}.)</span></p>
-                {grade.grade.safe && (
+                {grade.grade.safe && grade.needless.length > 0 && (
+                  <p data-testid="lesson-needless"><strong>Stronger than it needs to be.</strong> Undone alone, each of these still holds against the same faults: {grade.needless.map((n) => n.text).join('; ')}. The exercise asks for the weakest mechanism: undo {grade.needless.length === 1 ? 'it' : 'one of them'} and check again. (It may still be worth keeping in production, to save work or as a second line of defence; the invariant does not need it.)</p>
+                )}
+                {grade.grade.safe && grade.needless.length === 0 && (
                   <>
                     <p data-testid="lesson-done">Lesson done. {def.takeaway} The catalogue's fix: {preset.fix}.</p>
                     {next
@@ -225,7 +238,12 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
         )}
       </main>
       <aside className="col-left lesson-side" aria-label="Mechanism">
-        <MechanismPanel />
+        {lesson.st < 3 && <p className="small muted" data-testid="lesson-mechanism-locked">The design as the lesson starts: the prediction is about it. You change the mechanism in the exercise.</p>}
+        {/* Locked until the exercise: a change here would make the timeline contradict the question. */}
+        <fieldset className="lesson-mechanism" disabled={lesson.st < 3}>
+          <legend className="sr-only">Mechanism{lesson.st < 3 ? ' (changed in the exercise)' : ''}</legend>
+          <MechanismPanel />
+        </fieldset>
       </aside>
     </div>
   );

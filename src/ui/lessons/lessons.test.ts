@@ -3,7 +3,8 @@ import { duplicateEffects, findPreset, INVARIANT_TEXT, runScenario } from '../..
 import { answerLine, askFor, checkedInvariants, drawQuestion, optionMark, revealLine, rightOptions } from './question';
 import { applicableKinds, withoutFaults, withSchedule } from '../../sim/search/search';
 import { LESSON_IDS } from '../../share/link';
-import { gradeDesign } from '../interview/kit';
+import { gradeDesign, needlessChoices } from '../interview/kit';
+import { SWITCHES } from '../mechanism/switches';
 import { findInThread } from './testing';
 import { LESSON_PATH, lessonQuestion, nextLesson } from './lessons';
 
@@ -90,5 +91,20 @@ describe('the lesson path', () => {
       // A lesson whose point is that nothing breaks asks about the repeat, and its draws tell schedules apart.
       if (ask.kind === 'repeats') expect(misses, `${l.id}: some option is not ticked in some draw`).toBeGreaterThan(0);
     }, 120_000);
+  }
+
+  for (const l of LESSON_PATH) {
+    it(`${l.id}: the catalogue's fix, with what it did not need undone, is a weakest design: it holds, and nothing in it is needless`, async () => {
+      const p = findPreset(l.presetId)!;
+      let design = p.withFix;
+      for (let i = 0; i < 5; i++) {
+        const needless = await needlessChoices(design, p.withoutFix, l.kinds, l.maxFaults, findInThread);
+        if (needless.length === 0) break;
+        const d = SWITCHES.find((x) => x.id === needless[0]!.id);
+        design = d ? d.set(design, d.get(p.withoutFix)) : { ...design, lease: { ...design.lease, ttlMs: p.withoutFix.lease.ttlMs } };
+      }
+      expect((await gradeDesign(design, l.kinds, l.maxFaults, findInThread)).safe).toBe(true);
+      expect(await needlessChoices(design, p.withoutFix, l.kinds, l.maxFaults, findInThread)).toEqual([]);
+    }, 60_000);
   }
 });
