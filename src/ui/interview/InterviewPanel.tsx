@@ -14,7 +14,7 @@
  * The simulator loads this module as its own chunk (../lazyViews.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { describeFault, findPreset, type Scenario } from '../../sim';
+import { describeFault, findPreset, fmtTime, type Scenario } from '../../sim';
 import { crossFieldErrors } from '../../sim/scenario/validate';
 import { applicableKinds, withoutFaults, withSchedule } from '../../sim/search/search';
 import { encodeShare, shareFromScenario, type ShareState } from '../../share/link';
@@ -26,7 +26,7 @@ import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
-import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, randomToken, scheduleInWordsOf, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
+import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, promptFaultsFor, randomToken, scheduleInWordsOf, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
 export function findWith(env: ExploreEnv): FindCounterexample {
@@ -57,11 +57,11 @@ export function modelWithPromptFaults(withFix: Scenario, withoutFix: Scenario, p
 /**
  * The design "Check my design" grades: the mechanism on screen with the faults the interview
  * opened with (the prompt's: a candidate who deletes a fault from the panel is still graded
- * against it), unless the candidate's own edits left those faults naming steps that are gone.
+ * against it; with a longer TTL its pauses grow by the increase, kit.ts `promptFaultsFor`), unless the candidate's own edits left those faults naming steps that are gone.
  */
 export function designToGrade(onScreen: Scenario, prompt: Scenario | null): Scenario {
   if (!prompt) return onScreen;
-  const design: Scenario = { ...onScreen, faults: [...prompt.faults] };
+  const design: Scenario = { ...onScreen, faults: promptFaultsFor(onScreen, prompt).faults };
   return crossFieldErrors(design).length === 0 ? design : onScreen;
 }
 
@@ -287,6 +287,8 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
   const allowed = interview.kinds.length > 0 ? interview.kinds.map(kindLabel).join(', ') : 'every kind that applies';
   const prompt = designToGrade(composed, interviewBase);
   const ownFaults = prompt.faults.map((f) => describeFault(f, prompt)).join('; ');
+  const grown = interviewBase ? promptFaultsFor(composed, interviewBase).grown : [];
+  const grownWords = grown.length > 0 ? ` (grown by your longer lease, so each keeps its place relative to the expiry of the prompt's ${fmtTime(interviewBase!.lease.ttlMs)} one: ${grown.join(', ')})` : '';
   const more = `${interview.maxFaults} fault${interview.maxFaults === 1 ? '' : 's'} (${allowed})`;
 
   return (
@@ -297,7 +299,7 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
       </div>
       <p className="small" data-testid="check-design-scope">
         {ownFaults
-          ? <>Choose a mechanism on the left, then check it. The prompt's own faults ({ownFaults}) happen in every schedule; the fault search adds every placement of up to {more} on top, and answers with the shortest schedule that breaks an invariant, or that there is none.</>
+          ? <>Choose a mechanism on the left, then check it. The prompt's own faults ({ownFaults}) happen in every schedule{grownWords}; the fault search adds every placement of up to {more} on top, and answers with the shortest schedule that breaks an invariant, or that there is none.</>
           : <>Choose a mechanism on the left, then check it: the fault search tries every placement of up to {more} and answers with the shortest schedule that breaks an invariant, or that there is none.</>}
       </p>
       <p><button type="button" className="primary" disabled={status.kind === 'busy'} onClick={() => void check()} data-testid="check-my-design">Check my design</button></p>

@@ -1,7 +1,7 @@
 import { decodeShare, encodeShare } from '../../share/link';
 import { describeFault, findPreset, runScenario, PRESETS } from '../../sim';
 import { applicableKinds, searchFaults, withoutFaults } from '../../sim/search/search';
-import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, type FindCounterexample } from './kit';
+import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, promptFaultsFor, type FindCounterexample } from './kit';
 
 /** The search in this thread (the app spreads the same search over Web Workers). */
 const find: FindCounterexample = async (s, maxFaults, kinds, keepOwnFaults) => searchFaults(s, { maxFaults, kinds, keepOwnFaults: keepOwnFaults ?? false }).counterexample;
@@ -167,5 +167,29 @@ describe("the allowed faults a preset's interview starts with", () => {
     const all = applicableKinds(withoutFaults(p.withoutFix));
     const d = await passingKinds(p.withFix, p.withoutFix, all, 1, find);
     expect(d).toEqual({ kinds: all, leftOut: [], brokenWithoutFaults: false, startHolds: false });
+  });
+});
+
+describe("the prompt's faults on a design with a longer lease (promptFaultsFor)", () => {
+  const p = findPreset('unsafe-release')!;
+  const longer = (s: typeof p.withoutFix, ttlMs: number) => ({ ...s, lease: { ...s.lease, ttlMs } });
+
+  it('a longer TTL is not a fix: plain DEL with a 20 s lease still breaks on the prompt\'s pause, grown by the 10 s increase', async () => {
+    const candidate = longer(p.withoutFix, 20_000);
+    const raw = { ...candidate, faults: [...p.withoutFix.faults] };
+    // Graded against the prompt's pause as it was, the longer lease swallows it: a non-fix passed.
+    expect((await gradeDesign(raw, ['crash'], 1, find, { keepOwnFaults: true })).safe).toBe(true);
+    const { faults, grown } = promptFaultsFor(candidate, p.withoutFix);
+    expect(grown).toEqual(['Pause A: 5 s → 15 s']);
+    const g = await gradeDesign({ ...candidate, faults }, ['crash'], 1, find, { keepOwnFaults: true });
+    expect(g.safe).toBe(false);
+    expect(gradeInWords(g)).toMatch(/^Broken by the prompt's own faults alone \(Pause A for 15 s/);
+  });
+
+  it('the same TTL, a shorter one, or no lease keeps the prompt\'s faults as they are', () => {
+    expect(promptFaultsFor(p.withFix, p.withoutFix)).toEqual({ faults: p.withoutFix.faults, grown: [] });
+    expect(promptFaultsFor(longer(p.withoutFix, 5_000), p.withoutFix).grown).toEqual([]);
+    const advisory = { ...longer(p.withoutFix, 20_000), mechanism: { ...p.withoutFix.mechanism, lock: 'advisory-xact' as const } };
+    expect(promptFaultsFor(advisory, p.withoutFix).faults).toEqual(p.withoutFix.faults);
   });
 });

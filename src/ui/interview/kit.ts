@@ -177,6 +177,30 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
   return { safe: false, schedule: inWords(ce.faults, ce.scenario) || 'no fault at all', faults: ce.faults, own, invariant: broke(ce), counterexample: ce, ...extra };
 }
 
+/**
+ * The prompt's faults as they apply to a candidate's design with a longer lease: each pause,
+ * partition and clock jump grows by the candidate's TTL increase, so it keeps its place relative to
+ * the lease's expiry (a pause that made the owner outlive a 10 s lease by 2 s still does with a
+ * 20 s one): a longer TTL moves the threshold, it is not a fix, as a pause has no upper bound.
+ * With no lease on either side, or a TTL that is not longer, the faults are kept as they are.
+ * `grown` lists what changed, in words, for the grade ("Pause A: 5 s → 15 s").
+ */
+export function promptFaultsFor(design: Scenario, prompt: Scenario): { readonly faults: Fault[]; readonly grown: readonly string[] } {
+  const byMs = design.lease.ttlMs - prompt.lease.ttlMs;
+  const grown: string[] = [];
+  if (design.mechanism.lock !== 'lease' || prompt.mechanism.lock !== 'lease' || byMs <= 0) return { faults: [...prompt.faults], grown };
+  const faults = prompt.faults.map((f): Fault => {
+    const x = f as Fault & { pauseMs?: number; durationMs?: number; jumpMs?: number };
+    const field = f.kind === 'pause' ? 'pauseMs' : f.kind === 'partition' ? 'durationMs' : f.kind === 'clockJump' ? 'jumpMs' : null;
+    const ms = field === null ? undefined : x[field];
+    if (field === null || typeof ms !== 'number') return f;
+    const who = 'worker' in f && typeof f.worker === 'string' ? ` ${f.worker}` : '';
+    grown.push(`${f.kind === 'pause' ? 'Pause' : f.kind === 'partition' ? 'Partition' : 'Clock jump'}${who}: ${fmtTime(ms)} → ${fmtTime(ms + byMs)}`);
+    return { ...f, [field]: ms + byMs } as Fault;
+  });
+  return { faults, grown };
+}
+
 /** A choice of a design that its grade did not need (`needlessChoices`). */
 export interface NeedlessChoice {
   /** The switch (or `leaseTtl`) whose value differs from the starting design's. */
