@@ -102,7 +102,7 @@ export function writeSession(env: SessionEnv, iv: InterviewSetup, kept: KeptInte
   const key = sessionKeyOf(iv);
   if (key === null) return;
   try {
-    const entry: z.infer<typeof entrySchema> = { who: interviewIdentity(iv)!, startedAt: Math.max(0, Math.round(kept.startedAt)), base: kept.base, transcript: kept.transcript.slice(-MAX_KEPT_ENTRIES).map((t) => ({ atMs: Math.max(0, Math.round(t.atMs)), design: t.design.slice(0, MAX_WORDS), result: t.result.slice(0, MAX_WORDS) })) };
+    const entry: z.infer<typeof entrySchema> = { who: interviewIdentity(iv)!, startedAt: Math.max(0, Math.floor(kept.startedAt)), base: kept.base, transcript: kept.transcript.slice(-MAX_KEPT_ENTRIES).map((t) => ({ atMs: Math.max(0, Math.round(t.atMs)), design: t.design.slice(0, MAX_WORDS), result: t.result.slice(0, MAX_WORDS) })) };
     env.storage()?.setItem(key, JSON.stringify(entry));
   } catch {
     // Storage refused (quota, private mode): the interview goes on, unkept.
