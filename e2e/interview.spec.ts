@@ -198,3 +198,38 @@ test("interview: for fenced-db-write and two lease presets (one whose fix is a f
   }
   expect(errors).toEqual([]);
 });
+
+test("interview: a reload of the candidate's link keeps the transcript of Check my design and the timer (it goes on, never from 0:00)", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  const { candidate } = await makeLinks(page);
+  // The link names its interview (the id both links carry), so a reload finds its timer and transcript.
+  const g = JSON.parse(lz.decompressFromEncodedURIComponent(new URLSearchParams(new URL(candidate).hash.slice(1)).get('s')!)).g as { d?: string };
+  expect(g.d).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+  const cand = await context.newPage();
+  errors.push(...watchErrors(cand));
+  await cand.goto(candidate);
+  await cand.getByTestId('check-my-design').click();
+  const items = cand.getByTestId('transcript').getByRole('listitem');
+  await expect(items).toHaveCount(1, { timeout: 30_000 });
+  const entry = (await items.first().textContent())!;
+  expect(entry).toContain("Broken by the prompt's own faults alone");
+  // The candidate changes the design (the address bar follows it), and time passes.
+  await cand.getByRole('checkbox', { name: /fencing/i }).check();
+  await expect(cand.locator('.badge-slot')).toContainText('outcome hidden');
+  const seconds = async () => {
+    const m = /Time (\d+):(\d\d)/.exec((await cand.getByTestId('interview-timer').textContent()) ?? '');
+    return m ? Number(m[1]) * 60 + Number(m[2]) : -1;
+  };
+  await expect.poll(seconds, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  const before = await seconds();
+  await cand.reload();
+  await expect(cand.getByRole('heading', { name: 'Check my design' })).toBeVisible();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveText(entry);
+  expect(await seconds()).toBeGreaterThanOrEqual(before);
+  // The design on screen is the edited one from the address; the clock keeps counting from where it was.
+  await expect(cand.getByRole('checkbox', { name: /fencing/i })).toBeChecked();
+  await expect.poll(seconds, { timeout: 5_000 }).toBeGreaterThan(before);
+  expect(errors).toEqual([]);
+});

@@ -35,6 +35,13 @@ export const gradingSchema = z.strictObject({
   k: z.array(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/)).max(16),
   /** At most this many faults per schedule (1–3). */
   n: z.int().min(1).max(3),
+  /**
+   * The interview's id: random (URL-safe, 16–64 characters), the same in both of its links and
+   * drawn apart from the interviewer's token (`z.t`), so it tells nothing of the interviewer's link.
+   * It names the interview across a reload: its timer and transcript are kept under it
+   * (src/ui/interview/session.ts). Absent in links made before it existed.
+   */
+  d: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional(),
 });
 
 /** The interviewer's side of an interview (only in the interviewer's link: never looked up by preset id). */

@@ -10,7 +10,8 @@
  *   "Show this schedule", the rubric, and the candidate's link again.
  * - `CheckDesign` (both sides of an interview): "Check my design" grades the mechanism on screen
  *   against the allowed faults (the search over Web Workers, ../explore/coordinator.ts), a timer,
- *   and the transcript of what was tried, in order.
+ *   and the transcript of what was tried, in order — both kept in this tab across a reload of the
+ *   interview's link (./session.ts).
  * The simulator loads this module as its own chunk (../lazyViews.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -26,6 +27,7 @@ import { exploreParallel } from '../explore/coordinator';
 import { openCounterexample } from '../explore/actions';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { interviewShare } from '../url/urlState';
+import { defaultSessionEnv, readSession, writeSession, type SessionEnv } from './session';
 import { DEFAULT_RUBRIC, defaultAnswer, deriveFollowUps, designInWords, gradeDesign, gradeInWords, interviewLinks, passingKinds, promptFaultsFor, randomToken, scheduleInWordsOf, setupOf, type FindCounterexample, type Grade, type PassingKinds } from './kit';
 
 /** The fault search over the env's runners (Web Workers in the app), returning its counterexample. */
@@ -120,7 +122,7 @@ export function InterviewSetupForm({ env = defaultEnv, form, setForm }: { env?: 
     try {
       const scenario: Scenario = store.getState().composed;
       const followUps = await deriveFollowUps(scenario, model, use, maxFaults, findWith(env), KEEP);
-      const links = interviewLinks(scenario, { kinds: use, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken() }, followUps);
+      const links = interviewLinks(scenario, { kinds: use, maxFaults, answer: answerText, rubric: rubric.split('\n'), token: randomToken(), id: randomToken() }, followUps);
       // Does the model answer pass its own grading? If not, say which fault breaks it and what it withstands.
       // (The default set is one it withstands by construction: no search needed.)
       const isDefault = current?.result != null && use.length === current.result.kinds.length && use.every((k) => current.result!.kinds.includes(k));
@@ -251,7 +253,7 @@ export function InterviewerNotesPanel() {
 }
 
 /** "Check my design": grade the mechanism on screen against the faults the interviewer allowed; the timer and the transcript. */
-export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
+export function CheckDesign({ env = defaultEnv, session = defaultSessionEnv }: { env?: ExploreEnv; session?: SessionEnv }) {
   const store = useLockscopeStore();
   const interview = useLockscope((s) => s.interview);
   const transcript = useLockscope((s) => s.transcript);
@@ -263,10 +265,24 @@ export function CheckDesign({ env = defaultEnv }: { env?: ExploreEnv }) {
   const serial = useRef(0);
   useEffect(() => {
     if (!interview) return;
-    store.getState().startInterviewClock(env.now(), store.getState().composed);
+    // A reload of this interview's link takes up its kept clock and transcript (./session.ts); else the clock starts now.
+    const s = store.getState();
+    const kept = s.interviewClockMs === null ? readSession(session, interview) : null;
+    if (kept) s.resumeInterview(env.now() - Math.max(0, session.wallNow() - kept.startedAt), kept.base, kept.transcript);
+    else s.startInterviewClock(env.now(), s.composed);
+    // Kept whenever the clock, the starting design or the transcript change (and once now: a reload before the first check keeps the timer).
+    const keep = (st: typeof s) => {
+      if (st.interview !== interview || st.interviewClockMs === null || !st.interviewBase) return;
+      writeSession(session, interview, { startedAt: session.wallNow() - (env.now() - st.interviewClockMs), base: st.interviewBase, transcript: st.transcript });
+    };
+    keep(store.getState());
+    const unsubscribe = store.subscribe((st, prev) => {
+      if (st.transcript !== prev.transcript || st.interviewClockMs !== prev.interviewClockMs || st.interviewBase !== prev.interviewBase) keep(st);
+    });
+    setNow(env.now());
     const t = setInterval(() => setNow(env.now()), 1000);
-    return () => clearInterval(t);
-  }, [interview, store, env]);
+    return () => { clearInterval(t); unsubscribe(); };
+  }, [interview, store, env, session]);
   if (!interview) return null;
   const elapsed = clock === null ? 0 : Math.max(0, now - clock);
 

@@ -1,7 +1,8 @@
 import { decodeShare, encodeShare } from '../../share/link';
 import { describeFault, findPreset, runScenario, PRESETS } from '../../sim';
 import { applicableKinds, searchFaults, withoutFaults } from '../../sim/search/search';
-import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, promptFaultsFor, type FindCounterexample } from './kit';
+import { designInWords, deriveFollowUps, gradeDesign, gradeInWords, interviewLinks, randomToken, defaultAnswer, DEFAULT_RUBRIC, passingKinds, leftOutInWords, promptFaultsFor, setupOf, type FindCounterexample } from './kit';
+import { interviewOf, interviewShare } from '../url/urlState';
 
 /** The search in this thread (the app spreads the same search over Web Workers). */
 const find: FindCounterexample = async (s, maxFaults, kinds, keepOwnFaults) => searchFaults(s, { maxFaults, kinds, keepOwnFaults: keepOwnFaults ?? false }).counterexample;
@@ -58,6 +59,23 @@ describe('interview kit', () => {
     expect(intv.state.z?.r).toEqual([...DEFAULT_RUBRIC]);
     // Both describe the same run.
     expect(runScenario(cand.scenario).traceHash).toBe(runScenario(intv.scenario).traceHash);
+  });
+
+  it("both links carry the interview's id (its timer and transcript are kept under it across a reload), drawn apart from the token; the store's setup and the address keep it", () => {
+    const token = randomToken();
+    const id = randomToken();
+    const links = interviewLinks(preset.withoutFix, { kinds: ['pause'], maxFaults: 1, answer: '', rubric: [], token, id }, []);
+    const cand = decodeShare(encodeShare(links.candidate));
+    const intv = decodeShare(encodeShare(links.interviewer));
+    if (!cand.ok || !intv.ok) throw new Error('links do not decode');
+    expect(cand.state.g?.d).toBe(id);
+    expect(intv.state.g?.d).toBe(id);
+    expect(JSON.stringify(cand.state)).not.toContain(token);
+    expect(setupOf(links, 'candidate', { kinds: ['pause'], maxFaults: 1 })).toMatchObject({ role: 'candidate', id });
+    expect(interviewOf(cand.state)).toMatchObject({ role: 'candidate', id });
+    expect(interviewShare(interviewOf(intv.state)!).g).toEqual({ k: ['pause'], n: 1, d: id });
+    // A hand-made id that is not a URL-safe token is refused with the link, as every field is.
+    expect(decodeShare(encodeShare({ ...links.candidate, g: { k: [], n: 1, d: '<script>' } })).ok).toBe(false);
   });
 
   it('each follow-up carries a schedule that makes it bite: the starting design breaks under the first', async () => {

@@ -49,6 +49,8 @@ export interface InterviewChoice {
   readonly rubric: readonly string[];
   /** The random secret of the interviewer's link (URL-safe, 16–64 characters). */
   readonly token: string;
+  /** The interview's id, in both links (`g.d`; drawn apart from the token). Absent: links without one, whose timer and transcript a reload does not keep. */
+  readonly id?: string;
 }
 
 /** The two links' states. */
@@ -133,12 +135,13 @@ export async function deriveFollowUps(start: Scenario, model: Scenario | undefin
 
 /** The interview a link state's `i`/`g`/`z` open as, for the store. */
 export function setupOf(links: InterviewLinks, role: 'candidate' | 'interviewer', choice: Pick<InterviewChoice, 'kinds' | 'maxFaults'>): InterviewSetup {
-  return { role, kinds: [...choice.kinds], maxFaults: choice.maxFaults, notes: role === 'interviewer' ? links.notes : null };
+  const id = links.candidate.g?.d;
+  return { role, kinds: [...choice.kinds], maxFaults: choice.maxFaults, ...(id !== undefined ? { id } : {}), notes: role === 'interviewer' ? links.notes : null };
 }
 
 /** The two links' states for a scenario (its faults stay: they are part of the prompt). */
 export function interviewLinks(scenario: Scenario, choice: InterviewChoice, followUps: InterviewerNotes['q']): InterviewLinks {
-  const g = { k: [...choice.kinds], n: choice.maxFaults };
+  const g = { k: [...choice.kinds], n: choice.maxFaults, ...(choice.id !== undefined ? { d: choice.id } : {}) };
   const notes: InterviewerNotes = { t: choice.token, a: clip(choice.answer), q: followUps.slice(0, 8), r: choice.rubric.filter((r) => r.trim() !== '').slice(0, 8).map(clip) };
   return {
     candidate: shareFromScenario(scenario, { i: 1, g }),

@@ -4,6 +4,7 @@ import { compose, commitScenario } from './commit';
 import { deriveRun, indexAtMs, runEndMs } from './derive';
 import { sortBookmarks } from './bookmarks';
 import { candidateScenario } from '../../share/candidatePrompt';
+import { interviewIdentity } from '../interview/session';
 import type { ScenarioSlice, Slice } from './types';
 
 const first = PRESETS.find((p) => p.id === 'export-lease-expiry') ?? PRESETS[0]!;
@@ -54,6 +55,9 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
     // An exact time (clamped to the run) places the cursor where the link was copied; else the event index.
     const atMs = opts.cursorMs === undefined ? null : Math.max(0, Math.min(runEndMs(run), opts.cursorMs));
     const cursorIndex = atMs !== null ? indexAtMs(events, atMs) : Math.max(-1, Math.min(events.length - 1, opts.cursorIndex ?? -1));
+    // Another interview's link (or none) takes its own timer and transcript, never this one's
+    // (back/forward within one interview keeps them; a kept one is taken up by ../interview/session.ts).
+    const otherInterview = interviewIdentity(opts.interview) !== interviewIdentity(get().interview);
     set({
       presetId: preset?.id ?? null, variant, scenario, faults: [...scenario.faults], composed, error: null,
       cursorIndex, cursorMs: atMs ?? (cursorIndex < 0 ? 0 : events[cursorIndex]!.atMs), playing: false,
@@ -62,6 +66,7 @@ export const createScenarioSlice: Slice<ScenarioSlice> = (set, get) => ({
       compareTarget: opts.compareTarget ?? { kind: 'otherVariant' },
       mode: opts.mode ?? 'explore',
       interview: opts.interview ?? null,
+      ...(otherInterview ? { transcript: [], interviewClockMs: null, interviewBase: null } : {}),
       bookmarks: sortBookmarks(opts.bookmarks ?? []),
       lesson: opts.lesson ?? null,
       workshop: opts.workshop ?? null,

@@ -17,6 +17,8 @@ export interface InterviewSetup {
   /** The faults "Check my design" grades against: kinds (empty = every kind that applies) and at most `maxFaults` per schedule. */
   readonly kinds: readonly string[];
   readonly maxFaults: number;
+  /** The interview's id, shared by its two links (the link's `g.d`; absent in older links): what its timer and transcript are kept under across a reload (../interview/session.ts). */
+  readonly id?: string;
   /** Only on the interviewer's side. */
   readonly notes: InterviewerNotes | null;
 }
@@ -229,7 +231,7 @@ export interface ViewSlice {
   interview: InterviewSetup | null;
   /** Opens an interview (the candidate's side switches to interview mode) or closes it (null: back to explore); the transcript and clock start afresh. */
   setInterview(interview: InterviewSetup | null): void;
-  /** What the candidate checked, in order (kept on this page only, for the debrief). */
+  /** What the candidate checked, in order, for the debrief (kept in this tab across a reload of the interview's link: ../interview/session.ts). */
   transcript: readonly TranscriptEntry[];
   addTranscript(entry: TranscriptEntry): void;
   /** When the interview's clock started (`performance.now()`-like ms), null until the first look. */
@@ -238,6 +240,8 @@ export interface ViewSlice {
   interviewBase: Scenario | null;
   /** Starts the clock (once per interview) and notes the starting design. */
   startInterviewClock(nowMs: number, base: Scenario): void;
+  /** Takes up an interview kept across a reload (../interview/session.ts): its clock's start (`performance.now()`-like ms), starting design and transcript — unless the clock has started already. */
+  resumeInterview(clockMs: number, base: Scenario, transcript: readonly TranscriptEntry[]): void;
   reveal(): void;
   /** Bookmarks on the timeline, in time order (kept in the link). */
   bookmarks: readonly Bookmark[];

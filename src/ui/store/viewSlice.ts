@@ -40,6 +40,9 @@ export const createViewSlice: Slice<ViewSlice> = (set, get) => ({
   startInterviewClock(nowMs, base) {
     set((s) => (s.interviewClockMs === null ? { interviewClockMs: nowMs, interviewBase: base } : {}));
   },
+  resumeInterview(clockMs, base, transcript) {
+    set((s) => (s.interviewClockMs === null ? { interviewClockMs: clockMs, interviewBase: base, transcript: [...transcript] } : {}));
+  },
   reveal() {
     set({ revealed: true });
   },

@@ -48,7 +48,7 @@ export function shareStateOf(s: UrlFields): ShareState | null {
 
 /** The link fields of an interview: `i`, `g`, and the notes (`z`) on the interviewer's side only. */
 export function interviewShare(iv: InterviewSetup): Pick<ShareState, 'i' | 'g' | 'z'> {
-  const g = { k: [...iv.kinds], n: iv.maxFaults };
+  const g = { k: [...iv.kinds], n: iv.maxFaults, ...(iv.id !== undefined ? { d: iv.id } : {}) };
   return iv.role === 'candidate' || iv.notes === null ? { i: 1, g } : { i: 2, g, z: iv.notes };
 }
 
@@ -57,7 +57,8 @@ export function interviewOf(st: ShareState): InterviewSetup | undefined {
   if (st.i === undefined) return undefined;
   const kinds = st.g?.k ?? [];
   const maxFaults = st.g?.n ?? 2;
-  return st.i === 2 && st.z ? { role: 'interviewer', kinds, maxFaults, notes: st.z } : { role: 'candidate', kinds, maxFaults, notes: null };
+  const id = st.g?.d !== undefined ? { id: st.g.d } : {};
+  return st.i === 2 && st.z ? { role: 'interviewer', kinds, maxFaults, ...id, notes: st.z } : { role: 'candidate', kinds, maxFaults, ...id, notes: null };
 }
 
 /** The fragment (with `#`) for the current store. */
