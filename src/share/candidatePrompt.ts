@@ -30,7 +30,7 @@ function jobPhrase(s: Scenario): string {
 const NEVER: { readonly [K in Invariant['kind']]: (inv: Extract<Invariant, { kind: K }>, s: Scenario) => string } = {
   uniqueBusinessKey: (_i, s) => (s.job.kind === 'insertOnce' ? `two committed rows of ${s.job.table} for one ${Object.keys(s.job.key).join(', ')}` : 'two committed rows for one business key'),
   noOverlappingWrites: (_i, s) => `two writes to ${s.destination.target} accepted while both are in flight`,
-  noStaleTokenAccepted: (_i, s) => `${s.job.kind === 'fencedRow' ? `row ${s.job.rowId} of ${s.job.table}` : s.destination.target} accepting a write from a holder whose fencing token is older than one it already accepted`,
+  noStaleTokenAccepted: (_i, s) => `${s.job.kind === 'fencedRow' ? `row ${s.job.rowId} of ${s.job.table}` : s.destination.target} accepting a write from an earlier lease holder after it accepted one from a later holder`,
   effectOnce: (_i, s) => `the effect on ${s.destination.target} performed twice for one job`,
   noLostUpdate: (_i, s) => `a committed debit lost${s.job.kind === 'debit' ? ` (the final balance of account ${s.job.accountId} must be ${s.job.initialBalance} minus every committed debit)` : ''}`,
   noOversell: (_i, s) => `more reserved than the stock${s.job.kind === 'reserve' ? ` of item ${s.job.itemId} (${s.job.initialStock})` : ''}`,

@@ -12,6 +12,11 @@ import type { Scenario } from '../scenario/schema';
 /** One switch. Boolean switches have no options. */
 export interface SwitchDef {
   readonly id: string;
+  /**
+   * What the switch does, in neutral words: never whether a value is safe or a bug (the
+   * candidate of an interview reads the labels; a judgement belongs in `hints`, which a view
+   * shows only with its hints).
+   */
   readonly label: string;
   /** The label in the (narrow) mechanism panel. */
   readonly short?: string;
@@ -59,6 +64,7 @@ export interface SwitchFacts {
 /** One value of a select switch; `hint` (optional) replaces the switch's `hints` entry for it. */
 export interface SwitchOption {
   readonly value: string;
+  /** What the value does, neutral like `SwitchDef.label` ("plain SET", not "plain SET (unsafe)"). */
   readonly label: string;
   readonly hint?: string;
 }
@@ -121,8 +127,8 @@ export const SWITCHES: readonly SwitchDef[] = [
   },
   {
     id: 'renewal', label: 'Lease renewal', short: 'Renewal', help: 'extend the lease while working',
-    hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'SET overwrites whoever holds it', 'set-px': 'SET … PX re-acquires after a gap', pexpire: 'PEXPIRE extends whoever holds it' },
-    options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET (unsafe)' }, { value: 'set-px', label: 'SET PX again' }, { value: 'pexpire', label: 'plain PEXPIRE' }],
+    hints: { none: 'no renewal: expires after the TTL', 'compare-and-extend': 'extends only while the key is ours', set: 'unsafe: SET overwrites whoever holds it', 'set-px': 'SET … PX re-acquires after a gap', pexpire: 'PEXPIRE extends whoever holds it' },
+    options: [{ value: 'none', label: 'none' }, { value: 'compare-and-extend', label: 'compare-and-extend' }, { value: 'set', label: 'plain SET' }, { value: 'set-px', label: 'SET PX again' }, { value: 'pexpire', label: 'plain PEXPIRE' }],
     // An etcd lease is renewed by keep-alive only (its lease id names it: it extends its own lease, not the key).
     optionsFor: (s) => (inEtcd(s)
       ? [{ value: 'none', label: 'none', hint: 'no keep-alive: the lease runs out after its TTL' }, { value: 'compare-and-extend', label: 'keep-alive', hint: 'keeps its own lease alive (not the key)' }]
@@ -242,8 +248,8 @@ export const SWITCHES: readonly SwitchDef[] = [
     set: (s, v) => m(s, { acquireTimeoutMs: v === 'none' ? null : Number(v) }),
   },
   {
-    id: 'releaseInFinally', label: 'Cleanup releases even if never acquired (a bug)', short: 'Release in finally', help: 'finally { release } runs after a failed acquire too',
-    hints: { true: 'a worker that gave up still deletes the key', false: 'only an owner releases' },
+    id: 'releaseInFinally', label: 'Cleanup releases even if never acquired', short: 'Release in finally', help: 'finally { release } runs after a failed acquire too',
+    hints: { true: 'a bug: a worker that gave up still deletes the key', false: 'only an owner releases' },
     relevant: (s) => s.mechanism.lock === 'lease',
     idleReason: 'no worker runs its error path without the lease in this run',
     get: (s) => s.mechanism.releaseInFinally === true,

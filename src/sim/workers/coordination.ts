@@ -279,7 +279,7 @@ function renew(world: World, w: WorkerRuntime): void {
   if (world.scenario.mechanism.renewal === 'set') {
     runRedis(world, w.id, { op: 'SET', key: L.key, value: token }, {
       believe: (_r, c) => (c === 'ok' ? world.send(w, 'BELIEVE', { leaseBelievedUntilMs: null }) : noAnswer()),
-      ok: () => ({ text: `${w.id} "renews" with a plain SET: that overwrites whoever holds the key and discards its TTL — the lease never expires now.`, data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+      ok: () => ({ text: explained(`${w.id} "renews" with a plain SET`, ': that overwrites whoever holds the key and discards its TTL — the lease never expires now'), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
       none: () => ({ text: `${w.id}'s plain-SET renewal is not applied.`, data: failed }),
       error: (r) => ({ text: `${w.id}'s plain-SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s plain-SET renewal gets no reply (timed out): it cannot know whether it still owns the lease, and the key is unchanged if the SET never arrived.`, data: failed }),
@@ -316,7 +316,7 @@ function renew(world: World, w: WorkerRuntime): void {
       },
       ok: () => (holder === token
         ? { text: explained(`${w.id} extends its lease by ${fmtMs(L.ttlMs)} with a plain PEXPIRE`, ' (the key still holds its token, but PEXPIRE did not check that)'), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }
-        : { text: explained(`${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease, not its own`, `: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now`), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+        : { text: explained(`${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease`, `, not its own: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now`), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
       none: () => ({ text: `${w.id}'s PEXPIRE replies 0: ${L.key} no longer exists (it expired). Unless ${w.id} checks, it keeps working.`, data: failed }),
       error: (r) => ({ text: `${w.id}'s PEXPIRE renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s PEXPIRE renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
@@ -357,7 +357,7 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
     const deleted = runRedis(world, w.id, { op: 'DEL', keys: [L.key] }, {
       believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
       ok: () => (holder !== token
-        ? { text: `${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease, not its own: ${ownerOf(holder)} still believes it owns ${L.key}.`, data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
+        ? { text: explained(`${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease`, `, not its own: ${ownerOf(holder)} still believes it owns ${L.key}`), data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
         : { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
       none: () => `${w.id} runs DEL but the key is already gone.${failsJob}`,
       error: (r) => `${w.id}'s DEL fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
@@ -369,7 +369,7 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
   const compared = runRedis(world, w.id, { op: 'COMPARE_AND_DELETE', key: L.key, token }, {
     believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
     ok: () => ({ text: `${w.id} releases its own lease (compare-and-delete matched its token).`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
-    none: () => (holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.${failsJob}` : `${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token, not its own, and deletes nothing: ${ownerOf(holder)}'s lease is safe.${failsJob}`),
+    none: () => (holder === null ? `${w.id}'s compare-and-delete finds no key: nothing to release.${failsJob}` : `${explained(`${w.id}'s compare-and-delete sees ${ownerOf(holder)}'s token`, ', not its own,', ' and deletes nothing')}${explained('', `: ${ownerOf(holder)}'s lease is safe`)}${failsJob}`),
     error: (r) => `${w.id}'s compare-and-delete fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
     timeout: () => `${w.id}'s compare-and-delete gets no reply (timed out): it gives up its lease without knowing whether the key was deleted; if its token is still there, the key stays until its TTL runs out.`,
   }, w);

@@ -12,7 +12,8 @@ import { CheckField, JsonObjectField, NumField, SelectField, TextField, type For
 import { fieldId, getIn } from './paths';
 import { problemWords } from '../fields/words';
 import { editSteps, type StepOp } from './stepEdits';
-import { useLockscopeStore, useRun } from '../store';
+import { useLockscopeStore, useRun, useVisibility } from '../store';
+import { invariantText } from '../verdict/invariantText';
 import { describeFault, faultTimeMs } from '../faults/faultCatalog';
 
 const STEP_KINDS: readonly Step['do'][] = ['connect', 'begin', 'acquire', 'check', 'read', 'work', 'effect', 'enqueue', 'record', 'release', 'commit', 'disconnect', 'receive', 'markClaimed', 'extendVisibility', 'ack'];
@@ -50,6 +51,8 @@ const JOB_DEFAULTS: Record<string, unknown> = {
 };
 
 /** The invariants a scenario may declare; `noWaitCycle` is checked in every run, so it has no box (a note says so). */
+/** The release-in-finally switch: the editor's checkbox says it in the mechanism panel's words (label, and its judgement as a hint). */
+const RELEASE_IN_FINALLY = SWITCHES.find((d) => d.id === 'releaseInFinally')!;
 const INVARIANT_KINDS = (Object.keys(INVARIANT_TEXT) as (keyof typeof INVARIANT_TEXT)[]).filter((k) => k !== 'noWaitCycle');
 
 const FAULT_FIELDS: Record<string, readonly string[]> = {
@@ -159,6 +162,8 @@ export function ErrorSummary({ ctx }: { ctx: FormCtx }) {
 export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const store = useLockscopeStore();
   const run = useRun();
+  // The candidate of an interview reads neutral labels: a judgement ("a bug") or a fix ("a sequence is durable") only with the hints.
+  const { showHints } = useVisibility();
   // Moving or removing a step keeps the faults placed at steps on their own step (see stepEdits.ts).
   const stepEdit = (workerIndex: number, stepsPath: string, op: StepOp, fallback: unknown[]) => {
     if (!ctx.replace) return ctx.edit(stepsPath, fallback);
@@ -318,7 +323,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <SelectField ctx={ctx} path="mechanism.renewal" label="Lease renewal" options={mechanismOptions('renewal', etcd)} />
           <SelectField ctx={ctx} path="mechanism.onError" label="On a job error" options={mechanismOptions('onError')} />
           <NumField ctx={ctx} path="mechanism.acquireTimeoutMs" label="Give up acquiring after (ms)" hint="lock_timeout for advisory locks; empty = wait for ever" nullable />
-          <SelectField ctx={ctx} path="mechanism.fenceSource" label="Fencing token from" options={etcd ? ETCD_FENCE_SOURCE_OPTIONS : FENCE_SOURCE_OPTIONS} absentAs="redis-incr" hint={etcd ? 'the revision of the put that took the lock only grows' : 'a Redis failover can lose an INCR counter; a sequence is durable'} />
+          <SelectField ctx={ctx} path="mechanism.fenceSource" label="Fencing token from" options={etcd ? ETCD_FENCE_SOURCE_OPTIONS : FENCE_SOURCE_OPTIONS} absentAs="redis-incr" hint={!showHints ? undefined : etcd ? 'the revision of the put that took the lock only grows' : 'a Redis failover can lose an INCR counter; a sequence is durable'} />
         </div>
         <div className="row wrap">
           <CheckField ctx={ctx} path="mechanism.uniqueKey" label="UNIQUE key on the business key" />
@@ -327,7 +332,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
           <CheckField ctx={ctx} path="mechanism.fencing" label="Fencing token with the lease" />
           <CheckField ctx={ctx} path="mechanism.idempotencyKey" label="Send an idempotency key" />
           <CheckField ctx={ctx} path="mechanism.jobRecord" label="Check the durable job record first" />
-          <CheckField ctx={ctx} path="mechanism.releaseInFinally" label="Cleanup releases the lease even if never acquired (a bug)" />
+          <CheckField ctx={ctx} path="mechanism.releaseInFinally" label={RELEASE_IN_FINALLY.label} hint={showHints ? RELEASE_IN_FINALLY.hints?.true : undefined} />
         </div>
       </fieldset>
 
@@ -465,7 +470,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
                     <input id={id} type="checkbox" checked={idx >= 0} onChange={(e) => ctx.edit('invariants', e.target.checked
                       ? [...invariants, kind === 'effectOnce' ? { kind, harmless: false } : kind === 'boundedWait' ? { kind, maxWaitMs: 10_000 } : kind === 'jobCompletesWithin' ? { kind, withinMs: 60_000 } : { kind }]
                       : invariants.filter((_, k) => k !== idx))} />
-                    <label htmlFor={id}>{INVARIANT_TEXT[kind]}</label>
+                    <label htmlFor={id}>{invariantText(kind, showHints)}</label>
                   </div>
                   {idx >= 0 && kind === 'effectOnce' && <CheckField ctx={ctx} path={`invariants[${idx}].harmless`} label="Duplicates are harmless (report as redundant)" />}
                   {idx >= 0 && kind === 'boundedWait' && <NumField ctx={ctx} path={`invariants[${idx}].maxWaitMs`} label="Longest allowed wait (ms)" />}

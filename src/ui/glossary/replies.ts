@@ -20,8 +20,12 @@ export const SQLSTATES: Readonly<Record<string, string>> = {
   '57014': 'query_canceled: the statement was cancelled — by statement_timeout ("canceling statement due to statement timeout": it ran, or waited for a lock, longer than the setting), by pg_cancel_backend or by the client. Inside a transaction, the transaction is now aborted.',
 };
 
-/** One entry: a reply pattern and what it means (`m` is the match). */
-interface Entry { readonly re: RegExp; readonly say: (m: RegExpExecArray) => string }
+/**
+ * One entry: a reply pattern and what it means (`m` is the match). `say` says what the reply
+ * means and nothing of which mechanism is the fix (an interview's candidate reads it); `hint`,
+ * shown after it only where the view shows hints, may say what a mechanism made of it.
+ */
+interface Entry { readonly re: RegExp; readonly say: (m: RegExpExecArray) => string; readonly hint?: (m: RegExpExecArray) => string }
 
 const rows = (n: string) => (n === '1' ? '1 row' : `${n} rows`);
 
@@ -45,14 +49,14 @@ const ENTRIES: readonly Entry[] = [
   { re: /^waits\b/, say: () => 'The statement is blocked: it waits for the lock named in brackets and proceeds (or fails) when that holder commits, rolls back or unlocks.' },
   { re: /^OK$/, say: () => 'Redis simple string OK: the SET happened (with NX: the key was free and is now ours, with PX its TTL in ms).' },
   { re: /^\(nil\)/, say: () => 'Redis null: with SET … NX the key exists (someone holds the lease), so nothing was set; with GET, no such key.' },
-  { re: /^\(integer\) 1$/, say: () => 'Redis integer 1: DEL removed a key; the compare-and-delete/extend script found the key still ours and acted; PEXPIRE set the TTL.' },
-  { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no key; the script found the key gone or someone else\'s (not ours, so not touched).' },
-  { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (a fencing token, higher for every new holder), or PTTL\'s remaining ms (-2: no key, -1: no TTL).' },
-  { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1: the key was still ours, and it acted. (From etcdctl del: one key deleted, whoever held it.)' : 'The script answered 0: the key was not ours (expired or taken by another), so it did nothing. (From etcdctl del: no such key, nothing deleted.)') },
+  { re: /^\(integer\) 1$/, say: () => 'Redis integer 1: DEL removed one key; a script sent with EVAL returned 1; PEXPIRE set the TTL.', hint: () => 'The compare-and-delete/extend script returns 1 when the key still held our token and it acted.' },
+  { re: /^\(integer\) 0$/, say: () => 'Redis integer 0: nothing done — DEL found no such key; a script sent with EVAL returned 0; PEXPIRE found no such key.', hint: () => 'The compare-and-delete/extend script returns 0 when the key is gone or holds someone else\'s token (not ours, so not touched).' },
+  { re: /^\(integer\) -?\d+$/, say: () => 'Redis integer: INCR\'s new counter value (one more than the last), or PTTL\'s remaining ms (-2: no key, -1: no TTL).', hint: () => 'Taken at each acquire, INCR\'s value is a fencing token, higher for every new holder.' },
+  { re: /^[01]$/, say: (m) => (m[0] === '1' ? 'The script answered 1. (From etcdctl del: one key deleted.)' : 'The script answered 0. (From etcdctl del: no such key, nothing deleted.)'), hint: (m) => (m[0] === '1' ? 'The compare-and-delete/extend script answers 1 when the key was still ours and it acted; etcdctl del deletes the key whoever held it.' : 'The compare-and-delete/extend script answers 0 when the key was not ours (expired or taken by another), so it did nothing.') },
   { re: /^lease [0-9a-f]+ granted with TTL\((\d+)s\)$/, say: (m) => `etcd granted a lease of ${fmtTime(Number(m[1]) * 1000)}: it lives that long unless its holder keeps it alive, and every key put with it is deleted when it runs out. (etcd raises a TTL below its minimum — 2 s with its default timings — to that minimum.)` },
   { re: /^lease [0-9a-f]+ keepalived with TTL\((\d+)\)$/, say: (m) => `A keep-alive reached etcd: the lease lives its full ${fmtTime(Number(m[1]) * 1000)} again from now. It extends the lease, not a key: a key someone deleted meanwhile does not come back, and the reply cannot tell.` },
   { re: /^lease [0-9a-f]+ revoked$/, say: () => 'The lease is revoked: etcd deleted every key still attached to it, in one revision (the reply does not say which keys; a key someone else holds with their own lease is untouched).' },
-  { re: /^SUCCESS \| OK$/, say: () => 'etcdctl txn: the compare held (create_revision of the key was 0: no such key), so the success branch ran and put the key with the lease — the lock is taken. The transaction\'s revision (its response header; etcdctl -w json shows it) is the key\'s create revision: the fencing token, higher for every later grant.' },
+  { re: /^SUCCESS \| OK$/, say: () => 'etcdctl txn: the compare held (create_revision of the key was 0: no such key), so the success branch ran and put the key with the lease — the lock is taken. The transaction\'s revision (its response header; etcdctl -w json shows it) is the key\'s create revision, higher for every later grant.', hint: () => 'That revision can serve as the fencing token.' },
   { re: /^FAILURE \|/, say: () => 'etcdctl txn: the compare failed (the key exists: someone holds the lock), so the failure branch ran its get; etcdctl prints the key and its value (the holder\'s owner token). Nothing changed.' },
   { re: /^Error: (failed to revoke lease \()?etcdserver: requested lease not found/, say: () => 'etcd has no such lease: it was revoked, or it ran out because nothing kept it alive — and every key attached to it went with it.' },
   { re: /^Error: (failed to (grant|revoke) lease \()?context deadline exceeded/, say: () => 'etcdctl could not reach etcd before its command timeout: the client cannot tell whether the request happened.' },
@@ -79,12 +83,16 @@ const ENTRIES: readonly Entry[] = [
 /** The entries whose patterns must be tried before others (the replayed 200 before the generic 2xx); otherwise the list's order (specific before general). */
 const ORDERED = [...ENTRIES.filter((e) => e.re.source.startsWith('^200 OK')), ...ENTRIES.filter((e) => !e.re.source.startsWith('^200 OK'))];
 
-/** What a reply means, or null when the glossary has no entry for it. */
-export function explainReply(reply: string): string | null {
+/**
+ * What a reply means, or null when the glossary has no entry for it. With `hints` false (a view
+ * without hints: the interview's candidate) only what the reply means, never which mechanism
+ * would have answered otherwise.
+ */
+export function explainReply(reply: string, hints = true): string | null {
   const r = reply.trim();
   for (const e of ORDERED) {
     const m = e.re.exec(r);
-    if (m) return e.say(m);
+    if (m) return hints && e.hint ? `${e.say(m)} ${e.hint(m)}` : e.say(m);
   }
   return null;
 }

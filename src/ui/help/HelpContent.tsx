@@ -8,7 +8,11 @@ import { ModelNotes } from '../lazyViews';
 import { useVisibility } from '../store';
 import type { HelpTopic } from './topic';
 
-const REPLIES: readonly (readonly [string, string])[] = [
+/**
+ * The replies' glossary: what each reply means, and (third, optional) what a mechanism makes of
+ * it — shown only with the hints (not to an interview's candidate: it names mechanisms).
+ */
+const REPLIES: readonly (readonly [string, string, string?])[] = [
   ['INSERT 0 1', 'one row inserted (the 0 is a legacy object id); INSERT 0 0: ON CONFLICT DO NOTHING skipped it'],
   ['SELECT 0 / SELECT 1', 'how many rows the query returned'],
   ['UPDATE 1', 'how many rows changed'],
@@ -17,9 +21,9 @@ const REPLIES: readonly (readonly [string, string])[] = [
   ['waits (…)', 'the statement is blocked behind the lock named; it goes on when that holder commits, rolls back or unlocks'],
   ['OK', 'Redis: the SET happened (NX: the key was free, now ours)'],
   ['(nil)', 'Redis: SET NX did nothing, the key exists (someone holds the lease)'],
-  ['(integer) 1 / 0', 'Redis: DEL or the compare-and-delete/extend script acted (1) or found nothing of ours (0)'],
-  ['(integer) 33', 'Redis INCR: the new fencing token'],
-  ['409 Conflict', 'the destination refused a write with a stale fencing token'],
+  ['(integer) 1 / 0', 'Redis: DEL removed one key (1) or found none (0); a script sent with EVAL returned 1 or 0', 'the compare-and-delete/extend script acted (1) or found nothing of ours (0)'],
+  ['(integer) 33', 'Redis INCR: the counter\'s new value', 'the new fencing token'],
+  ['409 Conflict', 'the destination refused the write', 'a stale fencing token'],
 ];
 
 const USE_TITLE: Readonly<Record<HelpTopic, string>> = {
@@ -118,7 +122,7 @@ function UsingThisView({ topic, showAnswer }: { topic: HelpTopic; showAnswer: bo
 /** The sections of the help dialog, "Using …" for the view it was opened from (`topic`). */
 export function HelpContent({ topic }: { topic: HelpTopic }) {
   // Interview mode: no word of the fix or the compare view (./store/visibility.ts).
-  const { showAnswer } = useVisibility();
+  const { showAnswer, showHints } = useVisibility();
   return (
     <>
       <section aria-labelledby="help-use">
@@ -129,7 +133,7 @@ export function HelpContent({ topic }: { topic: HelpTopic }) {
       <section aria-labelledby="help-replies">
         <h3 id="help-replies">Replies and codes</h3>
         <dl className="glossary">
-          {REPLIES.map(([k, v]) => <div key={k}><dt><code>{k}</code></dt><dd>{v}</dd></div>)}
+          {REPLIES.map(([k, v, hint]) => <div key={k}><dt><code>{k}</code></dt><dd>{hint && showHints ? `${v}: ${hint}` : v}</dd></div>)}
           {Object.entries(SQLSTATES).map(([k, v]) => <div key={k}><dt><code>ERROR {k}</code></dt><dd>{v}</dd></div>)}
         </dl>
       </section>

@@ -62,8 +62,8 @@ function placeTip(e: { target: EventTarget }): void {
 }
 
 /** A reply with its meaning: shown on hover of the reply and while its row has keyboard focus; the row's description for screen readers. */
-function Reply({ reply, tipId }: { reply: string; tipId: string }) {
-  const meaning = explainReply(reply);
+function Reply({ reply, tipId, factsOnly }: { reply: string; tipId: string; /** The meaning without its mechanism hint (`explainReply`'s `hints`). */ factsOnly: boolean }) {
+  const meaning = explainReply(reply, !factsOnly);
   // An error reply (ERROR 40001, 409 …) reads as one, in its own colour — never the violation's red.
   const tone = replyTone(reply);
   return (
@@ -92,9 +92,9 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested, fact
       <span className="log-actor">{e.actor}</span>
       <span className="log-body">
         {e.command !== undefined && (
-          <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <Reply reply={e.reply} tipId={tipId} /></> : null}</code>
+          <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <Reply reply={e.reply} tipId={tipId} factsOnly={factsOnly} /></> : null}</code>
         )}
-        {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><Reply reply={e.reply} tipId={tipId} /></code>}
+        {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><Reply reply={e.reply} tipId={tipId} factsOnly={factsOnly} /></code>}
         <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ⓘ </strong> : null}{narrationShown(e, factsOnly)}</span>
       </span>
     </button>
@@ -124,7 +124,7 @@ function FoldRow({ events, indices, index, open, onToggle, onSelect, factsOnly }
         <span className="log-id">{first.id}…</span>
         <span className="log-actor">{first.actor}</span>
         <span className="log-body">
-          <code className="log-cmd">{first.command} <span aria-hidden="true">→</span><span className="sr-only">replies</span> {first.reply !== undefined && <Reply reply={first.reply} tipId={tipId} />} <strong className="fold-count">× {indices.length}, {spacingText(events, indices)}</strong></code>
+          <code className="log-cmd">{first.command} <span aria-hidden="true">→</span><span className="sr-only">replies</span> {first.reply !== undefined && <Reply reply={first.reply} tipId={tipId} factsOnly={factsOnly} />} <strong className="fold-count">× {indices.length}, {spacingText(events, indices)}</strong></code>
           <span className="log-narration">{narrationShown(first, factsOnly)}{current ? <strong> (retry {at + 1} of {indices.length})</strong> : null}</span>
         </span>
       </button>

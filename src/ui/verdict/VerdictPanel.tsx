@@ -7,7 +7,7 @@
  */
 import { useLockscopeStore, useVisibility } from '../store';
 import type { DerivedRun } from '../store/derive';
-import { INVARIANT_TEXT } from '../../sim';
+import { invariantText } from './invariantText';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph } from '../inspector/WaitForGraph';
 
@@ -39,7 +39,7 @@ export function brokenInWords(violations: readonly { readonly invariant: string 
 /** The verdict panel. */
 export function VerdictPanel({ run, onEventId, caption, tools, display }: VerdictPanelProps) {
   const store = useLockscopeStore();
-  const { showVerdict, offerReveal, showAnswer } = useVisibility();
+  const { showVerdict, offerReveal, showAnswer, showHints } = useVisibility();
   const { verdict } = run;
   const timeOf = (id: string) => run.events.find((e) => e.id === id)?.atMs ?? 0;
   if (!showVerdict) {
@@ -55,7 +55,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
           {offerReveal && !display && <button type="button" onClick={() => store.getState().reveal()} data-testid="reveal">Reveal now</button>}
           {tools}
         </div>
-        <p className="small">Checking: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>
+        <p className="small">Checking: {run.scenario.invariants.map((i) => invariantText(i.kind, showHints)).join('; ')}.</p>
       </section>
     );
   }
@@ -88,7 +88,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
           {verdict.violations.map((v, i) => (
             <li key={i}>
               <span className="finding-msg">⚠ {v.message}</span>
-              <span className="small muted"> ({INVARIANT_TEXT[v.invariant]})</span>
+              <span className="small muted"> ({invariantText(v.invariant, showHints)})</span>
               <span className="cites">
                 {v.eventIds.map((id) => (display
                   ? <span key={id} className="cite">{id} at {fmtSeconds(timeOf(id))}</span>
@@ -116,7 +116,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
         </ul>
       )}
       {verdict.violations.length === 0 && verdict.notes.length === 0 && !cut && (
-        <p className="small">Checked: {run.scenario.invariants.map((i) => INVARIANT_TEXT[i.kind]).join('; ')}.</p>
+        <p className="small">Checked: {run.scenario.invariants.map((i) => invariantText(i.kind, showHints)).join('; ')}.</p>
       )}
     </section>
   );
