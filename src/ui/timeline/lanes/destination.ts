@@ -67,7 +67,9 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
     return [{
       ref: { kind: 'destination' },
       label: run.scenario.destination.kind === 'file' ? 'File store' : 'External API',
-      ariaLabel: 'Destination: writes accepted, rejected as stale, duplicates',
+      // What this run's writes did, not every outcome a destination can give ("rejected as stale"
+      // in a run with no fencing would tell an interview's candidate what the fix is).
+      ariaLabel: destinationSummary(writes),
       // The bottom NOTE_H keeps the cursor note (requests pending at the cursor) clear of the bars.
       h: Math.max(34, wStack.rows * ROW_H + 14) + (writes.some((w) => w.endMs > w.startMs) ? NOTE_H : 0),
       data: writes,
@@ -157,4 +159,18 @@ export function placeWords(rx: number, rw: number, nextX: number, plotW: number,
   const outside = placeText(right + 4, Math.min(nextX, plotW) - 4, line[0], line[1], obstacles, CHAR_W, texts);
   if (outside.text) return { ...outside, inside: false };
   return { text: '', x: left, inside: true };
+}
+
+const STATUS_WORDS: Record<WriteStatus, string> = {
+  inFlight: 'in flight', accepted: 'accepted', rejected: 'rejected as stale', deduplicated: 'deduplicated', conflict: 'conflict', aborted: 'aborted',
+};
+
+/**
+ * The lane's accessible name: the outcomes of this run's writes ("Destination: 2 writes —
+ * accepted, rejected as stale"); whether one is a duplicate is a finding, left to the marks.
+ */
+export function destinationSummary(writes: readonly Pick<WriteBar, 'status'>[]): string {
+  if (writes.length === 0) return 'Destination: no write';
+  const words = [...new Set(writes.map((w) => STATUS_WORDS[w.status]))];
+  return `Destination: ${writes.length} write${writes.length === 1 ? '' : 's'} — ${words.join(', ')}`;
 }

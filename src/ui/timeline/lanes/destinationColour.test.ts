@@ -22,4 +22,10 @@ describe('the destination lane\'s colours follow what the view may show', () => 
     expect(fills(true)).toContain('url(#u-dup)');
   });
 
+  it('the lane\'s accessible name lists what this run\'s writes did, not every outcome a destination can give ("rejected as stale" told a candidate the fix)', () => {
+    const label = (id: string, v: 'withoutFix' | 'withFix') => lanesOf(deriveRun(findPreset(id)![v])).lanes.find((l) => l.ref.kind === 'destination')!.ariaLabel;
+    expect(label('export-lease-expiry', 'withoutFix')).toBe('Destination: 2 writes — accepted');
+    expect(label('export-lease-expiry', 'withoutFix')).not.toMatch(/stale/);
+    expect(label('export-lease-expiry', 'withFix')).toMatch(/^Destination: 2 writes — .*rejected as stale/);
+  });
 });
