@@ -99,10 +99,11 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const neutral = !showFindings && w.status === 'accepted';
       const edge = neutral ? '#1e293b' : '#064e3b';
       const fill = noteDup ? 'var(--warn)' : dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : neutral ? '#475569' : '#047857';
-      const icon = dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
+      // A repeat the verdict counts as harmless (a note) is not drawn as a warning: ↻, "harmless".
+      const icon = noteDup ? '↻' : dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
-      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${word}`, short, `${icon} ${w.worker}`], obstacles, yOf(lineBox(0, 0, y + 13, 12)));
+      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${noteDup ? 'harmless DUPLICATE' : word}`, short, `${icon} ${w.worker}`], obstacles, yOf(lineBox(0, 0, y + 13, 12)));
       const ink = place.inside ? (light ? '#111827' : '#fff') : 'var(--ink)';
       const redDup = dup && !noteDup;
       return {

@@ -28,4 +28,13 @@ describe('the destination lane\'s colours follow what the view may show', () => 
     expect(label('export-lease-expiry', 'withoutFix')).not.toMatch(/stale/);
     expect(label('export-lease-expiry', 'withFix')).toMatch(/^Destination: 2 writes — .*rejected as stale/);
   });
+
+  it('a repeat the verdict counts as harmless (a note) is drawn "↻ … harmless DUPLICATE", not as a warning (a lesson said duplicates are harmless beside a ⚠)', () => {
+    const dest = lanesOf(run('export-lease-expiry')).lanes.find((l) => l.ref.kind === 'destination')!;
+    const svg = d3.select(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+    for (const item of dest.items({ y: 100, h: dest.h, X: (ms: number) => ms / 10, W: (s: number, e: number) => Math.max(2, (e - s) / 10), plotW: 8_000, uid: 'u', obstacles: [], showFindings: true })) item.draw(svg.append('g') as never);
+    const texts = svg.selectAll('text').nodes().map((n) => (n as Element).textContent ?? '');
+    expect(texts.some((t) => t.startsWith('↻ A') && t.includes('harmless DUPLICATE'))).toBe(true);
+    expect(texts.some((t) => t.includes('⚠'))).toBe(false);
+  });
 });
