@@ -20,6 +20,7 @@ import { uniqueEditKey } from '../store/scenarioSlice';
 import { Timeline } from '../timeline/Timeline';
 import { Transport } from '../timeline/Transport';
 import { MechanismPanel } from '../mechanism/MechanismPanel';
+import { SWITCHES } from '../mechanism/switches';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { defaultEnv, kindLabel, type ExploreEnv } from '../explore/labels';
 import { findWith } from '../interview/InterviewPanel';
@@ -101,7 +102,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
   const asked = lessonQuestion(def, ask);
   const [question, setQuestion] = useState<{ kind: 'busy' } | { kind: 'ready'; q: Question } | { kind: 'error'; message: string }>({ kind: 'busy' });
   const [picked, setPicked] = useState<readonly number[]>(lesson.a ?? []);
-  const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string; needless: readonly NeedlessChoice[] } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const [grade, setGrade] = useState<{ kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; grade: Grade; design: string; needless: readonly NeedlessChoice[]; anotherWay: boolean } | { kind: 'error'; message: string }>({ kind: 'idle' });
   const stageRef = useFocusOn<HTMLHeadingElement>(lesson.st);
   const gradeRef = useFocusOn<HTMLParagraphElement>(grade.kind);
 
@@ -139,7 +140,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
       const g = await gradeDesign(design, def.kinds, def.maxFaults, find);
       // "The weakest mechanism": a safe design with a choice it did not need is not done yet.
       const needless = g.safe ? await needlessChoices(design, preset.withoutFix, def.kinds, def.maxFaults, find) : [];
-      setGrade({ kind: 'done', grade: g, design: designInWords(design, preset.withoutFix), needless });
+      setGrade({ kind: 'done', grade: g, design: designInWords(design, preset.withoutFix), needless, anotherWay: g.safe && !withinCatalogueFix(design, preset.withFix, preset.withoutFix) });
       if (g.safe && needless.length === 0) saveProgress(markDone(loadProgress(), def.id));
     } catch (e) {
       setGrade({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
@@ -226,7 +227,7 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
                 )}
                 {grade.grade.safe && grade.needless.length === 0 && (
                   <>
-                    <p data-testid="lesson-done">Lesson done. {def.takeaway} The catalogue's fix: {preset.fix}.</p>
+                    <p data-testid="lesson-done">Lesson done.{grade.anotherWay ? <> <strong>You made it hold another way than the catalogue's fix</strong>, and against these faults it holds as well.</> : null} {def.takeaway} The catalogue's fix: {preset.fix}.</p>
                     {next
                       ? <button type="button" className="button primary" onClick={() => openLesson(store, next.id)} data-testid="lesson-next">Next lesson: {next.step}</button>
                       : <button type="button" className="button primary" onClick={() => store.getState().setView('lessons')} data-testid="lesson-next">Back to the lessons: the path is done</button>}
@@ -247,6 +248,17 @@ function LessonBody({ lesson, def, env }: { lesson: LessonState; def: Lesson; en
       </aside>
     </div>
   );
+}
+
+/**
+ * True when every mechanism switch the learner changed from the lesson's start (`start`) is one
+ * the catalogue's fix (`fix`) changes too: their design is the catalogue's way, maybe with less.
+ */
+export function withinCatalogueFix(design: Scenario, fix: Scenario, start: Scenario): boolean {
+  const changed = (s: Scenario) => new Set(SWITCHES.filter((d) => JSON.stringify(d.get(s)) !== JSON.stringify(d.get(start))).map((d) => d.id));
+  const theirs = changed(design);
+  const catalogue = changed(fix);
+  return [...theirs].every((id) => catalogue.has(id));
 }
 
 /** The run on screen after an edit (the store's composed scenario). */
