@@ -22,7 +22,7 @@ async function settle(): Promise<void> {
   });
 }
 
-/** The app as main.tsx mounts it: under StrictMode, with its view's store. */
+/** The app as start.tsx mounts it: under StrictMode, with its view's store. */
 const app = (store: LockscopeStore) => <StrictMode><LockscopeProvider store={store}><App /></LockscopeProvider></StrictMode>;
 
 describe('opening a link under StrictMode', () => {

@@ -9,7 +9,7 @@ import { lazyView } from './lazyView';
 /**
  * The simulator's panels below the timeline: the event log (with its windowing library and the
  * replies' glossary), the inspector and the metrics. The first frame shows the verdict and the
- * timeline without them (SimulateView renders them at low priority); main.tsx starts loading them
+ * timeline without them (SimulateView renders them at low priority); start.tsx starts loading them
  * at once. Memoised: an edit's frame passes them their previous (deferred) props.
  */
 export const EventLog = lazyView(() => import('./log/EventLog').then((m) => memo(m.EventLog)));

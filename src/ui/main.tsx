@@ -1,45 +1,27 @@
 /// <reference types="vite/client" />
-/** Entry point: creates the app view's store and mounts the app under it. */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { flushSync } from 'react-dom';
-import { App } from './App';
-import { EmbedApp } from './embed/EmbedApp';
-import { embedRequested, isFramed } from './embed/embed';
-import { createLockscopeStore, LockscopeProvider, useLockscope } from './store';
-import { applyPrefs, loadPrefs } from './prefs';
-import { registerOffline } from './offline';
-import { applyInitialUrl } from './url/urlSync';
-import { preloadBelowTimeline } from './lazyViews';
+/**
+ * Entry point. A page load evaluates ~750 kB of script; in one piece that was one long task of
+ * 170–280 ms on a busy 2-core machine. So the load goes in steps, each a task of its own: a line
+ * saying the app is loading, then the simulation core (`src/sim`: its schemas, presets and worker
+ * machine), then the app (React and the views) — `start.tsx`, which makes the link's first run and
+ * mounts the app. `bench/ui.bench.ts` measures the longest task of the load.
+ */
 import './styles.css';
+import { nextTask } from './nextTask';
 
-const store = createLockscopeStore();
-// The reader's large type and theme, before the first paint (no flash of the wrong theme).
-store.setState(loadPrefs());
-// Inside a frame, or asked for by the link (`e=1`): the embed view, never the full app.
-const framed = isFramed(window);
-store.setState({ embed: framed || embedRequested(window.location.hash) });
-// What the address says, before the first render: the first frame is the link's view (not the
-// catalogue, with a simulation per preset, and then the link's).
-applyInitialUrl(store);
-// The simulator's panels below the timeline are a chunk of their own: fetched now, in parallel with the first render.
-if (!store.getState().embed) void preloadBelowTimeline();
-// Offline after the first visit (the production build's service worker; never inside a frame).
-registerOffline(window, { enabled: import.meta.env.PROD, framed, baseUrl: import.meta.env.BASE_URL });
-applyPrefs(document, store.getState(), window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
-
-// `?bench` exposes the store to the UI benchmark (bench/ui.bench.ts); nothing else reads it.
-if (new URLSearchParams(window.location.search).has('bench')) Object.assign(window, { __lockscope: store, __flushSync: flushSync });
-
-/** The full app, or the embed view (the store's `embed`, which a link may turn on later). */
-function Root() {
-  return useLockscope((s) => s.embed) ? <EmbedApp /> : <App />;
+async function boot(): Promise<void> {
+  const root = document.getElementById('root')!;
+  const loading = document.createElement('p');
+  loading.className = 'boot';
+  loading.textContent = 'Loading Lockscope…';
+  root.replaceChildren(loading);
+  // Both fetched at once (no waterfall); the core is evaluated first, the app in a later task.
+  const core = import('../sim');
+  const app = import('./start');
+  await core;
+  await nextTask();
+  const { start } = await app;
+  await start(root);
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <LockscopeProvider store={store}>
-      <Root />
-    </LockscopeProvider>
-  </StrictMode>,
-);
+void boot();

@@ -2,6 +2,7 @@
  * The timeline's horizontal scale: the width follows the container (ResizeObserver), d3-zoom
  * zooms and pans in x only (1× to 400×), and the zoom resets when the run's length changes.
  */
+import { flushSync } from 'react-dom';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import * as d3 from 'd3';
 import { parseTimelineScale } from './fit';
@@ -87,19 +88,32 @@ export function useTimeScale(wrapRef: RefObject<HTMLElement | null>, svgRef: Ref
 
 /**
  * The view's `--timeline-scale` (CSS custom property, inherited) at `wrapRef`: 1 unless a view's
- * styles set it (the workshop audience's window, at projector sizes). Read before the first paint
- * and again whenever the element's size changes (a media query that sets it follows the
- * viewport, which resizes the timeline too): one computed-style read per resize, none per redraw.
+ * styles set it (the workshop audience's window, at projector sizes). Read in a ResizeObserver
+ * callback — when the element is first laid out, and whenever its size changes (a media query
+ * that sets it follows the viewport, which resizes the timeline too) —, where layout is already
+ * done: the page has container queries (`.transport`), so a computed-style read at commit forced
+ * the page's first layout inside the render's task (~90 ms of a 250 ms long task at load on a
+ * busy 2-core machine). A changed value is rendered at once (`flushSync`), before that frame is
+ * painted: no frame is drawn at the wrong scale. Where there is no ResizeObserver (jsdom), read
+ * once at commit.
  */
 export function useTimelineScale(wrapRef: RefObject<HTMLElement | null>): number {
   const [scale, setScale] = useState(1);
   useLayoutEffect(() => {
     const el = wrapRef.current;
     if (!el || typeof getComputedStyle !== 'function') return;
-    const read = () => setScale(parseTimelineScale(getComputedStyle(el).getPropertyValue('--timeline-scale')));
-    read();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(read);
+    const valueNow = () => parseTimelineScale(getComputedStyle(el).getPropertyValue('--timeline-scale'));
+    if (typeof ResizeObserver === 'undefined') {
+      setScale(valueNow());
+      return;
+    }
+    let current = 1;
+    const ro = new ResizeObserver(() => {
+      const next = valueNow();
+      if (next === current) return;
+      current = next;
+      flushSync(() => setScale(next));
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, [wrapRef]);

@@ -69,7 +69,7 @@ function writeCanonical(store: Store, win: Window): string {
 const appliedBefore = new WeakSet<Store>();
 
 /**
- * The first load's step of `installUrlSync`, run by main.tsx before the first render: the store
+ * The first load's step of `installUrlSync`, run by start.tsx before the first render: the store
  * opens what the address says (and the address is made canonical), so that the first frame is
  * the link's view — not the store's first view, the catalogue with a simulation per preset, and
  * then the link's. The next `installUrlSync` of this store skips its own first-load step (a later
@@ -171,7 +171,7 @@ export function installUrlSync(store: Store, win: Window = window): () => void {
     }, 400);
   };
 
-  // First load (unless main.tsx applied the address before the first render: applyInitialUrl).
+  // First load (unless start.tsx applied the address before the first render: applyInitialUrl).
   if (appliedBefore.has(store)) appliedBefore.delete(store);
   else if (apply(win.location.hash, true)) canonicalise();
   // An embed is read-only: it offers no draft (and, below, saves none).
