@@ -74,6 +74,7 @@ function notRunning(ctx: FaultContext, what: string, worker: string): FaultEffec
 const pause: FaultKindDef<Of<'pause'>> = {
   kind: 'pause', label: 'pause a worker', schema: pauseSchema, lane: 'worker', glyph: 'P',
   duration: { label: 'pause', get: (f) => f.pauseMs, set: (f, ms) => ({ ...f, pauseMs: ms ?? f.pauseMs }) },
+  runDelayMs: (f) => f.pauseMs, outlivesLease: true,
   describe: (f, _s, when) => `Pause ${f.worker} for ${fmtSeconds(f.pauseMs)} ${when}`,
   appliesTo: always,
   generate: (rng, s) => ({ kind: 'pause', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), pauseMs: rng.int(1, 50_000) }),
@@ -83,6 +84,7 @@ const pause: FaultKindDef<Of<'pause'>> = {
 const crash: FaultKindDef<Of<'crash'>> = {
   kind: 'crash', label: 'crash a worker', schema: crashSchema, lane: 'worker', glyph: '✗',
   duration: { label: 'restart after', get: (f) => f.restartAfterMs, set: (f, ms) => ({ ...f, restartAfterMs: ms }) },
+  runDelayMs: (f, afterCrashMs) => (f.restartAfterMs ?? 0) + afterCrashMs,
   describe: (f, _s, when) => `Crash ${f.worker} ${when}${f.restartAfterMs === null ? ', no restart' : `, restart after ${fmtSeconds(f.restartAfterMs)}`}`,
   appliesTo: always,
   generate: (rng, s) => ({ kind: 'crash', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), restartAfterMs: rng.int(0, 1) === 0 ? null : rng.int(0, 5_000) }),
@@ -145,6 +147,7 @@ const shutdown: FaultKindDef<Of<'shutdown'>> = {
 const partition: FaultKindDef<Of<'partition'>> = {
   kind: 'partition', label: 'cut a worker off from the lease store', schema: partitionSchema, lane: 'worker', glyph: 'N',
   duration: { label: 'cut off for', get: (f) => f.durationMs, set: (f, ms) => ({ ...f, durationMs: ms ?? f.durationMs }) },
+  runDelayMs: (f) => f.durationMs, outlivesLease: true,
   describe: (f, s, when) => `Cut ${f.worker} off from ${storeName(s)} for ${fmtSeconds(f.durationMs)} ${when}`,
   appliesTo: involvesLeaseStore, inapplicableReason: `${NO_LEASE}, so there is no lease store to cut a worker off from`,
   generate: (rng, s) => ({ kind: 'partition', worker: randomWorker(rng, s), atMs: randomAtMs(rng, s), durationMs: rng.int(1, 30_000) }),
@@ -261,6 +264,7 @@ const failover: FaultKindDef<Of<'failover'>> = {
 const clockJump: FaultKindDef<Of<'clockJump'>> = {
   kind: 'clockJump', label: 'clock jump on the lease store', schema: clockJumpSchema, lane: 'lease', glyph: 'J',
   duration: { label: 'jump', get: (f) => f.jumpMs, set: (f, ms) => ({ ...f, jumpMs: ms ?? f.jumpMs }) },
+  outlivesLease: true,
   describe: (f, _s, when) => `Lease store clock jumps ${fmtSeconds(f.jumpMs)} ${when}`,
   appliesTo: (s) => involvesLeaseStore(s) && !inEtcd(s), inapplicableReason: `${NO_LEASE}, or it lives in etcd, which times leases on a monotonic clock`,
   generate: (rng, s) => ({ kind: 'clockJump', atMs: randomAtMs(rng, s), jumpMs: rng.int(1, 60_000) }),

@@ -111,3 +111,24 @@ describe('a toy fault kind, through the public registration only', () => {
     expect(faultKinds().map((k) => k.kind)).not.toContain('shortenTtl');
   });
 });
+
+describe('run delays and lease-outliving durations (the search horizon and an interview grade read these)', () => {
+  const s = findPreset('export-lease-expiry')!.withoutFix;
+  it('a fault that holds its worker up delays the run by its duration; a crash by its restart plus the redo; the rest by nothing', () => {
+    const rng = new Rng(7);
+    for (const def of faultKinds()) {
+      for (let i = 0; i < 20; i++) {
+        const f = def.generate(rng, s);
+        const delay = def.runDelayMs?.(f, 1_000) ?? 0;
+        const d = def.duration?.get(f) ?? null;
+        if (def.kind === 'pause' || def.kind === 'partition') expect(delay).toBe(d);
+        else if (def.kind === 'crash') expect(delay).toBe((d ?? 0) + 1_000);
+        else expect(delay).toBe(0);
+      }
+    }
+  });
+  it('only a pause, a partition and a clock jump are spans a lease holder outlives its lease by, and each has a duration to grow', () => {
+    expect(faultKinds().filter((d) => d.outlivesLease).map((d) => d.kind).sort()).toEqual(['clockJump', 'partition', 'pause']);
+    for (const d of faultKinds().filter((k) => k.outlivesLease)) expect(d.duration).toBeDefined();
+  });
+});

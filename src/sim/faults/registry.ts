@@ -57,6 +57,20 @@ export interface FaultKindDef<F extends FaultBase = FaultBase> {
   readonly glyph: string;
   /** Its editable duration field, if it has one (the label in words; null ms = never). */
   readonly duration?: { readonly label: string; get(f: F): number | null; set(f: F, ms: number | null): F };
+  /**
+   * How much later, in ms, the run's work ends because of it, when the work waits it out (a
+   * pause's length, a partition's, a crash's restart delay plus `afterCrashMs` for the restarted
+   * worker to redo its job); absent: 0. The fault search lengthens a schedule's horizon by the sum
+   * (search/search.ts `delayOfMs`), so that no schedule is cut short before its effect shows.
+   */
+  readonly runDelayMs?: (f: F, afterCrashMs: number) => number;
+  /**
+   * True when its `duration` is a span by which a lease's holder outlives its lease (a pause, a
+   * partition, a clock jump on the lease store): a longer TTL moves the threshold but is no fix,
+   * so an interview grades a longer-TTL design with it grown by the increase (ui/interview/kit.ts
+   * `promptFaultsFor`).
+   */
+  readonly outlivesLease?: boolean;
   /** In words, e.g. "Pause A for 40 s at 3 s"; `when` is the rendered placement ("at 3 s", "before step 2 (work)"). */
   describe(f: F, scenario: Scenario, when: string): string;
   /** Whether it can be injected into this scenario (the fault menu offers only kinds that apply). */

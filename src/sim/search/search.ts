@@ -18,7 +18,7 @@
  */
 import { runScenario, type RunResult } from '../engine/run';
 import { Rng } from '../engine/rng';
-import { faultKinds, generateFault, type FaultBase } from '../faults/registry';
+import { faultKindOf, faultKinds, generateFault, type FaultBase } from '../faults/registry';
 import type { Finding } from '../invariants';
 import type { Fault, Scenario } from '../scenario/schema';
 import { LIMITS } from '../scenario/primitives';
@@ -173,7 +173,8 @@ function durationsFor(kind: string, scenario: Scenario, base: RunResult): Record
 }
 
 /**
- * How much longer than the scenario's horizon a schedule's run goes (ms): the pauses and cut-offs
+ * How much longer than the scenario's horizon a schedule's run goes (ms): each fault's `runDelayMs`
+ * (fault registry) summed — the pauses and cut-offs
  * it places, and for each crash its restart delay plus `afterCrashMs` (the caller's: the time that
  * matters — the crashed worker's lease or visibility timeout outlives it, and whoever waits for it
  * waits that long — plus the fault-free run's length, as a restarted worker runs its job again), so
@@ -182,12 +183,7 @@ function durationsFor(kind: string, scenario: Scenario, base: RunResult): Record
  */
 export function delayOfMs(faults: readonly Fault[], afterCrashMs: number): number {
   let ms = 0;
-  for (const f of faults) {
-    const x = f as { pauseMs?: number; durationMs?: number; restartAfterMs?: number | null };
-    if (f.kind === 'pause' && typeof x.pauseMs === 'number') ms += x.pauseMs;
-    else if (f.kind === 'partition' && typeof x.durationMs === 'number') ms += x.durationMs;
-    else if (f.kind === 'crash') ms += (x.restartAfterMs ?? 0) + afterCrashMs;
-  }
+  for (const f of faults) ms += faultKindOf(f).runDelayMs?.(f, afterCrashMs) ?? 0;
   return ms;
 }
 

@@ -198,7 +198,7 @@ describe("the prompt's faults on a design with a longer lease (promptFaultsFor)"
     // Graded against the prompt's pause as it was, the longer lease swallows it: a non-fix passed.
     expect((await gradeDesign(raw, ['crash'], 1, find, { keepOwnFaults: true })).safe).toBe(true);
     const { faults, grown } = promptFaultsFor(candidate, p.withoutFix);
-    expect(grown).toEqual(['Pause A: 5 s → 15 s']);
+    expect(grown).toEqual(['pause 5 s → 15 s (A)']);
     const g = await gradeDesign({ ...candidate, faults }, ['crash'], 1, find, { keepOwnFaults: true });
     expect(g.safe).toBe(false);
     expect(gradeInWords(g)).toMatch(/^Broken by the prompt's own faults alone \(Pause A for 15 s/);

@@ -13,7 +13,7 @@
  * Pure apart from the search it is handed (the app passes one over Web Workers, tests an
  * in-thread `searchFaults`).
  */
-import { describeFault, fmtTime, type Fault, type Preset, type Scenario } from '../../sim';
+import { describeFault, faultKindOf, fmtTime, type Fault, type Preset, type Scenario } from '../../sim';
 import { applicableKinds, searchBase, type Counterexample } from '../../sim/search/search';
 import { MAX_NOTE_CHARS, shareFromScenario, type ShareState } from '../../share/link';
 import { relevantSwitches, switchValueText } from '../mechanism/switches';
@@ -186,20 +186,21 @@ export async function gradeDesign(design: Scenario, kinds: readonly string[], ma
  * the lease's expiry (a pause that made the owner outlive a 10 s lease by 2 s still does with a
  * 20 s one): a longer TTL moves the threshold, it is not a fix, as a pause has no upper bound.
  * With no lease on either side, or a TTL that is not longer, the faults are kept as they are.
- * `grown` lists what changed, in words, for the grade ("Pause A: 5 s → 15 s").
+ * `grown` lists what changed, in words, for the grade ("pause 5 s → 15 s (A)", the duration
+ * field's own label).
  */
 export function promptFaultsFor(design: Scenario, prompt: Scenario): { readonly faults: Fault[]; readonly grown: readonly string[] } {
   const byMs = design.lease.ttlMs - prompt.lease.ttlMs;
   const grown: string[] = [];
   if (design.mechanism.lock !== 'lease' || prompt.mechanism.lock !== 'lease' || byMs <= 0) return { faults: [...prompt.faults], grown };
   const faults = prompt.faults.map((f): Fault => {
-    const x = f as Fault & { pauseMs?: number; durationMs?: number; jumpMs?: number };
-    const field = f.kind === 'pause' ? 'pauseMs' : f.kind === 'partition' ? 'durationMs' : f.kind === 'clockJump' ? 'jumpMs' : null;
-    const ms = field === null ? undefined : x[field];
-    if (field === null || typeof ms !== 'number') return f;
-    const who = 'worker' in f && typeof f.worker === 'string' ? ` ${f.worker}` : '';
-    grown.push(`${f.kind === 'pause' ? 'Pause' : f.kind === 'partition' ? 'Partition' : 'Clock jump'}${who}: ${fmtTime(ms)} → ${fmtTime(ms + byMs)}`);
-    return { ...f, [field]: ms + byMs } as Fault;
+    // The kinds whose duration a lease's holder outlives its lease by (the fault registry's `outlivesLease`).
+    const def = faultKindOf(f);
+    const ms = def.outlivesLease ? def.duration?.get(f) : null;
+    if (!def.duration || typeof ms !== 'number') return f;
+    const who = 'worker' in f && typeof f.worker === 'string' ? ` (${f.worker})` : '';
+    grown.push(`${def.duration.label} ${fmtTime(ms)} → ${fmtTime(ms + byMs)}${who}`);
+    return def.duration.set(f, ms + byMs) as Fault;
   });
   return { faults, grown };
 }
