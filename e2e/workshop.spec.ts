@@ -24,10 +24,15 @@ test('workshop: bookmarks kept in the link; the presenter opens the audience win
   await expect(page.getByTestId('bookmark-list').getByRole('listitem')).toHaveCount(2);
   await expect(page.getByTestId('bookmark-markers').getByRole('button')).toHaveCount(2);
   // ] and [ step through them in order.
+  // The grip's aria-valuenow follows the store a render later: wait for each move before reading it
+  // (read at once, a busy machine gave the value from before the key).
   await page.keyboard.press('Home');
+  await expect.poll(() => cursorOf(page)).toBe('0');
   await page.keyboard.press(']');
+  await expect.poll(() => cursorOf(page)).not.toBe('0');
   const first = await cursorOf(page);
   await page.keyboard.press(']');
+  await expect.poll(() => cursorOf(page)).not.toBe(first);
   const second = await cursorOf(page);
   expect(Number(second)).toBeGreaterThan(Number(first));
   await page.keyboard.press('[');
