@@ -5,7 +5,7 @@
  * key that already had one), the same function the verdict and the `duplicateEffects` metric use.
  * A duplicate the verdict counts as a violation is red (the only red here: ../../verdict/citations.ts);
  * one it names as a note (declared harmless, or not checked by the scenario's invariants) is amber,
- * and its label says so. A write rejected for a stale token is grey, dashed and crossed: the
+ * and its label says which ("harmless" only for the first). A write rejected for a stale token is grey, dashed and crossed: the
  * destination doing its job, not a violation.
  */
 import { duplicateEffects, usesDestination } from '../../../sim';
@@ -29,6 +29,12 @@ export interface WriteBar {
    * (effectOnce), `note` when the verdict names it as a note, null when it is no duplicate.
    */
   readonly duplicate: 'violation' | 'note' | null;
+  /**
+   * For a `note`: true when the scenario declares repeats harmless (effectOnce with `harmless`:
+   * the verdict's "redundant, not a violation"), false when no invariant of the scenario checks
+   * repeats (the verdict's "A duplicate, not checked here"): only the first is called harmless.
+   */
+  readonly declaredHarmless: boolean;
   /** The duplicate's effect event (the one the verdict cites), when it is a duplicate. */
   readonly duplicateEventId: string | null;
   /** The business key (job key) the write's effect was for, when it is a duplicate. */
@@ -54,6 +60,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
     const rawWrites = run.snapshots.at(-1)?.destination.writes ?? [];
     const dups = new Map(duplicateEffects(run.scenario, run.events).filter((d) => d.writeId !== null).map((d) => [d.writeId!, d]));
     const violating = new Set(run.verdict.violations.filter((v) => v.invariant === 'effectOnce').flatMap((v) => v.eventIds));
+    const declaredHarmless = run.scenario.invariants.some((i) => i.kind === 'effectOnce' && i.harmless);
     const dupOf = (id: number): WriteBar['duplicate'] => {
       const d = dups.get(id);
       return d === undefined ? null : violating.has(d.eventId) ? 'violation' : 'note';
@@ -62,7 +69,7 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
     const wStack = stack(items.map((w) => ({ startMs: w.startMs, endMs: w.endMs === w.startMs ? w.startMs + 1 : w.endMs })));
     const writes: WriteBar[] = items.map((w, i) => ({
       id: w.id, worker: w.worker, startMs: w.startMs, endMs: w.endMs, token: w.token, status: w.status, performed: w.performed,
-      duplicate: dupOf(w.id), duplicateEventId: dups.get(w.id)?.eventId ?? null, businessKey: dups.get(w.id)?.businessKey ?? null, row: wStack.rowOf[i]!, reply: w.reply,
+      duplicate: dupOf(w.id), declaredHarmless, duplicateEventId: dups.get(w.id)?.eventId ?? null, businessKey: dups.get(w.id)?.businessKey ?? null, row: wStack.rowOf[i]!, reply: w.reply,
     }));
     return [{
       ref: { kind: 'destination' },
@@ -99,17 +106,20 @@ export const destinationLanes: LaneKind<DestinationLaneRef, readonly WriteBar[]>
       const neutral = !showFindings && w.status === 'accepted';
       const edge = neutral ? '#1e293b' : '#064e3b';
       const fill = noteDup ? 'var(--warn)' : dup ? `url(#${uid}-dup)` : w.status === 'rejected' ? '#f3f4f6' : w.status === 'deduplicated' || w.status === 'conflict' ? '#e0f2fe' : w.status === 'aborted' ? '#d1d5db' : neutral ? '#475569' : '#047857';
-      // A repeat the verdict counts as harmless (a note) is not drawn as a warning: ↻, "harmless".
+      // A repeat the verdict names as a note is not drawn as a warning: ↻, and the note's own words —
+      // "harmless" only where the scenario declares repeats harmless, else "not checked" (the
+      // verdict's "A duplicate, not checked here": a repeat nobody checks is not thereby harmless).
+      const noteWord = w.declaredHarmless ? 'harmless DUPLICATE' : 'DUPLICATE, not checked';
       const icon = noteDup ? '↻' : dup ? '⚠' : w.status === 'rejected' ? '✕' : w.status === 'deduplicated' ? '=' : w.status === 'conflict' ? '⟳' : w.status === 'accepted' ? '✓' : '…';
       const light = w.status === 'rejected' || w.status === 'deduplicated' || w.status === 'conflict' || w.status === 'aborted';
       const short = `${icon} ${w.worker}${w.token !== null ? ` tok ${w.token}` : ''}`;
-      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${noteDup ? 'harmless DUPLICATE' : word}`, short, `${icon} ${w.worker}`], obstacles, yOf(lineBox(0, 0, y + 13, 12)));
+      const place = placeWords(rx, rw, nextStartX.get(w.id) ?? plotW, plotW, [`${short} · ${noteDup ? noteWord : word}`, short, `${icon} ${w.worker}`], obstacles, yOf(lineBox(0, 0, y + 13, 12)));
       const ink = place.inside ? (light ? '#111827' : '#fff') : 'var(--ink)';
       const redDup = dup && !noteDup;
       return {
         key: `${w.id}|${w.worker}|${w.startMs}`,
         sig: `${rx}|${rw}|${y}|${fill}|${place.text}|${place.x}|${place.inside}|${w.reply}`,
-        label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}${noteDup ? ` (a repeat for ${w.businessKey ?? 'the same key'}, not a violation the verdict counts)` : ''}`,
+        label: `Write #${w.id} by ${w.worker}${w.token !== null ? ` with token ${w.token}` : ''}: ${word}${noteDup ? ` (a repeat for ${w.businessKey ?? 'the same key'}, ${w.declaredHarmless ? 'declared harmless: not a violation' : "which this scenario's invariants do not check: not a violation the verdict counts"})` : ''}`,
         ...(redDup && w.duplicateEventId !== null ? { cites: [w.duplicateEventId] } : {}),
         draw: (sg: G) => {
           sg.append('rect').attr('x', rx).attr('y', y).attr('width', rw).attr('height', ROW_H - 3).attr('rx', 2).attr('fill', fill)

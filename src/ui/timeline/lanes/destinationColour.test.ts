@@ -29,12 +29,25 @@ describe('the destination lane\'s colours follow what the view may show', () => 
     expect(label('export-lease-expiry', 'withFix')).toMatch(/^Destination: 2 writes — .*rejected as stale/);
   });
 
-  it('a repeat the verdict counts as harmless (a note) is drawn "↻ … harmless DUPLICATE", not as a warning (a lesson said duplicates are harmless beside a ⚠)', () => {
-    const dest = lanesOf(run('export-lease-expiry')).lanes.find((l) => l.ref.kind === 'destination')!;
+  const texts = (id: string) => {
+    const dest = lanesOf(run(id)).lanes.find((l) => l.ref.kind === 'destination')!;
     const svg = d3.select(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
     for (const item of dest.items({ y: 100, h: dest.h, X: (ms: number) => ms / 10, W: (s: number, e: number) => Math.max(2, (e - s) / 10), plotW: 8_000, uid: 'u', obstacles: [], showFindings: true })) item.draw(svg.append('g') as never);
-    const texts = svg.selectAll('text').nodes().map((n) => (n as Element).textContent ?? '');
-    expect(texts.some((t) => t.startsWith('↻ A') && t.includes('harmless DUPLICATE'))).toBe(true);
-    expect(texts.some((t) => t.includes('⚠'))).toBe(false);
+    return svg.selectAll('text').nodes().map((n) => (n as Element).textContent ?? '');
+  };
+
+  it('a repeat no invariant of the scenario checks (a note) is drawn "↻ … DUPLICATE, not checked", never "harmless": the verdict says "not checked here", and the same run breaks another invariant', () => {
+    const t = texts('export-lease-expiry');
+    expect(t.some((x) => x.startsWith('↻ A') && x.includes('DUPLICATE, not checked'))).toBe(true);
+    expect(t.some((x) => x.includes('harmless'))).toBe(false);
+    expect(t.some((x) => x.includes('⚠'))).toBe(false);
+  });
+
+  it('a repeat the scenario declares harmless is drawn "↻ … harmless DUPLICATE", not as a warning (a lesson said duplicates are harmless beside a ⚠)', () => {
+    const scenario = findPreset('thumbnail')!.withoutFix;
+    expect(scenario.invariants).toContainEqual({ kind: 'effectOnce', harmless: true });
+    const t = texts('thumbnail');
+    expect(t.some((x) => x.startsWith('↻') && x.includes('harmless DUPLICATE'))).toBe(true);
+    expect(t.some((x) => x.includes('⚠'))).toBe(false);
   });
 });

@@ -80,7 +80,7 @@ describe('lane kinds', () => {
     const labels = (show: boolean) => dest.items(ctx(show)).map((i) => i.label);
     // export-lease-expiry checks overlaps and stale tokens, not repeats: A's upload is a duplicate
     // (a second upload for job key export-2026-11-30) that the verdict names as a note.
-    expect(labels(true).filter((l) => l?.includes('DUPLICATE'))).toEqual(['Write #2 by A: DUPLICATE (a repeat for export-2026-11-30, not a violation the verdict counts)']);
+    expect(labels(true).filter((l) => l?.includes('DUPLICATE'))).toEqual(["Write #2 by A: DUPLICATE (a repeat for export-2026-11-30, which this scenario's invariants do not check: not a violation the verdict counts)"]);
     expect(labels(false).some((l) => l?.includes('DUPLICATE'))).toBe(false);
   });
 
