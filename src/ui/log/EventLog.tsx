@@ -27,7 +27,7 @@ export interface EventLogProps {
   readonly onSelect: (index: number) => void;
   /**
    * The events the verdict's findings cite (default: the run's own, `citationsOf`): one a violation
-   * cites is marked ⚠ in the violation colour, one only a note cites ⓘ as a note — never red.
+   * cites is marked ⚠ in the violation colour, one only a note cites ℹ as a note (U+2139, which DejaVu Sans has: Debian Chromium drew U+24D8 ⓘ as an empty box) — never red.
    */
   readonly cited?: Citations;
 }
@@ -95,7 +95,7 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested, fact
           <code className="log-cmd">{e.command}{e.reply !== undefined ? <> <span aria-hidden="true">→</span><span className="sr-only">replies</span> <Reply reply={e.reply} tipId={tipId} factsOnly={factsOnly} /></> : null}</code>
         )}
         {e.command === undefined && e.reply !== undefined && <code className="log-cmd"><Reply reply={e.reply} tipId={tipId} factsOnly={factsOnly} /></code>}
-        <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ⓘ </strong> : null}{narrationShown(e, factsOnly)}</span>
+        <span className="log-narration">{cited === 'violation' ? <strong className="cited-mark" aria-label="cited by a violation">⚠ </strong> : cited === 'note' ? <strong className="note-mark" aria-label="named in a note of the verdict, not a violation">ℹ </strong> : null}{narrationShown(e, factsOnly)}</span>
       </span>
     </button>
   );
