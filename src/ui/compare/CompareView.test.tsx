@@ -70,6 +70,8 @@ describe('CompareView divergence', () => {
     renderIn(store, <CompareView />);
     const note = screen.getByTestId('divergence');
     expect(note).toHaveTextContent(/The runs first differ at [\d.]+ s \(left event \d+, right event \d+\): left .*; right /);
+    // The quoted sentences lose their own full stop: no "yet.; right" or "token.." (newcomer review).
+    expect(note.textContent).not.toMatch(/\.;|\.\./);
     await user.click(within(note).getByRole('button', { name: 'Go there' }));
     expect(screen.getByTestId('divergence')).toHaveClass('at-cursor');
     expect(within(screen.getByTestId('divergence')).queryByRole('button', { name: 'Go there' })).toBeNull();

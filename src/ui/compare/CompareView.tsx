@@ -26,6 +26,14 @@ import { CopyLink } from '../share/SharePanel';
 import { HideVerdictToggle } from '../verdict/HideVerdictToggle';
 import { firstDivergence } from './divergence';
 
+/**
+ * A sentence quoted inside another: without its final full stop, which the sentence around it
+ * supplies ("left “… no reply yet”; right “…”." — not "yet.”; … token.”.").
+ */
+export function quoted(sentence: string): string {
+  return sentence.replace(/\.\s*$/, '');
+}
+
 /** The compare view (reads and writes the store). */
 export function CompareView() {
   const left = useRun();
@@ -138,7 +146,7 @@ export function CompareView() {
       {diverge && (
         <p className={`divergence${atCursor ? ' at-cursor' : ''}`} data-testid="divergence">
           <strong>The runs first differ at {fmtTime(at)}</strong> (left event {diverge.leftIndex + 1}, right event {diverge.rightIndex + 1}):{' '}
-          left {diverge.left ? <q>{diverge.left.narration}</q> : 'has nothing here'}; right {diverge.right ? <q>{diverge.right.narration}</q> : 'has nothing here'}.{' '}
+          left {diverge.left ? <q>{quoted(diverge.left.narration)}</q> : 'has nothing here'}; right {diverge.right ? <q>{quoted(diverge.right.narration)}</q> : 'has nothing here'}.{' '}
           {!atCursor && <button type="button" className="link" onClick={() => { st.setPlaying(false); if (diverge.left) st.setCursorIndex(diverge.leftIndex); else st.setCursorMs(at); }}>Go there</button>}
         </p>
       )}
