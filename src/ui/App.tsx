@@ -4,7 +4,7 @@
  * The views other than the catalogue and the simulator are their own chunks (./lazyViews.ts),
  * loaded in idle time after the first paint.
  */
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { LESSONS, PRESETS } from '../sim';
 import { useLockscope, useLockscopeStore } from './store';
 import { Catalogue } from './catalogue/Catalogue';
@@ -15,6 +15,7 @@ import { useCursorKeys, usePlayback } from './timeline/Transport';
 import { installUrlSync, restoreDraft, discardDraft } from './url/urlSync';
 import { applyPrefs, savePrefs, THEMES } from './prefs';
 import { HelpButton } from './help/HelpDialog';
+import { useMenuDetails } from './useMenuDetails';
 import type { Theme, View } from './store/types';
 import { CompareView, EditorView, LessonPath, LessonView, WorkshopView } from './lazyViews';
 import { preloadViewsWhenIdle } from './lazyView';
@@ -65,6 +66,8 @@ export function App() {
 
   // The URL holds the state (store ↔ address bar, back/forward).
   useEffect(() => installUrlSync(store), [store]);
+  const displayMenu = useRef<HTMLDetailsElement>(null);
+  useMenuDetails(displayMenu);
   // The other views' chunks, once the first screen is up (opening one then costs no fetch).
   useEffect(() => preloadViewsWhenIdle(), []);
 
@@ -123,7 +126,7 @@ export function App() {
           </label>
         )}
         <HelpButton />
-        <details className="display-prefs">
+        <details className="display-prefs" ref={displayMenu}>
           <summary>Display{largeType ? ' · large' : ''}</summary>
           <div className="display-panel">
             <label className="large-toggle">
