@@ -1,7 +1,7 @@
 /**
  * Builds the right-hand scenario of the compare view: the preset's other variant, or the current
  * one with one switch flipped, under the same faults (a fault placed at a step follows its step
- * into the other variant's steps: `carryFaults`), and decides whether two runs are the same run
+ * into the other variant's steps: `carryFaults`) and for at least as long as the left runs, and decides whether two runs are the same run
  * (`sameRun`: their traces, byte for byte — never the mechanism alone).
  */
 import { findPreset, type Scenario, type TraceEvent } from '../../sim';
@@ -34,7 +34,10 @@ export function compareScenario(left: Scenario, presetId: string | null, variant
   const preset = presetId ? findPreset(presetId) : undefined;
   if (target.kind === 'otherVariant' && preset) {
     const other = otherVariantOf(left, presetId, variant) === 'with' ? preset.withFix : preset.withoutFix;
-    right = { ...other, faults: carryFaults(left, other) };
+    // As long as the left runs, when the left runs longer than the variant (a counterexample's run,
+    // lengthened by the search for its schedule's delays): else "Replay against another mechanism"
+    // changed the run's length along with the mechanism, and cut the other side's run short.
+    right = { ...other, horizonMs: Math.max(left.horizonMs, other.horizonMs), faults: carryFaults(left, other) };
   } else if (target.kind === 'switch') right = flipSwitch(left, target.switchId);
   else right = left;
   byKey.set(key, right);
