@@ -30,3 +30,15 @@ describe('runEndMs', () => {
     }
   });
 });
+
+describe('runEndMs of a run cut short', () => {
+  it('ends where the verdict says the run stopped: a 10 s pause in invoice-race runs to the 1 s horizon, not to the last event at 120 ms (newcomer review)', () => {
+    const base = findPreset('invoice-race')!.withoutFix;
+    const run = deriveRun({ ...base, faults: [{ kind: 'pause', worker: 'A', atMs: 50, pauseMs: 10_000 }] });
+    expect(run.verdict.status).toBe('inconclusive');
+    expect(run.verdict.cutShort?.reason).toBe('horizon');
+    expect(run.events.at(-1)!.atMs).toBeLessThan(base.horizonMs);
+    expect(runEndMs(run)).toBe(run.verdict.cutShort!.atMs);
+    expect(runEndMs(run)).toBe(base.horizonMs);
+  });
+});

@@ -164,7 +164,8 @@ export function indexOfEvent(run: DerivedRun, id: string): number {
  * pending), whichever is later, within the horizon. No floor: a run whose statements all happen
  * within 120 ms ends at 120 ms (the timeline pads it to a round figure: timeline/axisScale.ts).
  * A worker still waiting when the events stop waits until the horizon: the run ends there; so does
- * a run whose verdict speaks of a state still open at its end (`Finding.untilMs`).
+ * a run whose verdict speaks of a state still open at its end (`Finding.untilMs`), and a run cut
+ * short, at the instant its verdict says it stopped (`Verdict.cutShort.atMs`).
  */
 export function runEndMs(run: DerivedRun): number {
   const last = run.events.at(-1)?.atMs ?? 0;
@@ -172,7 +173,10 @@ export function runEndMs(run: DerivedRun): number {
   if (run.snapshots.at(-1)?.workers.some((w) => w.state === 'waiting')) return Math.max(1, run.scenario.horizonMs);
   // A finding about a state still open at the end (a job never acknowledged) speaks of that instant.
   const spokenOf = [...run.verdict.violations, ...run.verdict.notes].reduce((m, f) => Math.max(m, f.untilMs ?? 0), 0);
-  return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs, spokenOf)));
+  // A run cut short ends where the verdict says it stopped ("cut short at 14 events / 1 s"): a
+  // worker paused past the horizon is paused until then, not until the last event (120 ms).
+  const stoppedAt = run.verdict.cutShort?.atMs ?? 0;
+  return Math.max(1, Math.min(run.scenario.horizonMs, Math.max(last, run.endMs, spokenOf, stoppedAt)));
 }
 
 const metricsCache = new WeakMap<Scenario, Map<number, RunResult['metrics']>>();
