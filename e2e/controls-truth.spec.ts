@@ -32,7 +32,8 @@ test('the fault menu offers no lease fault without a lease, and says why an entr
   await page.keyboard.press('End');
   await laneA.click({ position: { x: box.width * 0.98, y: box.height / 2 } });
   const late = page.getByRole('menu', { name: /Inject a fault on worker A/ });
-  const pause = late.getByRole('menuitem', { name: /Pause A for 10 s/ });
+  // A pause that fits the run (invoice-race runs 1 s: a 200 ms pause, menuPauseMs).
+  const pause = late.getByRole('menuitem', { name: /^Pause A for 200 ms/ });
   await expect(pause).toHaveAttribute('aria-disabled', 'true');
   await expect(pause).toContainText('No effect here');
   if (shots) await page.screenshot({ path: `${shots}/fault-menu-late.png` });

@@ -24,6 +24,20 @@ export interface FaultOption {
 
 const at = (ms: number) => Math.max(0, Math.round(ms));
 
+/**
+ * The length of the menu's plain pause at `atMs`: 10 s where the run has room for it, else the
+ * largest 1-2-5 figure (ms) within half of what is left of the horizon, so that the paused worker
+ * resumes and gets to finish inside the run (a 10 s pause in invoice-race's 1 s run only ever
+ * gave "Inconclusive: the horizon came while A was still at its job"). At least 1 ms.
+ */
+export function menuPauseMs(scenario: Scenario, atMs: number): number {
+  const room = (scenario.horizonMs - atMs) / 2;
+  if (room >= 10_000) return 10_000;
+  let nice = 1;
+  for (let p = 1; p <= 10_000; p *= 10) for (const m of [1, 2, 5]) if (m * p <= room) nice = m * p;
+  return nice;
+}
+
 /** Index of the worker's first `effect` step, or -1. */
 function effectStep(scenario: Scenario, worker: string): number {
   return scenario.workers.find((w) => w.id === worker)?.steps.findIndex((s) => s.do === 'effect') ?? -1;
@@ -55,7 +69,7 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
     case 'worker': {
       const w = lane.worker;
       const opts: FaultOption[] = [
-        { id: 'pause', label: `Pause ${w} for 10 s`, hint: 'a GC pause or VM stall; it resumes believing what it believed', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: 10_000 }) },
+        { id: 'pause', label: `Pause ${w} for ${fmtSeconds(menuPauseMs(scenario, t))}`, hint: 'a GC pause or VM stall; it resumes believing what it believed', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: menuPauseMs(scenario, t) }) },
       ];
       // Past the lease TTL only means something when the worker takes a lease.
       if (scenario.mechanism.lock === 'lease') opts.push({ id: 'pauseLong', label: `Pause ${w} past the lease TTL (${fmtSeconds(ttl + 10_000)})`, hint: 'long enough for its lease to expire under it', make: () => ({ kind: 'pause', worker: w, atMs: t, pauseMs: Math.min(ttl + 10_000, 3_600_000) }) });

@@ -1,5 +1,6 @@
-import { PRESETS, runScenario, traceHash, validateScenario, faultKindOf, type Fault, type Scenario, type TraceEvent } from '../../sim';
-import { faultMenuOptions } from './faultCatalog';
+import { PRESETS, findPreset, runScenario, traceHash, validateScenario, faultKindOf, type Fault, type Scenario, type TraceEvent } from '../../sim';
+import { faultMenuOptions, faultsForLane, menuPauseMs } from './faultCatalog';
+import { deriveRun } from '../store/derive';
 import type { LaneRef } from '../store/types';
 
 /** The trace without the fault's own announcements, renumbered: what it did to everyone else. */
@@ -48,5 +49,23 @@ describe('every fault the menu offers would change the run, or is shown disabled
     const end = runScenario(p.withoutFix).events.at(-1)!.atMs;
     const pause = faultMenuOptions({ kind: 'worker', worker: 'A' }, p.withoutFix, end + 1).find((o) => o.id === 'pause')!;
     expect(pause.disabledReason).toMatch(/A: it is not running/);
+  });
+});
+
+describe('the menu\'s plain pause fits the run', () => {
+  it('is 10 s where the run has room, and a pause that ends inside the run where it has not (invoice-race runs 1 s)', () => {
+    expect(menuPauseMs(findPreset('export-lease-expiry')!.withoutFix, 3_000)).toBe(10_000);
+    const invoice = findPreset('invoice-race')!.withoutFix;
+    expect(menuPauseMs(invoice, 50)).toBe(200);
+    expect(faultsForLane({ kind: 'worker', worker: 'A' }, invoice, 50)[0]!.label).toBe('Pause A for 200 ms');
+  });
+  it('for every preset and variant, at every event of its run, ends within half of what is left of the horizon', () => {
+    for (const p of PRESETS) for (const s of [p.withoutFix, p.withFix]) {
+      for (const e of deriveRun(s).events) {
+        const ms = menuPauseMs(s, e.atMs);
+        expect(ms).toBeGreaterThanOrEqual(1);
+        if (s.horizonMs - e.atMs >= 2) expect(e.atMs + 2 * ms).toBeLessThanOrEqual(s.horizonMs);
+      }
+    }
   });
 });
