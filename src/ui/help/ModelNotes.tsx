@@ -14,8 +14,7 @@ export function ModelNotes() {
         Every SQL and Redis command in a trace is the literal command, and the fidelity suite replays them against real
         PostgreSQL 15 and Redis 7 and compares each reply, error code, warning, and who waits for whom. The SQS-like
         queue (ReceiveMessage, DeleteMessage, ChangeMessageVisibility) and the destinations (a file store, an external
-        API) are Lockscope's models: no server is asked, and a run that touches only them is not replayed. The model
-        simplifies on purpose in these places, which the comparison leaves out:
+        API) are Lockscope's models: no server is asked, and a run that touches only them is not replayed.
       </p>
       <p className="fidelity-build">
         <FidelityLine long /> Every run can be exported as a transcript to replay on your own servers
@@ -23,6 +22,7 @@ export function ModelNotes() {
         does not replay); the fidelity suite replays the transcript of every preset run that sends commands to
         PostgreSQL or Redis.
       </p>
+      <p>The model simplifies on purpose in these places, which the comparison leaves out:</p>
       <dl>
         {MODEL_SIMPLIFICATIONS.map((s) => (
           <div key={s.title} className="model-note">
