@@ -8,9 +8,13 @@
  */
 import './styles.css';
 import { nextTask } from './nextTask';
+import { applyPrefs, loadPrefs } from './prefs';
 
 async function boot(): Promise<void> {
   const root = document.getElementById('root')!;
+  // The reader's theme and type size before anything is painted (no light flash in the dark theme);
+  // start.tsx applies them again with what the link says.
+  applyPrefs(document, loadPrefs(), window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
   const loading = document.createElement('p');
   loading.className = 'boot';
   loading.textContent = 'Loading Lockscope…';
