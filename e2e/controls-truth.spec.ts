@@ -20,6 +20,8 @@ test('the fault menu offers no lease fault without a lease, and says why an entr
   await page.goto('/#/sim/invoice-race');
   const laneA = page.locator('svg.timeline-svg rect.lane-bg').first();
   await expect(laneA).toBeVisible();
+  // The lane's rect is redrawn while the page settles (d3 replaces it): read its box once it stays.
+  await expect.poll(() => laneA.boundingBox()).not.toBeNull();
   const box = (await laneA.boundingBox())!;
   await laneA.click({ position: { x: box.width * 0.02, y: box.height / 2 } });
   const menu = page.getByRole('menu', { name: /Inject a fault on worker A/ });

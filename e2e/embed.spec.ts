@@ -120,7 +120,10 @@ test('axe: no serious or critical violations in the embed view', async ({ page }
 test('the share panel offers the <iframe> snippet, and the snippet opens the same run as an embed', async ({ page, baseURL }) => {
   await page.goto('/#/sim/export-lease-expiry');
   await expect(page.getByTestId('verdict')).toContainText('Violated');
-  await page.keyboard.press('ArrowRight');
+  // The author steps to event 1 (the Next button: a key pressed the instant the verdict shows could
+  // land before the page's key listener, on a loaded CI machine) and the page shows it, then opens the snippet.
+  await page.getByRole('button', { name: 'Next: next event (→)' }).click();
+  await expect(page.getByTestId('cursor-readout')).toContainText('event 1/');
   await page.getByText('Embed in a page or slide').click();
   const code = await page.getByTestId('embed-code').inputValue();
   expect(code).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#v=1&amp;s=[^"]+" width="960" height="540" title="Lockscope: Nightly export[^"]*" style="border:0" loading="lazy" referrerpolicy="no-referrer"><\/iframe>$/);
