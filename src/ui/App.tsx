@@ -4,7 +4,7 @@
  * The views other than the catalogue and the simulator are their own chunks (./lazyViews.ts),
  * loaded in idle time after the first paint.
  */
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { LESSONS, PRESETS } from '../sim';
 import { useLockscope, useLockscopeStore } from './store';
 import { Catalogue } from './catalogue/Catalogue';
@@ -65,7 +65,9 @@ export function App() {
   const draftOffer = useLockscope((s) => s.draftOffer);
 
   // The URL holds the state (store ↔ address bar, back/forward).
-  useEffect(() => installUrlSync(store), [store]);
+  // In the commit that draws the first view (a layout effect): a key pressed as soon as it shows
+  // moves the cursor, and the link must see that move.
+  useLayoutEffect(() => installUrlSync(store), [store]);
   const displayMenu = useRef<HTMLDetailsElement>(null);
   useMenuDetails(displayMenu);
   // The other views' chunks, once the first screen is up (opening one then costs no fetch).

@@ -4,7 +4,7 @@
  * are taller than the frame), and "Open in Lockscope" to the full view in a new tab. Read-only:
  * no fault editing, no drafts or preferences written, no history entries (./embed.ts, url/urlSync.ts).
  */
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo } from 'react';
 import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from '../store';
 import { Timeline } from '../timeline/Timeline';
 import { Transport, useCursorKeys, usePlayback } from '../timeline/Transport';
@@ -28,7 +28,9 @@ export function EmbedApp() {
   const theme = useLockscope((s) => s.theme);
   const notice = useLockscope((s) => s.notice);
 
-  useEffect(() => installUrlSync(store), [store]);
+  // In the commit that draws the first view (a layout effect): a key pressed as soon as it shows
+  // moves the cursor, and the link must see that move.
+  useLayoutEffect(() => installUrlSync(store), [store]);
   // The reader's theme, read but never saved from inside someone else's page.
   useEffect(() => {
     const mq = window.matchMedia?.('(prefers-color-scheme: dark)');

@@ -3,7 +3,7 @@
  * keyboard (space, ←/→, Home/End) for the whole screen. Playback advances virtual time with
  * requestAnimationFrame and reads the cached run only.
  */
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { deriveRun, narrationShown, useLockscope, useLockscopeStore, useRun, useVisibility, runEndMs } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
 
@@ -22,10 +22,15 @@ function isActivatable(t: EventTarget | null): boolean {
   return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'INPUT' || el.tagName === 'SUMMARY' || ['button', 'menuitem', 'radio', 'checkbox'].includes(el.getAttribute('role') ?? '');
 }
 
-/** Global cursor keys: space play/pause, ←/→ previous/next event, [/] previous/next bookmark, Home/End. Ignored while typing in a field. */
+/**
+ * Global cursor keys: space play/pause, ←/→ previous/next event, [/] previous/next bookmark,
+ * Home/End. Ignored while typing in a field. Installed in a layout effect, in the commit that
+ * draws the view: a passive effect runs after the first paint (70–120 ms later on a busy 2-core
+ * machine), and a key pressed as soon as the verdict showed was lost.
+ */
 export function useCursorKeys(enabled: boolean): void {
   const store = useLockscopeStore();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;

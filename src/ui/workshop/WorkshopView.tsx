@@ -16,7 +16,7 @@
  * not Home / End (End would jump to the end of the run), V (the vote needs the presenter's tally)
  * or Esc (which leaves full screen on a projector, and must not close the vote too).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { findPreset, type Scenario } from '../../sim';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
@@ -121,9 +121,12 @@ function isTyping(t: EventTarget | null): boolean {
   return el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
 }
 
-/** Listens for the `keys` on the window (not while typing in a field). */
+/**
+ * Listens for the `keys` on the window (not while typing in a field), from the commit that draws
+ * the view (a layout effect: see useCursorKeys).
+ */
 function useWorkshopKeys(handle: (key: string) => void, keys: ReadonlySet<string>): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target) || !keys.has(e.key)) return;
       e.preventDefault();
@@ -201,7 +204,8 @@ export function PresenterView() {
   useWorkshopKeys(handle, WORKSHOP_KEYS);
   // From the audience's window, the clicker's keys only.
   const fromAudience = useCallback((key: string) => void (AUDIENCE_KEYS.has(key) && workshopKey(store, key)), [store]);
-  useEffect(() => {
+  // In the commit that draws the view, as the keys: a step taken at once reaches the audience.
+  useLayoutEffect(() => {
     const channel = openChannel(workshop.ch);
     if (!channel) return;
     const off = installPresenterSync(store as never, channel, workshop.ch, fromAudience);
@@ -285,15 +289,17 @@ export function AudienceView() {
   // The channel is opened by the effect that closes it: under React's StrictMode (the dev server)
   // an effect is run, cleaned up and run again, and a channel made once in render and closed by
   // the first cleanup stayed closed (the audience window was blank: "Channel is closed").
-  const [channel, setChannel] = useState<ReturnType<typeof openChannel>>(null);
-  useEffect(() => {
+  // A ref, not state: a key pressed in the first frame is forwarded (state set by the effect
+  // reached the key handler a render later).
+  const channel = useRef<ReturnType<typeof openChannel>>(null);
+  useLayoutEffect(() => {
     const ch = openChannel(workshop.ch);
     if (!ch) return;
     const off = installAudienceSync(store as never, ch);
-    setChannel(ch);
-    return () => { off(); ch.close(); setChannel(null); };
+    channel.current = ch;
+    return () => { off(); ch.close(); channel.current = null; };
   }, [store, workshop.ch]);
-  const forward = useCallback((key: string) => channel?.postMessage({ kind: 'key', key }), [channel]);
+  const forward = useCallback((key: string) => channel.current?.postMessage({ kind: 'key', key }), []);
   useWorkshopKeys(forward, AUDIENCE_KEYS);
   const cursorIndex = useLockscope((s) => s.cursorIndex);
   const noop = useCallback(() => undefined, []);
