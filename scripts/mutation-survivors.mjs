@@ -3,9 +3,23 @@
 // prints the score, every survivor or no-coverage mutant not listed there (tests to write, or a
 // new equivalent to list with its reason), and every listed mutant that no longer survives (a
 // stale row to delete). `npm run mutate:survivors`; exits 1 when there are unlisted survivors.
-import { readFileSync } from 'node:fs';
+// It reads every report in reports/mutation/ (the whole run's mutation.json and the shards'
+// mutation-<shard>.json, MUTATE_SHARD in stryker.config.mjs): for each source file the newest
+// report that has it counts, and the folders no report covers are named.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 
-const report = JSON.parse(readFileSync('reports/mutation/mutation.json', 'utf8'));
+const DIR = 'reports/mutation';
+const reports = readdirSync(DIR)
+  .filter((n) => /^mutation(-[a-z]+)?\.json$/.test(n))
+  .map((n) => ({ name: n, mtimeMs: statSync(`${DIR}/${n}`).mtimeMs }))
+  .sort((a, b) => a.mtimeMs - b.mtimeMs);
+if (reports.length === 0) throw new Error(`no mutation report in ${DIR}: run \`npm run mutate\` or \`npm run mutate:shards\` first`);
+const report = { files: {} };
+for (const r of reports) Object.assign(report.files, JSON.parse(readFileSync(`${DIR}/${r.name}`, 'utf8')).files);
+const SCOPE = ['src/sim/resources/', 'src/sim/invariants/', 'src/sim/workers/'];
+const missing = SCOPE.filter((dir) => !Object.keys(report.files).some((f) => f.startsWith(dir)));
+console.log(`reports: ${reports.map((r) => `${r.name} (${new Date(r.mtimeMs).toISOString().slice(0, 16)})`).join(', ')}`);
+if (missing.length > 0) console.log(`not measured: ${missing.join(', ')} (no report covers them; the score below is of the rest)`);
 const listed = new Map();
 for (const line of readFileSync('docs/mutation-survivors.md', 'utf8').split('\n')) {
   // | `src/sim/x.ts:12` | EqualityOperator | `a >= b` | why |  (a `|` inside a cell is written `\|`)
@@ -18,6 +32,8 @@ for (const line of readFileSync('docs/mutation-survivors.md', 'utf8').split('\n'
 
 let detected = 0;
 let valid = 0;
+/** Per folder of the scope: mutants detected (killed or timed out) and valid (not a compile or runtime error, not ignored). */
+const byFolder = {};
 const unlisted = [];
 const seen = new Set();
 // One row can stand for several mutants (the same mutator and replacement twice on a line, e.g. two
@@ -28,8 +44,12 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
   for (const mu of mutants) {
     if (mu.status === 'CompileError' || mu.status === 'RuntimeError' || mu.status === 'Ignored') continue;
     valid += 1;
+    const folder = SCOPE.find((dir) => file.startsWith(dir)) ?? file;
+    const f = (byFolder[folder] ??= { detected: 0, valid: 0 });
+    f.valid += 1;
     if (mu.status === 'Killed' || mu.status === 'Timeout') {
       detected += 1;
+      f.detected += 1;
       continue;
     }
     const replacement = (mu.replacement ?? '').replace(/\s+/g, ' ').trim();
@@ -45,6 +65,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
 }
 
 console.log(`mutation score ${((100 * detected) / valid).toFixed(2)} % (${detected} of ${valid} detected)`);
+for (const [folder, f] of Object.entries(byFolder)) console.log(`  ${folder.padEnd(22)} ${((100 * f.detected) / f.valid).toFixed(2).padStart(6)} % (${f.detected} of ${f.valid})`);
 console.log(`score counting the ${equivalent} listed equivalent mutants as detected: ${((100 * (detected + equivalent)) / valid).toFixed(2)} %`);
 if (unlisted.length > 0) console.log(`\n${unlisted.length} survivor(s) not listed in docs/mutation-survivors.md:\n${unlisted.join('\n')}`);
 // A report of some files only (a focused run, stryker.focus.config.mjs) judges only those files' rows.
