@@ -129,4 +129,27 @@ describe('Fault editor', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     expect(store.getState().faults).toHaveLength(1);
   });
+
+  it('in a run within 2 s the fields speak milliseconds, as the fault\'s title and the axis do (not "at 0.05 s" under "at 50 ms")', async () => {
+    const user = userEvent.setup();
+    act(() => {
+      store.getState().loadPreset('invoice-race', 'without');
+      store.getState().addFault({ kind: 'pause', worker: 'A', atMs: 50, pauseMs: 500 });
+    });
+    renderIn(store, <Harness />);
+    expect(within(screen.getByRole('region', { name: 'Faults' })).getByRole('listitem')).toHaveTextContent(/Pause A for 500 ms at 50 ms/);
+    const at = screen.getByLabelText('Fault 1 time in milliseconds');
+    const pause = screen.getByLabelText('Fault 1 pause in milliseconds');
+    expect(at).toHaveValue(50);
+    expect(pause).toHaveValue(500);
+    // Typed in ms, committed in ms.
+    await user.clear(pause);
+    await user.type(pause, '300{Enter}');
+    expect(store.getState().faults[0]).toMatchObject({ pauseMs: 300 });
+    await user.clear(pause);
+    await user.type(pause, '0');
+    await user.tab();
+    expect(screen.getByText('Must be more than 0 ms.')).toBeInTheDocument();
+    expect(store.getState().faults[0]).toMatchObject({ pauseMs: 300 });
+  });
 });

@@ -8,7 +8,9 @@ import type { DerivedRun } from '../store/derive';
 import { useIdleEach } from '../useIdleEach';
 import { useVisibility } from '../store';
 import { describeFault, durationOf, faultGlyph, faultInertReason, faultTimeMs, withDuration, withTime } from './faultCatalog';
-import { SecondsInput } from '../fields/SecondsInput';
+import { SecondsInput, UNIT_WORD, type FieldUnit } from '../fields/SecondsInput';
+import { axisUnit } from '../timeline/axisScale';
+import { fitAxisEndMs } from '../timeline/lanes';
 import { problemAt } from '../fields/explain';
 
 /** Props of the fault editor. */
@@ -46,6 +48,15 @@ export function useInjectedInertReasons(scenario: Scenario, faults: readonly Fau
   return useIdleEach(checked, reasonOf);
 }
 
+/**
+ * The unit of the fault fields for a run: the unit of its time axis fitted to the whole run
+ * (`axisUnit` over `fitAxisEndMs`, the Fit view), so that the fields, the ticks and the faults' titles
+ * ("Pause A for 500 ms at 50 ms") read alike; zooming does not change it.
+ */
+export function faultFieldUnit(run: DerivedRun): FieldUnit {
+  return axisUnit(0, fitAxisEndMs(run));
+}
+
 /** No fault to check (a stable empty list). */
 const NONE: readonly Fault[] = [];
 
@@ -56,6 +67,9 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
   const { showSwitchEffects } = useVisibility();
   const inertAll = useInjectedInertReasons(scenario, faults, showSwitchEffects ? run.events.length : Infinity);
   const inert = showSwitchEffects ? inertAll : [];
+  // The fields speak the unit of the whole run's time axis (ms for a run within 2 s), as the
+  // faults' titles and the axis's ticks do: "at 50 ms" over a field reading 50 ms, not 0.05 s.
+  const unit = faultFieldUnit(run);
   useEffect(() => {
     if (selected === null) return;
     // In the next frame, after the timeline has redrawn: one layout instead of two.
@@ -79,8 +93,8 @@ export function FaultList({ faults, scenario, run, selected, onUpdate, onRemove,
               <p className="fault-desc"><span aria-hidden="true" className="glyph">{faultGlyph(f)}</span> {describeFault(f, scenario)}{at === null ? ' — did not fire' : ''}</p>
               {reason !== null && <p className="small fault-inert" data-testid={`fault-${i}-inert`}>No effect here: {reason}{/[.”]$/.test(reason) ? '' : '.'}</p>}
               <div className="fault-edit">
-                <SecondsInput id={`fault-${i}-at`} label="at" ariaLabel={`Fault ${i + 1} time in seconds`} ms={f.atMs ?? at} check={(ms) => problemAt({ ...scenario, faults: replaced(faults, i, withTime(f, ms)) }, `faults[${i}]`)} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
-                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} ariaLabel={`Fault ${i + 1} ${dur.label} in seconds`} ms={dur.ms} allowEmpty={f.kind === 'crash'} placeholder={f.kind === 'crash' ? 'never' : undefined} check={(ms) => (ms < 1 && f.kind !== 'crash' ? 'Must be more than 0 s.' : problemAt({ ...scenario, faults: replaced(faults, i, withDuration(f, ms)) }, `faults[${i}]`))} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
+                <SecondsInput id={`fault-${i}-at`} label="at" unit={unit} ariaLabel={`Fault ${i + 1} time in ${UNIT_WORD[unit]}`} ms={f.atMs ?? at} check={(ms) => problemAt({ ...scenario, faults: replaced(faults, i, withTime(f, ms)) }, `faults[${i}]`, unit)} onCommit={(ms) => ms !== null && onUpdate(i, withTime(f, ms))} />
+                {dur && <SecondsInput id={`fault-${i}-dur`} label={dur.label} unit={unit} ariaLabel={`Fault ${i + 1} ${dur.label} in ${UNIT_WORD[unit]}`} ms={dur.ms} allowEmpty={f.kind === 'crash'} placeholder={f.kind === 'crash' ? 'never' : undefined} check={(ms) => (ms < 1 && f.kind !== 'crash' ? `Must be more than 0 ${unit}.` : problemAt({ ...scenario, faults: replaced(faults, i, withDuration(f, ms)) }, `faults[${i}]`, unit))} onCommit={(ms) => onUpdate(i, withDuration(f, ms))} />}
                 <button type="button" className="danger" onClick={() => onRemove(i)} aria-label={`Remove fault: ${describeFault(f, scenario)}`}>Remove</button>
               </div>
             </li>

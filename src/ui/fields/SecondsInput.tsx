@@ -1,10 +1,17 @@
 /**
- * A number of seconds typed by the user. What they type stays in the field; a value the scenario
- * cannot take is said next to the field (and the field marked invalid) instead of being reverted
- * or dropped. A valid value is committed on Enter or leaving the field (or on every keystroke
- * with `commitOnChange`).
+ * A duration or instant typed by the user, in seconds or in milliseconds (`unit`: the fault
+ * panel speaks the unit of the run's time axis, so a fault titled "at 50 ms" has a field reading
+ * 50 ms, not 0.05 s). What they type stays in the field; a value the scenario cannot take is said
+ * next to the field (and the field marked invalid) instead of being reverted or dropped. A valid
+ * value is committed on Enter or leaving the field (or on every keystroke with `commitOnChange`).
  */
 import { useEffect, useId, useState } from 'react';
+
+/** The unit a field is typed in: seconds, or whole milliseconds. */
+export type FieldUnit = 's' | 'ms';
+
+/** The unit's name in a sentence ("Enter a number of seconds.") and in a field's accessible name. */
+export const UNIT_WORD: Readonly<Record<FieldUnit, string>> = { s: 'seconds', ms: 'milliseconds' };
 
 /** Props of a seconds field. */
 export interface SecondsInputProps {
@@ -21,38 +28,49 @@ export interface SecondsInputProps {
   readonly placeholder?: string;
   readonly commitOnChange?: boolean;
   readonly className?: string;
+  /** The spinner's step, in `unit`s (default 0.5 s, or 10 ms). */
   readonly step?: number;
+  /** The unit typed and shown (default seconds). */
+  readonly unit?: FieldUnit;
 }
 
-/** The message for `text`, or null when it is a value `check` accepts. */
-export function secondsProblem(text: string, allowEmpty: boolean, check: (ms: number) => string | null): { ms: number | null; problem: string | null } {
+/**
+ * The value typed in `text` (in `unit`s, rounded to the ms) and the message for it, or null when
+ * it is a value `check` accepts.
+ */
+export function secondsProblem(text: string, allowEmpty: boolean, check: (ms: number) => string | null, unit: FieldUnit = 's'): { ms: number | null; problem: string | null } {
   const raw = text.trim();
-  if (raw === '') return allowEmpty ? { ms: null, problem: null } : { ms: null, problem: 'Enter a number of seconds.' };
+  if (raw === '') return allowEmpty ? { ms: null, problem: null } : { ms: null, problem: `Enter a number of ${UNIT_WORD[unit]}.` };
   const v = Number(raw);
-  if (!Number.isFinite(v)) return { ms: null, problem: `"${raw.slice(0, 20)}" is not a number of seconds.` };
-  const ms = Math.round(v * 1000);
+  if (!Number.isFinite(v)) return { ms: null, problem: `"${raw.slice(0, 20)}" is not a number of ${UNIT_WORD[unit]}.` };
+  const ms = Math.round(unit === 's' ? v * 1000 : v);
   return { ms, problem: check(ms) };
 }
 
-/** A seconds field with its message. */
 /** The text a seconds field shows for a value in ms (`1500` → `1.5`): a number to edit, not words. */
 export function secondsFieldValue(ms: number): string {
   return String(ms / 1000);
 }
 
-export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowEmpty = false, placeholder, commitOnChange = false, className = 'sec-input', step = 0.5 }: SecondsInputProps) {
-  const shown = ms === null ? '' : secondsFieldValue(ms);
+/** The text a field in `unit` shows for a value in ms: `1500` → `1.5` in seconds, `1500` in ms. */
+export function fieldValue(ms: number, unit: FieldUnit): string {
+  return unit === 's' ? secondsFieldValue(ms) : String(ms);
+}
+
+/** A seconds (or milliseconds) field with its message. */
+export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowEmpty = false, placeholder, commitOnChange = false, className = 'sec-input', step, unit = 's' }: SecondsInputProps) {
+  const shown = ms === null ? '' : fieldValue(ms, unit);
   const [text, setText] = useState(shown);
   const [problem, setProblem] = useState<string | null>(null);
   const msgId = useId();
   // A change from elsewhere (a dragged marker, a preset) replaces what is typed, unless the field holds a problem the user is fixing.
   useEffect(() => {
-    setText((t) => (secondsProblem(t, allowEmpty, () => null).ms === ms ? t : shown));
+    setText((t) => (secondsProblem(t, allowEmpty, () => null, unit).ms === ms ? t : shown));
     setProblem(null);
-  }, [ms, shown, allowEmpty]);
+  }, [ms, shown, allowEmpty, unit]);
 
   const commit = (t: string) => {
-    const r = secondsProblem(t, allowEmpty, check);
+    const r = secondsProblem(t, allowEmpty, check, unit);
     setProblem(r.problem);
     if (r.problem === null && r.ms !== ms) onCommit(r.ms);
   };
@@ -64,7 +82,7 @@ export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowE
         id={id}
         aria-label={ariaLabel}
         type="number"
-        step={step}
+        step={step ?? (unit === 's' ? 0.5 : 10)}
         value={text}
         placeholder={placeholder}
         aria-invalid={problem ? true : undefined}
@@ -72,14 +90,14 @@ export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowE
         onChange={(e) => {
           setText(e.target.value);
           if (commitOnChange) commit(e.target.value);
-          else setProblem(secondsProblem(e.target.value, allowEmpty, check).problem);
+          else setProblem(secondsProblem(e.target.value, allowEmpty, check, unit).problem);
         }}
         onBlur={(e) => commit(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') commit((e.target as HTMLInputElement).value);
         }}
       />
-      <span aria-hidden="true">s</span>
+      <span aria-hidden="true">{unit}</span>
       {problem && <span className="field-error" id={msgId} role="status">{problem}</span>}
     </span>
   );

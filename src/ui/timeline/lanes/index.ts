@@ -15,6 +15,7 @@ import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
 import { citedMark, laneIdOfEvent, triangleBox, violationMessagesByEvent } from './citedMarks';
 import { spreadXs } from '../fit';
+import { axisEndMs } from '../axisScale';
 import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
@@ -146,3 +147,12 @@ export function lanesOf(run: DerivedRun): TimelineData {
 
 export type { ViolationMark } from './violations';
 export type { DrawContext, LaneKind, LaneSpec } from './types';
+
+/**
+ * The end of the time axis fitted to the whole run (the Fit view): the run's end and every instant
+ * the verdict cites, padded to a round figure (`axisEndMs`), as the timeline draws it.
+ */
+export function fitAxisEndMs(run: DerivedRun): number {
+  const d = lanesOf(run);
+  return axisEndMs(d.endMs, d.violations.map((v) => v.atMs));
+}
