@@ -78,6 +78,21 @@ export function placeText(from: number, to: number, y0: number, y1: number, obst
   return { text: '', x: from };
 }
 
+/**
+ * Shorter forms of `text` for `placeText`, longest first: `text` cut after each word and then
+ * character by character down to `minChars`, each ending in "…" (`A · invoices row id=1 Exclu…`),
+ * so that a label that does not fit whole keeps as much of itself as its room allows.
+ */
+export function ellipsized(text: string, minChars: number): string[] {
+  const out: string[] = [];
+  // From one character shorter in all (the cut plus "…"), so that each form saves room.
+  for (let n = text.length - 2; n >= minChars; n--) {
+    const cut = text.slice(0, n).trimEnd();
+    if (cut.length >= minChars && out.at(-1) !== `${cut}…`) out.push(`${cut}…`);
+  }
+  return out;
+}
+
 /** A box's vertical extent, `[y0, y1]` (to spread into `placeText`). */
 export function yOf(b: Box): [number, number] {
   return [b.y0, b.y1];

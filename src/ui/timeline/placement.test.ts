@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { overlaps, placeText, spreadXs, type Box } from './fit';
+import { ellipsized, overlaps, placeText, spreadXs, type Box } from './fit';
 import { tickAnchor, tickExtent } from './draw/axis';
 import { noteOffset } from './cursor';
 
@@ -34,6 +34,22 @@ describe('placeText: a lane\'s words and its marks', () => {
     expect(placeText(100, 400, 8, 22, [{ ...triangle, x0: 123, x1: 137 }], 7, ['✓ B · accepted', '✓ B'])).toEqual({ text: '✓ B · accepted', x: 140 });
     // Nothing fits: no words (the bar's title still says them).
     expect(placeText(100, 130, 8, 22, [{ ...triangle, x0: 108, x1: 122 }], 7, ['✓ B · accepted', '✓ B']).text).toBe('');
+  });
+
+  it('a lock label cut short keeps as much of itself as its room allows, not the holder alone (invoice-race: "A" where "A · invoices row id=1…" fits)', () => {
+    const whole = 'A · invoices row id=1 ExclusiveLock';
+    const forms = [whole, ...ellipsized(whole, 'A'.length + 6), 'A'];
+    // Longest first, each a prefix of the whole plus "…", none shorter than the minimum.
+    expect(forms[1]).toBe('A · invoices row id=1 ExclusiveLo…');
+    expect(forms.at(-2)).toBe('A · inv…');
+    for (const f of forms.slice(1, -1)) expect(whole.startsWith(f.slice(0, -1))).toBe(true);
+    for (let i = 1; i < forms.length; i++) expect(forms[i]!.length).toBeLessThan(forms[i - 1]!.length);
+    // 150 units of room at 7 per character: 21 characters, "…" included.
+    const p = placeText(0, 150, 8, 22, [], 7, forms);
+    expect(p.text).toBe('A · invoices row id=…');
+    expect(p.text.length * 7).toBeLessThanOrEqual(150);
+    // Less room than the shortest cut: the holder alone.
+    expect(placeText(0, 40, 8, 22, [], 7, forms).text).toBe('A');
   });
 
   it('ignores a mark above or below the words\' line', () => {

@@ -12,7 +12,7 @@
 import { sqlCallOf, usesDatabase, type TraceEvent } from '../../../sim';
 import { runEndMs } from '../../store/derive';
 import { fmtSeconds } from '../../faults/faultCatalog';
-import { lineBox, overlaps, placeText, spreadXs, yOf, type Box } from '../fit';
+import { ellipsized, lineBox, overlaps, placeText, spreadXs, yOf, type Box } from '../fit';
 import { triangleBox } from './citedMarks';
 import { labelBacking, type Item } from '../draw/items';
 import { ROW_H, stack, touches, type LaneKind } from './types';
@@ -144,6 +144,13 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
   },
 
   items({ locks, marks }, { X, W, y: top, h, plotW, uid, showFindings, obstacles }) {
+    // A lock's words, longest first: whole, then cut short with "…" (at least a few letters of
+    // what it locks), then the holder alone; the bar's tooltip and accessible name say it whole.
+    const lockLabels = (l: LockSegment): string[] => {
+      const who = `${l.granted ? '' : 'waits: '}${l.holder}`;
+      const whole = `${who} · ${l.what}`;
+      return [whole, ...ellipsized(whole, who.length + 6), who];
+    };
     const items: Item[] = [];
     // The marks at the lane's top (a cited reply's triangle, an error's circle) and in the strip
     // at its bottom (rows, refusals, sequence values), as boxes: the lock rows' words keep clear
@@ -168,7 +175,7 @@ export const databaseLanes: LaneKind<DatabaseLaneRef, DatabaseLaneData> = {
       const y = top + 6 + l.row * ROW_H;
       const rx = X(l.startMs);
       const rw = W(l.startMs, l.endMs, 3);
-      const { text, x: textX } = placeText(Math.max(rx, 0) + 4, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + 12, 12)), around, 6.9, [`${l.granted ? '' : 'waits: '}${l.holder} · ${l.what}`, `${l.granted ? '' : 'waits: '}${l.holder}`]);
+      const { text, x: textX } = placeText(Math.max(rx, 0) + 4, Math.min(rx + rw, plotW) - 4, ...yOf(lineBox(0, 0, y + 12, 12)), around, 6.9, lockLabels(l));
       items.push({
         key: `lock|${l.startMs}|${l.holder}|${l.what}|${l.granted}`,
         sig: `${rx}|${rw}|${y}|${l.endMs}|${text}|${textX}|${uid}`,
