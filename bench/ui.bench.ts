@@ -179,7 +179,7 @@ async function main(): Promise<void> {
         worstOf('click → verdict repainted, median (each preset)', 16, 'ms', by('clickMedian')),
         worstOf('click → verdict repainted, worst click (each preset)', 33, 'ms', by('clickWorst')),
         worstOf('longest task in the 1 s after an edit', 50, 'ms', by('afterEditLong')),
-        worstOf('opening Edit (click → form painted)', 100, 'ms', by('edit')),
+        worstOf('opening Edit (click → the form\'s first screen painted)', 100, 'ms', by('edit')),
         worstOf('load → verdict', 1000, 'ms', by('load')),
         worstOf('longest task during the load', 200, 'ms', by('loadLong')),
       );

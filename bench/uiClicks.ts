@@ -51,7 +51,7 @@ const f = (n: number) => n.toFixed(1).padStart(6);
 const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))] ?? 0;
 
 /** One run of the measurements for a page at `url` (a simulator link). */
-async function measure(browser: Browser, url: string, clicks: number): Promise<{ load: number; loadLong: number; clickMs: number[]; nextTaskMs: number[]; afterEditLong: number; edit: number; editLong: number; events: number }> {
+async function measure(browser: Browser, url: string, clicks: number): Promise<{ load: number; loadLong: number; clickMs: number[]; nextTaskMs: number[]; afterEditLong: number; edit: number; editWhole: number; editLong: number; events: number }> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await ctx.addInitScript(INIT);
   const page = await ctx.newPage();
@@ -85,11 +85,20 @@ async function measure(browser: Browser, url: string, clicks: number): Promise<{
     const tab = [...document.querySelectorAll<HTMLButtonElement>('.tabs button')].find((b) => b.textContent === 'Edit')!;
     const t = performance.now();
     const ms = await w.__clickToPaint(tab, document.querySelector('.app')!);
+    // The form's lower sections follow in a transition (ScenarioForm's useDeferredValue): the
+    // frame that shows the whole form, down to its last section (Faults), timed from the click too.
+    const whole = await new Promise<number>((resolve) => {
+      const frame = () => requestAnimationFrame(() => {
+        const done = [...document.querySelectorAll('.editor-form legend')].some((l) => l.textContent?.startsWith('Faults'));
+        if (done) { void document.body.offsetHeight; resolve(performance.now() - t); } else frame();
+      });
+      frame();
+    });
     await new Promise((res) => setTimeout(res, 1050));
-    return { ms, long: w.__longestAfter(t), form: document.querySelector('form') !== null };
+    return { ms, whole, long: w.__longestAfter(t), form: document.querySelector('form') !== null };
   });
   await ctx.close();
-  return { load, loadLong, clickMs, nextTaskMs, afterEditLong, edit: ed.ms.ms, editLong: ed.long, events };
+  return { load, loadLong, clickMs, nextTaskMs, afterEditLong, edit: ed.ms.ms, editWhole: ed.whole, editLong: ed.long, events };
 }
 
 /** One row of the table: a preset (or the generated run) and its figures, ms. */
@@ -103,7 +112,10 @@ export interface ClickRow {
   /** Median ms from the click to the first task after its frame (waits for the tasks queued before it too). */
   readonly nextTaskMedian: number;
   readonly afterEditLong: number;
+  /** Click on the Edit tab → the frame that shows the form's first screen. */
   readonly edit: number;
+  /** Click on the Edit tab → the frame that shows the whole form (its lower sections render in a transition). */
+  readonly editWhole: number;
   readonly editLong: number;
 }
 
@@ -113,16 +125,16 @@ export interface ClickRow {
  */
 export async function benchClicks(browser: Browser, base: string, generated: Scenario | null, presets: readonly { id: string }[] = PRESETS): Promise<ClickRow[]> {
   console.log('As a user feels it: real clicks in the page (production build, 1280×800), ms; ✓/✗ against the goal');
-  console.log(`${'preset'.padEnd(22)} ${'events'.padStart(6)}  ${'load→verdict'.padStart(14)} ${'longest task'.padStart(14)}  ${'click→repaint median'.padStart(22)} ${'worst'.padStart(9)}  ${'longest task ≤1 s after'.padStart(25)}  ${'open Edit'.padStart(10)} (longest task)`);
+  console.log(`${'preset'.padEnd(22)} ${'events'.padStart(6)}  ${'load→verdict'.padStart(14)} ${'longest task'.padStart(14)}  ${'click→repaint median'.padStart(22)} ${'worst'.padStart(9)}  ${'longest task ≤1 s after'.padStart(25)}  ${'open Edit'.padStart(10)} (longest task; the whole form)`);
   console.log(`${'goal'.padEnd(22)} ${''.padStart(6)}  ${'≤ 1000'.padStart(14)} ${'≤ 200'.padStart(14)}  ${'≤ 16'.padStart(22)} ${'≤ 33'.padStart(9)}  ${'≤ 50'.padStart(25)}  ${'≤ 100'.padStart(10)}`);
   const rows: [string, string][] = [...presets.map((p) => [p.id, `${base}/#/sim/${p.id}`] as [string, string]), ...(generated ? [['generated (10 workers)', `${base}/#${encodeShare({ s: generated })}`] as [string, string]] : [])];
   const out: ClickRow[] = [];
   const cell = (v: number, target: number, w: number) => `${f(v)} ${mark(v, target)}`.padStart(w);
   for (const [name, url] of rows) {
     const r = await measure(browser, url, 8);
-    const row: ClickRow = { name, events: r.events, load: r.load, loadLong: r.loadLong, clickMedian: pct(r.clickMs, 50), clickWorst: Math.max(...r.clickMs), nextTaskMedian: pct(r.nextTaskMs, 50), afterEditLong: r.afterEditLong, edit: r.edit, editLong: r.editLong };
+    const row: ClickRow = { name, events: r.events, load: r.load, loadLong: r.loadLong, clickMedian: pct(r.clickMs, 50), clickWorst: Math.max(...r.clickMs), nextTaskMedian: pct(r.nextTaskMs, 50), afterEditLong: r.afterEditLong, edit: r.edit, editWhole: r.editWhole, editLong: r.editLong };
     out.push(row);
-    console.log(`${name.padEnd(22)} ${String(r.events).padStart(6)}  ${cell(row.load, 1000, 14)} ${cell(row.loadLong, 200, 14)}  ${cell(row.clickMedian, 16, 22)} ${cell(row.clickWorst, 33, 9)}  ${cell(row.afterEditLong, 50, 25)}  ${cell(row.edit, 100, 10)} (${f(row.editLong)})  next task after the frame: median ${f(row.nextTaskMedian)}`);
+    console.log(`${name.padEnd(22)} ${String(r.events).padStart(6)}  ${cell(row.load, 1000, 14)} ${cell(row.loadLong, 200, 14)}  ${cell(row.clickMedian, 16, 22)} ${cell(row.clickWorst, 33, 9)}  ${cell(row.afterEditLong, 50, 25)}  ${cell(row.edit, 100, 10)} (${f(row.editLong)}; whole form ${f(row.editWhole)})  next task after the frame: median ${f(row.nextTaskMedian)}`);
   }
   console.log(`all: click→repaint median of medians ${f(pct(out.map((r) => r.clickMedian), 50))} ms, worst ${f(Math.max(...out.map((r) => r.clickWorst)))} ms\n`);
   return out;

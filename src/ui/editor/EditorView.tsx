@@ -5,7 +5,7 @@
  * JSON typing is parsed after a pause (debounced); text that is not JSON never replaces anything.
  */
 import { ExploreAction } from '../explore/ExploreAction';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { parseScenario, type Scenario, type ValidationError } from '../../sim';
 import { useLockscope, useLockscopeStore, useRun, indexOfEvent } from '../store';
 import { VerdictPanel } from '../verdict/VerdictPanel';
@@ -124,6 +124,7 @@ export function EditorView() {
   const { draft, edit, replace, editText, revert } = useScenarioDraft();
   const problems = draft.errors.length + (draft.jsonError ? 1 : 0);
   const ctx = { draft: draft.value, errors: draft.errors, edit, replace };
+  const full = useDeferredValue(true, false);
   return (
     <main className="editor" id="main" tabIndex={-1}>
       <div className="editor-bar">
@@ -145,7 +146,8 @@ export function EditorView() {
           }} />
           <ExploreAction />
           <JsonView text={draft.text} errors={draft.errors} jsonError={draft.jsonError} onText={editText} />
-          <SharePanel timeline={false} />
+          {/* Below the first screen: rendered just after it, as the form's lower sections (ScenarioForm). */}
+          {full && <SharePanel timeline={false} />}
         </div>
       </div>
     </main>

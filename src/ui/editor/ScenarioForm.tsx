@@ -4,7 +4,7 @@
  * lease, pool, destination, the application processes with their pools, the queue, invariants, faults). It edits a
  * draft that may be invalid; each field shows its own errors, and the summary lists them all.
  */
-import type { CSSProperties } from 'react';
+import { useDeferredValue, type CSSProperties } from 'react';
 import { INVARIANT_TEXT, LESSONS, LIMITS, faultKinds, fmtTime, mechanismSchema, type Step } from '../../sim';
 import { SWITCHES, switchOptions, type SwitchOption } from '../mechanism/switches';
 import type { Scenario } from '../../sim';
@@ -186,6 +186,11 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
   const processes = arr(getIn(d, ['processes']));
   const processIds = (processes ?? []).map((x) => (isObj(x) ? str(x.id, '') : '')).filter(Boolean);
+  // Opening Edit draws the first screen (the scenario, the job, the workers) in the click's frame,
+  // and the sections below it in a transition React renders right after, in slices that yield to
+  // the browser (useDeferredValue's initial value): the whole form in one task took 60–170 ms on
+  // a busy 2-core machine. Later renders (every edit) draw the whole form at once.
+  const full = useDeferredValue(true, false);
 
   return (
     <form className="editor-form" aria-label="Scenario form" onSubmit={(e) => e.preventDefault()} noValidate>
@@ -296,6 +301,8 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         )}
       </fieldset>
 
+      {/* The sections below the first screen (Mechanism onwards), rendered just after it: see `full`. */}
+      {full && (<>
       <fieldset>
         <legend>Mechanism</legend>
         <div className="row wrap">
@@ -508,6 +515,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
         })}
         {faults !== null && faults.length <= LIMITS.maxFaults && <button type="button" disabled={faults.length >= LIMITS.maxFaults} onClick={() => ctx.edit('faults', [...faults, defaultFault('pause', workerIds[0] ?? 'A', 1000)])}>Add fault</button>}
       </fieldset>
+      </>)}
     </form>
   );
 }
