@@ -37,6 +37,8 @@ export default defineConfig({
       'src/sim/controls/facts.test.ts',
     ],
     env: { LOCKSCOPE_MUTATION: '1' },
+    // The sim tests' own setup (the fixed fast-check seed), not the app's (jest-dom, every UI chunk).
+    setupFiles: ['./src/sim/testing/setup.ts'],
     testTimeout: 60_000,
     isolate: false,
     sequence: { sequencer: FocusedFirst },
