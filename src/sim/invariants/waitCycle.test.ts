@@ -26,7 +26,7 @@ describe('noWaitCycle (liveness: a wait cycle through the application hangs)', (
     const [f, ...rest] = r.verdict.violations;
     expect(rest).toEqual([]);
     expect(f!.invariant).toBe('noWaitCycle');
-    expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
     expect(f!.cycle).toEqual([
       { from: 'A', to: 'B', on: 'lease', what: 'B\'s lease lease:export' },
       { from: 'B', to: 'A', on: 'db', what: 'row lock on accounts row id=1 held by A (session c1), in the database' },
@@ -71,7 +71,7 @@ describe('noWaitCycle (liveness: a wait cycle through the application hangs)', (
       const r = runScenario(s);
       const [f, ...rest] = r.verdict.violations;
       expect(rest).toEqual([]);
-      expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session s1), in the database); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+      expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session s1), in the database); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
       // The mapping comes from event data (the SQL calls' client and unlinked): the stored trace gives it again.
       expect(checkTrace(s, r.events).filter((x) => x.invariant === 'noWaitCycle')).toEqual(r.verdict.violations);
     }

@@ -33,6 +33,22 @@ import { FindingLog } from './types';
 import type { DbReply } from '../resources/sqlTypes';
 import { fmtMs } from '../engine/fmt';
 
+/** The SQLSTATE of a statement that failed, if the call is one. */
+function sqlErrorCode(call: NonNullable<ReturnType<typeof sqlCallOf>>): string | undefined {
+  return call.reply.status === 'error' ? call.reply.error.code : undefined;
+}
+
+/** A COMMIT or ROLLBACK that went through (its session's locks are released), if the call is one. */
+function transactionEnd(call: NonNullable<ReturnType<typeof sqlCallOf>>): 'commit' | 'rollback' | undefined {
+  if (call.reply.status !== 'ok') return undefined;
+  return call.command.op === 'commit' || call.command.op === 'rollback' ? call.command.op : undefined;
+}
+
+/** The key a Redis or etcd command names, if it names one. */
+function keyOf(call: CheckedEvent['call']): string | undefined {
+  return call === undefined ? undefined : (call.command as { key?: string }).key;
+}
+
 /** The database reply of a statement that waits, if the call is one. */
 function waitsReply(call: ReturnType<typeof sqlCallOf>): Extract<DbReply, { status: 'waits' }> | undefined {
   if (call === undefined) return undefined;
@@ -52,6 +68,40 @@ interface PoolWait {
   readonly eventId: string;
 }
 
+/** How a lease's holder lost it, by the lease event's `op`. */
+const LEASE_GONE: Readonly<Record<'released' | 'deleted' | 'expired' | 'lost', string>> = { released: 'was released', deleted: 'was deleted', expired: 'expired', lost: 'was lost in a failover' };
+
+/** What the SQLSTATE of a failed statement says about who ended its wait (PostgreSQL "Appendix A. Error Codes"; ../shared/semantics.md). */
+const ENDED_BY_CODE: Readonly<Record<string, (who: string) => string>> = {
+  '57014': (who) => `statement_timeout cancelled ${who}'s statement (57014)`,
+  '55P03': (who) => `lock_timeout cancelled ${who}'s wait (55P03)`,
+  '40P01': (who) => `PostgreSQL's deadlock check failed ${who}'s statement (40P01)`,
+  '25P03': (who) => `the server ended ${who}'s session (idle_in_transaction_session_timeout, 25P03)`,
+};
+
+/**
+ * What ended `who`'s wait at `e`, in words from the event's data (never its texts). `letGo`: what
+ * the worker `who` waited for in the database did at this instant to let it through, if anything
+ * (a waiter is let through at the instant the lock is released), or how the lease it waited
+ * for was lost.
+ */
+function endedBy(e: CheckedEvent, who: string, letGo: string | undefined): string {
+  if (e.actor !== who) return `${who} stopped waiting`;
+  const sqlCall = sqlCallOf(e);
+  if (sqlCall !== undefined) {
+    const failed = sqlErrorCode(sqlCall);
+    if (failed !== undefined) return ENDED_BY_CODE[failed]?.(who) ?? `${who}'s statement failed (${failed})`;
+    return `${letGo === undefined ? '' : `${letGo}, and `}${who}'s statement went through`;
+  }
+  const call = e.call as { resource: string; command: { key?: string }; reply: { status?: string; kind?: string; succeeded?: boolean } } | undefined;
+  if (call?.resource === 'pool' && call.reply.status === 'timeout') return `${who}'s pool acquire timeout fired`;
+  if (call?.resource === 'pool' || call?.resource === 'pooler') return `${who} got a connection`;
+  if ((call?.resource === 'redis' && call.reply.kind === 'ok') || (call?.resource === 'etcd' && call.reply.succeeded === true)) return `${letGo === undefined ? '' : `${letGo}, and `}${who} got ${call.command.key ?? 'the lock'}`;
+  if (e.state === 'crashed') return `${who} crashed`;
+  if (e.state === 'done') return `${who} gave up waiting and ended its job`;
+  return `${who} stopped waiting`;
+}
+
 /** The `noWaitCycle` checker (see the module comment). Publishes one finding per cycle (by its set of workers). */
 export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantChecker {
   const log = new FindingLog(listener);
@@ -68,6 +118,12 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   const waits = new Map<string, Wait>();
   const poolWaits = new Map<string, PoolWait>();
   const reported = new Set<string>();
+  /** Lease key → how its last holder lost it, and when (a cycle through that lease may end there). */
+  const leaseGone = new Map<string, { readonly atMs: number; readonly words: string }>();
+  /** Worker → the last thing it did that releases database locks (a COMMIT, a ROLLBACK, its session ended by the server), and when. */
+  const letGo = new Map<string, { readonly atMs: number; readonly words: string }>();
+  /** The reported cycles still going on: their finding, their waits and the words up to what ends them. */
+  const open: { readonly finding: Finding; readonly edges: readonly Wait[]; readonly stuckFor: string }[] = [];
 
   /** The worker holding a database session now: its client connection's borrower (behind a pooler, through the link). */
   const ownerOf = (session: string): string | undefined => sessionOwner.get(backendClient.get(session) ?? session);
@@ -97,6 +153,12 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       else if (command.op === 'close' && reply.server !== undefined) backendClient.delete(reply.server);
     }
     const sql = sqlCallOf(e);
+    const txEnd = sql === undefined ? undefined : transactionEnd(sql);
+    if (txEnd !== undefined) letGo.set(e.actor, { atMs: e.atMs, words: `${e.actor} ${txEnd === 'commit' ? 'committed' : 'rolled back'}` });
+    if (e.data?.t === 'sessionEnded') {
+      const owner = ownerOf(e.data.session);
+      if (owner !== undefined) letGo.set(owner, { atMs: e.atMs, words: `the server ended ${owner}'s session ${clientOf(e.data.session)} (idle_in_transaction_session_timeout, 25P03)` });
+    }
     if (sql?.client !== undefined) {
       if (sql.unlinked === true) backendClient.delete(sql.caller);
       else backendClient.set(sql.caller, sql.client);
@@ -104,7 +166,11 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     if (e.data?.t === 'lease') {
       const { op, key, worker } = e.data;
       if ((op === 'acquired' || op === 'renewed') && worker !== undefined) leaseHolder.set(key, worker);
-      else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') leaseHolder.delete(key);
+      else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') {
+        const was = leaseHolder.get(key);
+        if (was !== undefined) leaseGone.set(key, { atMs: e.atMs, words: `${was}'s lease ${key} ${LEASE_GONE[op]} at ${fmtMs(e.atMs)}` });
+        leaseHolder.delete(key);
+      }
     }
     if (e.state === 'done' || e.state === 'crashed') {
       waits.delete(e.actor);
@@ -213,13 +279,20 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     }
   };
 
-  /** What may end a cycle through a pool or a helper: the pools' acquire timeouts, `statement_timeout` for its database waits. */
+  /**
+   * The limits the scenario sets that may end a cycle, failing a job: a process pool's acquire
+   * timeout for a wait for its connections, the lock client's acquire timeout for a wait for a
+   * lease (`mechanism.acquireTimeoutMs`: it stops retrying), `statement_timeout` for a wait in the
+   * database.
+   */
   const breakers = (cycle: readonly Wait[]): string[] => {
     const out: string[] = [];
     for (const w of cycle) {
       const p = w.on === 'pool' ? poolWaits.get(w.from) : undefined;
       const limitMs = p?.kind === 'app' && p.process !== '' ? scenario.processes?.find((x) => x.id === p.process)?.acquireTimeoutMs : undefined;
       if (limitMs !== undefined) out.push(`process ${p!.process}'s acquire timeout (${fmtMs(limitMs)})`);
+      const giveUpMs = w.on === 'lease' && (scenario.client?.onBusy ?? 'wait') === 'wait' ? scenario.mechanism.acquireTimeoutMs : undefined;
+      if (giveUpMs !== undefined && giveUpMs !== null) out.push(`${w.from}'s acquire timeout (${fmtMs(giveUpMs)})`);
     }
     const st = scenario.database.statementTimeoutMs;
     if (st !== undefined && cycle.some((w) => w.on === 'db')) out.push(`statement_timeout (${fmtMs(st)})`);
@@ -236,18 +309,50 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       reported.add(key);
       const names = [...cycle.map((w) => w.from), start].join('→');
       const ids = [...new Set([...cycle.map((w) => w.eventId), e.id])].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-      // Cycles of leases and database waits keep their wording; one through a pool or a helper says what can end it.
-      const throughApp = cycle.some((w) => w.on === 'pool' || w.viaHelper !== undefined);
+      // What the scenario sets that may end it; whether something does is said when it happens (`ended`).
       const ends = breakers(cycle);
-      const tail = !throughApp ? 'PostgreSQL cannot see the wait outside the database, so nothing breaks it'
-        : `PostgreSQL cannot see the wait outside the database, so ${ends.length === 0 ? 'nothing breaks it' : `only ${ends.join(' or ')} will end it, failing a job`}`;
-      log.publish({
+      const stuckFor = `stuck: wait cycle ${names} (${cycle.map((w) => `${w.from} waits for ${w.what}`).join('; ')}); PostgreSQL cannot see the wait outside the database`;
+      const finding = log.publish({
         invariant: 'noWaitCycle',
         severity: 'violation',
-        message: `stuck: wait cycle ${names} (${cycle.map((w) => `${w.from} waits for ${w.what}`).join('; ')}); ${tail}`,
+        message: `${stuckFor}, so its deadlock check does not break it${ends.length === 0 ? '' : `; ${ends.join(' or ')} may end it, failing a job`}`,
         eventIds: ids,
         cycle: cycle.map(({ from, to, on, what, viaHelper }) => (viaHelper === undefined ? { from, to, on, what } : { from, to, on, what, viaHelper })),
       } satisfies Finding);
+      open.push({ finding, edges: cycle, stuckFor });
+    }
+  };
+
+  /**
+   * What the one waited for did that let `w`'s waiter through at `e`: released its database locks at
+   * this instant, or lost the lease since the wait began (it expired, was released or deleted).
+   */
+  const why = (w: Wait, e: CheckedEvent): string | undefined => {
+    if (w.on === 'db') {
+      const g = letGo.get(w.to);
+      return g?.atMs === e.atMs ? g.words : undefined;
+    }
+    const key = keyOf(e.call);
+    const gone = w.on === 'lease' && key !== undefined ? leaseGone.get(key) : undefined;
+    return gone?.words.startsWith(`${w.to}'s `) === true ? gone.words : undefined;
+  };
+
+  /**
+   * Ends the reported cycles one of whose waits is over at `e` (its waiter stopped waiting, or now
+   * waits for another): the finding is revised to say until when the cycle lasted and what ended
+   * it, citing `e` — a lease's TTL, a timeout or a crash can end a cycle PostgreSQL never sees.
+   */
+  const ended = (e: CheckedEvent): void => {
+    for (let i = open.length - 1; i >= 0; i--) {
+      const c = open[i]!;
+      const over = c.edges.find((w) => (w.on === 'pool' ? !poolWaits.has(w.from) : waits.get(w.from)?.to !== w.to));
+      if (over === undefined) continue;
+      open.splice(i, 1);
+      log.revise(c.finding, {
+        ...c.finding,
+        message: `${c.stuckFor}: it lasted until ${fmtMs(e.atMs)}, when ${endedBy(e, over.from, why(over, e))}`,
+        eventIds: [...new Set([...c.finding.eventIds, e.id])],
+      });
     }
   };
 
@@ -256,6 +361,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     findings: log.findings,
     onEvent(e) {
       track(e);
+      if (open.length > 0) ended(e);
       if (waits.size > 1 || poolWaits.size > 0 || [...waits.values()].some((w) => w.from === w.to)) check(e);
     },
     finish() {},

@@ -98,7 +98,7 @@ describe('a helper on a second connection from the same pool: the pool deadlocks
       '250 B pool.connect() → waits (pool exhausted) | B calls a helper that needs a connection of its own, but every connection of process web-1\'s pool is in use (2 of 2: c1 by A, c2 by B): the helper waits for one (position 2 in the queue) and B waits for the helper. B keeps its own c2 until the helper returns.',
     ]);
     const cycle = r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')!;
-    expect(cycle.message).toBe('stuck: wait cycle A→B→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B)); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(cycle.message).toBe('stuck: wait cycle A→B→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
     expect(cycle.cycle?.map((e) => `${e.from}→${e.to} ${e.on}`)).toEqual(['A→B pool', 'B→A pool']);
     expect(cycle.eventIds.map((id) => r.events.find((e) => e.id === id)!.atMs)).toEqual([200, 250]);
     expect(r.verdict.violations.filter((v) => v.invariant === 'boundedWait').map((v) => v.message)).toEqual([
@@ -114,7 +114,7 @@ describe('a helper on a second connection from the same pool: the pool deadlocks
     expect(lines(r, (e) => e.kind === 'pool' && e.atMs === 200)).toEqual([
       '200 A pool.connect() → waits (pool exhausted) | A calls a helper that needs a connection of its own, but every connection of process web-1\'s pool is in use (1 of 1: c1 by A): the helper waits for one (position 1 in the queue) and A waits for the helper. Every one of them is A\'s own, and A keeps c1 until the helper returns: nothing can free one.',
     ]);
-    expect(r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')?.message).toBe('stuck: wait cycle A→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')?.message).toBe('stuck: wait cycle A→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
   });
 
   it('with the pool\'s acquire timeout the first helper gives up, its caller rolls back and returns c1, and the other helper gets it', () => {
@@ -132,8 +132,8 @@ describe('a helper on a second connection from the same pool: the pool deadlocks
       '1200 B client.release() → ok | B returns connection c2 to process web-1\'s pool.',
       '1200 B | B is done: it completed the job.',
     ]);
-    // The cycle was real while it lasted (reported once, not again at the moment A returned c1), and says what ended it.
-    expect(r.verdict.violations.map((v) => v.message)).toEqual(['stuck: wait cycle A→B→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B)); PostgreSQL cannot see the wait outside the database, so only process web-1\'s acquire timeout (1 s) will end it, failing a job']);
+    // The cycle was real while it lasted (reported once, not again at the moment A returned c1), and says until when and what ended it.
+    expect(r.verdict.violations.map((v) => v.message)).toEqual(['stuck: wait cycle A→B→A (A waits for a second connection from process web-1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for a second connection from process web-1\'s pool for its helper, while it keeps c2 (all 2 in use: c1 by A, c2 by B)); PostgreSQL cannot see the wait outside the database: it lasted until 1.2 s, when A\'s pool acquire timeout fired']);
   });
 
   it('the acquire timeout is the process\'s own timer: in a paused process it fires when the process resumes, and says so', () => {
@@ -165,7 +165,7 @@ describe('a helper on a second connection from the same pool: the pool deadlocks
       '200 A pool.connect() → c2 | A calls a helper that needs a connection of its own: it borrows c2 from process web-1\'s pool (2 of 4 in use: c1 by A, c2 by A), while A keeps c1 and waits for the helper to return.',
       '200 A  → waits (no idle server connection) | Every server connection of PgBouncer is in use (s1 by A\'s c1): A\'s helper\'s statement waits for one (position 1 in PgBouncer\'s queue), and A waits for its helper.',
     ]);
-    expect(r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')?.message).toBe('stuck: wait cycle A→A (A waits for a server connection from PgBouncer for its helper (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')?.message).toBe('stuck: wait cycle A→A (A waits for a server connection from PgBouncer for its helper (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
   });
 });
 
@@ -183,7 +183,7 @@ describe('a helper that waits for its caller\'s lock: a deadlock PostgreSQL cann
       '1000 A | deadlock_timeout (1 s) fired for A\'s helper on c2: PostgreSQL\'s deadlock check finds no cycle. It sees c2 waiting for c1, A\'s own transaction, and nothing in the database leading back: the way back — A waiting for its helper to return — is in A\'s code. No 40P01; the helper waits on, and nothing in the database will end the wait.',
     ]);
     const cycle = r.verdict.violations.find((v) => v.invariant === 'noWaitCycle')!;
-    expect(cycle.message).toBe('stuck: wait cycle A→A (A waits for row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper); PostgreSQL cannot see the wait outside the database, so nothing breaks it');
+    expect(cycle.message).toBe('stuck: wait cycle A→A (A waits for row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
     expect(cycle.cycle).toEqual([{ from: 'A', to: 'A', on: 'db', what: 'row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper', viaHelper: 'c2' }]);
     expect(r.verdict.violations.find((v) => v.invariant === 'boundedWait')?.message).toBe('A was still waiting for a lock when the run ended, 10 s after it started (the limit is 5 s)');
   });
@@ -199,7 +199,7 @@ describe('a helper that waits for its caller\'s lock: a deadlock PostgreSQL cann
       '2000 A | A is done: the job failed.',
     ]);
     expect(r.events.find((e) => e.atMs === 1_000)?.narration).toMatch(/the helper waits on, until statement_timeout \(2 s\) cancels it\.$/);
-    expect(r.verdict.violations.map((v) => v.message)).toEqual(['stuck: wait cycle A→A (A waits for row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper); PostgreSQL cannot see the wait outside the database, so only statement_timeout (2 s) will end it, failing a job']);
+    expect(r.verdict.violations.map((v) => v.message)).toEqual(['stuck: wait cycle A→A (A waits for row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper); PostgreSQL cannot see the wait outside the database: it lasted until 2 s, when statement_timeout cancelled A\'s statement (57014)']);
   });
 
   it('the fix — the UPDATE on the caller\'s own connection, inside its transaction — writes 70 at once', () => {

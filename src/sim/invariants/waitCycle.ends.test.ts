@@ -1,0 +1,124 @@
+/**
+ * A wait cycle through the application is invisible to PostgreSQL's deadlock check, but it is not
+ * always for ever: a lease's TTL, `statement_timeout` (57014), `idle_in_transaction_session_timeout`
+ * (25P03), a pool's acquire timeout, the lock client giving up, or a crash can end it. The finding
+ * says until when the cycle lasted and what ended it, citing that event; while the run has not
+ * ended it, it names what the scenario sets that may (../shared/semantics.md, "PostgreSQL advisory
+ * locks" and "Server-side timeouts"). Before, every lease cycle said "nothing breaks it", even in
+ * a run where statement_timeout broke it three seconds later.
+ */
+import { findPreset } from '../presets';
+import { runScenario } from '../engine/run';
+import type { Scenario } from '../scenario/schema';
+import { checkTrace } from './index';
+
+/** A waits for B's lease while holding the row lock B's `SELECT … FOR UPDATE` waits for (as waitCycle.test.ts). */
+const base = findPreset('balance-update')!.withoutFix;
+const appCycle: Scenario = {
+  ...base,
+  horizonMs: 10_000,
+  mechanism: { ...base.mechanism, lock: 'lease', rowLock: 'forUpdate' },
+  workers: [
+    { id: 'A', startMs: 0, amount: 30, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 100 }, { do: 'acquire' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+    { id: 'B', startMs: 10, amount: 50, steps: [{ do: 'acquire' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
+  ],
+  invariants: [{ kind: 'noLostUpdate' }],
+};
+const CYCLE = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
+
+/** The run's one wait-cycle finding, with the events it cites as "id at ms actor". */
+function cycleOf(s: Scenario) {
+  const r = runScenario(s);
+  const found = r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
+  expect(found).toHaveLength(1);
+  // The stored trace gives the same finding (event data only).
+  expect(checkTrace(s, r.events).filter((f) => f.invariant === 'noWaitCycle')).toEqual(found);
+  const f = found[0]!;
+  return { message: f.message, cited: f.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; }), cycle: f.cycle };
+}
+
+describe('noWaitCycle: what ends a cycle PostgreSQL cannot see', () => {
+  it('with no limit set and none reached in the run, it says the deadlock check does not break it, and nothing more', () => {
+    expect(cycleOf(appCycle)).toEqual({
+      message: `${CYCLE}, so its deadlock check does not break it`,
+      cited: ['10 B', '100 A'],
+      cycle: [{ from: 'A', to: 'B', on: 'lease', what: 'B\'s lease lease:export' }, { from: 'B', to: 'A', on: 'db', what: 'row lock on accounts row id=1 held by A (session c1), in the database' }],
+    });
+  });
+
+  it('statement_timeout cancels the waiting statement (57014): the cycle lasted until then, and the cancelled statement is cited', () => {
+    const c = cycleOf({ ...appCycle, database: { ...appCycle.database, statementTimeoutMs: 3_000 } });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 3.01 s, when statement_timeout cancelled B's statement (57014)`);
+    expect(c.cited).toEqual(['10 B', '100 A', '3010 B']);
+  });
+
+  it('statement_timeout beyond the run is named as what may end it', () => {
+    expect(cycleOf({ ...appCycle, database: { ...appCycle.database, statementTimeoutMs: 20_000 } }).message).toBe(`${CYCLE}, so its deadlock check does not break it; statement_timeout (20 s) may end it, failing a job`);
+  });
+
+  it('the lock client gives up at its acquire timeout and rolls back: B\'s statement goes through at that instant', () => {
+    const c = cycleOf({ ...appCycle, mechanism: { ...appCycle.mechanism, acquireTimeoutMs: 3_000 } });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 3.1 s, when A rolled back, and B's statement went through`);
+    expect(c.cited).toEqual(['10 B', '100 A', '3100 B']);
+    // Beyond the run, the client's acquire timeout is what may end it.
+    expect(cycleOf({ ...appCycle, mechanism: { ...appCycle.mechanism, acquireTimeoutMs: 30_000 } }).message).toBe(`${CYCLE}, so its deadlock check does not break it; A's acquire timeout (30 s) may end it, failing a job`);
+    // A client that retries a bounded number of times, not until a timeout, is not said to have one.
+    expect(cycleOf({ ...appCycle, client: { ...appCycle.client!, onBusy: 'retry', retries: 100 }, mechanism: { ...appCycle.mechanism, acquireTimeoutMs: 30_000 } }).message).toBe(`${CYCLE}, so its deadlock check does not break it`);
+  });
+
+  it('B\'s lease expires (its TTL): A gets it, commits, and B\'s statement goes on — the cycle lasted 30 s', () => {
+    const c = cycleOf({ ...appCycle, horizonMs: 40_000 });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 30.1 s, when B's lease lease:export expired at 30.01 s, and A got lease:export`);
+    expect(c.cited).toEqual(['10 B', '100 A', '30100 A']);
+  });
+
+  it('idle_in_transaction_session_timeout ends A\'s session (25P03), which releases its row lock', () => {
+    const c = cycleOf({ ...appCycle, database: { ...appCycle.database, idleInTransactionSessionTimeoutMs: 2_000 } });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 2 s, when the server ended A's session c1 (idle_in_transaction_session_timeout, 25P03), and B's statement went through`);
+    expect(c.cited).toEqual(['10 B', '100 A', '2000 B']);
+  });
+
+  it('a crash of the lock holder ends its own wait for the lease, and the cycle with it', () => {
+    const c = cycleOf({ ...appCycle, faults: [{ kind: 'crash', worker: 'A', atMs: 500, restartAfterMs: null }] });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 500 ms, when A crashed`);
+    expect(c.cited).toEqual(['10 B', '100 A', '500 A']);
+  });
+
+  it('a crash of the waiter for the lease ends its wait', () => {
+    const c = cycleOf({ ...appCycle, horizonMs: 40_000, faults: [{ kind: 'crash', worker: 'B', atMs: 500, restartAfterMs: null }] });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 500 ms, when B crashed`);
+  });
+});
+
+describe('noWaitCycle: a wait for a pooled connection, in words', () => {
+  it('the shared pool without processes is "the pool"; B waits for a connection A keeps while A waits for B\'s lease', () => {
+    const c = cycleOf({ ...appCycle, database: { ...appCycle.database, poolSize: 1 } });
+    expect(c.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from the pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+    expect(c.cycle).toEqual([{ from: 'A', to: 'B', on: 'lease', what: 'B\'s lease lease:export' }, { from: 'B', to: 'A', on: 'pool', what: 'a connection from the pool (all 1 in use: c1 by A)' }]);
+    expect(c.cited).toEqual(['10 B', '100 A']);
+  });
+
+  it('with processes, the pool of workers that name none is "the shared pool"', () => {
+    const s: Scenario = { ...appCycle, database: { ...appCycle.database, poolSize: 1 }, processes: [{ id: 'web-1', poolSize: 1 }], workers: [...appCycle.workers, { id: 'C', startMs: 0, process: 'web-1', steps: [{ do: 'work', ms: 10 }] }] };
+    expect(cycleOf(s).message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from the shared pool (all 1 in use: c2 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+  });
+
+  it('a process\'s pool and its acquire timeout: may end it while it lasts, and did end it at 2.01 s', () => {
+    const inProc = (acquireTimeoutMs: number): Scenario => ({ ...appCycle, processes: [{ id: 'web-1', poolSize: 1, acquireTimeoutMs }], workers: appCycle.workers.map((w) => ({ ...w, process: 'web-1' })) });
+    expect(cycleOf(inProc(2_000)).message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from process web-1\'s pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database: it lasted until 2.01 s, when B\'s pool acquire timeout fired');
+    expect(cycleOf(inProc(20_000)).message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from process web-1\'s pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it; process web-1\'s acquire timeout (20 s) may end it, failing a job');
+  });
+
+  it('behind PgBouncer, a statement waiting for a server connection the lease waiter keeps', () => {
+    const c = cycleOf({ ...appCycle, database: { poolSize: 2, pooler: { mode: 'transaction', serverConnections: 1 } } });
+    expect(c.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a server connection from PgBouncer (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+  });
+});
+
+describe('noWaitCycle: the lock in etcd', () => {
+  it('a failed acquire transaction waits for the key\'s holder, as a refused SET NX does', () => {
+    const c = cycleOf({ ...appCycle, lockService: { kind: 'etcd' }, lease: { ...appCycle.lease, ttlMs: 10_000 } });
+    expect(c.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lock lease:export (etcd); B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+    expect(c.cited).toEqual(['10 B', '100 A']);
+  });
+});
