@@ -49,6 +49,23 @@ describe('noWaitCycle (liveness: a wait cycle through the application hangs)', (
     expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['boundedWait', 'boundedWait']);
   });
 
+  it('a lease wait ends when its holder frees the key: a later database wait for the waiter is no cycle', () => {
+    // B holds the lease 10-150 ms; A's SET NX at 100 ms is refused. B releases it at 150 ms and then waits
+    // in the database for A's row lock; A's next try (1,100 ms) takes the free key and commits, and B goes on.
+    const [a, b] = appCycle.workers;
+    const s: Scenario = { ...appCycle, workers: [a!, { ...b!, steps: [{ do: 'acquire' }, { do: 'work', ms: 140 }, { do: 'release' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }] }] };
+    const r = runScenario(s);
+    expect(r.events.filter((e) => e.actor === 'A').map((e) => `${e.atMs} ${e.reply}`)).toContain('100 (nil)');
+    expect(r.events.find((e) => e.actor === 'B' && e.data?.t === 'wait')!.atMs).toBe(150);
+    expect(r.events.filter((e) => e.reply === 'COMMIT').map((e) => e.actor)).toEqual(['A', 'B']);
+    // Before, A's refused SET kept pointing at B after B's release: 'stuck: wait cycle A→B→A', over a run that finished.
+    expect(r.verdict.violations).toEqual([]);
+    expect(checkTrace(s, r.events)).toEqual([]);
+    // With etcd the same: a failed acquire transaction stops waiting for the holder once the key is freed.
+    const etcd = runScenario({ ...s, lockService: { kind: 'etcd' }, lease: { ...s.lease, ttlMs: 10_000 } });
+    expect(etcd.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toEqual([]);
+  });
+
   it('a lease wait behind a worker that is not waiting is no cycle', () => {
     const a = appCycle.workers[0]!;
     const s: Scenario = { ...appCycle, workers: [{ ...a, steps: a.steps.map((st) => (st.do === 'effect' ? { do: 'effect', ms: 500 } : st)) }, { ...appCycle.workers[1]!, startMs: 200 }] };

@@ -15,7 +15,9 @@
  * refused `SET … NX` waits for the lease's holder; a `connect` that waits waits for whoever holds
  * its pool's connections, and a statement in PgBouncer's queue for whoever holds its server
  * connections). A wait ends at the worker's `wait end` event, its successful `SET NX`, or when the
- * worker is done or crashed.
+ * worker is done or crashed; a wait for a lease also ends when the key is freed (released, deleted,
+ * expired, lost in a failover): the waiter's next try takes it, so it no longer waits for the
+ * key's last holder.
  *
  * A database or lease wait is for one worker; a pool wait is for any holder of the pool (it ends
  * when one gives a connection back), so it is stuck only when every holder is stuck too: the
@@ -44,11 +46,6 @@ function transactionEnd(call: NonNullable<ReturnType<typeof sqlCallOf>>): 'commi
   return call.command.op === 'commit' || call.command.op === 'rollback' ? call.command.op : undefined;
 }
 
-/** The key a Redis or etcd command names, if it names one. */
-function keyOf(call: CheckedEvent['call']): string | undefined {
-  return call === undefined ? undefined : (call.command as { key?: string }).key;
-}
-
 /** The database reply of a statement that waits, if the call is one. */
 function waitsReply(call: ReturnType<typeof sqlCallOf>): Extract<DbReply, { status: 'waits' }> | undefined {
   if (call === undefined) return undefined;
@@ -58,6 +55,8 @@ function waitsReply(call: ReturnType<typeof sqlCallOf>): Extract<DbReply, { stat
 
 interface Wait extends WaitCycleEdge {
   readonly eventId: string;
+  /** For a wait for a lease: its key (the wait ends when that key is freed). */
+  readonly key?: string;
 }
 
 /** A wait for any connection of a pool: the application's pool of a process (`process`; '' the shared one), or PgBouncer's server connections. */
@@ -82,8 +81,7 @@ const ENDED_BY_CODE: Readonly<Record<string, (who: string) => string>> = {
 /**
  * What ended `who`'s wait at `e`, in words from the event's data (never its texts). `letGo`: what
  * the worker `who` waited for in the database did at this instant to let it through, if anything
- * (a waiter is let through at the instant the lock is released), or how the lease it waited
- * for was lost.
+ * (a waiter is let through at the instant the lock is released).
  */
 function endedBy(e: CheckedEvent, who: string, letGo: string | undefined): string {
   if (e.actor !== who) return `${who} stopped waiting`;
@@ -96,7 +94,7 @@ function endedBy(e: CheckedEvent, who: string, letGo: string | undefined): strin
   const call = e.call as { resource: string; command: { key?: string }; reply: { status?: string; kind?: string; succeeded?: boolean } } | undefined;
   if (call?.resource === 'pool' && call.reply.status === 'timeout') return `${who}'s pool acquire timeout fired`;
   if (call?.resource === 'pool' || call?.resource === 'pooler') return `${who} got a connection`;
-  if ((call?.resource === 'redis' && call.reply.kind === 'ok') || (call?.resource === 'etcd' && call.reply.succeeded === true)) return `${letGo === undefined ? '' : `${letGo}, and `}${who} got ${call.command.key ?? 'the lock'}`;
+  if ((call?.resource === 'redis' && call.reply.kind === 'ok') || (call?.resource === 'etcd' && call.reply.succeeded === true)) return `${who} got ${call.command.key ?? 'the lock'}`;
   if (e.state === 'crashed') return `${who} crashed`;
   if (e.state === 'done') return `${who} gave up waiting and ended its job`;
   return `${who} stopped waiting`;
@@ -168,8 +166,10 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       if ((op === 'acquired' || op === 'renewed') && worker !== undefined) leaseHolder.set(key, worker);
       else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') {
         const was = leaseHolder.get(key);
-        if (was !== undefined) leaseGone.set(key, { atMs: e.atMs, words: `${was}'s lease ${key} ${LEASE_GONE[op]} at ${fmtMs(e.atMs)}` });
+        if (was !== undefined) leaseGone.set(key, { atMs: e.atMs, words: `${was}'s lease ${key} ${LEASE_GONE[op]}` });
         leaseHolder.delete(key);
+        // A waiter for a freed key no longer waits for its last holder: its next try takes it (or waits for whoever took it first).
+        for (const [who, w] of waits) if (w.on === 'lease' && w.key === key) waits.delete(who);
       }
     }
     if (e.state === 'done' || e.state === 'crashed') {
@@ -201,7 +201,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
         const holder = leaseHolder.get(command.key);
         if (reply.succeeded === true) waits.delete(e.actor);
         else if (holder !== undefined && holder !== e.actor && waits.get(e.actor)?.to !== holder) {
-          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lock ${command.key} (etcd)`, eventId: e.id });
+          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lock ${command.key} (etcd)`, eventId: e.id, key: command.key });
         }
       }
     }
@@ -211,7 +211,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
         const holder = leaseHolder.get(command.key);
         if (reply.kind === 'ok') waits.delete(e.actor);
         else if (reply.kind === 'nil' && holder !== undefined && holder !== e.actor && waits.get(e.actor)?.to !== holder) {
-          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lease ${command.key}`, eventId: e.id });
+          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lease ${command.key}`, eventId: e.id, key: command.key });
         }
       }
     }
@@ -324,17 +324,22 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   };
 
   /**
-   * What the one waited for did that let `w`'s waiter through at `e`: released its database locks at
-   * this instant, or lost the lease since the wait began (it expired, was released or deleted).
+   * What the one waited for did at `e` that let `w`'s waiter through: released its database locks,
+   * or lost the lease `w` waits for (it expired, was released, deleted or lost in a failover).
    */
   const why = (w: Wait, e: CheckedEvent): string | undefined => {
     if (w.on === 'db') {
       const g = letGo.get(w.to);
       return g?.atMs === e.atMs ? g.words : undefined;
     }
-    const key = keyOf(e.call);
-    const gone = w.on === 'lease' && key !== undefined ? leaseGone.get(key) : undefined;
-    return gone?.words.startsWith(`${w.to}'s `) === true ? gone.words : undefined;
+    const gone = w.on === 'lease' && w.key !== undefined ? leaseGone.get(w.key) : undefined;
+    return gone?.atMs === e.atMs && gone.words.startsWith(`${w.to}'s `) ? gone.words : undefined;
+  };
+
+  /** What ended `over`, one of a cycle's waits, at `e`: its lease freed (the waiter's next try takes it), or `endedBy`. */
+  const how = (over: Wait, e: CheckedEvent): string => {
+    const letGo = why(over, e);
+    return over.on === 'lease' && letGo !== undefined ? `${letGo}, so ${over.from} no longer waited for ${over.to}` : endedBy(e, over.from, letGo);
   };
 
   /**
@@ -350,7 +355,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       open.splice(i, 1);
       log.revise(c.finding, {
         ...c.finding,
-        message: `${c.stuckFor}: it lasted until ${fmtMs(e.atMs)}, when ${endedBy(e, over.from, why(over, e))}`,
+        message: `${c.stuckFor}: it lasted until ${fmtMs(e.atMs)}, when ${how(over, e)}`,
         eventIds: [...new Set([...c.finding.eventIds, e.id])],
       });
     }
