@@ -73,6 +73,26 @@ describe('noWaitCycle: what ends a cycle PostgreSQL cannot see', () => {
     expect(c.cited[2]).toMatch(/^30010 /);
   });
 
+  it('whatever frees the key ends the wait for it at that instant, in the words of how the holder lost it', () => {
+    const at2s = (kind: 'manualDelete' | 'expireLease'): Scenario => ({ ...appCycle, faults: [{ kind, atMs: 2_000 }] });
+    expect(cycleOf(at2s('manualDelete')).message).toBe(`${CYCLE}: it lasted until 2 s, when B's lease lease:export was deleted, so A no longer waited for B`);
+    const forced = cycleOf(at2s('expireLease'));
+    expect(forced.message).toBe(`${CYCLE}: it lasted until 2 s, when B's lease lease:export was forced to expire, so A no longer waited for B`);
+    expect(forced.cited).toEqual(['10 B', '100 A', '2000 fault']);
+    // etcd: the lease the key is attached to runs out (its TTL, 10 s here).
+    const etcd = cycleOf({ ...appCycle, horizonMs: 20_000, lockService: { kind: 'etcd' }, lease: { ...appCycle.lease, ttlMs: 10_000 } });
+    expect(etcd.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lock lease:export (etcd); B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database: it lasted until 10.01 s, when B\'s lease lease:export expired, so A no longer waited for B');
+  });
+
+  it('a watchdog that keeps renewing the waiting holder\'s lease keeps the cycle: no TTL ends it', () => {
+    const c = cycleOf({ ...appCycle, horizonMs: 40_000, mechanism: { ...appCycle.mechanism, renewal: 'compare-and-extend' } });
+    expect(c.message).toBe(`${CYCLE}, so its deadlock check does not break it`);
+  });
+
+  it('a failover whose replica has the key keeps the holder, and the cycle', () => {
+    expect(cycleOf({ ...appCycle, faults: [{ kind: 'failover', atMs: 2_000 }] }).message).toBe(`${CYCLE}, so its deadlock check does not break it`);
+  });
+
   it('idle_in_transaction_session_timeout ends A\'s session (25P03), which releases its row lock', () => {
     const c = cycleOf({ ...appCycle, database: { ...appCycle.database, idleInTransactionSessionTimeoutMs: 2_000 } });
     expect(c.message).toBe(`${CYCLE}: it lasted until 2 s, when the server ended A's session c1 (idle_in_transaction_session_timeout, 25P03), and B's statement went through`);
@@ -108,6 +128,18 @@ describe('noWaitCycle: a wait for a pooled connection, in words', () => {
     const inProc = (acquireTimeoutMs: number): Scenario => ({ ...appCycle, processes: [{ id: 'web-1', poolSize: 1, acquireTimeoutMs }], workers: appCycle.workers.map((w) => ({ ...w, process: 'web-1' })) });
     expect(cycleOf(inProc(2_000)).message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from process web-1\'s pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database: it lasted until 2.01 s, when B\'s pool acquire timeout fired');
     expect(cycleOf(inProc(20_000)).message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from process web-1\'s pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it; process web-1\'s acquire timeout (20 s) may end it, failing a job');
+  });
+
+  it('the lock client\'s acquire timeout: A rolls back and gives its connection back, and B gets it', () => {
+    const giveUp = { ...appCycle.mechanism, acquireTimeoutMs: 3_000 };
+    const pool = cycleOf({ ...appCycle, database: { ...appCycle.database, poolSize: 1 }, mechanism: giveUp });
+    expect(pool.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from the pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database: it lasted until 3.1 s, when B got a connection');
+    // Behind PgBouncer in transaction mode the server connection goes back at the ROLLBACK…
+    const txn = cycleOf({ ...appCycle, database: { poolSize: 2, pooler: { mode: 'transaction', serverConnections: 1 } }, mechanism: giveUp });
+    expect(txn.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a server connection from PgBouncer (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database: it lasted until 3.1 s, when B got a connection');
+    // …in session mode when A's client lets go, once its job has ended.
+    const session = cycleOf({ ...appCycle, database: { poolSize: 2, pooler: { mode: 'session', serverConnections: 1 } }, mechanism: giveUp });
+    expect(session.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a server connection from PgBouncer (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database: it lasted until 3.1 s, when A gave up waiting and ended its job');
   });
 
   it('behind PgBouncer, a statement waiting for a server connection the lease waiter keeps', () => {

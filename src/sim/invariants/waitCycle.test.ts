@@ -66,6 +66,18 @@ describe('noWaitCycle (liveness: a wait cycle through the application hangs)', (
     expect(etcd.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toEqual([]);
   });
 
+  it('the same when an operator deletes the key or a forced expiry removes it, and the holder then waits for the waiter', () => {
+    const [a, b] = appCycle.workers;
+    const bHolds: Scenario['workers'][number] = { ...b!, steps: [{ do: 'acquire' }, { do: 'work', ms: 140 }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] };
+    for (const kind of ['manualDelete', 'expireLease'] as const) {
+      const s: Scenario = { ...appCycle, workers: [a!, bHolds], faults: [{ kind, atMs: 120 }] };
+      const r = runScenario(s);
+      expect(r.events.filter((e) => e.actor === 'A').map((e) => `${e.atMs} ${e.reply}`), kind).toContain('100 (nil)');
+      expect(r.events.filter((e) => e.reply === 'COMMIT').map((e) => e.actor), kind).toEqual(['A', 'B']);
+      expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle'), kind).toEqual([]);
+    }
+  });
+
   it('a lease wait behind a worker that is not waiting is no cycle', () => {
     const a = appCycle.workers[0]!;
     const s: Scenario = { ...appCycle, workers: [{ ...a, steps: a.steps.map((st) => (st.do === 'effect' ? { do: 'effect', ms: 500 } : st)) }, { ...appCycle.workers[1]!, startMs: 200 }] };

@@ -16,8 +16,10 @@
  * its pool's connections, and a statement in PgBouncer's queue for whoever holds its server
  * connections). A wait ends at the worker's `wait end` event, its successful `SET NX`, or when the
  * worker is done or crashed; a wait for a lease also ends when the key is freed (released, deleted,
- * expired, lost in a failover): the waiter's next try takes it, so it no longer waits for the
- * key's last holder.
+ * expired, lost in a failover; a forced expiry in Redis is read from its fault event): the
+ * waiter's next try takes it, so it no longer waits for the key's last holder. A key a clock jump
+ * expires early or a failover loses carries no lease event: such a wait ends at the waiter's next
+ * successful try.
  *
  * A database or lease wait is for one worker; a pool wait is for any holder of the pool (it ends
  * when one gives a connection back), so it is stuck only when every holder is stuck too: the
@@ -128,6 +130,15 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   /** The client connection a database session belongs to (itself without a pooler). */
   const clientOf = (session: string): string => backendClient.get(session) ?? session;
 
+  /** `key` is free from `atMs` (`how`: how its holder lost it): a waiter for it no longer waits for that holder. */
+  const freed = (key: string, how: string, atMs: number): void => {
+    const was = leaseHolder.get(key);
+    if (was !== undefined) leaseGone.set(key, { atMs, words: `${was}'s lease ${key} ${how}` });
+    leaseHolder.delete(key);
+    // Its next try takes the key (or waits for whoever took it first).
+    for (const [who, w] of waits) if (w.on === 'lease' && w.key === key) waits.delete(who);
+  };
+
   const track = (e: CheckedEvent): void => {
     const call = e.call;
     if (call?.resource === 'pool') {
@@ -164,14 +175,10 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     if (e.data?.t === 'lease') {
       const { op, key, worker } = e.data;
       if ((op === 'acquired' || op === 'renewed') && worker !== undefined) leaseHolder.set(key, worker);
-      else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') {
-        const was = leaseHolder.get(key);
-        if (was !== undefined) leaseGone.set(key, { atMs: e.atMs, words: `${was}'s lease ${key} ${LEASE_GONE[op]}` });
-        leaseHolder.delete(key);
-        // A waiter for a freed key no longer waits for its last holder: its next try takes it (or waits for whoever took it first).
-        for (const [who, w] of waits) if (w.on === 'lease' && w.key === key) waits.delete(who);
-      }
+      else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') freed(key, LEASE_GONE[op], e.atMs);
     }
+    // A forced expiry in Redis says so only in its fault event (in etcd the lease's expiry is a lease event of its own).
+    if (e.data?.t === 'fault' && e.data.kind === 'expireLease' && scenario.lockService === undefined) freed(scenario.lease.key, 'was forced to expire', e.atMs);
     if (e.state === 'done' || e.state === 'crashed') {
       waits.delete(e.actor);
       poolWaits.delete(e.actor);
