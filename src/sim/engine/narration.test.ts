@@ -33,4 +33,22 @@ describe("a narration's explanation part (interview mode reads the fact)", () =>
     const a = events.find((e) => e.narration.includes('nothing in the UPDATE compares the tokens'))!;
     expect(a.fact).toBe("A's UPDATE overwrites B's row (fence 34) with its own token 33 (UPDATE 1).");
   });
+
+  it('a check that finds more than one row for the key says how many, as its reply does (admin-bypass said "the row" over SELECT 2; found by a newcomer)', () => {
+    const e17 = runScenario(findPreset('admin-bypass')!.withoutFix).events.find((e) => e.id === 'e17')!;
+    expect(e17.reply).toMatch(/^SELECT 2 → id=1, .* \| id=2, /);
+    expect(e17.narration).toBe('B finds 2 rows for this key already there (id 1, id 2), where there should be one, and loads them.');
+    // Every preset, both variants: a check's sentence counts the rows its reply returned.
+    for (const p of PRESETS) {
+      for (const s of [p.withoutFix, p.withFix]) {
+        for (const e of runScenario(s).events) {
+          const n = /^SELECT (\d+)/.exec(e.reply ?? '')?.[1];
+          if (n === undefined || !/ finds /.test(e.narration) || s.job.kind !== 'insertOnce') continue;
+          if (n === '0') expect(e.narration, `${p.id} ${e.id}`).toMatch(/finds no row/);
+          else if (n === '1') expect(e.narration, `${p.id} ${e.id}`).toMatch(/finds the row already there/);
+          else expect(e.narration, `${p.id} ${e.id}`).toContain(`finds ${n} rows`);
+        }
+      }
+    }
+  });
 });

@@ -214,7 +214,7 @@ const manualDelete: FaultKindDef<Of<'manualDelete'>> = {
 };
 
 const adminBypass: FaultKindDef<Of<'adminBypass'>> = {
-  kind: 'adminBypass', label: 'admin script bypasses the lock', schema: adminBypassSchema, lane: 'database', actor: 'admin', glyph: 'A',
+  kind: 'adminBypass', label: 'admin script bypasses the lock', schema: adminBypassSchema, lane: 'database', actor: 'admin', glyph: '$',
   describe: (_f, _s, when) => `Admin script bypasses the lock ${when}`,
   appliesTo: always,
   generate: (rng, s) => ({ kind: 'adminBypass', atMs: randomAtMs(rng, s) }),

@@ -150,7 +150,10 @@ function check(world: World, w: WorkerRuntime): void {
   runSql(world, w, q, {
     ok: (r) => {
       if (!r.rows.some((row) => !isRecord || row.status === 'done')) return notFound;
-      return isRecord ? `${w.id} finds the job record marked done: nothing left to do.` : `${w.id} finds the row already there and loads it.`;
+      if (isRecord) return `${w.id} finds the job record marked done: nothing left to do.`;
+      // More than one row for the business key (a write that bypassed the lock, no UNIQUE): the reply lists them all, so does the sentence.
+      if (r.rows.length > 1) return `${w.id} finds ${r.rows.length} rows for this key already there (${r.rows.map((row) => `id ${String(row.id)}`).join(', ')}), where there should be one, and loads them.`;
+      return `${w.id} finds the row already there and loads it.`;
     },
     none: () => notFound,
     refused: () => notFound,
