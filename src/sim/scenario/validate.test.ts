@@ -59,6 +59,25 @@ describe('validateScenario', () => {
     expect(errorsOf(s)).toEqual([]);
   });
 
+  it('lists a rule across fields beside a field the schema rejects (zod skips every such rule once one field is wrong: a newcomer saw "1 problem" over two)', () => {
+    const s = base();
+    s.faults = [...s.faults, { kind: 'expireLease', atMs: 500_000 }];
+    s.lease.ttlMs = 0;
+    expect(errorsOf(s)).toEqual(['lease.ttlMs: must be ≥ 1', 'faults[1].atMs: must be ≤ horizonMs (90000): the fault would fire after the run ends']);
+    // A rule that compares with the rejected field stays silent (its bound is not known)…
+    s.lease.ttlMs = 30_000;
+    s.horizonMs = -5;
+    expect(errorsOf(s)).toEqual(['horizonMs: must be ≥ 1']);
+    // …as does one on a field the schema already rejected, and one the input's shape keeps from running.
+    const t = base();
+    t.faults = [{ kind: 'pause', worker: 'Z', atMs: 10, pauseMs: 0 }];
+    expect(errorsOf(t)).toEqual(['faults[0].pauseMs: must be ≥ 1', 'faults[0].worker: no worker "Z" in workers']);
+    const u = base();
+    u.workers = 'A,B';
+    u.faults = [{ kind: 'expireLease', atMs: 500_000 }];
+    expect(errorsOf(u)).toEqual(['workers: must be an array']);
+  });
+
   it('formats errors one per line', () => {
     expect(formatErrors([{ path: 'a.b', message: 'must be ≥ 1' }, { path: '(root)', message: 'x' }])).toBe('a.b: must be ≥ 1\n(root): x');
   });

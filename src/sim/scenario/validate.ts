@@ -85,9 +85,37 @@ export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): Validation
  */
 export function validateScenario(input: unknown): ValidationResult {
   const parsed = scenarioSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: formatZodIssues(parsed.error.issues) };
+  if (!parsed.success) {
+    const errors = formatZodIssues(parsed.error.issues);
+    return { ok: false, errors: [...errors, ...crossFieldErrorsDespite(input, errors)] };
+  }
   const errors = crossFieldErrors(parsed.data);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
+}
+
+/**
+ * The rules across fields, for input that failed the schema: zod runs no rule across fields once a
+ * field is wrong, so a scenario with a fault placed after the run and a Lease TTL of 0 listed only
+ * the TTL — and the editor dropped the fault's message it had shown a moment before. Each rule
+ * whose fields the schema accepted still reports; one that names a field the schema rejected (a
+ * fault "after horizonMs" when horizonMs itself is wrong), or that the input's shape keeps from
+ * running at all, says nothing.
+ */
+function crossFieldErrorsDespite(input: unknown, schemaErrors: readonly ValidationError[]): ValidationError[] {
+  let found: ValidationError[];
+  try {
+    found = crossFieldErrors(input as Scenario);
+  } catch {
+    return [];
+  }
+  const wrong = schemaErrors.map((e) => e.path);
+  const overlaps = (a: string, b: string): boolean => a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`) || b.startsWith(`${a}.`) || b.startsWith(`${a}[`);
+  // A rule's message names the other fields it compares (e.g. "must be ≤ horizonMs (90000)").
+  const names = (e: ValidationError, path: string): boolean => {
+    const field = /([A-Za-z_]\w{3,})$/.exec(path)?.[1];
+    return field !== undefined && new RegExp(`\\b${field}\\b`).test(e.message);
+  };
+  return found.filter((e) => wrong.every((w) => !overlaps(e.path, w) && !names(e, w)));
 }
 
 /** Rules across fields: a fenced row's values without `id`/`fence` and not in `jobs`, unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, faults naming real workers/steps and placed inside the run. */

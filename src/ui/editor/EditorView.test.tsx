@@ -48,6 +48,21 @@ describe('Scenario editor', () => {
     expect(ttl).toHaveAccessibleDescription(err.textContent!);
   });
 
+  it('two bad fields, one a rule across fields (a fault after the run) and one the schema refuses (TTL 0): both stay marked, both are counted (a newcomer saw "1 problem")', () => {
+    store().loadPreset('export-lease-expiry', 'without');
+    renderIn(view, <EditorView />);
+    const at = screen.getAllByLabelText('At (ms)')[0] as HTMLInputElement;
+    fireEvent.change(at, { target: { value: '500000' } });
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('1 problem');
+    fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '0' } });
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('2 problems');
+    expect(at).toHaveAttribute('aria-invalid', 'true');
+    expect(at.value).toBe('500000');
+    expect(screen.getByLabelText('TTL (ms)')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('lease.ttlMs: must be ≥ 1');
+    expect(screen.getByTestId('json-problems')).toHaveTextContent('faults[0].atMs: must be ≤ horizonMs (90000)');
+  });
+
   it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {
     renderIn(view, <EditorView />);
     const seed = screen.getByLabelText('Seed');
