@@ -98,7 +98,7 @@ test('scrubbing never moves the timeline: the cursor readout keeps one height, a
     expect(r.text).toContain(r.title);
   }
   expect([...tops]).toHaveLength(1);
-  // The 40P01 narration (e11) is longer than three lines at 1280: it scrolls, and the keyboard can reach it.
+  // The 40P01 narration (e11) is longer than three lines at 1280: it scrolls, the keyboard can reach it, and "more" opens it (without moving the timeline: the user asked).
   expect(longest.text).toContain('40P01');
   expect(longest.overflows).toBe(true);
   expect(longest.focusable).toBe(true);
@@ -259,4 +259,29 @@ for (const large of [false, true]) {
       expect(band.empty, `empty band under the transport (line ${band.line} px)`).toBeLessThanOrEqual(band.line * 1.5);
     });
   }
+}
+
+for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+  test(`at ${w}×${h} a sentence longer than the cursor readout offers "more", which shows it whole (a newcomer read it cut mid-sentence)`, async ({ page }) => {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto('/#/sim/export-lease-expiry');
+    await expect(page.getByTestId('verdict')).toContainText('Violated');
+    await page.getByTestId('import-file').setInputFiles('src/sim/scenario/fixtures/scenario-v2-helper-lock.json');
+    await expect(page.getByTestId('verdict')).toContainText('2 invariants broken');
+    const readout = page.getByTestId('cursor-readout');
+    await page.getByRole('button', { name: /Go to the end/ }).click();
+    await expect(readout).toContainText('deadlock_timeout');
+    const more = page.getByTestId('readout-more');
+    await expect(more).toHaveText('more ▾');
+    await more.click();
+    await expect(more).toHaveText('less ▴');
+    await expect(readout).toContainText('nothing in the database will end the wait.');
+    // Opened, the whole sentence is inside the readout's box, and inside the window.
+    const fits = await readout.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.getBoundingClientRect().right <= window.innerWidth);
+    expect(fits).toBe(true);
+    // A short sentence needs none.
+    await more.click();
+    await page.getByRole('button', { name: /Go to the start/ }).click();
+    await expect(more).toHaveCount(0);
+  });
 }

@@ -3,7 +3,7 @@
  * keyboard (space, ←/→, Home/End) for the whole screen. Playback advances virtual time with
  * requestAnimationFrame and reads the cached run only.
  */
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { deriveRun, narrationShown, useLockscope, useLockscopeStore, useRun, useVisibility, runEndMs } from '../store';
 import { fmtSeconds } from '../faults/faultCatalog';
 
@@ -114,6 +114,19 @@ export function Transport() {
   const { showHints, showFuture } = useVisibility();
   const factsOnly = !showHints;
   const said = event ? narrationShown(event, factsOnly) : undefined;
+  // The readout keeps a fixed height (the timeline below does not jump as the cursor moves); a
+  // sentence longer than it gets a visible "more" that opens the readout to its whole text.
+  const readout = useRef<HTMLSpanElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  useLayoutEffect(() => {
+    const el = readout.current;
+    if (el === null || expanded) return; // opened: its button stays until it is closed
+    const measure = (): void => setOverflows(el.scrollHeight > el.clientHeight + 1);
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [said, index, cursorMs, expanded]);
   return (
     <div className="transport" role="toolbar" aria-label="Cursor">
       <button type="button" onClick={() => s.home()} aria-label="Go to the start (Home)">|◀</button>
@@ -127,10 +140,15 @@ export function Transport() {
           {SPEEDS.map((v) => <option key={v} value={v}>{v}×</option>)}
         </select>
       </label>
-      <span className="cursor-readout" aria-live="off" data-testid="cursor-readout" title={said} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
+      <span ref={readout} id="cursor-readout" className={`cursor-readout${expanded ? ' expanded' : overflows ? ' clipped' : ''}`} aria-live="off" data-testid="cursor-readout" title={said} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
         <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}{showFuture ? `/${run.events.length}` : ''}
         {event ? <span className="narration"> — {said}</span> : <span className="narration"> — before the first event</span>}
       </span>
+      {(overflows || expanded) && (
+        <button type="button" className="readout-more" aria-expanded={expanded} aria-controls="cursor-readout" onClick={() => setExpanded((x) => !x)} data-testid="readout-more">
+          {expanded ? 'less ▴' : 'more ▾'}
+        </button>
+      )}
     </div>
   );
 }
