@@ -10,6 +10,17 @@ import { fmtSeconds } from '../faults/faultCatalog';
 import { metricsAt, useLockscope, useVisibility } from '../store';
 import { typeScaleFor } from '../timeline/fit';
 
+/** A text's drawn width in the chart's units; an estimate where nothing is laid out (jsdom). */
+function textWidth(el: SVGTextElement): number {
+  try {
+    const w = el.getComputedTextLength();
+    if (w > 0) return w;
+  } catch {
+    // not laid out
+  }
+  return (el.textContent ?? '').length * 7.5;
+}
+
 /** One bar. */
 export interface Bar { readonly label: string; readonly value: number; readonly text: string; readonly bad?: boolean }
 
@@ -28,12 +39,16 @@ export function BarChart({ title, bars, reference }: { title: string; bars: read
     if (!ref.current) return;
     svg.selectAll('*').remove();
     const max = Math.max(1, reference?.value ?? 0, ...bars.map((b) => b.value));
-    const x = d3.scaleLinear().domain([0, max]).range([0, W - 170]);
+    // Each value's text follows its bar: the longest text is measured first and the bars shortened
+    // so that it ends inside the chart ("1 still waiting, 4 s ⚠" was cut to "1 still waiting").
+    const texts = bars.map((b) => svg.append('text').attr('y', 0).attr('font-size', 13).attr('font-weight', 600).style('fill', b.bad ? 'var(--bad)' : 'var(--ink)').text(`${b.text}${b.bad ? ' ⚠' : ''}`));
+    const widest = Math.max(0, ...texts.map((t) => textWidth(t.node()!)));
+    const x = d3.scaleLinear().domain([0, max]).range([0, Math.max(30, W - 74 - widest - 2)]);
     bars.forEach((b, i) => {
       const y = 3 + i * rowH;
       svg.append('text').attr('x', 0).attr('y', y + 15).attr('font-size', 13).style('fill', 'var(--ink)').text(b.label);
       svg.append('rect').attr('x', 70).attr('y', y + 3).attr('height', rowH - 8).attr('width', Math.max(b.value > 0 ? 3 : 0, x(b.value))).style('fill', b.bad ? 'var(--bad)' : 'var(--accent)');
-      svg.append('text').attr('x', 74 + x(b.value)).attr('y', y + 15).attr('font-size', 13).attr('font-weight', 600).style('fill', b.bad ? 'var(--bad)' : 'var(--ink)').text(`${b.text}${b.bad ? ' ⚠' : ''}`);
+      texts[i]!.attr('x', 74 + x(b.value)).attr('y', y + 15).raise();
     });
     if (reference) {
       const rx = 70 + x(reference.value);
