@@ -75,6 +75,15 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
   const lease = run.scenario.mechanism.lock === 'lease';
   const waiting = m.acquisitionStillWaiting;
   const lost = m.commitsOnLostLease ?? 0;
+  // A count only where the scenario can make it (a renewal, a fencing token, an effect per business
+  // key), or once it is not 0: balance-update listed "0 renew failures, 0 stale writes rejected,
+  // 0 duplicates" beside its lost update, none of which it has.
+  const sc = run.scenario;
+  const counts: Bar[] = [
+    ...(m.renewFailures > 0 || (lease && sc.mechanism.renewal !== 'none') ? [{ label: 'renew ✕', value: m.renewFailures, text: `${m.renewFailures} renew failure${m.renewFailures === 1 ? '' : 's'}`, bad: m.renewFailures > 0 }] : []),
+    ...(m.staleWritesRejected > 0 || sc.mechanism.fencing || sc.job.kind === 'fencedRow' ? [{ label: 'stale ✕', value: m.staleWritesRejected, text: `${m.staleWritesRejected} stale write${m.staleWritesRejected === 1 ? '' : 's'} rejected` }] : []),
+    ...(m.duplicateEffects > 0 || sc.job.kind === 'external' || sc.job.kind === 'insertOnce' ? [{ label: 'dup', value: m.duplicateEffects, text: `${m.duplicateEffects} duplicate${m.duplicateEffects === 1 ? '' : 's'}`, bad: m.duplicateEffects > 0 }] : []),
+  ];
   if (!showMetrics) {
     return (
       <section className="panel metrics" aria-label="Metrics">
@@ -131,14 +140,7 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
           ]}
         />
       )}
-      <BarChart
-        title="Counts"
-        bars={[
-          { label: 'renew ✕', value: m.renewFailures, text: `${m.renewFailures} renew failure${m.renewFailures === 1 ? '' : 's'}`, bad: m.renewFailures > 0 },
-          { label: 'stale ✕', value: m.staleWritesRejected, text: `${m.staleWritesRejected} stale write${m.staleWritesRejected === 1 ? '' : 's'} rejected` },
-          { label: 'dup', value: m.duplicateEffects, text: `${m.duplicateEffects} duplicate${m.duplicateEffects === 1 ? '' : 's'}`, bad: m.duplicateEffects > 0 },
-        ]}
-      />
+      {counts.length > 0 && <BarChart title="Counts" bars={counts} />}
     </section>
   );
 }

@@ -155,6 +155,22 @@ describe('VerdictPanel', () => {
     expect(run.metrics.duplicateEffects).toBeGreaterThan(0);
   });
 
+  it('counts only what the scenario can make: no lease counters beside a lost update (a newcomer read three 0s there as "nothing went wrong")', async () => {
+    store.getState().loadPreset('balance-update', 'without');
+    const { unmount } = renderIn(store, <MetricsCharts run={deriveRun(store.getState().composed)} />);
+    await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
+    expect(screen.queryByRole('img', { name: /^Counts/ })).toBeNull();
+    unmount();
+    // export-lease-expiry: an effect per job key, no renewal, no fencing token without the fix; with it, the rejected stale write.
+    store.getState().loadPreset('export-lease-expiry', 'without');
+    const a = renderIn(store, <MetricsCharts run={deriveRun(store.getState().composed)} />);
+    expect(screen.getByRole('img', { name: /^Counts/ })).toHaveAccessibleName('Counts: dup 0 duplicates');
+    a.unmount();
+    store.getState().loadPreset('export-lease-expiry', 'with');
+    renderIn(store, <MetricsCharts run={deriveRun(store.getState().composed)} />);
+    expect(screen.getByRole('img', { name: /^Counts/ })).toHaveAccessibleName('Counts: stale ✕ 0 stale writes rejected, dup 0 duplicates');
+  });
+
   it('hides the outcome in predict mode and offers to reveal it', async () => {
     const run = deriveRun(findPreset('invoice-race')!.withoutFix);
     store.getState().setView('simulate');
