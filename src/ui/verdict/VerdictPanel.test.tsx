@@ -30,7 +30,7 @@ describe('VerdictPanel', () => {
 
   it('says held when the fix is on', () => {
     renderIn(store, <VerdictPanel run={deriveRun(findPreset('invoice-race')!.withFix)} onEventId={() => {}} />);
-    expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
+    expect(screen.getByTestId('verdict')).toHaveTextContent(/^✓Held — every invariant held$/);
     expect(screen.getByText(/at most one row per business key/)).toBeInTheDocument();
   });
 
@@ -99,7 +99,8 @@ describe('VerdictPanel', () => {
   it('names a duplicate that no declared invariant checks, beside a held verdict', () => {
     const s = findPreset('export-lease-expiry')!.withFix;
     renderIn(store, <VerdictPanel run={deriveRun({ ...s, faults: [...s.faults, { kind: 'crash', worker: 'A', atMs: 10_000, restartAfterMs: 1_000 }] })} onEventId={() => {}} />);
-    expect(screen.getByTestId('verdict')).toHaveTextContent('Held');
+    // The head says it too: "Held" alone read as "nothing went wrong" (a newcomer).
+    expect(screen.getByTestId('verdict')).toHaveTextContent('Held — every invariant held, but a duplicate effect none of them checks happened (below)');
     expect(screen.getByText(/A duplicate, not checked here: exports\/2026-11-30\.csv \(job key export-2026-11-30\) was performed 2 times/)).toBeInTheDocument();
   });
 

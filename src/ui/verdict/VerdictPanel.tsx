@@ -60,7 +60,11 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
     );
   }
   const cut = verdict.status === 'inconclusive' ? verdict.cutShort : undefined;
-  const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: 'every invariant held' }
+  // A duplicate the scenario's invariants do not check is said in the head too: "Held" alone read as
+  // "nothing went wrong" beside a duplicate upload (found by a newcomer).
+  const unchecked = verdict.notes.filter((n) => n.severity === 'unchecked').length;
+  const heldSub = unchecked === 0 ? 'every invariant held' : `every invariant held, but ${unchecked === 1 ? 'a duplicate effect none of them checks happened' : `${unchecked} duplicate effects none of them checks happened`} (below)`;
+  const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: heldSub }
     : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: brokenInWords(verdict.violations) }
       : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${fmtSeconds(cut?.atMs ?? run.endMs)}` };
   return (
