@@ -77,7 +77,7 @@ function optionsForLane(lane: LaneRef, scenario: Scenario, atMs: number): FaultO
         { id: 'crash', label: `Crash ${w} here, restart after 5 s`, hint: scenario.mechanism.lock === 'lease' ? 'its connection closes; its lease stays until its TTL' : 'its connection closes and its open transaction rolls back', make: () => ({ kind: 'crash', worker: w, atMs: t, restartAfterMs: 5_000 }) },
       );
       const eff = effectStep(scenario, w);
-      if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: 'before it records completion; restarts after 5 s', make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
+      if (eff >= 0) opts.push({ id: 'crashAfterEffect', label: `Crash ${w} right after its effect`, hint: `when its effect (step ${eff + 1}) ends, not at ${fmtSeconds(t)}: before it records completion; restarts after 5 s`, make: () => ({ kind: 'crash', worker: w, step: eff, phase: 'after', restartAfterMs: 5_000 }) });
       opts.push(
         { id: 'partition', label: `Cut ${w} off from the lease store for 30 s`, hint: 'renewals fail; the database stays reachable', make: () => ({ kind: 'partition', worker: w, atMs: t, durationMs: 30_000 }) },
         { id: 'jobError', label: `Job error in ${w} here`, hint: scenario.mechanism.lock === 'advisory-session' ? 'the job throws; the connection goes back to the pool (without unlock when "On a job error" is "return the connection as is")' : 'the job throws; its error path runs', make: () => ({ kind: 'jobError', worker: w, atMs: t }) },

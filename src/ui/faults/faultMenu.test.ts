@@ -69,3 +69,12 @@ describe('the menu\'s plain pause fits the run', () => {
     }
   });
 });
+
+describe('a fault placed at a step says so where the menu names a time', () => {
+  it('"Crash B right after its effect" says it happens when the effect step ends, not at the time clicked (a newcomer read "at 3 s")', () => {
+    const s = findPreset('export-lease-expiry')!.withoutFix;
+    const o = faultMenuOptions({ kind: 'worker', worker: 'B' }, s, 3_000).find((x) => x.id === 'crashAfterEffect')!;
+    expect(o.hint).toBe('when its effect (step 3) ends, not at 3 s: before it records completion; restarts after 5 s');
+    expect(o.make()).toEqual({ kind: 'crash', worker: 'B', step: 2, phase: 'after', restartAfterMs: 5_000 });
+  });
+});
