@@ -75,7 +75,7 @@ describe('Fault editor', () => {
     await userEvent.type(pause, '0');
     await userEvent.tab();
     expect(pause).toHaveValue(0);
-    expect(screen.getByText('Must be more than 0 s.')).toBeInTheDocument();
+    expect(screen.getByText('Must be more than 0 s. The run keeps 40 s until it is fixed.')).toBeInTheDocument();
     expect(store.getState().faults[0]).toMatchObject({ pauseMs: 40_000 });
   });
 
@@ -149,7 +149,7 @@ describe('Fault editor', () => {
     await user.clear(pause);
     await user.type(pause, '0');
     await user.tab();
-    expect(screen.getByText('Must be more than 0 ms.')).toBeInTheDocument();
+    expect(screen.getByText('Must be more than 0 ms. The run keeps 300 ms until it is fixed.')).toBeInTheDocument();
     expect(store.getState().faults[0]).toMatchObject({ pauseMs: 300 });
   });
 });

@@ -98,7 +98,8 @@ export function SecondsInput({ id, label, ariaLabel, ms, check, onCommit, allowE
         }}
       />
       <span aria-hidden="true">{unit}</span>
-      {problem && <span className="field-error" id={msgId} role="status">{problem}</span>}
+      {/* What the run uses meanwhile: the timeline beside it still shows the last valid value (a newcomer saw "at 3 s" over a field reading 500). */}
+      {problem && <span className="field-error" id={msgId} role="status">{problem} {ms === null ? 'The run keeps this empty until it is fixed.' : `The run keeps ${shown} ${unit} until it is fixed.`}</span>}
     </span>
   );
 }
