@@ -78,6 +78,17 @@ describe('VerdictPanel', () => {
     expect(graph.querySelectorAll('circle')).toHaveLength(1);
   });
 
+  it('lists a wait cycle before the bounded waits it causes (a newcomer met the symptoms first)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseScenario } = await import('../../sim');
+    const parsed = parseScenario(JSON.parse(readFileSync('src/sim/scenario/fixtures/scenario-v2-helper-lock.json', 'utf8')));
+    if (!parsed.ok) throw new Error('fixture');
+    const run = deriveRun(parsed.scenario);
+    expect(run.verdict.violations.map((v) => v.invariant)).toEqual(['boundedWait', 'noWaitCycle']);
+    renderIn(store, <VerdictPanel run={run} onEventId={() => {}} />);
+    expect([...document.querySelectorAll('.findings:not(.notes) > li .finding-msg')].map((e) => e.textContent!.slice(0, 18))).toEqual(['⚠ stuck: wait cycl', '⚠ A was still wait']);
+  });
+
   it('says inconclusive, with where the run was cut short, for a run stopped by the event limit', () => {
     const parsed = parseScenario(eventLimitCase);
     if (!parsed.ok) throw new Error('event-limit-truncation.json does not parse');

@@ -7,6 +7,7 @@
  */
 import { useLockscopeStore, useVisibility } from '../store';
 import type { DerivedRun } from '../store/derive';
+import type { Finding } from '../../sim';
 import { invariantText } from './invariantText';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { WaitForGraph } from '../inspector/WaitForGraph';
@@ -34,6 +35,14 @@ export function brokenInWords(violations: readonly { readonly invariant: string 
   const head = `${kinds} invariant${kinds === 1 ? '' : 's'} broken`;
   if (times === kinds) return head;
   return `${head}${kinds === 1 ? (times === 2 ? ' twice' : ` ${times} times`) : ` (${times} findings)`}`;
+}
+
+/**
+ * The findings in the order a reader should meet them: a wait cycle first (it is the cause; the
+ * bounded-wait findings of the workers stuck on it are its symptoms), the rest as the run found them.
+ */
+function causesFirst(violations: readonly Finding[]): Finding[] {
+  return [...violations].sort((a, b) => Number(b.invariant === 'noWaitCycle') - Number(a.invariant === 'noWaitCycle'));
 }
 
 /** The verdict panel. */
@@ -89,7 +98,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
       {run.error && !cut && <p className="error">The run stopped early: {run.error}</p>}
       {verdict.violations.length > 0 && (
         <ul className="findings">
-          {verdict.violations.map((v, i) => (
+          {causesFirst(verdict.violations).map((v, i) => (
             <li key={i}>
               <span className="finding-msg">⚠ {v.message}</span>
               <span className="small muted"> ({invariantText(v.invariant, showHints)})</span>
