@@ -2,7 +2,7 @@
 import { screen, fireEvent, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
-import { EditorView, JSON_DEBOUNCE_MS } from './EditorView';
+import { EditorView, JSON_DEBOUNCE_MS, forgetOpenDraft } from './EditorView';
 import { createLockscopeStore, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 
@@ -13,6 +13,8 @@ const store = () => view.getState();
 
 describe('Scenario editor', () => {
   beforeEach(() => {
+    localStorage.clear();
+    forgetOpenDraft();
     view = createLockscopeStore();
     store().setView('edit');
   });
@@ -61,6 +63,38 @@ describe('Scenario editor', () => {
     expect(screen.getByLabelText('TTL (ms)')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByTestId('json-problems')).toHaveTextContent('lease.ttlMs: must be ≥ 1');
     expect(screen.getByTestId('json-problems')).toHaveTextContent('faults[0].atMs: must be ≤ horizonMs (90000)');
+  });
+
+  it('a draft with problems survives a reload (the link holds only the last valid scenario); a fix or a revert forgets it', () => {
+    localStorage.clear();
+    store().loadPreset('export-lease-expiry', 'without');
+    const first = renderIn(view, <EditorView />);
+    fireEvent.change(screen.getAllByLabelText('At (ms)')[0]!, { target: { value: '500000' } });
+    fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '0' } });
+    first.unmount();
+    // A reload: nothing in memory, the same running scenario from the link.
+    forgetOpenDraft();
+    const reloaded = createLockscopeStore();
+    reloaded.getState().loadPreset('export-lease-expiry', 'without');
+    reloaded.getState().setView('edit');
+    const second = renderIn(reloaded, <EditorView />);
+    expect((screen.getByLabelText('TTL (ms)') as HTMLInputElement).value).toBe('0');
+    expect((screen.getAllByLabelText('At (ms)')[0] as HTMLInputElement).value).toBe('500000');
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('2 problems');
+    // Another running scenario does not take it.
+    second.unmount();
+    forgetOpenDraft();
+    const other = createLockscopeStore();
+    other.getState().loadPreset('invoice-race', 'without');
+    other.getState().setView('edit');
+    const third = renderIn(other, <EditorView />);
+    expect(screen.getByTestId('editor-status')).toHaveTextContent('Valid');
+    third.unmount();
+    // …nor forgets it; reverting does.
+    forgetOpenDraft();
+    renderIn(reloaded, <EditorView />);
+    fireEvent.click(screen.getByRole('button', { name: 'Revert to the running scenario' }));
+    expect(localStorage.getItem('lockscope:editor-unsaved:v1')).toBeNull();
   });
 
   it('a valid form edit replaces the running scenario and shows in the JSON view', async () => {

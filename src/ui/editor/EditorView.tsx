@@ -33,15 +33,71 @@ interface Draft {
 /** The unfinished draft survives switching views (same running scenario). */
 let kept: Draft | null = null;
 
+/** Forgets the draft kept in memory, as a reload does (what local storage keeps stays). For tests. */
+export function forgetOpenDraft(): void {
+  kept = null;
+}
+
 function fresh(base: Scenario): Draft {
   return { base, value: base, text: toText(base), errors: [], jsonError: null };
+}
+
+/** Local storage key of a draft with problems: `{ base, text }`, the running scenario it started from and what was typed. */
+const UNSAVED_KEY = 'lockscope:editor-unsaved:v1';
+
+/**
+ * Keeps a draft with problems in local storage, so that a reload does not lose what was typed (the
+ * link holds only the last valid scenario); a draft without problems is the running scenario, so
+ * nothing is kept. Storage failures are ignored.
+ */
+function keepUnsaved(d: Draft): void {
+  try {
+    if (d.errors.length > 0 || d.jsonError !== null) {
+      if (d.text.length <= MAX_JSON_CHARS) localStorage.setItem(UNSAVED_KEY, JSON.stringify({ base: toText(d.base), text: d.text }));
+      return;
+    }
+    // Opening another scenario's editor leaves it for its own; its own, fixed or reverted, forgets it.
+    const raw = localStorage.getItem(UNSAVED_KEY);
+    if (raw !== null && (JSON.parse(raw) as { base?: unknown }).base === toText(d.base)) forgetUnsaved();
+  } catch {
+    /* private mode, quota, no storage, a hand-edited entry: the draft lives until the reload */
+  }
+}
+
+/** Forgets the kept draft with problems (it became valid and runs). */
+function forgetUnsaved(): void {
+  try {
+    localStorage.removeItem(UNSAVED_KEY);
+  } catch {
+    /* no storage */
+  }
+}
+
+/** The draft with problems kept for the running scenario `base`, re-validated; null when none was kept for it. */
+function unsavedFor(base: Scenario): Draft | null {
+  try {
+    const raw = localStorage.getItem(UNSAVED_KEY);
+    if (raw === null || raw.length > 2 * MAX_JSON_CHARS + 1_000) return null;
+    const o = JSON.parse(raw) as { base?: unknown; text?: unknown };
+    if (o.base !== toText(base) || typeof o.text !== 'string') return null;
+    let value: unknown;
+    try {
+      value = JSON.parse(o.text);
+    } catch (e) {
+      return { base, value: base, text: o.text, errors: [], jsonError: String((e as Error).message).slice(0, 300) };
+    }
+    const r = parseScenario(value);
+    return r.ok ? null : { base, value, text: o.text, errors: r.errors, jsonError: null };
+  } catch {
+    return null;
+  }
 }
 
 /** The draft state and its two editors' entry points (exported for the component tests). */
 export function useScenarioDraft() {
   const store = useLockscopeStore();
   const composed = useLockscope((s) => s.composed);
-  const [draft, setDraft] = useState<Draft>(() => (kept && kept.base === composed ? kept : fresh(composed)));
+  const [draft, setDraft] = useState<Draft>(() => (kept && kept.base === composed ? kept : unsavedFor(composed) ?? fresh(composed)));
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pendingText = useRef<string | null>(null);
 
@@ -51,6 +107,7 @@ export function useScenarioDraft() {
   }, [composed]);
   useEffect(() => {
     kept = draft;
+    keepUnsaved(draft);
   }, [draft]);
 
   /** Validates a value; commits it when valid. */
@@ -60,6 +117,7 @@ export function useScenarioDraft() {
       setDraft((d) => ({ ...d, value, text, errors: r.errors, jsonError: null }));
       return;
     }
+    forgetUnsaved();
     const s = store.getState();
     s.replaceScenario(r.scenario, `Edited ${key}`, `editor:${key}`);
     const after = store.getState();
