@@ -7,23 +7,13 @@
  * locks" and "Server-side timeouts"). Before, every lease cycle said "nothing breaks it", even in
  * a run where statement_timeout broke it three seconds later.
  */
-import { findPreset } from '../presets';
 import { runScenario } from '../engine/run';
 import type { Scenario } from '../scenario/schema';
+import { appWaitCycle } from '../testing/appWaitCycle';
 import { checkTrace } from './index';
 
 /** A waits for B's lease while holding the row lock B's `SELECT … FOR UPDATE` waits for (as waitCycle.test.ts). */
-const base = findPreset('balance-update')!.withoutFix;
-const appCycle: Scenario = {
-  ...base,
-  horizonMs: 10_000,
-  mechanism: { ...base.mechanism, lock: 'lease', rowLock: 'forUpdate' },
-  workers: [
-    { id: 'A', startMs: 0, amount: 30, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 100 }, { do: 'acquire' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
-    { id: 'B', startMs: 10, amount: 50, steps: [{ do: 'acquire' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
-  ],
-  invariants: [{ kind: 'noLostUpdate' }],
-};
+const appCycle = appWaitCycle;
 const CYCLE = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
 
 /** The run's one wait-cycle finding, with the events it cites as "id at ms actor". */

@@ -1,23 +1,14 @@
 import { findPreset } from '../presets';
 import { runScenario } from '../engine/run';
 import type { Scenario } from '../scenario/schema';
+import { appWaitCycle } from '../testing/appWaitCycle';
 import { checkTrace } from './index';
 
 /**
  * A waits for B's Redis lease while holding the row lock B's `SELECT … FOR UPDATE` waits for: a
  * cycle through the application that PostgreSQL's deadlock check cannot see.
  */
-const base = findPreset('balance-update')!.withoutFix;
-const appCycle: Scenario = {
-  ...base,
-  horizonMs: 10_000,
-  mechanism: { ...base.mechanism, lock: 'lease', rowLock: 'forUpdate' },
-  workers: [
-    { id: 'A', startMs: 0, amount: 30, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 100 }, { do: 'acquire' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
-    { id: 'B', startMs: 10, amount: 50, steps: [{ do: 'acquire' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0 }, { do: 'commit' }, { do: 'release' }] },
-  ],
-  invariants: [{ kind: 'noLostUpdate' }],
-};
+const appCycle = appWaitCycle;
 
 describe('noWaitCycle (liveness: a wait cycle through the application hangs)', () => {
   it('reports the cycle A→B→A with its edges as data, citing where each wait began; PostgreSQL never breaks it', () => {

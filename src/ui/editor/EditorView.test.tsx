@@ -72,22 +72,22 @@ describe('Scenario editor', () => {
     fireEvent.change(screen.getAllByLabelText('At (ms)')[0]!, { target: { value: '500000' } });
     fireEvent.change(screen.getByLabelText('TTL (ms)'), { target: { value: '0' } });
     first.unmount();
-    // A reload: nothing in memory, the same running scenario from the link.
-    forgetOpenDraft();
-    const reloaded = createLockscopeStore();
-    reloaded.getState().loadPreset('export-lease-expiry', 'without');
-    reloaded.getState().setView('edit');
+    // A reload: nothing in memory, the running scenario from the link.
+    const reload = (presetId: string): LockscopeStore => {
+      forgetOpenDraft();
+      const next = createLockscopeStore();
+      next.getState().loadPreset(presetId, 'without');
+      next.getState().setView('edit');
+      return next;
+    };
+    const reloaded = reload('export-lease-expiry');
     const second = renderIn(reloaded, <EditorView />);
     expect((screen.getByLabelText('TTL (ms)') as HTMLInputElement).value).toBe('0');
     expect((screen.getAllByLabelText('At (ms)')[0] as HTMLInputElement).value).toBe('500000');
     expect(screen.getByTestId('editor-status')).toHaveTextContent('2 problems');
     // Another running scenario does not take it.
     second.unmount();
-    forgetOpenDraft();
-    const other = createLockscopeStore();
-    other.getState().loadPreset('invoice-race', 'without');
-    other.getState().setView('edit');
-    const third = renderIn(other, <EditorView />);
+    const third = renderIn(reload('invoice-race'), <EditorView />);
     expect(screen.getByTestId('editor-status')).toHaveTextContent('Valid');
     third.unmount();
     // …nor forgets it; reverting does.
