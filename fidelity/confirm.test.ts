@@ -48,6 +48,14 @@ describe('runConfirmed: a disagreement counts only when it reproduces', () => {
     expect(flake?.rerun.problems[0]).toMatch(/^step 4 /);
   });
 
+  it('says a disagreement was reproduced only when runConfirmed re-ran it', async () => {
+    const s = scripted(disagreeAt(9), disagreeAt(9), disagreeAt(9));
+    const { result } = await runConfirmed(s.run);
+    expect(result.reproducedRuns).toBe(CONFIRM_RERUNS);
+    expect(formatDisagreement('x', result)).toContain(`DISAGREEMENT (reproduced on ${CONFIRM_RERUNS} re-runs)`);
+    expect(formatDisagreement('x', disagreeAt(9))).toContain('DISAGREEMENT (not re-run)');
+  });
+
   it('prints the differing step with both answers, and both transcripts of a flake', () => {
     const text = formatDisagreement('generated SQL seed 1', disagreeAt(9));
     expect(text).toContain('DISAGREEMENT');

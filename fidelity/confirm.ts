@@ -43,7 +43,7 @@ export async function runConfirmed(run: () => Promise<CaseResult>): Promise<{ re
     }
     last = again;
   }
-  return { result: last, flake: null };
+  return { result: { ...last, reproducedRuns: CONFIRM_RERUNS }, flake: null };
 }
 
 /** The printed form of a flake warning: the differing step, then both transcripts. */
@@ -62,7 +62,7 @@ export function formatFlake(label: string, f: Flake): string {
 /** The printed form of a confirmed disagreement: what differs first, then the transcript. */
 export function formatDisagreement(header: string, r: CaseResult): string {
   return [
-    `${header}: DISAGREEMENT (reproduced on ${CONFIRM_RERUNS} re-runs)`,
+    `${header}: DISAGREEMENT (${r.reproducedRuns !== undefined ? `reproduced on ${r.reproducedRuns} re-runs` : 'not re-run'})`,
     ...r.problems.map((p) => `  ✗ ${p}`),
     '  transcript:',
     ...r.transcript.map((l) => `    ${l}`),

@@ -407,6 +407,25 @@ export class Monitor {
   }
 
   /** Ends a backend however it is busy (a waiting backend does not read its socket), then waits until it is gone. */
+  /**
+   * Waits until every backend of `pids` has left `pg_stat_activity`, at most SETTLE_TIMEOUT_MS.
+   * A closed client's backend exits (and releases its session-level advisory locks) a moment
+   * after the socket closes; the next case, using the same advisory keys, must not see them.
+   * A backend clears its `pg_stat_activity` entry after releasing its locks (PostgreSQL's
+   * shutdown order: ShutdownPostgres → LockReleaseAll, then the backend-status hook).
+   * @throws Error when one is still there after the timeout.
+   */
+  async awaitExit(pids: readonly number[]): Promise<void> {
+    if (pids.length === 0) return;
+    const deadline = performance.now() + SETTLE_TIMEOUT_MS;
+    for (;;) {
+      const r = await this.client.query('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
+      if (r.rowCount === 0) return;
+      if (performance.now() >= deadline) throw new Error(`backends ${r.rows.map((x: { pid: number }) => x.pid).join(', ')} did not exit within ${SETTLE_TIMEOUT_MS} ms of their clients closing`);
+      await new Promise((res) => setTimeout(res, 2));
+    }
+  }
+
   async terminate(pid: number): Promise<void> {
     await this.client.query('SELECT pg_terminate_backend($1)', [pid]);
     const deadline = performance.now() + SETTLE_TIMEOUT_MS;

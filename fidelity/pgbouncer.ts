@@ -24,6 +24,7 @@ import type { PoolerMode } from '../src/sim/scenario/schema';
 import { Rng } from '../src/sim/engine/rng';
 import { newClient, PG_CONFIG } from './pgReal';
 import type { CaseResult, Primitive } from './types';
+import { runConfirmed, type Flake } from './confirm';
 
 /** PgBouncer's ports (PGBOUNCER_TX_PORT / PGBOUNCER_SESSION_PORT; defaults 6432 and 6433) and its pool size. */
 export const PGBOUNCER_CONFIG = {
@@ -258,6 +259,33 @@ async function settlePool(port: number): Promise<void> {
   }
 }
 
+/**
+ * Waits until no other backend holds an advisory lock in the run's database, at most `timeoutMs`;
+ * returns the locks still held then (empty when the table is clean). PgBouncer's `KILL` closes
+ * its server connections at once, but each PostgreSQL backend releases its session locks only
+ * when it notices the closed socket and exits, a few milliseconds later on a loaded machine: a
+ * case started before that saw the previous case's lock (`pg_try_advisory_lock(1)` → f where
+ * the model, starting from an empty lock table, said t). PostgreSQL docs, "Advisory Locks":
+ * session-level locks are held until released or the session ends.
+ */
+async function awaitNoAdvisoryLocks(timeoutMs = 5000): Promise<string[]> {
+  const start = Date.now();
+  for (let looks = 1; ; looks++) {
+    const held = await realHeld();
+    if (held.length === 0 || Date.now() >= start + timeoutMs) {
+      if (looks > 1) {
+        BOUNCER_STATS.waited++;
+        BOUNCER_STATS.maxWaitMs = Math.max(BOUNCER_STATS.maxWaitMs, Date.now() - start);
+      }
+      return held;
+    }
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
+/** How often a PgBouncer case had to wait for the locks of the previous case's closed backends, and the longest wait (ms). */
+export const BOUNCER_STATS = { waited: 0, maxWaitMs: 0 };
+
 /** Advisory locks granted in the run's database: `<pid> <key>`, sorted. */
 async function realHeld(): Promise<string[]> {
   const c = newClient();
@@ -298,6 +326,8 @@ export async function runBouncerCase(c: BouncerCase): Promise<CaseResult> {
     return `the model ran it on ${server}${p !== undefined ? ` (pid ${p} so far)` : ''}, the server on pid ${pid}${s !== undefined ? ` (the model's ${s} so far)` : ''}`;
   };
   await resetPool(port);
+  const leftOver = await awaitNoAdvisoryLocks();
+  if (leftOver.length > 0) throw new Error(`PgBouncer case "${c.name}": advisory locks of closed server connections still held 5 s after KILL (${leftOver.join(', ')}); the case needs an empty lock table to start`);
   try {
     for (const [i, step] of c.ops.entries()) {
       if (step.op === 'close') {
@@ -378,10 +408,14 @@ export async function checkPgBouncer(): Promise<string[]> {
   return problems;
 }
 
-/** Every PgBouncer case: the hand-written ones, then `perMode` generated sequences per pool mode (seed `seed`). */
-export async function runPgBouncerFidelity(seed: number, perMode: number): Promise<CaseResult[]> {
+/**
+ * Every PgBouncer case: the hand-written ones, then `perMode` generated sequences per pool mode
+ * (seed `seed`), one at a time (they share the daemons' pools), each under the confirmation rule
+ * of confirm.ts (a disagreement counts only when two re-runs reproduce it).
+ */
+export async function runPgBouncerFidelity(seed: number, perMode: number): Promise<{ result: CaseResult; flake: Flake | null }[]> {
   const cases = [...BOUNCER_CASES, ...generateBouncerCases('transaction', seed, perMode), ...generateBouncerCases('session', seed + 1, perMode)];
-  const results: CaseResult[] = [];
-  for (const c of cases) results.push(await runBouncerCase(c));
+  const results: { result: CaseResult; flake: Flake | null }[] = [];
+  for (const c of cases) results.push(await runConfirmed(() => runBouncerCase(c)));
   return results;
 }

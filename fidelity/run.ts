@@ -45,7 +45,7 @@ import { ETCD_SEEDS, REDIS_SEEDS, SQL_SEEDS } from './seeds';
 import { checkEtcd, ETCD_CASES, ETCD_ENDPOINT, ETCD_REVOKE_SLACK_MS, ETCD_STATS, ETCD_TIMING, runCutOffCase, runEtcdCase, runGeneratedEtcd, type EtcdSeedRun } from './etcd';
 import { formatDisagreement, formatFlake, runConfirmed } from './confirm';
 import type { CaseResult, Primitive } from './types';
-import { checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
+import { BOUNCER_STATS, checkPgBouncer, runPgBouncerFidelity } from './pgbouncer';
 import { PRESETS } from '../src/sim/presets/index';
 
 const started = performance.now();
@@ -263,7 +263,12 @@ try {
     flakes.push(...replay.flakes);
   }
   if (!transcriptsOnly && (wanted('PgBouncer transaction mode') || wanted('PgBouncer session mode'))) {
-    for (const r of await runPgBouncerFidelity(20261130, pgbouncerRuns)) if (wanted(r.primitive)) report(r);
+    const bouncer = await runPgBouncerFidelity(20261130, pgbouncerRuns);
+    for (const { result, flake } of bouncer) {
+      if (!wanted(result.primitive)) continue;
+      report(result);
+      if (flake) flakes.push(formatFlake(`${result.primitive} — ${result.name}`, flake));
+    }
   }
   bouncerMs = performance.now() - t;
 
@@ -389,7 +394,7 @@ if (replayRows.length > 0 && onlyPresets === undefined) {
 
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
-console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms; widest etcd lateness spread ${ETCD_TIMING.maxSpreadMs.toFixed(0)} ms`);
+console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms; widest etcd lateness spread ${ETCD_TIMING.maxSpreadMs.toFixed(0)} ms; PgBouncer cases that waited for a closed backend's locks ${BOUNCER_STATS.waited} (longest ${BOUNCER_STATS.maxWaitMs} ms)`);
 console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s, etcd ${secs(etcdMs)} s; total ${secs(performance.now() - started)} s`);
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');

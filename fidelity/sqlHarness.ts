@@ -349,6 +349,8 @@ async function runSqlCaseOnce(c: SqlCase, lane: string, scale: number): Promise<
       if (rs.inFlight) await monitor.terminate(rs.pid).catch(() => undefined);
       await rs.close();
     }
+    // The next case of this lane uses the same advisory keys: it starts only once these backends are gone.
+    await monitor.awaitExit([...real.values()].map((rs) => rs.pid).filter((pid) => pid > 0)).catch((e: Error) => problems.push(`harness error: ${e.message}`));
     await monitor.client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await monitor.close();
   }

@@ -117,6 +117,8 @@ export interface CaseResult {
   readonly transcript: readonly string[];
   readonly problems: readonly string[];
   readonly excludedBecause?: string;
+  /** Set by `runConfirmed` (confirm.ts): how many re-runs reproduced this disagreement. Unset: not re-run. */
+  readonly reproducedRuns?: number;
   /** SQL sequences: how many steps compared `pg_locks` (model vs server), and whether one differed. */
   readonly pgLocks?: { readonly steps: number; readonly disagree: boolean };
   /** Transcript replays: the steps compared, and (redis-cli) the steps after a wait for real time, not replayed. */
