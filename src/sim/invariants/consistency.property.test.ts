@@ -163,6 +163,14 @@ function overlaps(intervals: readonly Interval[]): { a: Interval; b: Interval; f
 const judgedToMs = (s: Scenario, r: RunResult) => (r.error === undefined ? Math.max(s.horizonMs, r.endMs) : r.endMs);
 
 function checkOne(s: Scenario, r: RunResult): void {
+  // A destination's reply never contradicts its effect: a write that performed the effect ends
+  // accepted (2xx) or is still in flight; a refused, replayed, conflicting or aborted one performed nothing.
+  for (const e of r.events) {
+    const w = destinationCallOf(e)?.reply;
+    if (w === undefined) continue;
+    if (w.performed) expect([w.status, w.reply.startsWith('409')]).toEqual([w.status === 'inFlight' ? 'inFlight' : 'accepted', false]);
+    else expect(w.status).not.toBe('accepted');
+  }
   // Effects and duplicates: the metric, the marks' source function and the verdict agree with the trace.
   const effects = effectsOf(s, r.events);
   const dups = duplicatesOf(effects);

@@ -186,6 +186,17 @@ describe('Destination boundaries', () => {
     expect([end.status, end.performed, end.reply, end.endMs]).toEqual(['accepted', true, '201 Created', 4]);
   });
 
+  it('a fencing API judges a call on receipt: a newer token accepted during the call does not turn its response into a 409 after the effect', () => {
+    const d = new Destination(cfg({ kind: 'api', target: 'POST /v1/charges', checksFencing: true }));
+    const a = d.begin(0, 'A', 33, null);
+    d.begin(1, 'B', 34, null);
+    const end = d.finish(2, a.id);
+    expect([end.status, end.performed, end.reply]).toEqual(['accepted', true, '201 Created']);
+    // A later call with the old token is stale at receipt and performs nothing.
+    const late = d.begin(3, 'A', 33, null);
+    expect([late.status, late.performed]).toEqual(['rejected', false]);
+  });
+
   it('abort: a finished write is left as it is; an upload in flight is aborted; an API call received is accepted', () => {
     const f = new Destination(cfg());
     const done = f.begin(0, 'A', null, null);

@@ -92,12 +92,18 @@ export class Destination {
     return write;
   }
 
-  /** The write completes at nowMs: an upload is finalised (re-checking its fencing token) and the API response arrives. */
+  /**
+   * The write completes at nowMs: an upload is finalised (re-checking its fencing token: a newer
+   * token accepted while it was uploading makes it stale) and the API response arrives. An API
+   * call is judged once, on receipt (`begin`), where it also performed its effect: its response
+   * is 201 whatever was accepted meanwhile (a 409 after the effect would tell the caller nothing
+   * happened when it did).
+   */
   finish(nowMs: number, writeId: number): DestinationWrite {
     const write = this.get(writeId);
     if (write.status !== 'inFlight') return write;
     write.endMs = nowMs;
-    if (this.config.checksFencing && write.token !== null && this.highest !== null && write.token < this.highest) {
+    if (this.config.kind === 'file' && this.config.checksFencing && write.token !== null && this.highest !== null && write.token < this.highest) {
       write.status = 'rejected';
       write.reply = `409 Conflict: stale fencing token ${write.token} (a newer token ${this.highest} was accepted during the upload)`;
       return write;
