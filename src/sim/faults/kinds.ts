@@ -7,7 +7,7 @@
  */
 import { explained } from '../engine/narration';
 import { z } from 'zod';
-import type { WorkerRuntime } from '../engine/world';
+import type { World, WorkerRuntime } from '../engine/world';
 import type { Rng } from '../engine/rng';
 import { fmtMs, fmtSeconds } from '../engine/fmt';
 import type { Scenario } from '../scenario/schema';
@@ -136,6 +136,7 @@ const shutdown: FaultKindDef<Of<'shutdown'>> = {
     if (aborted) {
       const write = aborted.write;
       world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} exits without its reply.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' }, call: aborted.call });
+      recordCommitOfAbortedCall(world, w, write);
     }
     world.send(w, 'CRASH', { outcome: 'shutDown' });
     w.outcome = 'shutDown';
@@ -324,12 +325,23 @@ function pauseWorker(ctx: FaultContext, w: WorkerRuntime, pauseMs: number): Faul
   return 'continue';
 }
 
+/**
+ * An API call the API had received when its caller died ends accepted (its effect happened): it is
+ * a commit on the caller's lease like a call that returned (steps.ts counts those), so the
+ * lease-age-at-commit metric and its lost-lease warning count it too. An aborted upload is not.
+ */
+function recordCommitOfAbortedCall(world: World, w: WorkerRuntime, write: { readonly status: string }): void {
+  const b = world.beliefs(w);
+  if (write.status === 'accepted' && b.ownsLease && b.acquiredAtMs !== null) world.recordLeaseCommit(w);
+}
+
 function crashWorker(ctx: FaultContext, w: WorkerRuntime, restartAfterMs: number | null): void {
   const { world } = ctx;
   const aborted = world.crash(w);
   if (aborted) {
     const write = aborted.write;
     world.emit(w.id, 'destination', write.performed ? `${w.id}'s call had already reached the API: the effect happened, but ${w.id} never learns it.` : `${w.id}'s unfinished upload is discarded.`, { reply: write.reply, data: { t: 'write', writeId: write.id, phase: 'end' }, call: aborted.call });
+    recordCommitOfAbortedCall(world, w, write);
   }
   const before = world.beliefs(w);
   world.send(w, 'CRASH', { outcome: 'crashed' });

@@ -4,7 +4,8 @@
  * mechanism switches, replication lag, a PgBouncer in front of the database (session or
  * transaction mode), a third of the time a connection topology (the workers in one or two
  * processes with a small pool each, some SQL steps run by a helper on a second connection), the
- * lease in etcd instead of Redis (`lockService`) and faults from each fault kind's own generator. Some
+ * lease in etcd instead of Redis (`lockService`), half of the time another destination (a file store or
+ * an API, checking fencing tokens and idempotency keys or not) and faults from each fault kind's own generator. Some
  * generated scenarios fail validation (a fault placed oddly): a property validates first and
  * skips those.
  */
@@ -124,9 +125,12 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       topology: topologyArb,
       // One scenario in four keeps its lease in etcd.
       etcd: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+      // Half of them keep the preset's destination; the others get a file store or an API that may check tokens and keys.
+      destination: fc.option(fc.record({ kind: fc.constantFrom('file' as const, 'api' as const), checksFencing: fc.boolean(), honoursIdempotencyKeys: fc.boolean() }), { nil: undefined }),
     }).map((r): Scenario => {
       const s: Scenario = withTopology({
         ...base,
+        destination: r.destination === undefined ? base.destination : { ...base.destination, ...r.destination },
         database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
         seed: r.seed,
         mechanism: { ...base.mechanism, ...r.mechanism },

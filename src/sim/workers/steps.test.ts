@@ -258,6 +258,20 @@ describe('effects and their bookkeeping', () => {
     expect(r.verdict.held).toBe(true);
   });
 
+  it('an API call received before its caller crashed is a commit on the caller\'s lease: lease age and the lost-lease warning count it', () => {
+    const s = findPreset('fence-ignored')!.withoutFix;
+    // A's call to the API begins at 45 s and would return at 47 s; A crashes at 46 s, after the API received it.
+    const r = runScenario({ ...s, faults: [...s.faults, { kind: 'crash', worker: 'A', atMs: 46_000, restartAfterMs: null }] });
+    const end = r.events.find((e) => e.actor === 'A' && e.data?.t === 'write' && e.data.phase === 'end')!;
+    expect([end.atMs, end.reply]).toEqual([46_000, '(no reply received: the caller crashed)']);
+    // B's call (age 7 s at 37 s) and A's (A took the lease at 0 and commits at 46 s on B's lease).
+    expect(r.metrics.leaseAgeAtCommit).toEqual({ count: 2, meanMs: 26_500, maxMs: 46_000 });
+    expect(r.metrics.commitsOnLostLease).toBe(1);
+    // An upload in flight when its writer crashes is discarded: no commit.
+    const file = { ...s, destination: { ...s.destination, kind: 'file' as const } };
+    expect(runScenario({ ...file, faults: [...s.faults, { kind: 'crash', worker: 'A', atMs: 46_000, restartAfterMs: null }] }).metrics.leaseAgeAtCommit.count).toBe(1);
+  });
+
   it('an autocommitted INSERT that hits 23505 loads the winner\'s row without a ROLLBACK', () => {
     const s = findPreset('invoice-race')!.withFix;
     const r = runScenario({ ...s, workers: s.workers.map((w) => ({ ...w, steps: [{ do: 'connect' }, { do: 'check' }, { do: 'work', ms: 50 }, { do: 'effect', ms: 0 }, { do: 'disconnect' }] })) });

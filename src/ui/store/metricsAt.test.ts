@@ -88,7 +88,9 @@ describe('lease age at commit: the warning is the lease store\'s word', () => {
 /**
  * The lock requests still open where the run was judged, re-derived from the trace: a scenario
  * worker whose last event is at an `acquire` step (its `step`), in a state that is still asking
- * (requesting, waiting, paused), holding nothing; its wait counted from its first event at that step.
+ * (requesting, waiting, paused), holding nothing, that did ask (a requesting or waiting event at
+ * that step: a worker paused before its first request asked nothing); its wait counted from its
+ * first event at that step.
  */
 function openRequests(r: DerivedRun, endMs: number): number[] {
   return r.scenario.workers.flatMap((w) => {
@@ -98,6 +100,8 @@ function openRequests(r: DerivedRun, endMs: number): number[] {
     if (last.beliefs?.holdsLock || last.beliefs?.ownsLease) return [];
     let i = own.length - 1;
     while (i > 0 && own[i - 1]!.step === last.step && own[i - 1]!.state !== 'idle') i--;
+    // A worker paused before it sent its request (a pause at its start) asked nothing yet.
+    if (!own.slice(i).some((e) => e.state === 'requesting' || e.state === 'waiting')) return [];
     return [endMs - own[i]!.atMs];
   });
 }
