@@ -56,8 +56,10 @@ export class EffectTracker {
       const call = destinationCallOf(e);
       if (e.data?.t !== 'write' || !call) return null;
       const w = call.reply;
-      if (!w.performed || w.status === 'rejected' || w.status === 'deduplicated') return null;
-      const performedNow = this.scenario.destination.kind === 'api' ? e.data.phase === 'begin' : e.data.phase === 'end' && w.status === 'accepted';
+      // A refused, replayed, conflicting or aborted write performs nothing (Destination never sets
+      // `performed` on one; the consistency property pins it), so the flag alone says whether it did.
+      if (!w.performed) return null;
+      const performedNow = this.scenario.destination.kind === 'api' ? e.data.phase === 'begin' : e.data.phase === 'end';
       if (!performedNow) return null;
       return this.add(e, w.worker, jobKeyFor(this.scenario, w.worker), w.id);
     }
