@@ -14,7 +14,8 @@ import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TraceEvent } from '../../sim';
 import type { DerivedRun } from '../store/derive';
-import { fmtSeconds } from '../faults/faultCatalog';
+import { timeInUnit, type AxisUnit } from '../timeline/axisScale';
+import { runTimeUnit } from '../timeline/lanes';
 import { narrationShown, useVisibility } from '../store';
 import { explainReply } from '../glossary/replies';
 import { foldRetries, spacingText, type LogEntry } from './folds';
@@ -35,11 +36,11 @@ export interface EventLogProps {
 /** Logs with more rows than this are windowed. */
 export const WINDOW_ABOVE = 150;
 
-interface RowProps { e: TraceEvent; index: number; current: boolean; cited: 'violation' | 'note' | null; onSelect: (index: number) => void; nested?: boolean; /** Facts only (interview mode: `narrationShown`). */ factsOnly: boolean }
+interface RowProps { e: TraceEvent; index: number; current: boolean; cited: 'violation' | 'note' | null; onSelect: (index: number) => void; nested?: boolean; /** Facts only (interview mode: `narrationShown`). */ factsOnly: boolean; /** The run's time unit (`runTimeUnit`). */ unit: AxisUnit }
 
 /** Same row on screen: same event content, position, highlight and handler (a new run rebuilds event objects). */
 function sameRow(a: RowProps, b: RowProps): boolean {
-  return a.index === b.index && a.current === b.current && a.cited === b.cited && a.onSelect === b.onSelect && a.nested === b.nested && a.factsOnly === b.factsOnly
+  return a.index === b.index && a.current === b.current && a.cited === b.cited && a.onSelect === b.onSelect && a.nested === b.nested && a.factsOnly === b.factsOnly && a.unit === b.unit
     && (a.e === b.e || (a.e.id === b.e.id && a.e.atMs === b.e.atMs && a.e.kind === b.e.kind && a.e.actor === b.e.actor
       && a.e.command === b.e.command && a.e.reply === b.e.reply && a.e.narration === b.e.narration && a.e.fact === b.e.fact));
 }
@@ -74,7 +75,7 @@ function Reply({ reply, tipId, factsOnly }: { reply: string; tipId: string; /** 
   );
 }
 
-const Row = memo(function Row({ e, index, current, cited, onSelect, nested, factsOnly }: RowProps) {
+const Row = memo(function Row({ e, index, current, cited, onSelect, nested, factsOnly, unit }: RowProps) {
   const tipId = useId();
   const hasTip = e.reply !== undefined && explainReply(e.reply) !== null;
   return (
@@ -87,7 +88,7 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested, fact
       onClick={() => onSelect(index)}
       data-event-id={e.id}
     >
-      <span className="log-time">{fmtSeconds(e.atMs)}</span>
+      <span className="log-time">{timeInUnit(e.atMs, unit)}</span>
       <span className="log-id">{e.id}</span>
       <span className="log-actor">{e.actor}</span>
       <span className="log-body">
@@ -102,7 +103,7 @@ const Row = memo(function Row({ e, index, current, cited, onSelect, nested, fact
 }, sameRow);
 
 /** The row of a fold: the first retry with "× N, 1 s apart" and a toggle that lists them all. */
-function FoldRow({ events, indices, index, open, onToggle, onSelect, factsOnly }: { events: readonly TraceEvent[]; indices: readonly number[]; index: number; open: boolean; onToggle: () => void; onSelect: (i: number) => void; factsOnly: boolean }) {
+function FoldRow({ events, indices, index, open, onToggle, onSelect, factsOnly, unit }: { events: readonly TraceEvent[]; indices: readonly number[]; index: number; open: boolean; onToggle: () => void; onSelect: (i: number) => void; factsOnly: boolean; unit: AxisUnit }) {
   const first = events[indices[0]!]!;
   const last = events[indices.at(-1)!]!;
   const at = indices.indexOf(index);
@@ -120,7 +121,7 @@ function FoldRow({ events, indices, index, open, onToggle, onSelect, factsOnly }
         onClick={() => onSelect(indices[at >= 0 ? at : 0]!)}
         data-event-id={first.id}
       >
-        <span className="log-time">{fmtSeconds(first.atMs)}–{fmtSeconds(last.atMs)}</span>
+        <span className="log-time">{timeInUnit(first.atMs, unit)}–{timeInUnit(last.atMs, unit)}</span>
         <span className="log-id">{first.id}…</span>
         <span className="log-actor">{first.actor}</span>
         <span className="log-body">
@@ -163,6 +164,7 @@ export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: Eve
   const factsOnly = !showHints;
   const shown = useMemo(() => (showFuture ? run.events : run.events.slice(0, index + 1)), [showFuture, run.events, index]);
   const hidden = run.events.length - shown.length;
+  const unit = useMemo(() => runTimeUnit(run), [run]);
   const entries = useMemo(() => foldRetries(shown), [shown]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const items = useMemo(() => itemsOf(entries, open), [entries, open]);
@@ -223,13 +225,13 @@ export function EventLog({ run, index, onSelect, cited = citationsOf(run) }: Eve
     return {
       cls,
       body: it.kind === 'fold'
-        ? <FoldRow events={shown} indices={it.indices} index={index} open={it.open} onSelect={onSelect} factsOnly={factsOnly} onToggle={() => setOpen((o) => {
+        ? <FoldRow events={shown} indices={it.indices} index={index} open={it.open} onSelect={onSelect} factsOnly={factsOnly} unit={unit} onToggle={() => setOpen((o) => {
             const n = new Set(o);
             if (n.has(it.indices[0]!)) n.delete(it.indices[0]!);
             else n.add(it.indices[0]!);
             return n;
           })} />
-        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={citedAs(shown[it.index]!.id)} onSelect={onSelect} nested={it.nested} factsOnly={factsOnly} />,
+        : <Row e={shown[it.index]!} index={it.index} current={it.index === index} cited={citedAs(shown[it.index]!.id)} onSelect={onSelect} nested={it.nested} factsOnly={factsOnly} unit={unit} />,
       key: it.kind === 'fold' ? `fold-${shown[it.indices[0]!]!.id}` : `${shown[it.index]!.id}${it.nested ? '-n' : ''}`,
       row,
     };

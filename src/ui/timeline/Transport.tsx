@@ -3,9 +3,10 @@
  * keyboard (space, ←/→, Home/End) for the whole screen. Playback advances virtual time with
  * requestAnimationFrame and reads the cached run only.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { deriveRun, narrationShown, useLockscope, useLockscopeStore, useRun, useVisibility, runEndMs } from '../store';
-import { fmtSeconds } from '../faults/faultCatalog';
+import { timeInUnit } from './axisScale';
+import { runTimeUnit } from './lanes';
 
 const SPEEDS = [1, 2, 5, 10, 30];
 
@@ -114,6 +115,7 @@ export function Transport() {
   const { showHints, showFuture } = useVisibility();
   const factsOnly = !showHints;
   const said = event ? narrationShown(event, factsOnly) : undefined;
+  const unit = useMemo(() => runTimeUnit(run), [run]);
   // The readout keeps a fixed height (the timeline below does not jump as the cursor moves); a
   // sentence longer than it gets a visible "more" that opens the readout to its whole text.
   const readout = useRef<HTMLSpanElement>(null);
@@ -141,7 +143,7 @@ export function Transport() {
         </select>
       </label>
       <span ref={readout} id="cursor-readout" className={`cursor-readout${expanded ? ' expanded' : overflows ? ' clipped' : ''}`} aria-live="off" data-testid="cursor-readout" title={said} tabIndex={0} role="group" aria-label="Cursor: time, event and narration">
-        <strong>{fmtSeconds(cursorMs)}</strong> · event {index + 1}{showFuture ? `/${run.events.length}` : ''}
+        <strong>{timeInUnit(cursorMs, unit)}</strong> · event {index + 1}{showFuture ? `/${run.events.length}` : ''}
         {event ? <span className="narration"> — {said}</span> : <span className="narration"> — before the first event</span>}
       </span>
       {(overflows || expanded) && (

@@ -38,7 +38,16 @@ export function tickFormatter(fromMs: number, toMs: number, ticks: readonly numb
  * the badge never speaks another unit than the ticks beside it (issue 9: "1,600 ms" next to "1.7 s").
  */
 export function timeOnAxis(ms: number, fromMs: number, toMs: number): string {
+  return timeInUnit(ms, axisUnit(fromMs, toMs));
+}
+
+/**
+ * An instant in `unit` with every digit it has (to the ms): "1,100 ms" or "1.1 s". The event log
+ * and the cursor readout word times in the unit of the run's fitted axis (`axisUnit(0,
+ * fitAxisEndMs(run))`), so a run drawn on a 0–2,000 ms axis never reads "1.1 s" beside it.
+ */
+export function timeInUnit(ms: number, unit: AxisUnit): string {
   const r = Math.round(ms);
-  if (axisUnit(fromMs, toMs) === 'ms') return `${d3.format(',')(r)} ms`;
+  if (unit === 'ms') return `${d3.format(',')(r)} ms`;
   return `${String(Number((r / 1000).toFixed(3)))} s`;
 }

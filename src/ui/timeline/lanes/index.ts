@@ -15,7 +15,7 @@ import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
 import { citedMark, laneIdOfEvent, triangleBox, violationMessagesByEvent } from './citedMarks';
 import { spreadXs } from '../fit';
-import { axisEndMs } from '../axisScale';
+import { axisEndMs, axisUnit, type AxisUnit } from '../axisScale';
 import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
@@ -155,4 +155,9 @@ export type { DrawContext, LaneKind, LaneSpec } from './types';
 export function fitAxisEndMs(run: DerivedRun): number {
   const d = lanesOf(run);
   return axisEndMs(d.endMs, d.violations.map((v) => v.atMs));
+}
+
+/** The unit of the run's fitted axis ('ms' for a run drawn within 2 s): the unit the log and the cursor readout word times in. */
+export function runTimeUnit(run: DerivedRun): AxisUnit {
+  return axisUnit(0, fitAxisEndMs(run));
 }
