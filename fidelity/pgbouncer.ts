@@ -283,7 +283,36 @@ async function awaitNoAdvisoryLocks(timeoutMs = 5000): Promise<string[]> {
   }
 }
 
-/** How often a PgBouncer case had to wait for the locks of the previous case's closed backends, and the longest wait (ms). */
+/**
+ * Waits until backend `pid` has left `pg_stat_activity` (at most 5 s; it has released its locks
+ * by then). A client that closes mid-transaction or holding a session lock in transaction mode
+ * makes PgBouncer close its server connection; the backend exits a moment later, and the next
+ * step must not see its locks (a flake on a loaded machine: `pg_try_advisory_lock(2)` → f).
+ * @throws Error when it is still there after 5 s.
+ */
+async function awaitBackendExit(pid: number): Promise<void> {
+  const c = newClient();
+  await c.connect();
+  try {
+    const start = Date.now();
+    for (let looks = 1; ; looks++) {
+      const r = await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+      if (r.rowCount === 0) {
+        if (looks > 1) {
+          BOUNCER_STATS.waited++;
+          BOUNCER_STATS.maxWaitMs = Math.max(BOUNCER_STATS.maxWaitMs, Date.now() - start);
+        }
+        return;
+      }
+      if (Date.now() - start > 5000) throw new Error(`backend ${pid} did not exit within 5 s of PgBouncer closing its server connection`);
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** How often a PgBouncer case had to wait for a closed server connection's backend to exit (the previous case's, or one closed mid-case), and the longest wait (ms). */
 export const BOUNCER_STATS = { waited: 0, maxWaitMs: 0 };
 
 /** Advisory locks granted in the run's database: `<pid> <key>`, sorted. */
@@ -331,9 +360,13 @@ export async function runBouncerCase(c: BouncerCase): Promise<CaseResult> {
   try {
     for (const [i, step] of c.ops.entries()) {
       if (step.op === 'close') {
+        const linked = model.pooler.serverOf(step.c);
         const r = model.close(step.c);
         await real(step.c).close();
         await settlePool(port);
+        // PgBouncer closed the server connection: its backend releases its locks only as it exits.
+        const pid = linked === null ? undefined : pidOf.get(linked);
+        if (r === 'serverClosed' && pid !== undefined) await awaitBackendExit(Number(pid));
         transcript.push(`${i + 1}. ${step.c} closes → model: ${r === 'discarded' ? 'DISCARD ALL on its server connection' : r === 'serverClosed' ? 'server connection closed' : 'no server connection linked'}`);
         continue;
       }

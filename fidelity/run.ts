@@ -394,7 +394,7 @@ if (replayRows.length > 0 && onlyPresets === undefined) {
 
 const disagreements = total[3];
 const secs = (ms: number): string => (ms / 1000).toFixed(1);
-console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms; widest etcd lateness spread ${ETCD_TIMING.maxSpreadMs.toFixed(0)} ms; PgBouncer cases that waited for a closed backend's locks ${BOUNCER_STATS.waited} (longest ${BOUNCER_STATS.maxWaitMs} ms)`);
+console.log(`\nmeasured lateness: slowest settle ${SETTLE_STATS.maxSettleMs.toFixed(0)} ms, slowest look ${SETTLE_STATS.maxLookMs.toFixed(0)} ms (${SETTLE_STATS.settles} settles, ${SETTLE_STATS.looks} looks); widest Redis lateness spread ${REDIS_TIMING.maxSpreadMs.toFixed(0)} ms; widest etcd lateness spread ${ETCD_TIMING.maxSpreadMs.toFixed(0)} ms; PgBouncer waits for a closed server connection's backend to exit ${BOUNCER_STATS.waited} (longest ${BOUNCER_STATS.maxWaitMs} ms)`);
 console.log(`hand-written ${secs(handMs)} s, preset replay ${secs(replayMs)} s, generated ${secs(genMs)} s, PgBouncer ${secs(bouncerMs)} s, etcd ${secs(etcdMs)} s; total ${secs(performance.now() - started)} s`);
 if (gen.failing.length > 0) {
   console.log('\nseed runs with a confirmed disagreement:');
