@@ -6,8 +6,8 @@
  */
 import { useState } from 'react';
 import { MAX_BOOKMARK_CHARS, MAX_BOOKMARKS } from '../../share/link';
-import { fmtSeconds } from '../faults/faultCatalog';
-import { useLockscope, useLockscopeStore } from '../store';
+import { useLockscope, useLockscopeStore, useRun } from '../store';
+import { runTimeFormatter } from '../timeline/lanes';
 import { randomToken } from '../randomToken';
 import type { LockscopeState } from '../store/types';
 
@@ -24,6 +24,9 @@ export function BookmarksPanel() {
   const store = useLockscopeStore();
   const bookmarks = useLockscope((s) => s.bookmarks);
   const cursorMs = useLockscope((s) => s.cursorMs);
+  const run = useRun();
+  /** Instants in the unit of the run's axis (the bookmarks are drawn on it). */
+  const at = runTimeFormatter(run);
   const [draft, setDraft] = useState('');
   const full = bookmarks.length >= MAX_BOOKMARKS;
   // A candidate's interview page has no presenter mode (its notes show the fix).
@@ -37,7 +40,7 @@ export function BookmarksPanel() {
       <h2>Bookmarks</h2>
       <form onSubmit={(e) => { e.preventDefault(); if (!full) add(); }}>
         <label className="small">
-          <span>Note for the moment at the cursor ({fmtSeconds(cursorMs)})</span>
+          <span>Note for the moment at the cursor ({at(cursorMs)})</span>
           <input type="text" value={draft} maxLength={MAX_BOOKMARK_CHARS} placeholder="here A still believes it owns the lease" onChange={(e) => setDraft(e.target.value)} data-testid="bookmark-note" />
         </label>
         <button type="submit" disabled={full} data-testid="bookmark-add">Bookmark this moment</button>
@@ -48,7 +51,7 @@ export function BookmarksPanel() {
           <ol data-testid="bookmark-list">
             {bookmarks.map((b, i) => (
               <li key={b.atMs} className={Math.round(cursorMs) === b.atMs ? 'at-cursor' : undefined}>
-                <button type="button" className="link" onClick={() => { const s = store.getState(); s.setPlaying(false); s.setCursorMs(b.atMs); }} aria-label={`Go to bookmark ${i + 1} at ${fmtSeconds(b.atMs)}`}>{i + 1} · {fmtSeconds(b.atMs)}</button>
+                <button type="button" className="link" onClick={() => { const s = store.getState(); s.setPlaying(false); s.setCursorMs(b.atMs); }} aria-label={`Go to bookmark ${i + 1} at ${at(b.atMs)}`}>{i + 1} · {at(b.atMs)}</button>
                 <input type="text" aria-label={`Note of bookmark ${i + 1}`} value={b.note} maxLength={MAX_BOOKMARK_CHARS} onChange={(e) => store.getState().updateBookmark(i, e.target.value)} />
                 <button type="button" aria-label={`Remove bookmark ${i + 1}`} onClick={() => store.getState().removeBookmark(i)}>×</button>
               </li>

@@ -5,9 +5,10 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Scenario } from '../../sim';
-import { useLockscope } from '../store';
+import { useLockscope, useRun } from '../store';
+import { runTimeFormatter } from '../timeline/lanes';
 import { useIdleEach } from '../useIdleEach';
-import { faultInertReason, faultsForLane, fmtSeconds, type FaultOption } from './faultCatalog';
+import { faultInertReason, faultsForLane, type FaultOption } from './faultCatalog';
 
 /** Why each option would change nothing (null: it would change the run), by option id; filled in one idle step per option. */
 function useInertReasons(scenario: Scenario, options: readonly FaultOption[]): ReadonlyMap<string, string | null> {
@@ -20,6 +21,9 @@ function useInertReasons(scenario: Scenario, options: readonly FaultOption[]): R
 export function FaultMenu() {
   const menu = useLockscope((s) => s.faultMenu);
   const scenario = useLockscope((s) => s.composed);
+  const run = useRun();
+  /** The menu's instant in the unit of the axis it was opened on. */
+  const at = runTimeFormatter(run);
   const close = useLockscope((s) => s.closeFaultMenu);
   const addFault = useLockscope((s) => s.addFault);
   const ref = useRef<HTMLDivElement>(null);
@@ -73,8 +77,8 @@ export function FaultMenu() {
   };
 
   return (
-    <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${fmtSeconds(menu.atMs)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onKeyDown}>
-      <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {fmtSeconds(menu.atMs)}</p>
+    <div className="fault-menu" ref={ref} role="menu" aria-label={`Inject a fault on ${laneName} at ${at(menu.atMs)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onKeyDown}>
+      <p className="fault-menu-title" aria-hidden="true">Inject on {laneName} at {at(menu.atMs)}</p>
       {options.map((o) => ({ ...o, disabledReason: reasons.get(o.id) ?? null })).map((o) => (
         <button key={o.id} type="button" role="menuitem" className={o.disabledReason ? 'fault-option inert' : 'fault-option'} data-fault-option={o.id}
           aria-disabled={o.disabledReason ? true : undefined} title={o.disabledReason ? `No effect here: ${o.disabledReason}` : undefined}

@@ -11,6 +11,7 @@ import type { DerivedRun } from '../store/derive';
 import { beliefsInWords, heldLockWords } from './beliefs';
 import { LANE_STATE_TEXT, laneStateOf } from '../timeline/lanes/worker';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { runTimeFormatter } from '../timeline/lanes';
 import { WaitForGraph, waitForAtCursor } from './WaitForGraph';
 import { TableBox } from './TableBox';
 import { fencingSourceAt } from './fenceSource';
@@ -126,7 +127,7 @@ export function Inspector({ run, index, cursorMs, title = 'World at the cursor' 
   const fencing = snap ? fencingSourceAt(run, index) : null;
   return (
     <section className="panel inspector" aria-label="Inspector">
-      <h2>{title} <span className="muted">{fmtSeconds(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
+      <h2>{title} <span className="muted">{runTimeFormatter(run)(cursorMs)}{event ? ` · after ${event.id}` : ''}</span></h2>
       {!snap ? (
         <p className="muted">Before the first event: nothing has happened yet. Press → or Play.</p>
       ) : (

@@ -10,13 +10,20 @@ import { Transport } from '../timeline/Transport';
 import { createLockscopeStore, deriveRun, useLockscope, useLockscopeStore, useRun, type LockscopeStore } from '../store';
 import { renderIn } from '../store/testing';
 import { runTimeUnit } from '../timeline/lanes';
+import { VerdictPanel } from '../verdict/VerdictPanel';
+import { Inspector } from '../inspector/Inspector';
+import { BookmarksPanel } from '../bookmarks/BookmarksPanel';
 
 function Harness() {
   const run = useRun();
   const index = useLockscope((s) => s.cursorIndex);
   const store = useLockscopeStore();
+  const cursorMs = useLockscope((s) => s.cursorMs);
   return (
     <>
+      <VerdictPanel run={run} onEventId={() => undefined} />
+      <Inspector run={run} index={index} cursorMs={cursorMs} />
+      <BookmarksPanel />
       <Transport />
       <EventLog run={run} index={index} onSelect={(i) => store.getState().setCursorIndex(i)} />
     </>
@@ -41,6 +48,12 @@ describe('times in the log and the cursor readout', () => {
     for (const t of times()) expect(t).toMatch(/^[\d,]+ ms(–[\d,]+ ms)?$/);
     expect(times().some((t) => /^1,\d{3} ms/.test(t))).toBe(true);
     expect(readoutTime()).toMatch(/^1,\d{3} ms$/);
+    // The verdict's citations, the inspector's and the bookmark form's instant: the same unit.
+    const cites = [...document.querySelectorAll('.cites button')].map((b) => b.textContent ?? '');
+    expect(cites).toEqual(['e10 at 400 ms', 'e23 at 1,200 ms']);
+    const inspector = document.querySelector('.inspector h2 .muted')?.textContent ?? '';
+    expect(inspector).toMatch(/^1,\d{3} ms/);
+    expect(document.querySelector('.bookmarks label span')?.textContent).toMatch(/\(1,\d{3} ms\)$/);
   });
 
   it('export-lease-expiry (a run of a minute, an axis of s): times past a second in s, and under a second too', () => {

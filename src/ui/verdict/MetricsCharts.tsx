@@ -9,6 +9,7 @@ import type { DerivedRun } from '../store/derive';
 import { fmtSeconds } from '../faults/faultCatalog';
 import { metricsAt, useLockscope, useVisibility } from '../store';
 import { typeScaleFor } from '../timeline/fit';
+import { runTimeFormatter } from '../timeline/lanes';
 
 /** A text's drawn width in the chart's units; an estimate where nothing is laid out (jsdom). */
 function textWidth(el: SVGTextElement): number {
@@ -94,7 +95,7 @@ export function MetricsCharts({ run }: { run: DerivedRun }) {
   }
   return (
     <section className="panel metrics" aria-label="Metrics">
-      <h2>Metrics <span className="muted" data-testid="metrics-scope">{scope === 'run' ? '· whole run' : `· up to the cursor (${fmtSeconds(cursorMs)})`}</span></h2>
+      <h2>Metrics <span className="muted" data-testid="metrics-scope">{scope === 'run' ? '· whole run' : `· up to the cursor (${runTimeFormatter(run)(cursorMs)})`}</span></h2>
       <fieldset className="metrics-scope">
         <legend className="sr-only">Count the metrics</legend>
         <label><input type="radio" name={group} checked={scope === 'cursor'} onChange={() => setScope('cursor')} /> at the cursor</label>

@@ -158,8 +158,8 @@ describe('VerdictPanel', () => {
     store.getState().loadPreset('export-lease-expiry', 'without');
     const run = deriveRun(store.getState().composed);
     renderIn(store, <MetricsCharts run={run} />);
-    // At 0 s nothing has been uploaded yet: no duplicate, whatever the whole run says.
-    expect(screen.getByTestId('metrics-scope')).toHaveTextContent('up to the cursor (0 ms)');
+    // At 0 s nothing has been uploaded yet: no duplicate, whatever the whole run says (a run of seconds: its instants in s).
+    expect(screen.getByTestId('metrics-scope')).toHaveTextContent('up to the cursor (0 s)');
     expect(screen.getByRole('img', { name: /Counts: .*0 duplicates/ })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('radio', { name: 'whole run' }));
     expect(screen.getByTestId('metrics-scope')).toHaveTextContent('whole run');

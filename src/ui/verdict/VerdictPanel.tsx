@@ -10,6 +10,7 @@ import type { DerivedRun } from '../store/derive';
 import type { Finding } from '../../sim';
 import { invariantText } from './invariantText';
 import { fmtSeconds } from '../faults/faultCatalog';
+import { runTimeFormatter } from '../timeline/lanes';
 import { WaitForGraph } from '../inspector/WaitForGraph';
 
 /** Props: the run and what to do when a cited event is chosen. */
@@ -51,6 +52,8 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
   const { showVerdict, offerReveal, showAnswer, showHints } = useVisibility();
   const { verdict } = run;
   const timeOf = (id: string) => run.events.find((e) => e.id === id)?.atMs ?? 0;
+  /** An instant in the unit of the run's axis (the citations sit above the timeline). */
+  const at = runTimeFormatter(run);
   if (!showVerdict) {
     return (
       <section className="panel verdict concealed" aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
@@ -75,7 +78,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
   const heldSub = unchecked === 0 ? 'every invariant held' : `every invariant held, but ${unchecked === 1 ? 'a duplicate effect none of them checks happened' : `${unchecked} duplicate effects none of them checks happened`} (below)`;
   const head = verdict.status === 'held' ? { icon: '✓', word: 'Held', sub: heldSub }
     : verdict.status === 'violated' ? { icon: '✗', word: 'Violated', sub: brokenInWords(verdict.violations) }
-      : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${fmtSeconds(cut?.atMs ?? run.endMs)}` };
+      : { icon: '?', word: 'Inconclusive', sub: `cut short at ${cut?.events ?? run.events.length} events / ${at(cut?.atMs ?? run.endMs)}` };
   return (
     <section className={`panel verdict ${verdict.status}`} aria-label={caption ? `Verdict: ${caption}` : 'Verdict'}>
       {caption && <p className="caption">{caption}</p>}
@@ -90,7 +93,7 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
       {cut && (
         <p className="small" data-testid="cut-short">
           {cut.reason === 'eventLimit'
-            ? `The run reached the event limit (${cut.events} events) at ${fmtSeconds(cut.atMs)}, before it was over (fewer retries — a longer retryEveryMs — make room).`
+            ? `The run reached the event limit (${cut.events} events) at ${at(cut.atMs)}, before it was over (fewer retries — a longer retryEveryMs — make room).`
             : `The ${fmtSeconds(run.scenario.horizonMs)} horizon came while ${cut.unfinished.join(', ')} ${cut.unfinished.length === 1 ? 'was' : 'were'} still at ${cut.unfinished.length === 1 ? 'its job' : 'their jobs'} (a longer horizon shows how it ends).`}
           {' '}Nothing was violated before then, which proves nothing.
         </p>
@@ -104,10 +107,10 @@ export function VerdictPanel({ run, onEventId, caption, tools, display }: Verdic
               <span className="small muted"> ({invariantText(v.invariant, showHints)})</span>
               <span className="cites">
                 {v.eventIds.map((id) => (display
-                  ? <span key={id} className="cite">{id} at {fmtSeconds(timeOf(id))}</span>
+                  ? <span key={id} className="cite">{id} at {at(timeOf(id))}</span>
                   : (
-                    <button type="button" className="link" key={id} onClick={() => onEventId(id)} aria-label={`Go to event ${id} at ${fmtSeconds(timeOf(id))}`}>
-                      {id} at {fmtSeconds(timeOf(id))}
+                    <button type="button" className="link" key={id} onClick={() => onEventId(id)} aria-label={`Go to event ${id} at ${at(timeOf(id))}`}>
+                      {id} at {at(timeOf(id))}
                     </button>
                   )))}
               </span>

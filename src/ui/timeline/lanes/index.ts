@@ -15,7 +15,7 @@ import { queueLanes } from './queue';
 import { violationMarks, type ViolationMark } from './violations';
 import { citedMark, laneIdOfEvent, triangleBox, violationMessagesByEvent } from './citedMarks';
 import { spreadXs } from '../fit';
-import { axisEndMs, axisUnit, type AxisUnit } from '../axisScale';
+import { axisEndMs, axisUnit, timeInUnit, type AxisUnit } from '../axisScale';
 import type { TraceEvent } from '../../../sim';
 
 const REGISTERED = [workerLanes, leaseLanes, queueLanes, databaseLanes, destinationLanes] as const;
@@ -160,4 +160,15 @@ export function fitAxisEndMs(run: DerivedRun): number {
 /** The unit of the run's fitted axis ('ms' for a run drawn within 2 s): the unit the log and the cursor readout word times in. */
 export function runTimeUnit(run: DerivedRun): AxisUnit {
   return axisUnit(0, fitAxisEndMs(run));
+}
+
+/**
+ * Words an instant of `run` in its axis unit ("1,200 ms" in a run drawn within 2 s, "1.2 s"
+ * otherwise): every instant the page shows beside the timeline (the log, the cursor readout, the
+ * inspector, the verdict's citations, bookmarks, the fault menu) uses it. Durations in prose
+ * ("waited 1 s") keep `fmtTime`.
+ */
+export function runTimeFormatter(run: DerivedRun): (ms: number) => string {
+  const unit = runTimeUnit(run);
+  return (ms) => timeInUnit(ms, unit);
 }
