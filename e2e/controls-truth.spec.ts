@@ -74,7 +74,7 @@ test('compare at 0 ms: both sides before the first event; metrics say what they 
 
   await page.goto('/#/sim/export-lease-expiry');
   const metrics = page.getByRole('region', { name: 'Metrics' });
-  await expect(metrics.getByTestId('metrics-scope')).toContainText('up to the cursor (0 ms)');
+  await expect(metrics.getByTestId('metrics-scope')).toContainText('up to the cursor (0 s)');
   await expect(metrics.getByRole('img', { name: /Counts: .*0 duplicates/ })).toBeVisible();
   await metrics.getByRole('radio', { name: 'whole run' }).check();
   await expect(metrics.getByTestId('metrics-scope')).toContainText('whole run');
