@@ -54,7 +54,7 @@ for (const p of PRESETS) {
       expect(await clipped(page, 'section.mechanism'), `${p.id}${variant}`).toEqual([]);
     }
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await expect(page.locator('.editor-form')).toBeVisible();
+    await expect(page.locator('.editor-form[data-complete="true"]')).toBeVisible();
     expect(await clipped(page, '.editor-form fieldset')).toEqual([]);
   });
 }

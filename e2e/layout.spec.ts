@@ -149,7 +149,8 @@ test('at 1280×800 the editor\'s choices show their selected option whole', asyn
   for (const id of ['export-lease-expiry', 'session-lock-pool', 'invoice-race']) {
     await page.goto(`/#/sim/${id}`);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await expect(page.locator('.editor-form')).toBeVisible();
+    // The form's lower sections render just after its first screen (ScenarioForm): measure the whole form.
+    await expect(page.locator('.editor-form[data-complete="true"]')).toBeVisible();
     const selects = await selectRoom(page, '.editor-form .row select');
     expect(selects.length).toBeGreaterThan(5);
     for (const s of selects) expect(s.need, `"${s.text}" in ${id}`).toBeLessThanOrEqual(s.room);

@@ -45,7 +45,7 @@ for (const p of PRESETS) {
       expect(await bareNumbers(page), `Compare ${at}`).toEqual([]);
       await page.goto(`/#/sim/${at}`);
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
-      await expect(page.locator('.editor-form')).toBeVisible();
+      await expect(page.locator('.editor-form[data-complete="true"]')).toBeVisible();
       expect(await bareNumbers(page), `Edit ${at}`).toEqual([]);
     }
   });

@@ -193,7 +193,7 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const full = useDeferredValue(true, false);
 
   return (
-    <form className="editor-form" aria-label="Scenario form" onSubmit={(e) => e.preventDefault()} noValidate>
+    <form className="editor-form" aria-label="Scenario form" onSubmit={(e) => e.preventDefault()} noValidate aria-busy={!full} data-complete={full}>
       <ErrorSummary ctx={ctx} />
       <fieldset>
         <legend>Scenario</legend>
