@@ -22,7 +22,7 @@ import { PoolerResource } from '../src/sim/resources/pooler';
 import type { AdvisoryFn, DbReply, Stmt } from '../src/sim/resources/sqlTypes';
 import type { PoolerMode } from '../src/sim/scenario/schema';
 import { Rng } from '../src/sim/engine/rng';
-import { newClient, PG_CONFIG } from './pgReal';
+import { Monitor, newClient, PG_CONFIG } from './pgReal';
 import type { CaseResult, Primitive } from './types';
 import { runConfirmed, type Flake } from './confirm';
 
@@ -284,31 +284,24 @@ async function awaitNoAdvisoryLocks(timeoutMs = 5000): Promise<string[]> {
 }
 
 /**
- * Waits until backend `pid` has left `pg_stat_activity` (at most 5 s; it has released its locks
- * by then). A client that closes mid-transaction or holding a session lock in transaction mode
+ * Waits until backend `pid` has left `pg_stat_activity` (`Monitor.awaitExit`; it has released its
+ * locks by then). A client that closes mid-transaction or holding a session lock in transaction mode
  * makes PgBouncer close its server connection; the backend exits a moment later, and the next
  * step must not see its locks (a flake on a loaded machine: `pg_try_advisory_lock(2)` → f).
- * @throws Error when it is still there after 5 s.
+ * @throws Error when it is still there after SETTLE_TIMEOUT_MS (Monitor.awaitExit).
  */
 async function awaitBackendExit(pid: number): Promise<void> {
-  const c = newClient();
-  await c.connect();
+  const monitor = new Monitor();
+  await monitor.open();
   try {
     const start = Date.now();
-    for (let looks = 1; ; looks++) {
-      const r = await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
-      if (r.rowCount === 0) {
-        if (looks > 1) {
-          BOUNCER_STATS.waited++;
-          BOUNCER_STATS.maxWaitMs = Math.max(BOUNCER_STATS.maxWaitMs, Date.now() - start);
-        }
-        return;
-      }
-      if (Date.now() - start > 5000) throw new Error(`backend ${pid} did not exit within 5 s of PgBouncer closing its server connection`);
-      await new Promise((res) => setTimeout(res, 5));
-    }
+    const gone = (await monitor.client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount === 0;
+    if (gone) return;
+    await monitor.awaitExit([pid]);
+    BOUNCER_STATS.waited++;
+    BOUNCER_STATS.maxWaitMs = Math.max(BOUNCER_STATS.maxWaitMs, Date.now() - start);
   } finally {
-    await c.end().catch(() => undefined);
+    await monitor.close();
   }
 }
 
