@@ -20,8 +20,9 @@ export default {
   // Only the simulation's own tests (node environment); the UI tests (jsdom) would slow every mutant down.
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },
   mutate: [...(shard === '' ? SHARDS : [shard]).map((folder) => `src/sim/${folder}/**/*.ts`), '!src/sim/**/*.test.ts'],
-  // The sandbox is a copy of the project: leave out what no sim test reads.
-  ignorePatterns: ['dist', 'docs', 'e2e', 'bench', 'fidelity', 'public', 'playwright-report', 'test-results', 'reports'],
+  // The sandbox is a copy of the project: leave out what no sim test reads (fidelity/ stays:
+  // transcript.test.ts imports its preset replay).
+  ignorePatterns: ['dist', 'docs', 'e2e', 'bench', 'public', 'playwright-report', 'test-results', 'reports'],
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants such as the worker machine's definition) are tested too:
   // Stryker reloads the test environment for each, so they are slow but measured correctly.

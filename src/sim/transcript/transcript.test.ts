@@ -49,10 +49,16 @@ describe('buildTranscript: every command of the run, in trace order, with the re
 });
 
 describe('the deadlock: the server must pick the statement the run\'s check failed', () => {
-  const run = runScenario(findPreset('lock-order-deadlock')!.withoutFix);
-  const t = buildTranscript(run);
+  // Run in each test, not in the describe body: a run made while Vitest collects counts as no test's
+  // coverage, so `npm run mutate` would treat every mutant it reaches as static (a reload and the
+  // whole suite each).
+  const deadlock = () => {
+    const run = runScenario(findPreset('lock-order-deadlock')!.withoutFix);
+    return { run, t: buildTranscript(run) };
+  };
 
   it('sets the scenario\'s deadlock_timeout in that session just before that statement, and a long one in every session', () => {
+    const { run, t } = deadlock();
     const victim = [...deadlockVictimEvents(run.events)];
     expect(victim).toHaveLength(1);
     const i = t.entries.findIndex((e) => e.kind === 'sql' && e.eventId === victim[0]);
@@ -65,6 +71,7 @@ describe('the deadlock: the server must pick the statement the run\'s check fail
   });
 
   it('writes the blocked statement as "(blocks)" and the 40P01 under the step where it returns', () => {
+    const { t } = deadlock();
     const text = renderTranscript(t, 'without the fix');
     expect(text).toContain('SELECT pg_advisory_xact_lock(2);\n-- expect: (blocks) waits (advisory lock 2 held by session c2) — returns at step 8');
     expect(text).toMatch(/-- 8\. c1 \(A\) at 1\.1 s: step 6 returns\n-- expect: ERROR 40P01 deadlock detected \(Process c1 waits .*\n--\s+Process c2 waits/);
@@ -147,9 +154,10 @@ describe('what cannot be typed becomes a comment', () => {
 });
 
 describe('renderSessionScript: one file per session', () => {
-  const t = buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withoutFix));
+  const deadlock = () => buildTranscript(runScenario(findPreset('lock-order-deadlock')!.withoutFix));
 
   it('holds only that session\'s typed lines, each after the step of another session it follows', () => {
+    const t = deadlock();
     const c2 = renderSessionScript(t, 'c2');
     const typed = c2.split('\n').filter((l) => l !== '' && !l.startsWith('--'));
     expect(typed).toEqual([`SET deadlock_timeout = '${TRANSCRIPT_LONG_DEADLOCK_TIMEOUT}';`, 'BEGIN;', 'SELECT pg_advisory_xact_lock(2);', 'SELECT pg_advisory_xact_lock(1);', 'SELECT balance FROM accounts WHERE id = 1;', 'UPDATE accounts SET balance = 50 WHERE id = 1;', 'COMMIT;']);
