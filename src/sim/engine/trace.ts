@@ -29,11 +29,12 @@ export type EventData =
   /**
    * A lease changed hands or state. `worker` is whose lease it is (or who acted); `fencingToken`
    * comes with `fenced` (Redis `INCR`), or with `acquired` when the grant itself carries it (the
-   * revision of an etcd lock's put); `deletedOwner` names whose lease a plain DEL removed.
+   * revision of an etcd lock's put); `deletedOwner` names whose lease a plain DEL removed. A key a
+   * failover or a clock jump loses has no lease event (the fault's own event says so).
    */
   | {
       readonly t: 'lease';
-      readonly op: 'acquired' | 'fenced' | 'released' | 'renewed' | 'renewFailed' | 'deleted' | 'expired' | 'lost';
+      readonly op: 'acquired' | 'fenced' | 'released' | 'renewed' | 'renewFailed' | 'deleted' | 'expired';
       readonly key: string;
       readonly worker?: string;
       readonly fencingToken?: number;

@@ -46,8 +46,9 @@ function overlapCheck(kind: InvariantKind, listener: CheckerContext['listener'],
   const log = new FindingLog(listener);
   const since = new Map<string, { atMs: number; eventId: string }>();
   let incident: { fromMs: number; members: Map<string, string>; finding: Finding | null } | null = null;
+  // An incident exists exactly while two or more are inside (onEvent keeps it so).
   const confirm = (nowMs: number) => {
-    if (!incident || since.size < 2 || incident.fromMs >= nowMs) return;
+    if (!incident || incident.fromMs >= nowMs) return;
     let grew = false;
     for (const [actor, s] of since) {
       if (s.atMs < nowMs && !incident.members.has(actor)) {
@@ -82,9 +83,9 @@ function byId(a: string, b: string): number {
   return Number(a.slice(1)) - Number(b.slice(1));
 }
 
-/** "A and B", "A, B and C". */
+/** "A and B", "A, B and C" (an incident names two workers or more). */
 function names(workers: readonly string[]): string {
-  return workers.length < 2 ? workers.join('') : `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
+  return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
 }
 
 /**
@@ -123,10 +124,9 @@ function waitEndedBy(e: CheckedEvent): string {
 /** No worker waits longer than maxWaitMs for a lock or a connection; one still waiting when the run ends counts. */
 export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: number): InvariantChecker {
   const log = new FindingLog(listener);
+  /** The workers waiting now: a wait ends at the worker's next event that is neither waiting nor paused (crashed and done included). */
   const since = new Map<string, { atMs: number; eventId: string; on: string }>();
-  /** Each worker's state at its latest event. */
-  const lastState = new Map<string, string>();
-  const report = (actor: string, waitedMs: number, start: { atMs: number; eventId: string; on: string }, endId: string | null, endedBy = '') => {
+  const report = (actor: string, waitedMs: number, start: { atMs: number; eventId: string; on: string }, endId: string | null, endedBy: string) => {
     log.publish({
       invariant: 'boundedWait',
       severity: 'violation',
@@ -142,7 +142,6 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
     findings: log.findings,
     onEvent(e) {
       if (e.state === undefined) return;
-      lastState.set(e.actor, e.state);
       const start = since.get(e.actor);
       if (e.state === 'waiting') {
         if (!start) since.set(e.actor, { atMs: e.atMs, eventId: e.id, on: e.kind === 'pool' ? 'a connection' : e.kind === 'redis' || e.kind === 'etcd' ? 'the lease' : 'a lock' });
@@ -153,11 +152,9 @@ export function boundedWait({ scenario, listener }: CheckerContext, maxWaitMs: n
       if (e.atMs - start.atMs > maxWaitMs) report(e.actor, e.atMs - start.atMs, start, e.id, waitEndedBy(e));
     },
     finish() {
-      for (const [actor, start] of since) {
-        const state = lastState.get(actor);
-        const endMs = scenario.horizonMs;
-        if (state !== 'crashed' && state !== 'done' && endMs - start.atMs > maxWaitMs) report(actor, endMs - start.atMs, start, null);
-      }
+      // Every worker still in `since` was waiting (or paused while waiting) at its last event.
+      const endMs = scenario.horizonMs;
+      for (const [actor, start] of since) if (endMs - start.atMs > maxWaitMs) report(actor, endMs - start.atMs, start, null, '');
     },
   };
 }

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { CheckedEvent } from '../engine/trace';
 import type { Beliefs } from '../workers/workerMachine';
 import type { Scenario } from '../scenario/schema';
-import type { Finding, InvariantChecker } from './types';
-import { boundedWait, mutualExclusion, singleLeaseOwner } from './coordination';
+import { FindingLog, type Finding, type InvariantChecker } from './types';
+import { boundedWait, mutualExclusion, protectedSteps, singleLeaseOwner } from './coordination';
+import { checkersFor, checkTrace, INVARIANT_TEXT } from './index';
 import { findPreset } from '../presets';
 
 /** export-lease-expiry: workers A and B, each `acquire, work, effect, release` (steps 1 and 2 protected); horizon 90 s. */
@@ -41,6 +42,17 @@ describe('singleLeaseOwner over hand-made events', () => {
       ['A and B both believed they owned the lease (from 1 s)', null],
       ['A, B and C all believed they owned the lease (from 1 s)', 'A and B both believed they owned the lease (from 1 s)'],
     ]);
+  });
+
+  it('a worker\'s own event without a state (or a state without beliefs) changes nothing it believes', () => {
+    const r = leaseOwners([owner(1, 0, 'A', true), ev(2, 500, 'A', { kind: 'fault' }), owner(3, 1_000, 'B', true)], 2_000);
+    expect(r.findings.map((f) => f.eventIds)).toEqual([['e1', 'e3']]);
+    expect(leaseOwners([owner(1, 0, 'A', true), ev(2, 1_000, 'B', { state: 'holding' })], 2_000).findings).toEqual([]);
+  });
+
+  it('once published, a finding is revised only when another worker joins (not at every later event)', () => {
+    const r = leaseOwners([owner(1, 0, 'A', true), owner(2, 1_000, 'B', true), owner(3, 2_000, 'A', true), owner(4, 3_000, 'B', true), ev(5, 4_000, 'redis', { kind: 'expiry' })], 5_000);
+    expect(r.heard).toEqual([['A and B both believed they owned the lease (from 1 s)', null]]);
   });
 
   it('a worker that starts and stops believing in the same millisecond overlaps no one', () => {
@@ -109,6 +121,10 @@ describe('mutualExclusion over hand-made events', () => {
     }
   });
 
+  it('a worker\'s event without a state changes nothing (it stays inside)', () => {
+    expect(mutex([inside(1, 0, 'A', 2), ev(2, 500, 'A', { kind: 'fault' }), inside(3, 1_000, 'B', 1, 'working')], 2_000).map((f) => f.eventIds)).toEqual([['e1', 'e3']]);
+  });
+
   it('an actor that is not a scenario worker (the admin script) is never inside', () => {
     expect(mutex([inside(1, 0, 'A', 2), inside(2, 1_000, 'admin', 2, 'working')])).toEqual([]);
   });
@@ -145,8 +161,9 @@ describe('boundedWait over hand-made events', () => {
       .toEqual(['B waited 1.1 s for a lock (the limit is 1 s)']);
   });
 
-  it('an event of another actor or without a state neither starts nor ends a wait', () => {
-    expect(wait([w(1, 0, 'A', 'waiting'), ev(2, 100, 'A', { kind: 'sql' }), w(3, 200, 'B', 'working'), w(4, 500, 'A', 'working')])).toEqual([]);
+  it('an event of another actor or one of its own without a state neither starts nor ends a wait', () => {
+    expect(wait([w(1, 0, 'A', 'waiting'), ev(2, 100, 'A', { kind: 'sql' }), w(3, 200, 'B', 'working'), w(4, 1_500, 'A', 'working')]).map((f) => f.eventIds)).toEqual([['e1', 'e4']]);
+    expect(wait([ev(1, 0, 'A', { kind: 'sql' }), w(2, 1_500, 'A', 'working')])).toEqual([]);
   });
 
   it('at the end: a worker still waiting (or paused while waiting) is reported up to the horizon; one that crashed or finished while waiting is not', () => {
@@ -171,5 +188,62 @@ describe('boundedWait over hand-made events', () => {
     c.finish(scenario.horizonMs, undefined);
     expect(c.findings).toHaveLength(1);
     expect(c.findings[0]).not.toHaveProperty('untilMs');
+  });
+});
+
+describe('protectedSteps: the critical section its author wrote', () => {
+  const steps = (...dos: string[]) => dos.map((d) => ({ do: d, ...(d === 'work' || d === 'effect' ? { ms: 10 } : {}) })) as Scenario['workers'][number]['steps'];
+  const debit = { kind: 'debit', accountId: 1, initialBalance: 100 } as const;
+  const reserve = { kind: 'reserve', itemId: 7, initialStock: 1, quantity: 1 } as const;
+  const external = { kind: 'external', jobKey: 'k' } as const;
+
+  it('from an acquire to the next release, only the steps that do work (enqueue and check included)', () => {
+    expect([...protectedSteps(steps('work', 'acquire', 'enqueue', 'check', 'record', 'release', 'effect'), external)]).toEqual([2, 3, 4]);
+  });
+
+  it('a read-modify-write job (debit or reserve) without an acquire protects its read … commit; another job protects nothing', () => {
+    const rmw = steps('begin', 'work', 'read', 'work', 'commit', 'work');
+    expect([...protectedSteps(rmw, debit)]).toEqual([2, 3]);
+    expect([...protectedSteps(rmw, reserve)]).toEqual([2, 3]);
+    expect([...protectedSteps(rmw, external)]).toEqual([]);
+    // With an acquire, the acquire decides, also for a debit.
+    expect([...protectedSteps(steps('begin', 'read', 'acquire', 'work', 'release', 'commit'), debit)]).toEqual([3]);
+  });
+});
+
+describe('checkersFor and checkTrace', () => {
+  it('the note on duplicates is added unless the scenario checks repeats (effectOnce, or uniqueBusinessKey for an insertOnce job)', () => {
+    const kinds = (s: Scenario) => checkersFor(s).map((c) => c.kind);
+    const insertOnce = findPreset('invoice-race')!.withoutFix;
+    expect(insertOnce.job.kind).toBe('insertOnce');
+    expect(kinds({ ...insertOnce, invariants: [{ kind: 'uniqueBusinessKey' }] })).toEqual(['uniqueBusinessKey', 'noWaitCycle']);
+    expect(kinds({ ...SCENARIO, invariants: [{ kind: 'uniqueBusinessKey' }] })).toEqual(['uniqueBusinessKey', 'noWaitCycle', 'effectOnce']);
+    expect(kinds({ ...SCENARIO, invariants: [{ kind: 'effectOnce', harmless: false }] })).toEqual(['effectOnce', 'noWaitCycle']);
+  });
+
+  it('without an end time a stored trace is judged to the horizon, or to its last event when that is later; an empty trace has no finding', () => {
+    const s: Scenario = { ...SCENARIO, horizonMs: 10_000, invariants: [{ kind: 'singleLeaseOwner' }] };
+    const owners = (findings: readonly Finding[]) => findings.filter((f) => f.invariant === 'singleLeaseOwner').map((f) => f.eventIds);
+    expect(owners(checkTrace(s, [owner(1, 0, 'A', true), owner(2, 5_000, 'B', true)]))).toEqual([['e1', 'e2']]);
+    expect(owners(checkTrace(s, [owner(1, 0, 'A', true), owner(2, 11_000, 'B', true), ev(3, 12_000, 'redis', { kind: 'expiry' })]))).toEqual([['e1', 'e2']]);
+    expect(owners(checkTrace(s, [owner(1, 0, 'A', true), owner(2, 5_000, 'B', true)], 5_000))).toEqual([]);
+    expect(checkTrace(s, [])).toEqual([]);
+  });
+
+  it('every invariant has its own plain-words name', () => {
+    const texts = Object.values(INVARIANT_TEXT);
+    expect(texts.every((t) => /^[a-z].{8,}/.test(t))).toBe(true);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+});
+
+describe('FindingLog', () => {
+  it('revises only a finding it published, and freezes what it publishes (a wait cycle\'s edges too)', () => {
+    const log = new FindingLog(undefined);
+    const f = log.publish({ invariant: 'noWaitCycle', severity: 'violation', message: 'm', eventIds: ['e1'], cycle: [{ from: 'A', to: 'B', on: 'lease', what: 'x' }] });
+    expect(Object.isFrozen(f) && Object.isFrozen(f.eventIds) && Object.isFrozen(f.cycle)).toBe(true);
+    expect(() => log.revise({ ...f }, { ...f, message: 'n' })).toThrow('revise: the finding was not published by this checker');
+    expect(log.revise(f, { ...f, message: 'n' }).message).toBe('n');
+    expect(log.findings.map((x) => x.message)).toEqual(['n']);
   });
 });

@@ -101,6 +101,35 @@ describe('noWaitCycle: what ends a cycle PostgreSQL cannot see', () => {
   });
 });
 
+describe('noWaitCycle: each way the lease or the session goes ends the cycle, in its own words', () => {
+  const at2s = (fault: Scenario['faults'][number], more: Partial<Scenario> = {}) => cycleOf({ ...appCycle, horizonMs: 40_000, faults: [fault], ...more });
+
+  it('idle_in_transaction_session_timeout ends A\'s session (25P03): its row lock goes and B\'s statement goes through', () => {
+    // A is idle in its transaction from its read at 0 ms while it retries the lease.
+    const c = cycleOf({ ...appCycle, database: { ...appCycle.database, idleInTransactionSessionTimeoutMs: 2_000 } });
+    expect(c.message).toBe(`${CYCLE}: it lasted until 2 s, when the server ended A's session c1 (idle_in_transaction_session_timeout, 25P03), and B's statement went through`);
+    expect(c.cited).toEqual(['10 B', '100 A', '2000 B']);
+  });
+
+  it('an operator deletes the key, or a fault forces its expiry: the cycle ends at that instant, citing it', () => {
+    expect(at2s({ kind: 'manualDelete', atMs: 2_000 })).toMatchObject({ message: `${CYCLE}: it lasted until 2 s, when B's lease lease:export was deleted, so A no longer waited for B`, cited: ['10 B', '100 A', '2000 operator'] });
+    expect(at2s({ kind: 'expireLease', atMs: 2_000 })).toMatchObject({ message: `${CYCLE}: it lasted until 2 s, when B's lease lease:export was forced to expire, so A no longer waited for B`, cited: ['10 B', '100 A', '2000 fault'] });
+  });
+
+  it('a clock jump or a failover (the key B wrote within the replication lag) loses the key with no lease event: the wait ends at A\'s next try, which gets it', () => {
+    const gotIt = { message: `${CYCLE}: it lasted until 2.1 s, when A got lease:export`, cited: ['10 B', '100 A', '2100 A'] };
+    expect(at2s({ kind: 'clockJump', atMs: 2_000, jumpMs: 40_000 })).toMatchObject(gotIt);
+    expect(at2s({ kind: 'failover', atMs: 2_000 }, { lease: { ...appCycle.lease, replicationLagMs: 5_000 } })).toMatchObject(gotIt);
+  });
+
+  it('in etcd, the lease running out (10 s TTL) or forced to expire frees the lock', () => {
+    const etcd: Partial<Scenario> = { lockService: { kind: 'etcd' }, lease: { ...appCycle.lease, ttlMs: 10_000 } };
+    const CYCLE_ETCD = CYCLE.replace('B\'s lease lease:export;', 'B\'s lock lease:export (etcd);');
+    expect(cycleOf({ ...appCycle, horizonMs: 40_000, ...etcd })).toMatchObject({ message: `${CYCLE_ETCD}: it lasted until 10.01 s, when B's lease lease:export expired, so A no longer waited for B`, cited: ['10 B', '100 A', '10010 etcd'] });
+    expect(at2s({ kind: 'expireLease', atMs: 2_000 }, etcd).cited).toEqual(['10 B', '100 A', '2000 etcd']);
+  });
+});
+
 describe('noWaitCycle: a wait for a pooled connection, in words', () => {
   it('the shared pool without processes is "the pool"; B waits for a connection A keeps while A waits for B\'s lease', () => {
     const c = cycleOf({ ...appCycle, database: { ...appCycle.database, poolSize: 1 } });

@@ -16,7 +16,7 @@
  * its pool's connections, and a statement in PgBouncer's queue for whoever holds its server
  * connections). A wait ends at the worker's `wait end` event, its successful `SET NX`, or when the
  * worker is done or crashed; a wait for a lease also ends when the key is freed (released, deleted,
- * expired, lost in a failover; a forced expiry in Redis is read from its fault event): the
+ * expired; a forced expiry in Redis is read from its fault event): the
  * waiter's next try takes it, so it no longer waits for the key's last holder. A key a clock jump
  * expires early or a failover loses carries no lease event: such a wait ends at the waiter's next
  * successful try.
@@ -70,7 +70,7 @@ interface PoolWait {
 }
 
 /** How a lease's holder lost it, by the lease event's `op`. */
-const LEASE_GONE: Readonly<Record<'released' | 'deleted' | 'expired' | 'lost', string>> = { released: 'was released', deleted: 'was deleted', expired: 'expired', lost: 'was lost in a failover' };
+const LEASE_GONE: Readonly<Record<'released' | 'deleted' | 'expired', string>> = { released: 'was released', deleted: 'was deleted', expired: 'expired' };
 
 /** What the SQLSTATE of a failed statement says about who ended its wait (PostgreSQL "Appendix A. Error Codes"; ../shared/semantics.md). */
 const ENDED_BY_CODE: Readonly<Record<string, (who: string) => string>> = {
@@ -175,7 +175,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     if (e.data?.t === 'lease') {
       const { op, key, worker } = e.data;
       if ((op === 'acquired' || op === 'renewed') && worker !== undefined) leaseHolder.set(key, worker);
-      else if (op === 'released' || op === 'deleted' || op === 'expired' || op === 'lost') freed(key, LEASE_GONE[op], e.atMs);
+      else if (op === 'released' || op === 'deleted' || op === 'expired') freed(key, LEASE_GONE[op], e.atMs);
     }
     // A forced expiry in Redis says so only in its fault event (in etcd the lease's expiry is a lease event of its own).
     if (e.data?.t === 'fault' && e.data.kind === 'expireLease' && scenario.lockService === undefined) freed(scenario.lease.key, 'was forced to expire', e.atMs);
@@ -332,7 +332,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
 
   /**
    * What the one waited for did at `e` that let `w`'s waiter through: released its database locks,
-   * or lost the lease `w` waits for (it expired, was released, deleted or lost in a failover).
+   * or lost the lease `w` waits for (it expired, was released or deleted).
    */
   const why = (w: Wait, e: CheckedEvent): string | undefined => {
     if (w.on === 'db') {
