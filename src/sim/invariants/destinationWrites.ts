@@ -186,7 +186,7 @@ export function effectMessage(scenario: Scenario, businessKey: string, n: number
   const forKey = perWorker ? ` for job key ${businessKey}` : '';
   return harmless
     ? `${what} was produced ${n} times${forKey} — redundant, not a violation (duplicates are harmless here)`
-    : `the effect ${what} was performed ${n} times${forKey}`;
+    : scenario.job.kind === 'insertOnce' ? `${what} was inserted ${n} times` : `the effect ${what} was performed ${n} times${forKey}`;
 }
 
 /**
@@ -198,7 +198,7 @@ export function effectMessage(scenario: Scenario, businessKey: string, n: number
 export function repeatedEffectsNote({ scenario, listener }: CheckerContext): InvariantChecker {
   return perBusinessKey(scenario, listener, (effect, ids) => {
     const what = scenario.job.kind === 'insertOnce' ? `the row for ${effect.businessKey}` : `${scenario.destination.target} (job key ${effect.businessKey})`;
-    return { invariant: 'effectOnce', severity: 'unchecked', message: `${what} was performed ${effect.nth} times — a duplicate this scenario's invariants do not check`, eventIds: ids };
+    return { invariant: 'effectOnce', severity: 'unchecked', message: `${what} was ${scenario.job.kind === 'insertOnce' ? 'inserted' : 'performed'} ${effect.nth} times — a duplicate this scenario's invariants do not check`, eventIds: ids };
   });
 }
 

@@ -38,4 +38,25 @@ describe('noStaleTokenAccepted on a fenced row', () => {
     expect(again.map((v) => [v.invariant, v.eventIds])).toEqual(r.verdict.violations.map((v) => [v.invariant, v.eventIds]));
     expect(again).toHaveLength(1);
   });
+
+  it('a fenced write inside a transaction is judged at its COMMIT, when the row takes the fence', () => {
+    const p = findPreset('fenced-db-write')!.withoutFix;
+    const inTxn: Scenario = { ...p, workers: p.workers.map((w) => ({ ...w, steps: w.steps.flatMap((s) => (s.do === 'effect' ? [{ do: 'begin' as const }, s, { do: 'commit' as const }] : [s])) })) };
+    const r = runScenario(inTxn);
+    const at = (id: string) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor} ${e.command}`; };
+    expect(r.verdict.violations.map((v) => [v.message, v.eventIds.map(at)])).toEqual([
+      ["the database accepted A's stale token 33 after token 34: A's UPDATE overwrote the row B had written", ['36000 B COMMIT', '46000 A COMMIT']],
+    ]);
+    expect(checkTrace(inTxn, r.events).filter((f) => f.severity === 'violation')).toEqual(r.verdict.violations);
+  });
+});
+
+describe('a duplicate row of an insertOnce job, in words', () => {
+  it('is named as the row, whether it breaks effectOnce, is declared harmless or is only noted', () => {
+    const p = findPreset('invoice-race')!.withoutFix;
+    const said = (invariants: Scenario['invariants']) => { const r = runScenario({ ...p, invariants }); return [...r.verdict.violations, ...r.verdict.notes].map((f) => `${f.severity}: ${f.message}`); };
+    expect(said([{ kind: 'effectOnce', harmless: false }])).toEqual(['violation: the row for order_id = 42 was inserted 2 times']);
+    expect(said([{ kind: 'effectOnce', harmless: true }])).toEqual(['redundant: the row for order_id = 42 was produced 2 times — redundant, not a violation (duplicates are harmless here)']);
+    expect(said([])).toEqual(['unchecked: the row for order_id = 42 was inserted 2 times — a duplicate this scenario\'s invariants do not check']);
+  });
 });
