@@ -41,7 +41,7 @@ describe('noStaleTokenAccepted on a fenced row', () => {
 
   it('a fenced write inside a transaction is judged at its COMMIT, when the row takes the fence', () => {
     const p = findPreset('fenced-db-write')!.withoutFix;
-    const inTxn: Scenario = { ...p, workers: p.workers.map((w) => ({ ...w, steps: w.steps.flatMap((s) => (s.do === 'effect' ? [{ do: 'begin' as const }, s, { do: 'commit' as const }] : [s])) })) };
+    const inTxn: Scenario = { ...p, workers: p.workers.map((w) => ({ ...w, steps: w.steps.flatMap<Scenario['workers'][number]['steps'][number]>((s) => (s.do === 'effect' ? [{ do: 'begin' }, s, { do: 'commit' }] : [s])) })) };
     const r = runScenario(inTxn);
     const at = (id: string) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor} ${e.command}`; };
     expect(r.verdict.violations.map((v) => [v.message, v.eventIds.map(at)])).toEqual([
