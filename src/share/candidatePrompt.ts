@@ -9,7 +9,7 @@
  * `candidateScenario` is the scenario as a candidate's link carries it (`link.ts`, `i=1`) and as
  * the candidate's store holds it: this prompt as title and description, no preset id. Pure.
  */
-import { describeFault, fmtTime, LIMITS, type Invariant, type Scenario } from '../sim';
+import { describeFault, fmtList, fmtTime, LIMITS, type Invariant, type Scenario } from '../sim';
 
 /** What a job is about, as a phrase after "workers …". */
 function jobPhrase(s: Scenario): string {
@@ -57,7 +57,7 @@ export function neutralTitle(s: Scenario): string {
 /** The candidate's title and setup for `s` (see the module's comment). */
 export function candidatePrompt(s: Scenario): { readonly title: string; readonly description: string } {
   const ids = s.workers.map((w) => w.id);
-  const who = ids.length === 1 ? `Worker ${ids[0]!}` : `Workers ${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}`;
+  const who = ids.length === 1 ? `Worker ${ids[0]!}` : `Workers ${fmtList(ids)}`;
   const title = `Interview: ${ids.length === 1 ? 'a worker' : `${ids.length} workers`} ${jobPhrase(s)}`;
   const musts = s.invariants.map((inv) => never(inv, s));
   const faults = s.faults.map((f) => describeFault(f, s));

@@ -22,7 +22,7 @@ export type { PoolerSnapshot, PoolerCmd, PoolerReply } from './resources/pooler'
 export type { EtcdSnapshot, EtcdLeaseSnapshot, EtcdKv, EtcdCmd, EtcdReply } from './resources/lockService';
 export { registerFaultKind, faultKinds, faultKindOf, describeFault, faultLane, generateFault, type FaultKindDef, type FaultBase, type FaultContext, type FaultEffect, type FaultLane, type FaultLaneKind } from './faults/registry';
 export { faultPlacement, identifier, durationMs, positiveMs } from './scenario/primitives';
-export { fmtTime, fmtMs, fmtSeconds } from './engine/fmt';
+export { fmtTime, fmtMs, fmtSeconds, fmtList } from './engine/fmt';
 export { Rng } from './engine/rng';
 export { registerResource, resourceDefs, type Resource, type ResourceDef, type ResourceHost, type ResourceNotice, type Execution, type Completion } from './resources/resource';
 export type { World, WorkerRuntime, Narrated } from './engine/world';

@@ -21,3 +21,13 @@ export const fmtMs = fmtTime;
 
 /** The same as `fmtTime` (the name the UI and fault descriptions have always used). */
 export const fmtSeconds = fmtTime;
+
+/**
+ * The one way Lockscope lists names in a sentence: `[]` → `''`, `['A']` → `'A'`, `['A', 'B']` →
+ * `'A and B'`, `['A', 'B', 'C']` → `'A, B and C'` (no serial comma); `conjunction` `'or'` gives
+ * `'A, B or C'`. Pure.
+ */
+export function fmtList(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  if (items.length < 2) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)!}`;
+}

@@ -7,7 +7,7 @@ import type { EtcdSnapshot } from '../resources/lockService';
 import { World, EventLimitError } from './world';
 import { traceHash, type TraceEvent } from './trace';
 import { checkersFor, duplicateEffects, INVARIANT_TEXT, type Finding, type FindingListener } from '../invariants';
-import { fmtMs } from './fmt';
+import { fmtList, fmtMs } from './fmt';
 import { scheduleTimedFaults } from '../faults/apply';
 import { createJobLifecycle } from '../workers/lifecycle';
 import { DEFAULT_CLIENT, type Scenario } from '../scenario/schema';
@@ -379,7 +379,7 @@ export function verdictOf(scenario: Scenario, findings: readonly Finding[], cut:
   if (cut !== null) {
     const why = cut.reason === 'eventLimit'
       ? `the run reached the event limit before it was over`
-      : `the ${fmtMs(scenario.horizonMs)} horizon came while ${listNames(cut.unfinished)} had not finished`;
+      : `the ${fmtMs(scenario.horizonMs)} horizon came while ${fmtList(cut.unfinished)} had not finished`;
     return {
       held: false, status: 'inconclusive', cutShort: cut, violations, notes,
       summary: `Inconclusive — cut short at ${cut.events} events / ${fmtMs(cut.atMs)}: ${why}; nothing was violated before then, which proves nothing.${noteText}`,
@@ -389,7 +389,3 @@ export function verdictOf(scenario: Scenario, findings: readonly Finding[], cut:
   return { held: true, status: 'held', violations, notes, summary: `Held: ${said.join('; ')}.` };
 }
 
-/** "A", "A and B", "A, B and C". */
-function listNames(ids: readonly string[]): string {
-  return ids.length < 2 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}`;
-}

@@ -3,7 +3,7 @@ import { FindingLog } from './types';
 import type { CheckedEvent } from '../engine/trace';
 import { sqlCallOf } from '../engine/trace';
 import type { InvariantKind, Job, Step } from '../scenario/schema';
-import { fmtMs } from '../engine/fmt';
+import { fmtList, fmtMs } from '../engine/fmt';
 
 /** The states in which a worker is doing a step's work (not waiting, holding, releasing or paused). */
 const DOING_STATES = new Set(['working', 'performingEffect', 'recordingCompletion']);
@@ -83,10 +83,6 @@ function byId(a: string, b: string): number {
   return Number(a.slice(1)) - Number(b.slice(1));
 }
 
-/** "A and B", "A, B and C" (an incident names two workers or more). */
-function names(workers: readonly string[]): string {
-  return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
-}
 
 /**
  * No two workers inside the critical section at once, judged on what they do, not on what they
@@ -100,13 +96,13 @@ export function mutualExclusion({ scenario, listener }: CheckerContext): Invaria
     const section = sections.get(e.actor);
     if (!section || e.state === undefined) return undefined;
     return DOING_STATES.has(e.state) && e.step !== undefined && section.has(e.step);
-  }, (workers, from) => `${names(workers)} were inside the critical section at the same time (from ${fmtMs(from)})`);
+  }, (workers, from) => `${fmtList(workers)} were inside the critical section at the same time (from ${fmtMs(from)})`);
 }
 
 /** No two live workers believe they own the lease at once (a paused worker still believes). */
 export function singleLeaseOwner({ listener }: CheckerContext): InvariantChecker {
   return overlapCheck('singleLeaseOwner', listener, (e) => (e.state === undefined ? undefined : e.state !== 'crashed' && e.state !== 'done' && e.beliefs?.ownsLease === true),
-    (workers, from) => `${names(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${fmtMs(from)})`);
+    (workers, from) => `${fmtList(workers)} ${workers.length > 2 ? 'all' : 'both'} believed they owned the lease (from ${fmtMs(from)})`);
 }
 
 /**

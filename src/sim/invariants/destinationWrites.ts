@@ -4,7 +4,7 @@ import type { DestinationWrite } from '../resources/destination';
 import { destinationCallOf, sqlCallOf, type CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
 import { EffectTracker } from './effects';
-import { fmtMs } from '../engine/fmt';
+import { fmtList, fmtMs } from '../engine/fmt';
 
 /** The write an event reports (a copy, as it stood then), once it has performed the effect (API call received, upload completed). */
 function performedWrite(e: CheckedEvent, scenario: Scenario): DestinationWrite | null {
@@ -69,11 +69,10 @@ export function noOverlappingWrites({ scenario, listener }: CheckerContext): Inv
       const toMs = Math.max(joined?.toMs ?? -Infinity, ...overlaps.map((o) => o.toMs));
       const ids = [...new Set([...(joined?.ids ?? []), ...writeIds.map((id) => writes.beginOf(id)), e.id])].filter((x) => x !== '').sort(byId);
       const workers = writeIds.map((id) => `${writes.get(id)!.worker}'s`);
-      const who = workers.length === 2 ? `${workers[0]!} and ${workers[1]!}` : `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)!}`;
       const next: Finding = {
         invariant: 'noOverlappingWrites',
         severity: 'violation',
-        message: `${who} writes to ${target} overlapped from ${fmtMs(fromMs)} to ${fmtMs(toMs)}, and ${workers.length === 2 ? 'both' : 'all'} were accepted`,
+        message: `${fmtList(workers)} writes to ${target} overlapped from ${fmtMs(fromMs)} to ${fmtMs(toMs)}, and ${workers.length === 2 ? 'both' : 'all'} were accepted`,
         eventIds: ids,
       };
       if (joined) {
@@ -178,15 +177,22 @@ function perBusinessKey(scenario: Scenario, listener: CheckerContext['listener']
   };
 }
 
+/**
+ * What a repeated effect is called and what happened to it, decided in one place: an insertOnce
+ * job's effect is its row for the business key, "inserted"; any other job's is the destination's
+ * target, "performed".
+ */
+function effectWords(scenario: Scenario, businessKey: string): { readonly what: string; readonly verb: 'inserted' | 'performed' } {
+  return scenario.job.kind === 'insertOnce' ? { what: `the row for ${businessKey}`, verb: 'inserted' } : { what: scenario.destination.target, verb: 'performed' };
+}
+
 /** Words for `n` effects for one business key. */
 export function effectMessage(scenario: Scenario, businessKey: string, n: number, harmless: boolean): string {
-  const target = scenario.destination.target;
+  const { what, verb } = effectWords(scenario, businessKey);
   const perWorker = scenario.job.kind === 'external' && scenario.job.jobKey.includes('{worker}');
-  const what = scenario.job.kind === 'insertOnce' ? `the row for ${businessKey}` : target;
   const forKey = perWorker ? ` for job key ${businessKey}` : '';
-  return harmless
-    ? `${what} was produced ${n} times${forKey} — redundant, not a violation (duplicates are harmless here)`
-    : scenario.job.kind === 'insertOnce' ? `${what} was inserted ${n} times` : `the effect ${what} was performed ${n} times${forKey}`;
+  if (harmless) return `${what} was produced ${n} times${forKey} — redundant, not a violation (duplicates are harmless here)`;
+  return `${verb === 'inserted' ? what : `the effect ${what}`} was ${verb} ${n} times${forKey}`;
 }
 
 /**
@@ -197,8 +203,9 @@ export function effectMessage(scenario: Scenario, businessKey: string, n: number
  */
 export function repeatedEffectsNote({ scenario, listener }: CheckerContext): InvariantChecker {
   return perBusinessKey(scenario, listener, (effect, ids) => {
-    const what = scenario.job.kind === 'insertOnce' ? `the row for ${effect.businessKey}` : `${scenario.destination.target} (job key ${effect.businessKey})`;
-    return { invariant: 'effectOnce', severity: 'unchecked', message: `${what} was ${scenario.job.kind === 'insertOnce' ? 'inserted' : 'performed'} ${effect.nth} times — a duplicate this scenario's invariants do not check`, eventIds: ids };
+    const { what, verb } = effectWords(scenario, effect.businessKey);
+    const named = verb === 'inserted' ? what : `${what} (job key ${effect.businessKey})`;
+    return { invariant: 'effectOnce', severity: 'unchecked', message: `${named} was ${verb} ${effect.nth} times — a duplicate this scenario's invariants do not check`, eventIds: ids };
   });
 }
 

@@ -40,7 +40,7 @@
 import type { RunResult } from '../engine/run';
 import type { TraceEvent } from '../engine/trace';
 import { sqlCallOf } from '../engine/trace';
-import { fmtTime } from '../engine/fmt';
+import { fmtList, fmtTime } from '../engine/fmt';
 import { faultKinds as registeredFaultKinds } from '../faults/registry';
 import { sequencesFor, tablesFor } from '../engine/tables';
 import { renderReply, renderSequenceSetup, renderSql, renderTableSetup, quoteIdent } from '../resources/renderSql';
@@ -740,7 +740,7 @@ export function stepRangesText(ranges: readonly StepRange[]): string {
   const parts = ranges.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}–${r.to}`));
   if (parts.length === 0) return 'no steps';
   const single = ranges.length === 1 && ranges[0]!.from === ranges[0]!.to;
-  return `${single ? 'step' : 'steps'} ${parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`}`;
+  return `${single ? 'step' : 'steps'} ${fmtList(parts)}`;
 }
 
 /** The header's lines on where a replay on one server stops being meaningful (none when it never does). */

@@ -12,7 +12,7 @@
  * replayed (a Redis failover)` (`overSteps`) — a report without it backs no claim; a run that touches none — only the SQS queue's
  * model and the destination — says it was not replayed against a server, and what stays a model.
  */
-import { findPreset, runScenario, stepRangesText, type Scenario, type StepRange, type TraceEvent } from '../../sim';
+import { findPreset, fmtList, runScenario, stepRangesText, type Scenario, type StepRange, type TraceEvent } from '../../sim';
 
 /** One variant's replay: the steps compared and the replies that differed, per server. */
 export interface FidelityReplay {
@@ -130,7 +130,7 @@ const touchesServer = (t: RunTouches) => t.postgresql || t.redis;
 /** The parts of runs that stay models, in words ("the SQS queue charges and the external API POST /v1/charges"). */
 function modelsText(ts: readonly RunTouches[]): string {
   const parts = [...new Set(ts.flatMap((t) => [t.queue, t.destination].filter((x): x is string => x !== null)))];
-  return parts.length === 0 ? '' : parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return fmtList(parts);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** A worker's beliefs in words ("believes it owns lease:export, token 33"). */
-import type { Beliefs, Scenario, WorkerOutcome } from '../../sim';
+import { fmtList, type Beliefs, type Scenario, type WorkerOutcome } from '../../sim';
 import { fmtSeconds } from '../faults/faultCatalog';
 
 /** How a job ended, in words (the inspector never shows the model's internal names). */
@@ -31,7 +31,7 @@ export function heldLockWords(scenario: Scenario, workerId: string): string {
   const keys = advisory && worker ? [...new Set(worker.steps.flatMap((st) => (st.do === 'acquire' ? [st.advisoryKey ?? m.advisoryKey] : [])))] : [];
   const parts: string[] = [];
   if (keys.length === 1) parts.push(`advisory lock ${keys[0]}`);
-  else if (keys.length > 1) parts.push(`one of advisory locks ${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`);
+  else if (keys.length > 1) parts.push(`one of advisory locks ${fmtList(keys.map(String))}`);
   if (m.rowLock === 'forUpdate' || m.rowLock === 'forUpdateNowait' || m.rowLock === 'forUpdateSkipLocked') parts.push('a row lock (SELECT … FOR UPDATE)');
   return parts.length === 0 ? 'a lock' : parts.join(' or ');
 }

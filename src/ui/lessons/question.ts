@@ -9,7 +9,7 @@
  * schedule whose run is cut short (inconclusive: it neither breaks nor holds) is never offered. Pure apart from the
  * search it is handed (the app's runs over Web Workers; tests pass an in-thread `searchFaults`).
  */
-import { describeFault, duplicateEffects, INVARIANT_TEXT, runScenario, Rng, type Fault, type Invariant, type Scenario } from '../../sim';
+import { describeFault, duplicateEffects, fmtList, INVARIANT_TEXT, runScenario, Rng, type Fault, type Invariant, type Scenario } from '../../sim';
 import { applicableKinds, candidatesFor, withoutFaults, withSchedule } from '../../sim/search/search';
 import type { FindCounterexample } from '../interview/kit';
 
@@ -52,7 +52,7 @@ export function askFor(design: Scenario): Ask {
 export function askInWords(ask: Ask): string {
   if (ask.kind === 'repeats') return `produce ${ask.what} more than once?`;
   const named = ask.invariants.map((k) => `“${INVARIANT_TEXT[k]}”`);
-  const list = named.length <= 1 ? (named[0] ?? 'an invariant') : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
+  const list = named.length === 0 ? 'an invariant' : fmtList(named, 'or');
   return `breaks ${list}?`;
 }
 

@@ -17,7 +17,7 @@
  * or Esc (which leaves full screen on a projector, and must not close the vote too).
  */
 import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
-import { findPreset, type Scenario } from '../../sim';
+import { findPreset, fmtList, type Scenario } from '../../sim';
 import { indexOfEvent, useLockscope, useLockscopeStore, useRun, useVisibility } from '../store';
 import { bookmarkAt } from '../store/bookmarks';
 import type { LockscopeState } from '../store/types';
@@ -140,7 +140,7 @@ function useWorkshopKeys(handle: (key: string) => void, keys: ReadonlySet<string
 /** "A, B or C" for three options (the letters the vote shows). */
 function letterList(n: number): string {
   const letters = Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
-  return letters.length <= 1 ? (letters[0] ?? '') : `${letters.slice(0, -1).join(', ')} or ${letters.at(-1)}`;
+  return fmtList(letters, 'or');
 }
 
 /** The vote: options, the tally (editable by the presenter), the answer once revealed. */
