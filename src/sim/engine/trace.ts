@@ -10,6 +10,7 @@ import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { DestinationWrite } from '../resources/destination';
 import type { DestinationCmd, PoolCmd, PoolReply } from '../resources/builtinResources';
 import type { EtcdCmd, EtcdReply } from '../resources/lockService';
+import type { PoolerCmd, PoolerReply } from '../resources/pooler';
 
 /** The trace kinds of the built-in resources and of the engine itself. */
 export type BuiltinTraceKind = 'sql' | 'redis' | 'etcd' | 'destination' | 'pool' | 'step' | 'fault' | 'expiry' | 'outcome';
@@ -88,6 +89,8 @@ export type BuiltinCall =
       readonly cutOff?: true;
     }
   | { readonly resource: 'pool'; readonly caller: string; readonly command: PoolCmd; readonly reply: PoolReply }
+  /** PgBouncer (`database.pooler`): a client connection linked to a server connection, unlinked, or closed; `caller` is the worker. */
+  | { readonly resource: 'pooler'; readonly caller: string; readonly command: PoolerCmd; readonly reply: PoolerReply }
   /** `reply` is a copy of the write as it stands after the command. */
   | { readonly resource: 'destination'; readonly caller: string; readonly command: DestinationCmd; readonly reply: DestinationWrite };
 
@@ -99,6 +102,21 @@ export function sqlCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinC
 /** The lock service (etcd) call behind an event, if any. */
 export function etcdCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'etcd' }> | undefined {
   return e.call?.resource === 'etcd' ? (e.call as Extract<BuiltinCall, { resource: 'etcd' }>) : undefined;
+}
+
+/** The Redis call behind an event, if any. */
+export function redisCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'redis' }> | undefined {
+  return e.call?.resource === 'redis' ? (e.call as Extract<BuiltinCall, { resource: 'redis' }>) : undefined;
+}
+
+/** The application connection pool's call behind an event, if any. */
+export function poolCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'pool' }> | undefined {
+  return e.call?.resource === 'pool' ? (e.call as Extract<BuiltinCall, { resource: 'pool' }>) : undefined;
+}
+
+/** PgBouncer's call behind an event, if any. */
+export function poolerCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'pooler' }> | undefined {
+  return e.call?.resource === 'pooler' ? (e.call as Extract<BuiltinCall, { resource: 'pooler' }>) : undefined;
 }
 
 /** The destination call behind an event, if any. */

@@ -31,7 +31,7 @@
  * helper — is in the application.
  */
 import type { CheckedEvent } from '../engine/trace';
-import { sqlCallOf } from '../engine/trace';
+import { etcdCallOf, poolCallOf, poolerCallOf, redisCallOf, sqlCallOf } from '../engine/trace';
 import type { CheckerContext, Finding, InvariantChecker, WaitCycleEdge } from './types';
 import { FindingLog } from './types';
 import type { DbReply } from '../resources/sqlTypes';
@@ -93,10 +93,13 @@ function endedBy(e: CheckedEvent, who: string, letGo: string | undefined): strin
     if (failed !== undefined) return ENDED_BY_CODE[failed]?.(who) ?? `${who}'s statement failed (${failed})`;
     return `${letGo === undefined ? '' : `${letGo}, and `}${who}'s statement went through`;
   }
-  const call = e.call as { resource: string; command: { key?: string }; reply: { status?: string; kind?: string; succeeded?: boolean } } | undefined;
-  if (call?.resource === 'pool' && call.reply.status === 'timeout') return `${who}'s pool acquire timeout fired`;
-  if (call?.resource === 'pool' || call?.resource === 'pooler') return `${who} got a connection`;
-  if ((call?.resource === 'redis' && call.reply.kind === 'ok') || (call?.resource === 'etcd' && call.reply.succeeded === true)) return `${who} got ${call.command.key ?? 'the lock'}`;
+  const poolCall = poolCallOf(e);
+  if (poolCall?.reply.status === 'timeout') return `${who}'s pool acquire timeout fired`;
+  if (poolCall !== undefined || poolerCallOf(e) !== undefined) return `${who} got a connection`;
+  const redisCall = redisCallOf(e);
+  if (redisCall?.command.op === 'SET' && redisCall.reply.kind === 'ok') return `${who} got ${redisCall.command.key}`;
+  const etcdCall = etcdCallOf(e);
+  if (etcdCall?.command.op === 'txnAcquire' && etcdCall.reply.op === 'txnAcquire' && etcdCall.reply.succeeded) return `${who} got ${etcdCall.command.key}`;
   if (e.state === 'crashed') return `${who} crashed`;
   if (e.state === 'done') return `${who} gave up waiting and ended its job`;
   return `${who} stopped waiting`;
@@ -140,26 +143,27 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   };
 
   const track = (e: CheckedEvent): void => {
-    const call = e.call;
-    if (call?.resource === 'pool') {
-      const { command, reply } = call as { command: { op: string; connection?: string; process?: string; helper?: boolean }; reply: { status: string; connection?: string } };
-      if (command.op === 'connect' && reply.status === 'ok' && reply.connection !== undefined) {
-        sessionOwner.set(reply.connection, call.caller);
+    const poolCall = poolCallOf(e);
+    if (poolCall !== undefined) {
+      const { command, reply } = poolCall;
+      if (command.op !== 'connect') {
+        // A return or a destroy: the connection is nobody's now.
+        sessionOwner.delete(command.connection);
+        helperConns.delete(command.connection);
+      } else if (reply.status === 'ok') {
+        sessionOwner.set(reply.connection, poolCall.caller);
         connPool.set(reply.connection, command.process ?? '');
         if (command.helper === true) helperConns.add(reply.connection);
         else helperConns.delete(reply.connection);
-      } else if (command.op === 'connect' && reply.status === 'waits') {
-        poolWaits.set(e.actor, { kind: 'app', process: command.process ?? '', helper: command.helper === true, eventId: e.id });
-      } else if (command.op !== 'connect' && command.connection !== undefined) {
-        sessionOwner.delete(command.connection);
-        helperConns.delete(command.connection);
-      }
+      } else if (reply.status === 'waits') poolWaits.set(e.actor, { kind: 'app', process: command.process ?? '', helper: command.helper === true, eventId: e.id });
     }
-    if (call?.resource === 'pooler') {
-      const { command, reply } = call as { command: { op: string; client?: string }; reply: { status: string; server?: string } };
-      if (command.op === 'link' && reply.status === 'ok' && reply.server !== undefined && command.client !== undefined) backendClient.set(reply.server, command.client);
-      else if (command.op === 'link' && reply.status === 'waits') poolWaits.set(e.actor, { kind: 'pooler', process: '', helper: command.client !== undefined && helperConns.has(command.client), eventId: e.id });
-      else if (command.op === 'close' && reply.server !== undefined) backendClient.delete(reply.server);
+    const poolerCall = poolerCallOf(e);
+    if (poolerCall !== undefined) {
+      const { command, reply } = poolerCall;
+      if (reply.status === 'ok') backendClient.set(reply.server, command.client);
+      else if (reply.status === 'waits') poolWaits.set(e.actor, { kind: 'pooler', process: '', helper: helperConns.has(command.client), eventId: e.id });
+      // Any other reply that names a server connection unlinked it from the client (a close: discarded, or the server connection closed).
+      else if (reply.status !== 'none') backendClient.delete(reply.server);
     }
     const sql = sqlCallOf(e);
     const txEnd = sql === undefined ? undefined : transactionEnd(sql);
@@ -201,27 +205,26 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
           : { from: e.actor, to, on: 'db', what: on, eventId: e.id });
       }
     }
-    if (call?.resource === 'etcd') {
-      // An etcd lock's acquire transaction: a failed compare means the key is held (like SET NX → nil).
-      const { command, reply } = call as { command: { op: string; key?: string }; reply: { op: string; succeeded?: boolean } };
-      if (command.op === 'txnAcquire' && command.key !== undefined && reply.op === 'txnAcquire') {
-        const holder = leaseHolder.get(command.key);
-        if (reply.succeeded === true) waits.delete(e.actor);
-        else if (holder !== undefined && holder !== e.actor && waits.get(e.actor)?.to !== holder) {
-          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lock ${command.key} (etcd)`, eventId: e.id, key: command.key });
-        }
-      }
+    const etcdCall = etcdCallOf(e);
+    // An etcd lock's acquire transaction: a failed compare means the key is held (like SET NX → nil).
+    if (etcdCall?.command.op === 'txnAcquire' && etcdCall.reply.op === 'txnAcquire') {
+      const { key } = etcdCall.command;
+      if (etcdCall.reply.succeeded) waits.delete(e.actor);
+      else waitForLease(e, key, (holder) => `${holder}'s lock ${key} (etcd)`);
     }
-    if (call?.resource === 'redis') {
-      const { command, reply } = call as { command: { op: string; key?: string; nx?: boolean }; reply: { kind: string } };
-      if (command.op === 'SET' && command.nx === true && command.key !== undefined) {
-        const holder = leaseHolder.get(command.key);
-        if (reply.kind === 'ok') waits.delete(e.actor);
-        else if (reply.kind === 'nil' && holder !== undefined && holder !== e.actor && waits.get(e.actor)?.to !== holder) {
-          waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: `${holder}'s lease ${command.key}`, eventId: e.id, key: command.key });
-        }
-      }
+    const redisCall = redisCallOf(e);
+    if (redisCall?.command.op === 'SET' && redisCall.command.nx === true) {
+      const { key } = redisCall.command;
+      if (redisCall.reply.kind === 'ok') waits.delete(e.actor);
+      else if (redisCall.reply.kind === 'nil') waitForLease(e, key, (holder) => `${holder}'s lease ${key}`);
     }
+  };
+
+  /** A try for `key` found it held: the worker now waits for its holder (unless it is the holder, or already waits for it). */
+  const waitForLease = (e: CheckedEvent, key: string, what: (holder: string) => string): void => {
+    const holder = leaseHolder.get(key);
+    if (holder === undefined || holder === e.actor || waits.get(e.actor)?.to === holder) return;
+    waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: what(holder), eventId: e.id, key });
   };
 
   /** Who holds the connections a pool wait waits for: `[connection, worker | undefined]` (undefined: a linked client no worker holds). */
