@@ -101,3 +101,33 @@ describe('noWaitCycle: a lease wait ends when the waiter gets the key', () => {
     expect(cycleOver([...events, lease(50, 2_000, 'acquired'), lease(51, 2_500, 'released')]).message).toBe(`${CYCLE}: it lasted until 2.5 s, when A stopped waiting`);
   });
 });
+
+describe('noWaitCycle: only what the cycle waits for counts', () => {
+  it('another key freed leaves A waiting for B\'s lease (the cycle goes on)', () => {
+    const { events } = cycleStart();
+    const other = (id: number, atMs: number, op: 'acquired' | 'released' | 'deleted' | 'expired') => ({ id: `e${id}`, atMs, actor: 'C', kind: 'redis', data: { t: 'lease', op, key: 'lease:other', worker: 'C' } }) as CheckedEvent;
+    for (const op of ['released', 'deleted', 'expired'] as const) {
+      expect(cycleOver([...events, other(50, 2_000, 'acquired'), other(51, 2_500, op)]).message, op).toBe(`${CYCLE}, so its deadlock check does not break it`);
+    }
+  });
+
+  it('statement_timeout is named as what may end a cycle only when one of its waits is in the database', () => {
+    const c = runScenario({ ...appWaitCycle, database: { ...appWaitCycle.database, poolSize: 1, statementTimeoutMs: 20_000 } });
+    const [f] = c.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
+    // A lease wait and a pool wait: no statement waits, so no statement_timeout can end it.
+    expect(f!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from the pool (all 1 in use: c1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+  });
+
+  it('a pool wait is stuck only when every holder of the pool is: one connection kept by a worker that is busy, not waiting, is no cycle', () => {
+    // C holds the pool's second connection for 3 s of work; B waits for a connection from 10 ms.
+    const c: Scenario['workers'][number] = { id: 'C', startMs: 0, amount: 1, steps: [{ do: 'begin' }, { do: 'work', ms: 3_000 }, { do: 'commit' }] };
+    const s: Scenario = { ...appWaitCycle, database: { ...appWaitCycle.database, poolSize: 2 }, workers: [...appWaitCycle.workers, c] };
+    const r = runScenario(s);
+    expect(r.events.some((e) => e.actor === 'B' && e.data?.t === 'wait' && e.data.on === 'pool' && e.atMs === 10)).toBe(true);
+    const found = r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
+    // Once C commits and gives c2 back, B gets it and its SELECT … FOR UPDATE waits for A's row lock: that is the cycle, from 3 s on.
+    expect(found.map((f) => f.message)).toEqual([`stuck: wait cycle A→B→A (A waits for B's lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it`]);
+    // It cites A's refused SET (100 ms) and B's statement that waits (3 s), found then: nothing before 3 s was a cycle.
+    expect(found[0]!.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; })).toEqual(['100 A', '3000 B']);
+  });
+});

@@ -299,7 +299,8 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     const out: string[] = [];
     for (const w of cycle) {
       const p = w.on === 'pool' ? poolWaits.get(w.from) : undefined;
-      const limitMs = p?.kind === 'app' && p.process !== '' ? scenario.processes?.find((x) => x.id === p.process)?.acquireTimeoutMs : undefined;
+      // Only a process's own pool has an acquire timeout (the shared pool's and PgBouncer's waits name process '', which no process id is).
+      const limitMs = p === undefined ? undefined : scenario.processes?.find((x) => x.id === p.process)?.acquireTimeoutMs;
       if (limitMs !== undefined) out.push(`process ${p!.process}'s acquire timeout (${fmtMs(limitMs)})`);
       const giveUpMs = w.on === 'lease' && (scenario.client?.onBusy ?? 'wait') === 'wait' ? scenario.mechanism.acquireTimeoutMs : undefined;
       if (giveUpMs !== undefined && giveUpMs !== null) out.push(`${w.from}'s acquire timeout (${fmtMs(giveUpMs)})`);
@@ -342,7 +343,8 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       const g = letGo.get(w.to);
       return g?.atMs === e.atMs ? g.words : undefined;
     }
-    const gone = w.on === 'lease' && w.key !== undefined ? leaseGone.get(w.key) : undefined;
+    // Only a wait for a lease has a key.
+    const gone = w.key === undefined ? undefined : leaseGone.get(w.key);
     return gone?.atMs === e.atMs && gone.words.startsWith(`${w.to}'s `) ? gone.words : undefined;
   };
 
