@@ -108,8 +108,12 @@ function endedBy(e: CheckedEvent, who: string, letGo: string | undefined): strin
 /** The `noWaitCycle` checker (see the module comment). Publishes one finding per cycle (by its set of workers). */
 export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantChecker {
   const log = new FindingLog(listener);
-  /** Client connection (or, without a pooler, database session) → the worker holding it. */
-  const sessionOwner = new Map<string, string>([['admin', 'admin']]);
+  /**
+   * Client connection (or, without a pooler, database session) → the worker holding it. The admin
+   * script's session has no entry: it never waits outside the database, so no cycle the checker
+   * reports runs through it (a wait for it is a wait for no one here).
+   */
+  const sessionOwner = new Map<string, string>();
   /** Connection → the process whose pool it belongs to ('' = the shared pool), from the `connect` that lent it. */
   const connPool = new Map<string, string>();
   /** Connections a helper borrowed (a second connection of its worker). */
@@ -271,7 +275,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     const pool = p.process === '' ? (scenario.processes === undefined ? 'the pool' : 'the shared pool') : `process ${p.process}'s pool`;
     const own = [...sessionOwner].filter(([c, w]) => w === from && !helperConns.has(c)).map(([c]) => c);
     const what = p.helper
-      ? `a second connection from ${pool} for its helper, while it keeps ${own.join(' and ') || 'none'} (all ${holders.length} in use: ${held})`
+      ? `a second connection from ${pool} for its helper, while it keeps ${own.join(' and ')} (all ${holders.length} in use: ${held})`
       : `a connection from ${pool} (all ${holders.length} in use: ${held})`;
     return { from, to, on: 'pool', what, eventId: p.eventId };
   };
