@@ -131,3 +131,14 @@ describe('noWaitCycle: only what the cycle waits for counts', () => {
     expect(found[0]!.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; })).toEqual(['100 A', '3000 B']);
   });
 });
+
+describe('noWaitCycle: a waiter that now waits for someone else', () => {
+  it('B\'s key lost without an event and C\'s renewal recorded: A\'s next refused SET NX waits for C, which ends the cycle through B, in those words', () => {
+    const { events } = cycleStart();
+    const cRenews = { id: 'e50', atMs: 2_000, actor: 'C', kind: 'redis', data: { t: 'lease', op: 'renewed', key: 'lease:export', worker: 'C' } } as CheckedEvent;
+    const aRefused = { ...events.find((e) => e.actor === 'A' && e.atMs === 100)!, id: 'e51', atMs: 2_100 };
+    const c = cycleOver([...events, cRenews, aRefused]);
+    expect(c.message).toBe(`${CYCLE}: it lasted until 2.1 s, when A waited for C's lease lease:export instead`);
+    expect(c.cited).toEqual(['10 B', '100 A', '2100 A']);
+  });
+});

@@ -352,10 +352,14 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     return gone?.atMs === e.atMs && gone.words.startsWith(`${w.to}'s `) ? gone.words : undefined;
   };
 
-  /** What ended `over`, one of a cycle's waits, at `e`: its lease freed (the waiter's next try takes it), or `endedBy`. */
+  /** What ended `over`, one of a cycle's waits, at `e`: its lease freed (the waiter's next try takes it), a wait for another worker, or `endedBy`. */
   const how = (over: Wait, e: CheckedEvent): string => {
     const letGo = why(over, e);
-    return over.on === 'lease' && letGo !== undefined ? `${letGo}, so ${over.from} no longer waited for ${over.to}` : endedBy(e, over.from, letGo);
+    if (over.on === 'lease' && letGo !== undefined) return `${letGo}, so ${over.from} no longer waited for ${over.to}`;
+    // Still waiting, but for someone else now (the key it tries changed hands): say for whom.
+    const now = waits.get(over.from);
+    if (now !== undefined && now.to !== over.to) return `${over.from} waited for ${now.what} instead`;
+    return endedBy(e, over.from, letGo);
   };
 
   /**
