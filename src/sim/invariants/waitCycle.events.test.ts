@@ -97,8 +97,8 @@ describe('noWaitCycle: a lease wait ends when the waiter gets the key', () => {
   it('a key that changed hands behind the waiter\'s back (lost without an event, taken by C) ends A\'s wait for B when C frees it', () => {
     const { events } = cycleStart();
     const lease = (id: number, atMs: number, op: 'acquired' | 'released') => ({ id: `e${id}`, atMs, actor: 'C', kind: 'redis', data: { t: 'lease', op, key: 'lease:export', worker: 'C' } }) as CheckedEvent;
-    // A waited for B, not for C: the words do not blame C's release for ending a wait for B.
-    expect(cycleOver([...events, lease(50, 2_000, 'acquired'), lease(51, 2_500, 'released')]).message).toBe(`${CYCLE}: it lasted until 2.5 s, when A stopped waiting`);
+    // A waited for B (its belief), but the key it tried was freed: that is what ended the wait.
+    expect(cycleOver([...events, lease(50, 2_000, 'acquired'), lease(51, 2_500, 'released')]).message).toBe(`${CYCLE}: it lasted until 2.5 s, when C's lease lease:export was released, so A no longer waited for B`);
   });
 });
 

@@ -349,7 +349,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     }
     // Only a wait for a lease has a key.
     const gone = w.key === undefined ? undefined : leaseGone.get(w.key);
-    return gone?.atMs === e.atMs && gone.words.startsWith(`${w.to}'s `) ? gone.words : undefined;
+    return gone?.atMs === e.atMs ? gone.words : undefined;
   };
 
   /** What ended `over`, one of a cycle's waits, at `e`: its lease freed (the waiter's next try takes it), a wait for another worker, or `endedBy`. */
