@@ -94,35 +94,28 @@ export type BuiltinCall =
   /** `reply` is a copy of the write as it stands after the command. */
   | { readonly resource: 'destination'; readonly caller: string; readonly command: DestinationCmd; readonly reply: DestinationWrite };
 
-/** The database call behind an event, if any. */
-export function sqlCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'db' }> | undefined {
-  return e.call?.resource === 'db' ? (e.call as Extract<BuiltinCall, { resource: 'db' }>) : undefined;
+/** The call of the built-in resource `resource` behind an event, if any (the one narrowing the accessors below share). */
+function builtinCallOf<R extends BuiltinCall['resource']>(e: { readonly call?: ResourceCall }, resource: R): Extract<BuiltinCall, { resource: R }> | undefined {
+  return e.call?.resource === resource ? (e.call as Extract<BuiltinCall, { resource: R }>) : undefined;
 }
+
+/** The database call behind an event, if any. */
+export const sqlCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'db');
 
 /** The lock service (etcd) call behind an event, if any. */
-export function etcdCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'etcd' }> | undefined {
-  return e.call?.resource === 'etcd' ? (e.call as Extract<BuiltinCall, { resource: 'etcd' }>) : undefined;
-}
+export const etcdCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'etcd');
 
 /** The Redis call behind an event, if any. */
-export function redisCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'redis' }> | undefined {
-  return e.call?.resource === 'redis' ? (e.call as Extract<BuiltinCall, { resource: 'redis' }>) : undefined;
-}
+export const redisCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'redis');
 
 /** The application connection pool's call behind an event, if any. */
-export function poolCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'pool' }> | undefined {
-  return e.call?.resource === 'pool' ? (e.call as Extract<BuiltinCall, { resource: 'pool' }>) : undefined;
-}
+export const poolCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'pool');
 
 /** PgBouncer's call behind an event, if any. */
-export function poolerCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'pooler' }> | undefined {
-  return e.call?.resource === 'pooler' ? (e.call as Extract<BuiltinCall, { resource: 'pooler' }>) : undefined;
-}
+export const poolerCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'pooler');
 
 /** The destination call behind an event, if any. */
-export function destinationCallOf(e: { readonly call?: ResourceCall }): Extract<BuiltinCall, { resource: 'destination' }> | undefined {
-  return e.call?.resource === 'destination' ? (e.call as Extract<BuiltinCall, { resource: 'destination' }>) : undefined;
-}
+export const destinationCallOf = (e: { readonly call?: ResourceCall }) => builtinCallOf(e, 'destination');
 
 /** One event of a run. */
 export interface TraceEvent {
