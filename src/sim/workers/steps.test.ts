@@ -446,6 +446,39 @@ describe('fencing tokens are compared with the grants before them', () => {
     expect(grants[1]).toBe('B (integer) 33 | B gets fencing token 33, the same token as an earlier grant: the counter lost its increments (a failover?), so two holders now carry token 33.');
     expect(grants.join('\n')).not.toMatch(/higher/);
   });
+
+  // The boundary of "overwrites a newer write": an unconditional UPDATE of the fenced row over a
+  // fence equal to its own token is its own earlier write (a retry) unless another holder carried it.
+  const fencedWrites = (r: RunResult): string[] => r.events.filter((e) => e.command?.startsWith('UPDATE documents')).map((e) => `${e.atMs} ${e.actor} ${e.reply} | ${e.narration}`);
+
+  it('an unfenced UPDATE over the same holder\'s own earlier write (the same token) loses nothing', () => {
+    const s = variant('fenced-db-write', false, {});
+    const a = s.workers[0]!;
+    const r = runScenario({ ...s, faults: [], workers: [{ ...a, steps: [{ do: 'acquire' }, { do: 'work', ms: 5000 }, { do: 'effect', ms: 1000 }, { do: 'effect', ms: 1000 }, { do: 'release' }] }] });
+    expect(fencedWrites(r)).toEqual([
+      '5000 A UPDATE 1 | A writes row 7 of documents and sets fence = 33 (UPDATE 1); the UPDATE does not check the fence.',
+      '6000 A UPDATE 1 | A writes row 7 of documents and sets fence = 33 (UPDATE 1); the UPDATE does not check the fence.',
+    ]);
+    expect(r.verdict.held).toBe(true);
+  });
+
+  it('an unfenced UPDATE over another holder\'s write with the same token (a failover lost the INCR): that write is lost, as the checker says', () => {
+    const s = variant('fenced-db-write', false, {});
+    const r = runScenario({ ...s, lease: { ...s.lease, replicationLagMs: 5_000 }, faults: [{ kind: 'failover', atMs: 1_000 }, ...s.faults] });
+    expect(fencedWrites(r)).toEqual([
+      '7000 B UPDATE 1 | B writes row 7 of documents and sets fence = 33 (UPDATE 1); the UPDATE does not check the fence.',
+      "45000 A UPDATE 1 | A's UPDATE overwrites B's row (fence 33) with its own token 33 (UPDATE 1): nothing in the UPDATE compares the tokens, so B's write with the same token is lost.",
+    ]);
+    expect(r.verdict.violations.map((f) => f.message)).toEqual(["the database accepted A's token 33 after B's write with the same token: two holders carried token 33, so it could not tell the stale one"]);
+  });
+
+  it('an unfenced UPDATE over a newer holder\'s write (a higher fence): the newer write is lost', () => {
+    const r = runScenario(variant('fenced-db-write', false, {}));
+    expect(fencedWrites(r)).toEqual([
+      '35000 B UPDATE 1 | B writes row 7 of documents and sets fence = 34 (UPDATE 1); the UPDATE does not check the fence.',
+      "45000 A UPDATE 1 | A's UPDATE overwrites B's row (fence 34) with its own token 33 (UPDATE 1): nothing in the UPDATE compares the tokens, so B's newer write is lost.",
+    ]);
+  });
 });
 
 describe('the job lifecycle: a request given up is no longer waiting', () => {

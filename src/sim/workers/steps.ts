@@ -279,9 +279,13 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
     },
     ok: () => {
       if (conditional) return `${w.id} writes ${row} with fencing token ${token} (UPDATE 1): the row's fence was lower, so the database accepts it.`;
-      if (token !== null && priorFence !== null && priorFence >= token) {
+      // A write it overwrites is lost when it came from a newer holder (a higher fence) or from
+      // another holder given the same token; its own earlier write with its token (a retry) is not.
+      const sameToken = priorFence === token && priorWriter !== w.id;
+      if (token !== null && priorFence !== null && (priorFence > token || sameToken)) {
         const whose = priorWriter === null ? `the row, which carried fence ${priorFence}` : `${priorWriter}'s row (fence ${priorFence})`;
-        return explained(`${w.id}'s UPDATE overwrites ${whose} with its own token ${token} (UPDATE 1)`, `: nothing in the UPDATE compares the tokens, so ${priorWriter === null ? 'the newer write' : `${priorWriter}'s newer write`} is lost`);
+        const lost = sameToken ? `${priorWriter ?? 'another holder'}'s write with the same token` : priorWriter === null ? 'the newer write' : `${priorWriter}'s newer write`;
+        return explained(`${w.id}'s UPDATE overwrites ${whose} with its own token ${token} (UPDATE 1)`, `: nothing in the UPDATE compares the tokens, so ${lost} is lost`);
       }
       return token !== null ? explained(`${w.id} writes ${row} and sets fence = ${token} (UPDATE 1)`, '; the UPDATE does not check the fence') : `${w.id} writes ${row} (UPDATE 1).`;
     },
