@@ -73,7 +73,7 @@ describe('client.onBusy', () => {
     expect(tries.map((e) => [e.command, e.reply])).toEqual([['SELECT pg_try_advisory_lock(42)', 'f']]);
     expect(tries[0]!.narration).toBe('Advisory lock 42 is held by another session: B\'s try-lock returns false, so it skips the job without an error.');
     expect(of(r, 'B', 'SELECT pg_advisory_unlock')).toHaveLength(0);
-    expect(outcomes(r, 'B')).toEqual(['B is done: the lock was taken, so it skipped the job without an error.']);
+    expect(outcomes(r, 'B')).toEqual(['B is done: it did not get the lock, so it skipped the job without an error.']);
     expect(of(r, 'A', 'SELECT pg_try_advisory_lock')[0]!.reply).toBe('t');
   });
 
@@ -94,7 +94,7 @@ describe('client.onBusy', () => {
     expect(of(r, 'B', 'SET').map((e) => e.reply)).toEqual(['(nil)']);
     expect(of(r, 'B', 'SET')[0]!.narration).toBe('lease:j is taken; B tried once and skips the job without an error.');
     expect(of(r, 'B', 'EVAL')).toHaveLength(0);
-    expect(outcomes(r, 'B')).toEqual(['B is done: the lock was taken, so it skipped the job without an error.']);
+    expect(outcomes(r, 'B')).toEqual(['B is done: it did not get the lock, so it skipped the job without an error.']);
   });
 
   it('retry, lease: 1 + retries SET NX, then the job fails', () => {
@@ -193,7 +193,7 @@ describe('the version-2 example file (fixtures/scenario-v2-client.json, README "
       'host2 SELECT pg_try_advisory_lock(7) → f',
       'host1 SELECT pg_advisory_unlock(7) → t',
     ]);
-    expect(outcomes(r, 'host2')).toEqual(['host2 is done: the lock was taken, so it skipped the job without an error.']);
+    expect(outcomes(r, 'host2')).toEqual(['host2 is done: it did not get the lock, so it skipped the job without an error.']);
     expect(r.verdict.held).toBe(true);
   });
 });

@@ -49,7 +49,7 @@ describe('a SET NX that gets no reply did not take the lease: the client\'s onBu
       [1_000, '(no reply: connection timed out)', 'B cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease; try 1 of 2, it tries again in 1 s.'],
       [2_000, '(no reply: connection timed out)', 'B cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease; that was try 2 of 2, so B gives up and fails the job.'],
     ]);
-    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').map((e) => e.narration)[0]).toBe('B\'s job fails (lease:ledger was still taken after 2 tries); its error path runs.');
+    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').map((e) => e.narration)[0]).toBe('B\'s job fails (its last of 2 tries got no reply from the lease store); its error path runs.');
   });
 
   it('skip: one try without a reply, and the job is skipped without an error', () => {
@@ -57,7 +57,7 @@ describe('a SET NX that gets no reply did not take the lease: the client\'s onBu
     expect(tries(r).map((e) => [e.atMs, e.narration])).toEqual([
       [1_000, 'B cannot reach the lease store: its SET gets no reply, so it cannot know whether it took the lease; B tried once and skips the job without an error.'],
     ]);
-    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').at(-1)!.narration).toBe('B is done: the lock was taken, so it skipped the job without an error.');
+    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').at(-1)!.narration).toBe('B is done: it did not get the lock, so it skipped the job without an error.');
   });
 
   it('wait: it keeps trying every retryEveryMs, a timeout and a taken key alike', () => {

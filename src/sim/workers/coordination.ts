@@ -9,8 +9,8 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
-import { runRedis, runSql } from './replyClass';
-import { compareToken, failOnLostRelease, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
+import { redisClassOf, runRedis, runSql } from './replyClass';
+import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
 import { acquireEtcdLease, keepAliveEtcdLease, releaseEtcdLease } from './etcdLease';
 
 /**
@@ -225,7 +225,8 @@ export function acquireLease(world: World, w: WorkerRuntime, k: () => void): voi
     }, w);
     if (reply.kind !== 'ok' && n >= tries) {
       if (c.onBusy === 'skip') return world.jobs.skipRest(w, 'skipped');
-      return world.jobs.fail(w, `${L.key} was still taken after ${tries} tries`);
+      const last = redisClassOf(reply);
+      return world.jobs.fail(w, gaveUpReason(L.key, tries, 'the lease store', last === 'timeout' ? { kind: 'noReply' } : reply.kind === 'error' ? { kind: 'error', message: reply.message } : { kind: 'taken' }));
     }
     if (reply.kind !== 'ok') {
       const giveUpAtMs = world.scenario.mechanism.acquireTimeoutMs == null ? null : started + world.scenario.mechanism.acquireTimeoutMs;

@@ -21,8 +21,8 @@ import type { World, WorkerRuntime } from '../engine/world';
 import { fmtMs } from '../engine/fmt';
 import { explained } from '../engine/narration';
 import { ETCD_MIN_LEASE_TTL_S, ttlSecondsOf, type EtcdReply } from '../resources/lockService';
-import { runEtcd } from './replyClass';
-import { compareToken, failOnLostRelease, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
+import { etcdClassOf, runEtcd } from './replyClass';
+import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken, type LastTry } from './leaseShared';
 
 /** The lease TTL the client asks for, in seconds: `lease.ttlMs` rounded up (validation keeps it whole). */
 function ttlSeconds(world: World): number {
@@ -35,6 +35,14 @@ const secs = (ttlS: number): string => fmtMs(ttlS * 1000);
 /** A reply that cannot come for the request it answers (the model's replies are typed per request). */
 function unexpected(r: EtcdReply): never {
   throw new Error(`etcd answered with ${r.op} where another reply was expected`);
+}
+
+/** What a try that did not take the lock found, from etcd's reply to its grant or transaction. */
+function lastTry(r: EtcdReply): LastTry {
+  const c = etcdClassOf(r);
+  if (c === 'timeout') return { kind: 'noReply' };
+  if (r.op === 'error') return c === 'none' ? { kind: 'leaseGone' } : { kind: 'error', message: r.message };
+  return { kind: 'taken' };
 }
 
 /**
@@ -71,12 +79,12 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
   const waiting = (): void => {
     if (world.stateOf(w) !== 'waiting') world.send(w, 'WAIT');
   };
-  /** The try did not take the lock: give up (skip, fail: its lease is no longer kept alive) or try again later. */
-  const notTaken = (): void => {
+  /** The try did not take the lock (`reply` says why): give up (skip, fail: its lease is no longer kept alive) or try again later. */
+  const notTaken = (reply: EtcdReply): void => {
     if (n >= tries) {
       w.renewGen += 1;
       if (c.onBusy === 'skip') return world.jobs.skipRest(w, 'skipped');
-      return world.jobs.fail(w, `${key} was still taken after ${tries} tries`);
+      return world.jobs.fail(w, gaveUpReason(key, tries, 'etcd', lastTry(reply)));
     }
     const giveUpAtMs = m.acquireTimeoutMs == null ? null : started + m.acquireTimeoutMs;
     if (giveUpAtMs !== null && world.nowMs + L.retryEveryMs > giveUpAtMs) {
@@ -90,8 +98,8 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
     }
     world.at(world.nowMs + L.retryEveryMs, attempt, w);
   };
-  /** `etcdctl lease grant <ttl>`; true when the worker got a lease (its keep-alive timer then starts). */
-  const grant = (): boolean => {
+  /** `etcdctl lease grant <ttl>`; null when the worker got a lease (its keep-alive timer then starts), else etcd's reply. */
+  const grant = (): EtcdReply | null => {
     const ttlS = ttlSeconds(world);
     const reply = runEtcd(world, w.id, { op: 'leaseGrant', ttlS }, {
       believe: (r) => {
@@ -107,13 +115,14 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
       error: (r) => next(`${w.id}'s lease grant fails (${r.message})`),
       timeout: () => next(`${w.id} cannot reach etcd: its lease grant gets no reply`),
     }, w);
-    if (reply.op !== 'leaseGrant') return false;
+    if (reply.op !== 'leaseGrant') return reply;
     scheduleRenewal(world, w, world.nowMs, keepAliveEtcdLease);
-    return true;
+    return null;
   };
   const attempt = (): void => {
     n += 1;
-    if (w.etcdLease === null && !grant()) return notTaken();
+    const refused = w.etcdLease === null ? grant() : null;
+    if (refused !== null) return notTaken(refused);
     const lease = w.etcdLease!;
     const earlier = highestTokenGranted(world);
     const believedUntilMs = lease.sinceMs + lease.ttlS * 1000;
@@ -142,7 +151,7 @@ export function acquireEtcdLease(world: World, w: WorkerRuntime, k: () => void):
       error: (r) => next(`${w.id}'s transaction fails (${r.message})`),
       timeout: () => next(`${w.id} cannot reach etcd: its transaction gets no reply, so it cannot know whether it took the lock`),
     }, w);
-    if (reply.op !== 'txnAcquire' || !reply.succeeded) return notTaken();
+    if (reply.op !== 'txnAcquire' || !reply.succeeded) return notTaken(reply);
     const grantedAtMs = world.nowMs;
     const granted = (): void => {
       world.metrics.acquisitionLatencyMs.push(grantedAtMs - started);
@@ -231,8 +240,11 @@ export function releaseEtcdLease(world: World, w: WorkerRuntime, k: () => void):
     return k();
   }
   if (lease === null) {
-    // Its client never got a lease (the grant got no reply): there is nothing to revoke.
-    world.send(w, 'BELIEVE', { ownsLease: false });
+    // Its client holds no lease: etcd answered a keep-alive "lease not found" (the client dropped
+    // the lease then), or it never took the lock with a live one. There is nothing to revoke, and
+    // the release step says so rather than passing without a word.
+    const why = world.beliefs(w).renewFailed ? `its keep-alive found its lease gone, and ${key} with it` : `it never took ${key} with a live lease`;
+    world.emit(w.id, 'step', `${w.id} has no etcd lease to revoke (${why}), so its client sends nothing.`, { worker: w });
     return k();
   }
   const reply = runEtcd(world, w.id, { op: 'leaseRevoke', id: lease.id }, {

@@ -9,6 +9,28 @@ import { sqlCallOf } from '../engine/trace';
 import { FENCE_SEQUENCE } from '../engine/tables';
 import { runSql, type SqlDone } from './replyClass';
 
+/** What a lock client's last try to take the lock found (`gaveUpReason`). */
+export type LastTry =
+  | { readonly kind: 'taken' }
+  | { readonly kind: 'noReply' }
+  | { readonly kind: 'leaseGone' }
+  | { readonly kind: 'error'; readonly message: string };
+
+/**
+ * Why a client that gave up after `tries` tries (`client.onBusy` "retry") fails its job, in the
+ * words of the outcome ("B's job fails (…)"): from what its last try found, so that a client cut
+ * off from `store` is not said to have found the key taken.
+ */
+export function gaveUpReason(key: string, tries: number, store: string, last: LastTry): string {
+  const which = tries === 1 ? 'its only try' : `its last of ${tries} tries`;
+  switch (last.kind) {
+    case 'taken': return `${key} was still taken after ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+    case 'noReply': return `${which} got no reply from ${store}`;
+    case 'leaseGone': return `${which} found its own lease gone`;
+    case 'error': return `${which} failed (${last.message})`;
+  }
+}
+
 /**
  * The client checks the release's reply (`client.checkRelease`) and it says the lock was not
  * held: the job fails (its error path runs) instead of going on. Only on the job's own release

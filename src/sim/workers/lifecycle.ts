@@ -179,7 +179,7 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   failed: 'the job failed',
   stopped: 'it stopped because it could not keep its lease',
   gaveUp: 'it gave up',
-  skipped: 'the lock was taken, so it skipped the job without an error',
+  skipped: 'it did not get the lock, so it skipped the job without an error',
   crashed: 'it crashed',
   noJob: 'there was no job in the queue for it',
   shutDown: 'it shut down before finishing the job',

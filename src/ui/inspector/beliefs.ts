@@ -11,7 +11,7 @@ export const OUTCOME_WORDS: Record<WorkerOutcome, string> = {
   failed: 'the job failed',
   stopped: 'stopped before writing',
   gaveUp: 'gave up waiting',
-  skipped: 'skipped the job (the lock was taken)',
+  skipped: 'skipped the job (it did not get the lock)',
   crashed: 'crashed',
   noJob: 'found no job to do',
   shutDown: 'shut down and handed its job back',
