@@ -246,7 +246,7 @@ describe('renew-partition', () => {
     expect(cmd(r, 'A', 'PUT')).toHaveLength(0);
     expect(r.metrics.renewFailures).toBe(1);
     expect(find(r, (e) => e.actor === 'A' && e.kind === 'outcome').map((e) => e.narration)).toEqual([
-      'A saw a renewal fail, so it stops before writing anything.',
+      'A saw a renewal fail, so it stops before its write.',
       'A is done: it stopped because it could not keep its lease.',
     ]);
     expect(cmd(r, 'B', 'PUT').map((e) => e.reply)).toEqual(['(pending: no reply yet)', '200 OK (upload complete)']);

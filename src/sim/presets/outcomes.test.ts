@@ -359,7 +359,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
     withFix: {
       held: true,
       findings: [],
-      outcomes: ['8000 A saw a renewal fail, so it stops before writing anything.', '8000 A is done: it stopped because it could not keep its lease.', '41000 B is done: it completed the job.'],
+      outcomes: ['8000 A saw a renewal fail, so it stops before its write.', '8000 A is done: it stopped because it could not keep its lease.', '41000 B is done: it completed the job.'],
       metrics: { acquisitionLatency: { count: 2, meanMs: 6000, maxMs: 12000 }, leaseAgeAtCommit: { count: 1, meanMs: 1000, maxMs: 1000 }, connectionWait: { count: 0, meanMs: 0, maxMs: 0 }, renewFailures: 1, staleWritesRejected: 0, duplicateEffects: 0, wastedWorkMs: 8000, events: 39 },
     },
   },
@@ -495,7 +495,7 @@ const EXPECTED: Record<string, { withoutFix: Expected; withFix: Expected }> = {
       "held": true,
       "findings": [],
       "outcomes": [
-        "20000 A saw a renewal fail, so it stops before writing anything.",
+        "20000 A saw a renewal fail, so it stops before its write.",
         "20000 A is done: it stopped because it could not keep its lease.",
         "20000 B is done: it completed the job."
       ],

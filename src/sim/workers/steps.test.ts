@@ -499,3 +499,42 @@ describe('the job lifecycle: a request given up is no longer waiting', () => {
     expect(r.metrics.acquisitionStillWaiting).toBeUndefined();
   });
 });
+
+describe('the durable job record (enqueue, check, record)', () => {
+  const payments = findPreset('remote-call-in-txn')!.withFix;
+
+  it('a second pending record for the same job key is a unique violation: the job fails with 23505, not a vague "insert failed"', () => {
+    const r = runScenario({ ...payments, job: { kind: 'external', jobKey: 'payment-42' }, workers: payments.workers.slice(0, 2), invariants: [{ kind: 'boundedWait', maxWaitMs: 10_000 }] });
+    expect(story(r, 'B').slice(2, 4)).toEqual([
+      `100 INSERT INTO jobs (job_key, status) VALUES ('payment-42', 'pending') → ERROR 23505 duplicate key value violates unique constraint "jobs_pkey" (Key (job_key)=(payment-42) already exists.) | B could not write its job record: duplicate key value violates unique constraint "jobs_pkey".`,
+      `100 outcome | B's job fails (duplicate key value violates unique constraint "jobs_pkey"); its error path runs.`,
+    ]);
+    expect(story(r, 'A').find((l) => l.includes('INSERT INTO jobs'))).toBe(`0 INSERT INTO jobs (job_key, status) VALUES ('payment-42', 'pending') → INSERT 0 1 | A writes a durable job record (pending) before calling out.`);
+  });
+
+  it('a check that finds only a pending record (not done) does the job', () => {
+    const r = runScenario({
+      ...payments,
+      mechanism: { ...payments.mechanism, jobRecord: true },
+      job: { kind: 'external', jobKey: 'payment-42' },
+      workers: [payments.workers[0]!, { id: 'B', startMs: 500, steps: [{ do: 'check' }, { do: 'effect', ms: 100 }] }],
+      invariants: [{ kind: 'boundedWait', maxWaitMs: 10_000 }],
+    });
+    expect(story(r, 'B').slice(1, 3)).toEqual([
+      "500 SELECT status FROM jobs WHERE job_key = 'payment-42' → SELECT 1 → status=pending | B finds no completed job record, so it does the job.",
+      '500 POST /v1/payments → (pending: no reply yet) | B calls POST /v1/payments; the request is in progress, no reply yet.',
+    ]);
+  });
+
+  it('stopOnRenewFailure before the completion record: the worker stops before recording, and does not claim it wrote nothing', () => {
+    const p = findPreset('pexpire-renewal')!.withFix;
+    const r = runScenario({ ...p, workers: [{ id: 'A', startMs: 0, steps: [{ do: 'acquire' }, { do: 'effect', ms: 20_000 }, { do: 'record' }, { do: 'release' }] }, p.workers[1]!] });
+    expect(story(r, 'A').slice(-4)).toEqual([
+      `14000 EVAL "if redis.call(\\"get\\",KEYS[1]) == ARGV[1] then return redis.call(\\"pexpire\\",KEYS[1],ARGV[2]) else return 0 end" 1 lease:reindex e01d 10000 → (integer) 0 | A's renewal fails: the key expired or belongs to someone else now. Unless A checks, it keeps working.`,
+      '20000 PUT search/catalog.idx → 200 OK (upload complete) | A\'s upload completes: 200 OK (upload complete).',
+      '20000 outcome | A saw a renewal fail, so it stops before recording the job as done.',
+      '20000 outcome | A is done: it stopped because it could not keep its lease.',
+    ]);
+    expect(r.events.some((e) => e.actor === 'A' && e.command?.startsWith('INSERT INTO jobs'))).toBe(false);
+  });
+});

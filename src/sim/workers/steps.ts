@@ -74,7 +74,9 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
       refused: () => `${w.id}'s job record insert inserts nothing.`,
       error: (r) => `${w.id} could not write its job record: ${r.error.message}.`,
     }, (r) => {
-      if (r.status !== 'ok' || r.tag === 'INSERT 0 0') return world.jobs.fail(w, 'job record insert failed');
+      // A second pending record for the job key is a unique violation (23505): the job fails with it.
+      if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
+      if (r.status !== 'ok' || r.tag === 'INSERT 0 0') return world.jobs.fail(w, 'its job record insert inserted nothing');
       w.enqueued = true;
       world.jobs.done(w);
     });
@@ -203,19 +205,23 @@ function read(world: World, w: WorkerRuntime): void {
   });
 }
 
-/** Stops before a write when the mechanism says so and the worker knows its lease may be lost (a renewal failed, or a write was refused as stale). Returns true if it stopped. */
-function stopsForLostLease(world: World, w: WorkerRuntime): boolean {
+/**
+ * Stops before a write when the mechanism says so and the worker knows its lease may be lost (a
+ * renewal failed, or a write was refused as stale). `before` names the write it does not do (the
+ * effect, or the completion record after an effect it already did). Returns true if it stopped.
+ */
+function stopsForLostLease(world: World, w: WorkerRuntime, before: 'its write' | 'recording the job as done'): boolean {
   if (!world.scenario.mechanism.stopOnRenewFailure) return false;
   const known = world.beliefs(w);
   if (!known.renewFailed && !known.refusedAsStale) return false;
   const why = known.renewFailed ? 'saw a renewal fail' : 'had a write refused as stale (it lost the lease)';
-  world.emit(w.id, 'outcome', `${w.id} ${why}, so it stops before writing anything.`, { worker: w });
+  world.emit(w.id, 'outcome', `${w.id} ${why}, so it stops before ${before}.`, { worker: w });
   world.jobs.skipRest(w, 'stopped');
   return true;
 }
 
 function effect(world: World, w: WorkerRuntime, ms: number): void {
-  if (stopsForLostLease(world, w)) return;
+  if (stopsForLostLease(world, w, 'its write')) return;
   const job = world.scenario.job;
   world.send(w, 'EFFECT');
   if (job.kind === 'external') return externalEffect(world, w, ms);
@@ -416,7 +422,7 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
 }
 
 function record(world: World, w: WorkerRuntime): void {
-  if (stopsForLostLease(world, w)) return;
+  if (stopsForLostLease(world, w, 'recording the job as done')) return;
   const key = jobKeyFor(world.scenario, w.id);
   world.send(w, 'RECORD');
   const stmt: Stmt = w.enqueued
