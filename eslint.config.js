@@ -28,7 +28,7 @@ const collectTimeRun = ['Program', "CallExpression[callee.name='describe'] > Arr
   })));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'reports', '.stryker-tmp', '.bench'] },
+  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'reports', '.stryker-tmp*', '.bench'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
