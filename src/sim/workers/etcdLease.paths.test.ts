@@ -59,6 +59,23 @@ describe('after a transaction that did not take the lock', () => {
     expect(r.events.some((e) => e.actor === 'B' && e.command?.startsWith('etcdctl lease keep-alive'))).toBe(false);
   });
 
+  it('client.onBusy "retry" whose last transaction found its own lease gone: the job fails for that, not for a taken key', () => {
+    const r = runVariant((s) => {
+      s.client.onBusy = 'retry';
+      s.client.retries = 1;
+      s.mechanism.renewal = 'none';
+      s.faults = [];
+      s.lease.retryEveryMs = 12_000;
+      s.workers[1].startMs = 500;
+    });
+    // B's lease (granted at 0.5 s, never kept alive) ran out at 10.5 s; its second try, at 12.5 s, names it.
+    expect(said(r, 'B').slice(2)).toEqual([
+      `12500 B's lease ${LEASE_B} is gone (nothing kept it alive for its 10 s), so etcd refuses the put; B will ask for a new lease; that was try 2 of 2, so B gives up and fails the job.`,
+      "12500 B's job fails (its last of 2 tries found its own lease gone); its error path runs.",
+      '12500 B is done: the job failed.',
+    ]);
+  });
+
   it('client.onBusy "skip": the job is skipped, not failed', () => {
     const r = runVariant((s) => {
       s.client.onBusy = 'skip';
@@ -201,6 +218,30 @@ describe('keep-alive and what the worker believes', () => {
     expect([ka.atMs, ka.narration, ka.beliefs?.renewFailed, ka.beliefs?.ownsLease]).toEqual([17_000, `B's keep-alive fails: lease ${LEASE_B} no longer exists (it ran out or was revoked).`, true, false]);
     expect(etcdctl(r, 'B').filter((l) => l.startsWith('18000'))).toEqual(['18000 etcdctl lease grant → lease 694d71ddacfda22b granted with TTL(10s)', '18000 etcdctl txn <<< → FAILURE | locks/export | e01d']);
     expect(find(r, 'B', 'transaction finds').narration).toContain('puts it with lease 694d71ddacfda22b');
+  });
+
+  it('a waiter paused past its TTL while the key is free: its put is refused, the keep-alive that fell due sends nothing for the dropped lease, and it asks for a new one', () => {
+    const r = runVariant((s) => {
+      s.faults = [{ kind: 'pause', worker: 'B', atMs: 2000, pauseMs: 15_000 }];
+      s.workers[0].steps = [{ do: 'acquire' }, { do: 'work', ms: 5000 }, { do: 'release' }];
+      s.invariants = [{ kind: 'mutualExclusion' }];
+    });
+    expect(etcdctl(r, 'B').slice(0, 5)).toEqual([
+      `1000 etcdctl lease grant → lease ${LEASE_B} granted with TTL(10s)`,
+      '1000 etcdctl txn <<< → FAILURE | locks/export | e01d',
+      '17000 etcdctl txn <<< → Error: etcdserver: requested lease not found',
+      '18000 etcdctl lease grant → lease 694d71ddacfda22b granted with TTL(10s)',
+      '18000 etcdctl txn <<< → SUCCESS | OK',
+    ]);
+  });
+
+  it('how often a waiter retries does not change how many events its worker machine gets (it enters "waiting" once)', () => {
+    const every = (ms: number) => runVariant((s) => {
+      s.lease.retryEveryMs = ms;
+    });
+    const [slow, fast] = [every(1000), every(500)];
+    expect(fast.events.filter((e) => e.actor === 'B' && e.reply?.startsWith('FAILURE')).length).toBeGreaterThan(slow.events.filter((e) => e.actor === 'B' && e.reply?.startsWith('FAILURE')).length);
+    expect(fast.metrics.workerTransitions).toBe(slow.metrics.workerTransitions);
   });
 
   it('keep-alives that time out: the holder cannot tell, still believes it holds the lock, and keeps trying', () => {

@@ -213,7 +213,37 @@ describe('lease renewal', () => {
   });
 });
 
+describe('renewals stop once one is refused', () => {
+  // A pauses 3–43 s past its 30 s lease and then works until 70 s: after a refused renewal the
+  // client sends no more (each would be refused again), whatever the renewal command.
+  const longJob = (renewal: Mechanism['renewal']): RunResult => {
+    const p = findPreset('export-lease-expiry')!.withoutFix;
+    return runScenario({ ...p, horizonMs: 120_000, mechanism: { ...p.mechanism, renewal }, workers: [{ ...p.workers[0]!, steps: [{ do: 'acquire' }, { do: 'work', ms: 70_000 }, { do: 'release' }] }, p.workers[1]!] });
+  };
+  const renewals = (r: RunResult): string[] => r.events.filter((e) => e.actor === 'A' && e.data?.t === 'lease' && (e.data.op === 'renewed' || e.data.op === 'renewFailed')).map((e) => `${e.atMs} ${e.reply}`);
+
+  it('compare-and-extend: one refused renewal (0) at 43 s, then none until the release at 70 s', () => {
+    expect(renewals(longJob('compare-and-extend'))).toEqual(['43000 (integer) 0']);
+  });
+
+  it('plain PEXPIRE: it extends B\'s key (1) until the key is gone (0), then stops', () => {
+    const r = longJob('pexpire');
+    expect(r.events.filter((e) => e.actor === 'A' && e.command === 'PEXPIRE lease:export 30000').map((e) => `${e.atMs} ${e.reply}`)).toEqual(['43000 (integer) 1', '53000 (integer) 1', '63000 (integer) 0']);
+  });
+});
+
 describe('lease release', () => {
+  it('client.checkRelease with a release that did delete its key (DEL 1, compare-and-delete 1): the job completes', () => {
+    for (const release of ['del', 'compare-and-delete'] as const) {
+      const p = findPreset('export-lease-expiry')!.withoutFix;
+      const r = runScenario({ ...p, mechanism: { ...p.mechanism, release }, client: { ...p.client, checkRelease: true }, faults: [] });
+      expect(story(r, 'A').slice(-2).map((l) => l.replace(/^(\S+) .* → /, '$1 … → '))).toEqual([
+        release === 'del' ? '25000 … → (integer) 1 | A releases its lease with DEL.' : '25000 … → (integer) 1 | A releases its own lease (compare-and-delete matched its token).',
+        '25000 outcome | A is done: it completed the job.',
+      ]);
+    }
+  });
+
   it('plain DEL of one\'s own lease', () => {
     const r = runScenario(variant('unsafe-release', false, {}, { faults: [] }));
     expect(story(r, 'A')).toContain('8000 DEL lease:rebuild → (integer) 1 | A releases its lease with DEL.');
