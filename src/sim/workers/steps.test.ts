@@ -568,3 +568,29 @@ describe('the durable job record (enqueue, check, record)', () => {
     expect(r.events.some((e) => e.actor === 'A' && e.command?.startsWith('INSERT INTO jobs'))).toBe(false);
   });
 });
+
+describe('what a check finds, in words (each sentence pinned, not only through the preset trace hashes)', () => {
+  const said = (r: RunResult, actor: string, text: string): string | undefined => r.events.find((e) => e.actor === actor && e.narration.includes(text))?.narration;
+
+  it('insertOnce: no row yet (a race may follow), then the insert names the row it made', () => {
+    const r = runScenario(findPreset('invoice-race')!.withoutFix);
+    expect(said(r, 'A', 'finds no row yet')).toBe('A finds no row yet, so it will insert one (another worker may be deciding the same right now).');
+    expect(said(r, 'A', 'inserts the row')).toBe('A inserts the row (id 1).');
+  });
+
+  it('insertOnce: one row already there is loaded', () => {
+    const r = runScenario(findPreset('admin-bypass')!.withFix);
+    const check = r.events.find((e) => e.actor === 'B' && e.narration.includes('already there'))!;
+    expect(check.narration).toBe('B finds the row already there and loads it.');
+    expect(check.reply).toMatch(/^SELECT 1 → /);
+    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').at(-1)?.narration).toBe('B is done: it found the existing row and used it.');
+  });
+
+  it('a job record: none done yet means do the job; one marked done means nothing is left', () => {
+    const r = runScenario(findPreset('thumbnail')!.withFix);
+    expect(said(r, 'A', 'job record')).toBe('A finds no completed job record, so it does the job.');
+    const done = r.events.find((e) => e.actor === 'B' && e.narration.includes('marked done'))!;
+    expect([done.reply, done.narration]).toEqual(['SELECT 1 → status=done', 'B finds the job record marked done: nothing left to do.']);
+    expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').at(-1)?.narration).toBe('B is done: the job record said the work was already done.');
+  });
+});
