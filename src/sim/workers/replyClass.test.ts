@@ -1,5 +1,6 @@
 /** The class of a reply, which chooses its narration (replyClass.ts). */
-import { redisClassOf, redisHandler, sqlClassOf, sqlHandler } from './replyClass';
+import { etcdClassOf, redisClassOf, redisHandler, sqlClassOf, sqlHandler } from './replyClass';
+import { ETCD_LEASE_NOT_FOUND, ETCD_TIMEOUT_MESSAGE } from '../resources/lockService';
 import { takeReply } from '../engine/world';
 import { REDIS_TIMEOUT_MESSAGE } from '../resources/redisTypes';
 import type { DbReply, Stmt } from '../resources/sqlTypes';
@@ -30,6 +31,27 @@ describe('reply classes', () => {
     expect(redisClassOf({ kind: 'int', value: 1 })).toBe('ok');
     expect(redisClassOf({ kind: 'int', value: 34 })).toBe('ok');
     expect(redisClassOf({ kind: 'ok' })).toBe('ok');
+  });
+
+  it('etcd: the cut-off reply → timeout; "lease not found" → none; other errors → error; a failed compare, del 0 and an empty get → none; the rest → ok', () => {
+    const kv = { key: 'locks/export', value: 'e01d', createRevision: 33, modRevision: 33, version: 1, lease: '694d71ddacfda227' };
+    expect(etcdClassOf({ op: 'error', of: 'txnAcquire', message: ETCD_TIMEOUT_MESSAGE })).toBe('timeout');
+    expect(etcdClassOf({ op: 'error', of: 'leaseKeepAlive', message: ETCD_LEASE_NOT_FOUND })).toBe('none');
+    expect(etcdClassOf({ op: 'error', of: 'leaseGrant', message: 'etcdserver: too many requests' })).toBe('error');
+    expect(etcdClassOf({ op: 'txnAcquire', revision: 34, succeeded: false, kv })).toBe('none');
+    expect(etcdClassOf({ op: 'txnAcquire', revision: 34, succeeded: true, kv: null })).toBe('ok');
+    expect(etcdClassOf({ op: 'del', revision: 34, deleted: 0 })).toBe('none');
+    expect(etcdClassOf({ op: 'del', revision: 35, deleted: 1 })).toBe('ok');
+    expect(etcdClassOf({ op: 'get', revision: 34, kv: null })).toBe('none');
+    expect(etcdClassOf({ op: 'get', revision: 34, kv })).toBe('ok');
+    expect(etcdClassOf({ op: 'leaseRevoke', revision: 35, id: '694d71ddacfda227', deleted: [] })).toBe('ok');
+  });
+
+  it('a try-lock answered f is none (the lock is taken); t is ok; a blocking lock\'s reply is ok', () => {
+    const tryLock: Stmt = { op: 'advisory', fn: 'pg_try_advisory_lock', key: { kind: 'bigint', key: 42 } };
+    expect(sqlClassOf(tryLock, ok('SELECT 1', { rows: [{ pg_try_advisory_lock: 'f' }] }))).toBe('none');
+    expect(sqlClassOf(tryLock, ok('SELECT 1', { rows: [{ pg_try_advisory_lock: 't' }] }))).toBe('ok');
+    expect(sqlClassOf({ op: 'advisory', fn: 'pg_advisory_lock', key: { kind: 'bigint', key: 42 } }, ok('SELECT 1', { rows: [{ pg_advisory_lock: '' }] }))).toBe('ok');
   });
 
   it('each class is worded by its own case, after believe has seen the class', () => {
