@@ -512,6 +512,18 @@ describe('fencing tokens are compared with the grants before them', () => {
 });
 
 describe('the job lifecycle: a request given up is no longer waiting', () => {
+  it('a skipped job still runs its cleanup steps: it sends no unlock for a lock it never got, but gives its connection back', () => {
+    const p = findPreset('session-lock-pool')!.withoutFix;
+    const steps = [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 10 }, { do: 'release' }, { do: 'disconnect' }] as Scenario['workers'][number]['steps'];
+    const r = runScenario({ ...p, client: { ...p.client, onBusy: 'skip' }, faults: [], workers: [{ id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 500 }, { do: 'release' }, { do: 'disconnect' }] }, { id: 'B', startMs: 100, steps }] });
+    expect(story(r, 'B')).toEqual([
+      '100 pool.connect() → c2 | B borrows connection c2 from the pool.',
+      "100 SELECT pg_try_advisory_lock(42) → f | Advisory lock 42 is held by another session: B's try-lock returns false, so it skips the job without an error.",
+      '100 client.release() → ok | B returns connection c2 to the pool.',
+      '100 outcome | B is done: it did not get the lock, so it skipped the job without an error.',
+    ]);
+  });
+
   it('a try-lock skipped, then paused past the end of the run, is not reported as still waiting for the lock', () => {
     const p = findPreset('session-lock-pool')!.withoutFix;
     const r = runScenario({
