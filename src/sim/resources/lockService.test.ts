@@ -2,7 +2,7 @@
 // transaction, and what etcdctl prints. The fidelity suite checks the same rules against a real
 // etcd 3.4 (fidelity/etcd.ts).
 import { describe, expect, it } from 'vitest';
-import { ETCD_LEASE_NOT_FOUND, ETCD_MIN_LEASE_TTL_S, EtcdLockService, etcdctlArgs, etcdError, ETCD_TIMEOUT_MESSAGE, renderEtcd, renderEtcdReply, type EtcdCmd, type EtcdReply } from './lockService';
+import { ETCD_LEASE_NOT_FOUND, ETCD_MIN_LEASE_TTL_S, EtcdLockService, etcdctlArgs, etcdError, ETCD_TIMEOUT_MESSAGE, renderEtcd, renderEtcdReply, ttlSecondsOf, type EtcdCmd, type EtcdReply } from './lockService';
 
 const run = (s: EtcdLockService, nowMs: number, cmd: EtcdCmd, caller = 'A'): EtcdReply => s.execute(nowMs, caller, cmd).reply;
 const grant = (s: EtcdLockService, nowMs: number, ttlS: number, caller = 'A'): string => {
@@ -175,5 +175,79 @@ describe('the etcd lock service model', () => {
       leases: [{ id: a, grantedTo: 'A', ttlS: 10, expiresAtMs: 10_000, keys: ['lock'] }, { id: '694d71ddacfda229', grantedTo: 'B', ttlS: 3, expiresAtMs: 3_000, keys: [] }],
     });
     expect(s.snapshot(3_000).leases.map((l) => l.grantedTo)).toEqual(['A']);
+  });
+
+  it('the argv of every request, and a get\'s line and output', () => {
+    const id = '694d71ddacfda227';
+    expect(etcdctlArgs({ op: 'leaseGrant', ttlS: 10 })).toEqual({ args: ['lease', 'grant', '10'] });
+    expect(etcdctlArgs({ op: 'leaseKeepAlive', id })).toEqual({ args: ['lease', 'keep-alive', '--once', id] });
+    expect(etcdctlArgs({ op: 'leaseRevoke', id })).toEqual({ args: ['lease', 'revoke', id] });
+    expect(etcdctlArgs({ op: 'del', key: 'locks/export' })).toEqual({ args: ['del', 'locks/export'] });
+    expect(etcdctlArgs({ op: 'get', key: 'locks/export' })).toEqual({ args: ['get', 'locks/export'] });
+    expect(renderEtcd({ op: 'get', key: 'locks/export' })).toBe('etcdctl get locks/export');
+    expect(renderEtcdReply({ op: 'get', revision: 3, kv: { key: 'locks/export', value: 'e01d', createRevision: 2, modRevision: 2, version: 1, lease: id } })).toBe('locks/export | e01d');
+    expect(renderEtcdReply({ op: 'txnAcquire', revision: 2, succeeded: false, kv: null })).toBe('FAILURE');
+    expect(renderEtcdReply(etcdError('get', 'etcdserver: too many requests'))).toBe('Error: etcdserver: too many requests');
+    // An error that is not the cut-off one prints its line even for a transaction.
+    expect(renderEtcdReply(etcdError('txnAcquire', ETCD_LEASE_NOT_FOUND))).toBe('Error: etcdserver: requested lease not found');
+  });
+
+  it('a TTL in whole seconds: rounded up, at least 1', () => {
+    expect([0, 1, 999, 1000, 1001, 30_000].map(ttlSecondsOf)).toEqual([1, 1, 1, 1, 2, 30]);
+  });
+
+  it('a grant whose TTL is not a whole number of seconds ≥ 1 is refused; so is a time that is not a whole millisecond', () => {
+    const s = new EtcdLockService();
+    expect(() => run(s, 0, { op: 'leaseGrant', ttlS: 0 })).toThrow(/whole number of seconds ≥ 1, got 0/);
+    expect(() => run(s, 0, { op: 'leaseGrant', ttlS: 1.5 })).toThrow(RangeError);
+    expect(() => run(s, 0.5, { op: 'get', key: 'k' })).toThrow(/nowMs must be an integer/);
+    expect(() => new EtcdLockService(1.5)).toThrow(/startRevision must be an integer ≥ 1, got 1.5/);
+    expect(new EtcdLockService(32).revision).toBe(32);
+  });
+
+  it('leases that run out together are revoked in order of expiry, then of id, each deleting its own key', () => {
+    const s = new EtcdLockService();
+    const a = grant(s, 0, 10, 'A');
+    const b = grant(s, 0, 5, 'B');
+    const c = grant(s, 0, 5, 'C');
+    run(s, 0, acquire('ka', 'a', a));
+    run(s, 0, acquire('kc', 'c', c));
+    run(s, 0, acquire('kb', 'b', b), 'B');
+    expect(s.wake(20_000).map((n) => n.narration.slice(0, n.narration.indexOf(':')))).toEqual([
+      `Lease ${b} (B's) was not kept alive for its TTL of 5 s`,
+      `Lease ${c} (C's) was not kept alive for its TTL of 5 s`,
+      `Lease ${a} (A's) was not kept alive for its TTL of 10 s`,
+    ]);
+    expect(s.wake(20_000)).toEqual([]);
+    expect(s.revision).toBe(7);
+  });
+
+  it('the next wake-up is the earliest expiry, never before the last time seen, and none without leases', () => {
+    const s = new EtcdLockService();
+    expect(s.nextWakeMs()).toBeNull();
+    const a = grant(s, 0, 10);
+    grant(s, 0, 5);
+    expect(s.nextWakeMs()).toBe(5_000);
+    run(s, 4_000, { op: 'leaseKeepAlive', id: a });
+    expect(s.nextWakeMs()).toBe(5_000);
+    s.wake(6_000);
+    expect(s.nextWakeMs()).toBe(14_000);
+    s.wake(20_000);
+    expect(s.nextWakeMs()).toBeNull();
+  });
+
+  it('the snapshot lists keys by name and leases by id, each lease\'s keys sorted, and leaves out keys of a lease that ran out', () => {
+    const s = new EtcdLockService();
+    const a = grant(s, 0, 10, 'A');
+    const b = grant(s, 0, 3, 'B');
+    run(s, 0, acquire('z/lock', 'a1', a));
+    run(s, 0, acquire('a/lock', 'a2', a));
+    run(s, 0, acquire('m/lock', 'b1', b), 'B');
+    const now = s.snapshot(1_000);
+    expect(now.keys.map((k) => k.key)).toEqual(['a/lock', 'm/lock', 'z/lock']);
+    expect(now.leases.map((l) => [l.id, l.keys])).toEqual([[a, ['a/lock', 'z/lock']], [b, ['m/lock']]]);
+    expect(s.snapshot(3_000).keys.map((k) => k.key)).toEqual(['a/lock', 'z/lock']);
+    // A revoke deletes its keys in name order, in one revision.
+    expect(run(s, 4_000, { op: 'leaseRevoke', id: a })).toMatchObject({ op: 'leaseRevoke', deleted: ['a/lock', 'z/lock'] });
   });
 });
