@@ -1,7 +1,7 @@
 /**
  * Every version-1 scenario still opens with the same trace hash: 260 version-1 scenarios (stored in fixtures/v1-corpus.json; every
  * preset of the last version-1 build, random faults of the nine version-1 kinds, random
- * version-1 mechanism and lease settings; v1Corpus.ts) were run on that build (recorded at d1e8b07, re-recorded on main just before the version-2 merge, after the deadlock timer and the verdict work changed 7 of them, and again when the one time formatter dropped trailing zeros ("10.270 s" → "10.27 s": 9 of them, nothing else in their traces changed), and when a check that finds two rows for its key said so instead of "the row" (7 admin-bypass runs: only that sentence changed))
+ * version-1 mechanism and lease settings; v1Corpus.ts) were run on that build (recorded at d1e8b07, re-recorded on main just before the version-2 merge, after the deadlock timer and the verdict work changed 7 of them, and again when the one time formatter dropped trailing zeros ("10.270 s" → "10.27 s": 9 of them, nothing else in their traces changed), and when a check that finds two rows for its key said so instead of "the row" (7 admin-bypass runs: only that sentence changed), and when a worker that stops for a lost lease named the write it skips ("stops before its write" for "stops before writing anything": 15 runs, 16 sentences, every other field of every event the same))
  * and their hashes recorded in fixtures/v1-corpus-hashes.json. Here each goes through the
  * migration to version 2 and must give the recorded hash.
  */

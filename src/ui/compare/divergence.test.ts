@@ -33,9 +33,9 @@ describe('firstDivergence', () => {
     }
   });
 
-  it('renew-partition: the fix is where A stops before writing', () => {
+  it('renew-partition: the fix is where A stops before its write', () => {
     const [x, y] = pair('renew-partition');
-    expect(firstDivergence(x, y)!.right!.narration).toMatch(/stops before writing/);
+    expect(firstDivergence(x, y)!.right!.narration).toMatch(/stops before its write\./);
   });
 
   it('a trace that is a prefix of the other diverges where the shorter ends', () => {
