@@ -225,6 +225,10 @@ describe('the etcd lock service model', () => {
   it('the next wake-up is the earliest expiry, never before the last time seen, and none without leases', () => {
     const s = new EtcdLockService();
     expect(s.nextWakeMs()).toBeNull();
+    const early = new EtcdLockService();
+    grant(early, 0, 5);
+    grant(early, 0, 10);
+    expect(early.nextWakeMs()).toBe(5_000);
     const a = grant(s, 0, 10);
     grant(s, 0, 5);
     expect(s.nextWakeMs()).toBe(5_000);
