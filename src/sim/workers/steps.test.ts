@@ -542,6 +542,20 @@ describe('the job lifecycle: a request given up is no longer waiting', () => {
   });
 });
 
+describe('a BEGIN inside a transaction', () => {
+  it('only warns (PostgreSQL\'s WARNING, then BEGIN): the worker stays in the transaction it had, and one COMMIT ends it', () => {
+    const p = findPreset('remote-call-in-txn')!.withFix;
+    const r = runScenario({ ...p, workers: [{ id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'begin' }, { do: 'enqueue' }, { do: 'commit' }, { do: 'disconnect' }] }], invariants: [{ kind: 'boundedWait', maxWaitMs: 10_000 }] });
+    expect(story(r, 'A').slice(1, 5)).toEqual([
+      '0 BEGIN → BEGIN | A opens a transaction.',
+      "0 BEGIN → WARNING:  there is already a transaction in progress; BEGIN | A's BEGIN only warns (there is already a transaction in progress): it is still in the transaction it had.",
+      "0 INSERT INTO jobs (job_key, status) VALUES ('payment-A', 'pending') → INSERT 0 1 | A writes a durable job record (pending) before calling out.",
+      '0 COMMIT → COMMIT | A commits.',
+    ]);
+    expect(r.events.find((e) => e.reply?.startsWith('WARNING'))?.beliefs?.inTransaction).toBe(true);
+  });
+});
+
 describe('the durable job record (enqueue, check, record)', () => {
   const payments = findPreset('remote-call-in-txn')!.withFix;
 
