@@ -4,25 +4,13 @@
 // no reply (a partition), what a keep-alive changes in the worker's beliefs, and each way of
 // giving the lock back ("del" or a revoke; answered, refused or unanswered). Each test asserts the
 // sentence, the time and the belief a user would see, so that a changed rule shows as a changed line.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/migrate';
-import { runScenario, type RunResult } from '../engine/run';
+import type { RunResult } from '../engine/run';
+import { LEASE_A, LEASE_B, runEtcdVariant as runVariant } from '../testing/etcdFixture';
 import type { TraceEvent } from '../engine/trace';
 
-const FIXTURE = JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')) as Record<string, any>;
-const LEASE_A = '694d71ddacfda227';
-const LEASE_B = '694d71ddacfda229';
 const HELD_BY_A = `locks/export is held by A (created at revision 33 with lease ${LEASE_A}): the compare fails and B's transaction only reads it`;
 
-/** The fixture with `edit` applied, validated and run. */
-function runVariant(edit: (s: any) => void): RunResult {
-  const s = structuredClone(FIXTURE);
-  edit(s);
-  const parsed = parseScenario(s);
-  if (!parsed.ok) throw new Error(`invalid variant: ${JSON.stringify(parsed.errors)}`);
-  return runScenario(parsed.scenario);
-}
 
 /** `time narration` of each event of `actor` (of the kinds given, all by default). */
 const said = (r: RunResult, actor: string, kinds?: readonly string[]): string[] =>

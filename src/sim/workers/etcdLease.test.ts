@@ -1,22 +1,12 @@
 // A lease that lives in etcd (scenario `lockService`, etcdLease.ts): the example file
 // fixtures/scenario-v2-etcd.json (README "Scenario format, version 2") and variations of it, each
 // asserting the trace lines a user sees — the etcdctl commands, etcd's replies and what the run says.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../scenario/migrate';
-import { runScenario, type RunResult } from '../engine/run';
+import type { RunResult } from '../engine/run';
+import { LEASE_A, LEASE_B, runEtcdVariant as runVariant } from '../testing/etcdFixture';
 import type { TraceEvent } from '../engine/trace';
 
-const FIXTURE = JSON.parse(readFileSync(new URL('../scenario/fixtures/scenario-v2-etcd.json', import.meta.url), 'utf8')) as Record<string, any>;
 
-/** The fixture with `edit` applied, validated and run. */
-function runVariant(edit: (s: any) => void = () => undefined): RunResult {
-  const s = structuredClone(FIXTURE);
-  edit(s);
-  const parsed = parseScenario(s);
-  if (!parsed.ok) throw new Error(`invalid variant: ${JSON.stringify(parsed.errors)}`);
-  return runScenario(parsed.scenario);
-}
 
 /** `time actor command → reply` of each etcd event (a waiting worker's failed acquire transactions and keep-alives left out unless `all`). */
 function etcdLines(r: RunResult, all = false): string[] {
@@ -27,8 +17,6 @@ function etcdLines(r: RunResult, all = false): string[] {
 
 const narration = (r: RunResult, actor: string, contains: string): string | undefined => r.events.find((e) => e.actor === actor && e.narration.includes(contains))?.narration;
 const txn = (value: string, lease: string) => `etcdctl txn <<< $'create("locks/export") = "0"\\n\\nput locks/export ${value} --lease=${lease}\\n\\nget locks/export\\n'`;
-const LEASE_A = '694d71ddacfda227';
-const LEASE_B = '694d71ddacfda229';
 
 describe('the etcd example file (fixtures/scenario-v2-etcd.json)', () => {
   // Each test runs the file itself (not once in the describe body): a run made while Vitest collects
