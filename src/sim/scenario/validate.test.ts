@@ -41,6 +41,35 @@ describe('validateScenario', () => {
     expect(errorsOf(s).join('\n')).toContain(expected);
   });
 
+  describe('a "commit" step needs a transaction a "begin" opened (PostgreSQL would only warn 25P01; the worker would do nothing)', () => {
+    const invoice = () => JSON.parse(JSON.stringify(findPreset('invoice-race')!.withoutFix));
+    const stepsOf = (s: any) => s.workers[0].steps.map((x: { do: string }) => x.do).join(',');
+
+    it('accepts the preset plan and a second transaction that begins again', () => {
+      const s = invoice();
+      expect(stepsOf(s)).toMatch(/^(connect,)?begin,.*commit/);
+      expect(errorsOf(s)).toEqual([]);
+      const i = s.workers[0].steps.findIndex((x: { do: string }) => x.do === 'commit');
+      s.workers[0].steps.splice(i + 1, 0, { do: 'begin' }, { do: 'commit' });
+      expect(errorsOf(s)).toEqual([]);
+    });
+
+    it('rejects a commit with no begin before it, naming the step', () => {
+      const s = invoice();
+      const i = s.workers[1].steps.findIndex((x: { do: string }) => x.do === 'begin');
+      const commitAt = s.workers[1].steps.findIndex((x: { do: string }) => x.do === 'commit') - 1;
+      s.workers[1].steps.splice(i, 1);
+      expect(errorsOf(s)).toEqual([`workers[1].steps[${commitAt}]: "commit" with no transaction open: add a "begin" step before it`]);
+    });
+
+    it('rejects a second commit and says the first one ended the transaction', () => {
+      const s = invoice();
+      const at = s.workers[0].steps.findIndex((x: { do: string }) => x.do === 'commit');
+      s.workers[0].steps.splice(at + 1, 0, { do: 'commit' });
+      expect(errorsOf(s)).toEqual([`workers[0].steps[${at + 1}]: "commit" with no transaction open: add a "begin" step before it (the earlier "commit" ended the last one)`]);
+    });
+  });
+
   it('rejects non-objects and __proto__ keys without throwing', () => {
     for (const input of [null, 42, 'x', [], undefined, JSON.parse('{"__proto__": {"polluted": true}}')]) {
       expect(validateScenario(input).ok).toBe(false);

@@ -118,7 +118,7 @@ function crossFieldErrorsDespite(input: unknown, schemaErrors: readonly Validati
   return found.filter((e) => wrong.every((w) => !overlaps(e.path, w) && !names(e, w)));
 }
 
-/** Rules across fields: a fenced row's values without `id`/`fence` and not in `jobs`, unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, faults naming real workers/steps and placed inside the run. */
+/** Rules across fields: a fenced row's values without `id`/`fence` and not in `jobs`, unique worker ids not reserved for a fault's or a resource's actor, a step's advisoryKey only with transaction-scoped advisory locks, a `commit` only after a `begin` that opened a transaction, faults naming real workers/steps and placed inside the run. */
 export function crossFieldErrors(s: Scenario): ValidationError[] {
   const errors: ValidationError[] = [];
   const ids = new Map<string, number>();
@@ -128,9 +128,18 @@ export function crossFieldErrors(s: Scenario): ValidationError[] {
     if (ids.has(w.id)) errors.push({ path: `workers[${i}].id`, message: `duplicates workers[${ids.get(w.id)}].id "${w.id}"` });
     else ids.set(w.id, i);
     if (w.startMs > s.horizonMs) errors.push({ path: `workers[${i}].startMs`, message: `must be ≤ horizonMs (${s.horizonMs})` });
+    let open = false;
     w.steps.forEach((st, j) => {
       if (st.do === 'acquire' && st.advisoryKey !== undefined && s.mechanism.lock !== 'advisory-xact') {
         errors.push({ path: `workers[${i}].steps[${j}].advisoryKey`, message: 'only applies with mechanism.lock "advisory-xact" (transaction-scoped locks, all released at COMMIT)' });
+      }
+      // The worker skips a COMMIT when its transaction already ended (a ROLLBACK on the error path,
+      // like a catch block would); a plan whose COMMIT no `begin` opened would be a step that does
+      // nothing, where PostgreSQL would answer WARNING: there is no transaction in progress (25P01).
+      if (st.do === 'begin') open = true;
+      else if (st.do === 'commit') {
+        if (!open) errors.push({ path: `workers[${i}].steps[${j}]`, message: `"commit" with no transaction open: add a "begin" step before it${j > 0 && w.steps.slice(0, j).some((x) => x.do === 'commit') ? ' (the earlier "commit" ended the last one)' : ''}` });
+        open = false;
       }
     });
   });
