@@ -65,7 +65,7 @@ function claimRow(world: World, w: WorkerRuntime, q: TableQueue): void {
     refused: () => none,
     error: (r) => `${w.id}'s claim fails: ${r.error.message}.`,
   }, (r) => {
-    if (r.status === 'error') return world.jobs.fail(w, r.error.message);
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     const id = r.status === 'ok' ? r.rows[0]?.id : undefined;
     if (typeof id !== 'number') return world.jobs.skipRest(w, 'noJob');
     w.queueItem = { job: `${q.table} id=${id}`, messageId: null, receiptHandle: null, receiveCount: 1, rowId: id };
@@ -85,7 +85,7 @@ export function markClaimed(world: World, w: WorkerRuntime): void {
     none: () => none,
     refused: () => none,
     error: (r) => `${w.id}'s claim mark fails: ${r.error.message}.`,
-  }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w)));
+  }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message, r.error.code) : world.jobs.done(w)));
 }
 
 /** `extendVisibility`: ChangeMessageVisibility with the queue's timeout again, counted from now. */
@@ -118,7 +118,7 @@ export function ack(world: World, w: WorkerRuntime): void {
       none: () => none,
       refused: () => none,
       error: (r) => `${w.id} could not mark the job done: ${r.error.message}.`,
-    }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message) : world.jobs.done(w)));
+    }, (r) => (r.status === 'error' ? world.jobs.fail(w, r.error.message, r.error.code) : world.jobs.done(w)));
   }
   world.call(w.id, queueOf(world), { op: 'DeleteMessage', queue: q.name, receiptHandle: item.receiptHandle ?? '' }, (r: QueueReply) => (r.op === 'DeleteMessage' && r.deleted
     ? `${w.id} acknowledges the job: DeleteMessage with receipt handle ${String(item.receiptHandle)} deletes ${String(item.messageId)} from ${q.name}.`

@@ -51,7 +51,11 @@ export const STEP_HANDLERS: { readonly [K in Step['do']]: StepHandler<K> } = {
       none: () => opens,
       refused: (r) => `${w.id}'s BEGIN only warns (${r.warning ?? 'a transaction is already in progress'}): it is still in the transaction it had.`,
       error: (r) => `${w.id}'s BEGIN fails: ${r.error.message}.`,
-    }, () => world.jobs.done(w));
+    }, (r) => {
+      // A BEGIN that fails (the server had closed the connection) throws in the client: the job fails.
+      if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
+      world.jobs.done(w);
+    });
   },
   commit: (world, w) => commit(world, w),
   acquire: (world, w, step) => acquireCoordination(world, w, () => world.jobs.done(w), step.advisoryKey),
@@ -301,7 +305,7 @@ function fencedUpdate(world: World, w: WorkerRuntime, job: Extract<Job, { kind: 
     refused: () => noRow,
     error: (r) => `${w.id}'s UPDATE fails: ${r.error.message}.`,
   }, (r) => {
-    if (r.status === 'error') return world.jobs.fail(w, r.error.message);
+    if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     if (r.status === 'ok' && r.tag === 'UPDATE 0' && stale) {
       world.metrics.staleWritesRejected += 1;
       return world.jobs.fail(w, 'stale fencing token: the conditional UPDATE updated 0 rows');
@@ -336,7 +340,7 @@ function insertRow(world: World, w: WorkerRuntime, table: string, values: Row, k
       none: () => nothingToLoad,
       refused: () => nothingToLoad,
       error: (r2) => `${w.id}'s load fails: ${r2.error.message}.`,
-    }, () => world.jobs.skipRest(w, 'loadedExisting'));
+    }, (r2) => (r2.status === 'error' ? world.jobs.fail(w, r2.error.message, r2.error.code) : world.jobs.skipRest(w, 'loadedExisting')));
     if (r.status === 'ok' && r.rows.length === 0) return load();
     if (r.status === 'ok') return world.jobs.done(w, ms);
     if (r.status === 'error' && r.error.code === '23505') return rollbackThen(world, w, load);

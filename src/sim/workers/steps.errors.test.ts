@@ -1,0 +1,108 @@
+/**
+ * A statement that fails makes the client throw, whichever step sent it: the job fails and takes
+ * its error path (never "completed"), and a 40001 is retried by the framework wherever it arises.
+ * The server closes a session idle in its transaction (idle_in_transaction_session_timeout, 25P03);
+ * the worker learns it at its next statement (semantics.md, "Server-side timeouts and isolation").
+ */
+import { describe, expect, it } from 'vitest';
+import { scenario, steps } from '../presets/build';
+import { runScenario, type RunResult } from '../engine/run';
+import type { Scenario } from '../scenario/schema';
+import { skipLockedClaim } from '../presets/skipLockedClaim';
+
+type StepArg = Parameters<typeof steps>[number];
+
+/** One worker A that opens a transaction, sits idle in it for 5 s (the server ends the session at 2 s), then runs `then`. */
+const idleThen = (job: Scenario['job'], then: StepArg[], jobRecord = false): Scenario => scenario({
+  id: 'idle-then', title: 'idle then', description: 'A idles in its transaction past the limit.', lesson: 'locks', horizonMs: 20_000,
+  job,
+  mechanism: { jobRecord },
+  database: { poolSize: 4, idleInTransactionSessionTimeoutMs: 2_000 },
+  workers: [{ id: 'A', startMs: 0, amount: 10, steps: steps('begin', ['work', 5_000], ...then) }],
+  invariants: [],
+});
+const external: Scenario['job'] = { kind: 'external', jobKey: 'nightly-export' };
+const CLOSED = 'FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)';
+const REASON = 'terminating connection due to idle-in-transaction timeout';
+
+/** A's events from 5 s on (after the idle work), as `<command or kind> → <reply> | <narration>`. */
+const after = (r: RunResult): string[] =>
+  r.events.filter((e) => e.actor === 'A' && e.atMs >= 5_000).map((e) => `${e.command ?? e.kind}${e.reply ? ` → ${e.reply}` : ''} | ${e.narration}`);
+
+describe('a statement on a connection the server closed fails the job', () => {
+  it('BEGIN: the job fails and takes its error path; it is never "completed", and no COMMIT follows', () => {
+    const r = runScenario(idleThen(external, ['begin', 'commit']));
+    expect(after(r)).toEqual([
+      `BEGIN → ${CLOSED} | A's BEGIN fails: ${REASON}.`,
+      'connection.destroy() → closed | A discards connection c1: the server had closed it; the pool opens a new one.',
+      `outcome | A's job fails (${REASON}); its error path runs.`,
+      'outcome | A is done: the job failed.',
+    ]);
+    expect(r.events.filter((e) => e.command === 'COMMIT')).toHaveLength(0);
+  });
+
+  it('COMMIT: the transaction is gone (the server rolled it back when it ended the session) and the job fails', () => {
+    const r = runScenario(idleThen(external, ['commit']));
+    expect(after(r)).toEqual([
+      `COMMIT → ${CLOSED} | A's COMMIT fails (${REASON}): the transaction is rolled back.`,
+      'connection.destroy() → closed | A discards connection c1: the server had closed it; the pool opens a new one.',
+      `outcome | A's job fails (${REASON}); its error path runs.`,
+      'outcome | A is done: the job failed.',
+    ]);
+  });
+
+  it('a check (the SELECT for the finished result) fails: the job fails instead of doing the work as if nothing were there', () => {
+    const job: Scenario['job'] = { kind: 'insertOnce', table: 'invoices', key: { order_id: 42 }, values: { amount: 100 } };
+    const r = runScenario(idleThen(job, ['check', ['effect', 0], 'commit']));
+    expect(after(r)[0]).toBe(`SELECT * FROM invoices WHERE order_id = 42 → ${CLOSED} | A's check fails: ${REASON}.`);
+    expect(after(r).slice(-2)).toEqual([`outcome | A's job fails (${REASON}); its error path runs.`, 'outcome | A is done: the job failed.']);
+    expect(r.events.some((e) => (e.command ?? '').startsWith('INSERT'))).toBe(false);
+  });
+
+  it('a check of the durable job record fails the same way', () => {
+    const r = runScenario(idleThen(external, ['check', ['effect', 100], 'record', 'commit'], true));
+    expect(after(r)[0]).toBe(`SELECT status FROM jobs WHERE job_key = 'nightly-export' → ${CLOSED} | A's check fails: ${REASON}.`);
+    expect(r.events.some((e) => e.kind === 'destination')).toBe(false);
+    expect(after(r).at(-1)).toBe('outcome | A is done: the job failed.');
+  });
+});
+
+describe('a serialization failure (40001) is retried wherever it arises', () => {
+  /** Two fenced-row writers under REPEATABLE READ: B's UPDATE waits for A's row lock and fails with 40001 when A commits. */
+  const fenced = (serializationRetries?: number): Scenario => scenario({
+    id: 'fenced-40001', title: 'fenced row under REPEATABLE READ', description: 'B updates the row A updated.', lesson: 'locks', horizonMs: 20_000,
+    job: { kind: 'fencedRow', table: 'documents', rowId: 7, values: { body: 'report by {worker}' } },
+    database: { poolSize: 4, isolation: 'repeatable read', ...(serializationRetries === undefined ? {} : { serializationRetries }) },
+    workers: [
+      { id: 'A', startMs: 0, steps: steps('begin', ['work', 100], ['effect', 0], ['work', 500], 'commit') },
+      { id: 'B', startMs: 50, steps: steps('begin', ['work', 100], ['effect', 0], 'commit') },
+    ],
+    invariants: [],
+  });
+  const updates = (r: RunResult) => r.events.filter((e) => e.actor === 'B' && (e.command ?? '').startsWith('UPDATE') && e.reply !== undefined && !e.reply.startsWith('waits'));
+
+  it('without retries the fenced UPDATE\'s 40001 fails B\'s job', () => {
+    const r = runScenario(fenced());
+    expect(updates(r).map((e) => `${e.atMs} ${e.reply}`)).toEqual(['600 ERROR 40001 could not serialize access due to concurrent update']);
+    expect(r.events.filter((e) => e.actor === 'B').at(-1)!.narration).toBe('B is done: the job failed.');
+  });
+
+  it('with serializationRetries the framework runs B\'s transaction again from BEGIN, and the UPDATE then succeeds', () => {
+    const r = runScenario(fenced(1));
+    expect(updates(r).map((e) => `${e.atMs} ${e.reply}`)).toEqual(['600 ERROR 40001 could not serialize access due to concurrent update', '700 UPDATE 1']);
+    expect(r.events.filter((e) => e.actor === 'B' && e.command?.startsWith('BEGIN'))).toHaveLength(2);
+    expect(r.events.some((e) => e.actor === 'B' && e.narration.includes('runs it again from BEGIN (retry 1 of 1)'))).toBe(true);
+    expect(r.events.filter((e) => e.actor === 'B').at(-1)!.narration).toBe('B is done: it completed the job.');
+  });
+
+  it('a queue row\'s claim mark (UPDATE job_queue) that hits 40001 under REPEATABLE READ is retried too: B then finds no pending row', () => {
+    const b = skipLockedClaim.withFix;
+    const run = (serializationRetries?: number) => runScenario({ ...b, mechanism: { ...b.mechanism, rowLock: 'none' }, database: { ...b.database, isolation: 'repeatable read', ...(serializationRetries === undefined ? {} : { serializationRetries }) } });
+    const story = (r: RunResult) => r.events.filter((e) => e.actor === 'B' && e.atMs >= 30).map((e) => `${e.command ?? e.kind} → ${e.reply ?? ''}`);
+    expect(story(run()).slice(0, 2)).toEqual(["UPDATE job_queue SET status = 'running', claimed_by = 'B' WHERE id = 7 → ERROR 40001 could not serialize access due to concurrent update", 'outcome → ']);
+    expect(run().events.filter((e) => e.actor === 'B').at(-1)!.narration).toBe('B is done: the job failed.');
+    const retried = run(1);
+    expect(story(retried).slice(2, 5)).toEqual(['ROLLBACK → ROLLBACK', 'BEGIN ISOLATION LEVEL REPEATABLE READ → BEGIN', "SELECT id FROM job_queue WHERE status = 'pending' → SELECT 0"]);
+    expect(retried.events.filter((e) => e.actor === 'B').at(-1)!.narration).toBe('B is done: there was no job in the queue for it.');
+  });
+});
