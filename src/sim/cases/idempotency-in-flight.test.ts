@@ -49,4 +49,15 @@ describe('idempotency-in-flight.json', () => {
     expect(r.metrics.duplicateEffects).toBe(0);
     expect(r.verdict.held).toBe(true);
   });
+
+  it('tab2 retries every lease.retryEveryMs (1 s), each attempt worded in full: 409 at 1 s and 2 s, the replay at 3 s, and it completes', () => {
+    const conflict = 'tab2 calls POST /payments: a request with the same idempotency key is still in progress, so the destination refuses this one (409) and performs nothing; tab2 will retry in 1 s.';
+    expect(run().events.filter((e) => e.actor === 'tab2').map((e) => `${e.atMs} ${e.narration}`)).toEqual([
+      `1000 ${conflict}`,
+      `2000 ${conflict}`,
+      '3000 tab2 calls POST /payments: the idempotency key was seen before and its request has finished, so the first result is replayed and nothing is performed again.',
+      '3000 tab2 is done: it completed the job.',
+    ]);
+  });
 });
+

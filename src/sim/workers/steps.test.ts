@@ -620,3 +620,52 @@ describe('what a check finds, in words (each sentence pinned, not only through t
     expect(r.events.filter((e) => e.actor === 'B' && e.kind === 'outcome').at(-1)?.narration).toBe('B is done: the job record said the work was already done.');
   });
 });
+
+describe('what COMMIT says and counts', () => {
+  const beliefsAt = (r: RunResult, actor: string, command: string) => {
+    const i = r.events.findIndex((e) => e.actor === actor && e.command === command);
+    expect(i).toBeGreaterThanOrEqual(0);
+    return r.snapshots![i]!.workers.find((w) => w.id === actor)!.beliefs;
+  };
+
+  it('a BEGIN that names READ COMMITTED (PostgreSQL\'s default) opens "a transaction", with no level in the words; another level is named', () => {
+    const base = variant('balance-update', true, {});
+    const at = (isolation: 'read committed' | 'serializable') => runScenario({ ...base, workers: base.workers.map((w) => ({ ...w, steps: w.steps.map((st) => (st.do === 'begin' ? { do: 'begin' as const, isolation } : st)) })) });
+    const begin = (r: RunResult) => r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('BEGIN'))!;
+    expect(begin(at('read committed'))).toMatchObject({ command: 'BEGIN ISOLATION LEVEL READ COMMITTED', narration: 'A opens a transaction.' });
+    expect(begin(at('serializable'))).toMatchObject({ command: 'BEGIN ISOLATION LEVEL SERIALIZABLE', narration: 'A opens a SERIALIZABLE transaction.' });
+  });
+
+  it('under a lease, the COMMIT is what commits (lease age counted once, at COMMIT); the UPDATE inside the transaction is not', () => {
+    const base = variant('fenced-db-write', false, {});
+    const inTxn = { ...base, faults: [], workers: [{ ...base.workers[0]!, steps: [{ do: 'acquire' as const }, { do: 'begin' as const }, { do: 'work' as const, ms: 5_000 }, { do: 'effect' as const, ms: 1_000 }, { do: 'commit' as const }, { do: 'release' as const }] }] };
+    const r = runScenario(inTxn);
+    expect(r.events.filter((e) => e.actor === 'A' && e.command !== undefined).map((e) => `${e.atMs} ${e.command!.split(' ')[0]}`)).toContain('6000 COMMIT');
+    expect(r.metrics.leaseAgeAtCommit).toMatchObject({ count: 1, maxMs: 6_000 });
+    expect(r.metrics.commitsOnLostLease).toBeUndefined(); // absent when no commit was made on a lost lease
+  });
+
+  it('a COMMIT that fails commits nothing: no lease age is counted', () => {
+    const base = variant('fenced-db-write', false, {});
+    const failing = { ...base, faults: [], database: { ...base.database, idleInTransactionSessionTimeoutMs: 2_000 }, workers: [{ ...base.workers[0]!, steps: [{ do: 'acquire' as const }, { do: 'begin' as const }, { do: 'work' as const, ms: 5_000 }, { do: 'commit' as const }, { do: 'release' as const }] }] };
+    const r = runScenario(failing);
+    expect(r.events.find((e) => e.command === 'COMMIT')!.reply).toMatch(/^FATAL 25P03/);
+    expect(r.metrics.leaseAgeAtCommit.count).toBe(0);
+  });
+
+  it('a connection that comes back from the pool still holding A\'s session lock does not make B believe, at its COMMIT, that it holds the lock', () => {
+    const base = findPreset('session-lock-pool')!.withoutFix;
+    const r = runScenario({
+      ...base, faults: [],
+      database: { ...base.database, poolSize: 1 },
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'disconnect' }] },
+        { id: 'B', startMs: 100, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'commit' }, { do: 'disconnect' }] },
+      ],
+    }, { captureSnapshots: true });
+    expect(r.events.find((e) => e.actor === 'B' && e.kind === 'pool')!.reply).toBe('c1');
+    const commitAt = r.events.findIndex((e) => e.actor === 'B' && e.command === 'COMMIT');
+    expect(r.snapshots![commitAt]!.pgLocks.filter((l) => l.locktype === 'advisory').map((l) => `${l.sessionId} ${l.advisoryKey} ${l.granted}`)).toEqual(['c1 42 true']);
+    expect(beliefsAt(r, 'B', 'COMMIT')).toMatchObject({ inTransaction: false, holdsLock: false });
+  });
+});

@@ -381,13 +381,13 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
   const what = file ? `uploads ${s.destination.target}` : `calls ${s.destination.target}`;
   const tokenNote = token === null ? '' : s.destination.checksFencing ? ` with fencing token ${token}` : explained(` with fencing token ${token}`, ' — which the destination ignores', '');
   const retryMs = s.lease.retryEveryMs;
-  const begun: { readonly [S in WriteStatus]: string } = {
+  // begin answers in flight, or at once: rejected, deduplicated or conflict (destination.ts; never accepted or aborted).
+  if (write.status === 'accepted' || write.status === 'aborted') throw new Error(`destination begin answered ${write.status}`);
+  const begun: { readonly [S in Exclude<WriteStatus, 'accepted' | 'aborted'>]: string } = {
     inFlight: `${w.id} ${what}${tokenNote}; ${file ? 'the upload is' : 'the request is'} in progress, no reply yet.`,
-    accepted: `${w.id} ${what}${tokenNote}.`,
     rejected: `${w.id} ${what}: the store rejects the stale fencing token.`,
     deduplicated: `${w.id} ${what}: the idempotency key was seen before and its request has finished, so the first result is replayed and nothing is performed again.`,
     conflict: `${w.id} ${what}: a request with the same idempotency key is still in progress, so the destination refuses this one (409) and performs nothing; ${w.id} will retry in ${fmtMs(retryMs)}.`,
-    aborted: `${w.id} ${what}, but the request is aborted.`,
   };
   world.emit(w.id, 'destination', begun[write.status], { command: render, reply: write.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'begin' }, call });
   if (write.status === 'rejected') {
@@ -406,15 +406,13 @@ function externalEffect(world: World, w: WorkerRuntime, ms: number): void {
     w.writeId = null;
     // Lease age at commit: only a write the destination kept commits anything (a rejected upload does not).
     if (end.status === 'accepted' && b.ownsLease && b.acquiredAtMs !== null) world.recordLeaseCommit(w);
-    const ended: { readonly [S in WriteStatus]: string } = {
-      inFlight: `${w.id}'s ${file ? 'upload' : 'call'} has no reply yet.`,
-      accepted: `${w.id}'s ${file ? 'upload completes' : 'call returns'}: ${end.reply}.`,
-      rejected: `${w.id}'s ${file ? 'upload' : 'call'} is rejected at the end: a newer fencing token was accepted meanwhile.`,
-      deduplicated: `${w.id}'s ${file ? 'upload' : 'call'} returns the replayed first result.`,
-      conflict: `${w.id}'s ${file ? 'upload' : 'call'} is refused: another request with its idempotency key is in progress.`,
-      aborted: `${w.id}'s ${file ? 'upload' : 'call'} was aborted.`,
-    };
-    world.emit(w.id, 'destination', ended[end.status], {
+    // The worker's pending finish is cancelled when it crashes (abort ends the write instead), so
+    // finish always meets the write in flight and ends it accepted or rejected (destination.ts).
+    if (end.status !== 'accepted' && end.status !== 'rejected') throw new Error(`destination finish of in-flight write ${write.id} answered ${end.status}`);
+    const ended = end.status === 'accepted'
+      ? `${w.id}'s ${file ? 'upload completes' : 'call returns'}: ${end.reply}.`
+      : `${w.id}'s ${file ? 'upload' : 'call'} is rejected at the end: a newer fencing token was accepted meanwhile.`;
+    world.emit(w.id, 'destination', ended, {
       command: render, reply: end.reply, worker: w, data: { t: 'write', writeId: write.id, phase: 'end' }, call: endCall,
     });
     if (end.status === 'rejected') {
