@@ -106,3 +106,31 @@ describe('a serialization failure (40001) is retried wherever it arises', () => 
     expect(retried.events.filter((e) => e.actor === 'B').at(-1)!.narration).toBe('B is done: there was no job in the queue for it.');
   });
 });
+
+describe('a retry after 40001 starts from the BEGIN that opened the transaction', () => {
+  it('a second BEGIN inside the transaction only warns; the retry still runs again from the first one, so B reads the balance again', () => {
+    const s = scenario({
+      id: 'nested-begin-retry', title: 'nested BEGIN', description: 'Two debits under SERIALIZABLE; each sends a stray BEGIN after its read.', lesson: 'invariants', horizonMs: 10_000,
+      job: { kind: 'debit', accountId: 1, initialBalance: 100 },
+      database: { poolSize: 4, isolation: 'serializable', serializationRetries: 1 },
+      workers: [
+        { id: 'A', startMs: 0, amount: 10, steps: steps('begin', 'read', 'begin', ['work', 500], ['effect', 0], 'commit') },
+        { id: 'B', startMs: 100, amount: 20, steps: steps('begin', 'read', 'begin', ['work', 500], ['effect', 0], 'commit') },
+      ],
+      invariants: [{ kind: 'noLostUpdate' }],
+    });
+    const r = runScenario(s);
+    const b = r.events.filter((e) => e.actor === 'B' && e.command !== undefined && e.kind === 'sql').map((e) => `${e.command} → ${e.reply}`);
+    expect(b.filter((x) => x.startsWith('BEGIN ISOLATION LEVEL SERIALIZABLE →'))).toEqual([
+      'BEGIN ISOLATION LEVEL SERIALIZABLE → BEGIN',
+      'BEGIN ISOLATION LEVEL SERIALIZABLE → WARNING:  there is already a transaction in progress; BEGIN',
+      'BEGIN ISOLATION LEVEL SERIALIZABLE → BEGIN',
+      'BEGIN ISOLATION LEVEL SERIALIZABLE → WARNING:  there is already a transaction in progress; BEGIN',
+    ]);
+    expect(b.filter((x) => x.startsWith('SELECT balance'))).toHaveLength(2);
+    expect(b.filter((x) => x.startsWith('UPDATE')).at(-1)).toBe('UPDATE accounts SET balance = 70 WHERE id = 1 → UPDATE 1');
+    expect(r.verdict.held).toBe(true);
+    // Only the work of the attempt that failed is wasted (500 ms), not the work before the first BEGIN.
+    expect(r.metrics.wastedWorkMs).toBe(500);
+  });
+});
