@@ -134,3 +134,41 @@ describe('a retry after 40001 starts from the BEGIN that opened the transaction'
     expect(r.metrics.wastedWorkMs).toBe(500);
   });
 });
+
+describe('steps that have nothing to send for the job send nothing', () => {
+  const one = (job: Scenario['job'], st: StepArg[], jobRecord = false): RunResult => runScenario(scenario({
+    id: 'quiet-steps', title: 'quiet steps', description: 'A step with no SQL for this job.', lesson: 'locks', horizonMs: 10_000,
+    job, mechanism: { jobRecord }, database: { poolSize: 2 },
+    workers: [{ id: 'A', startMs: 0, amount: 10, steps: steps(...st) }],
+    invariants: [],
+  }));
+  const sql = (r: RunResult) => r.events.filter((e) => e.kind === 'sql').map((e) => e.command);
+
+  it('a check on an external job without a durable job record has no result to look for: no SELECT, and the job goes on to its effect', () => {
+    const r = one(external, ['begin', 'check', ['effect', 100], 'commit']);
+    expect(sql(r)).toEqual(['BEGIN', 'COMMIT']);
+    expect(r.events.filter((e) => e.kind === 'destination')).toHaveLength(2);
+  });
+
+  it('a read on an external job reads nothing', () => {
+    expect(sql(one(external, ['begin', 'read', 'commit']))).toEqual(['BEGIN', 'COMMIT']);
+  });
+});
+
+describe('a reservation\'s UPDATE that fails for another reason than the CHECK constraint', () => {
+  it('40001 under REPEATABLE READ fails the job: it is not "sold out"', () => {
+    const r = runScenario(scenario({
+      id: 'reserve-40001', title: 'reserve under REPEATABLE READ', description: 'Two reservations of one item without a row lock.', lesson: 'invariants', horizonMs: 10_000,
+      job: { kind: 'reserve', itemId: 7, initialStock: 5, quantity: 1 },
+      database: { poolSize: 4, isolation: 'repeatable read' },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('begin', 'read', ['work', 500], ['effect', 0], 'commit') },
+        { id: 'B', startMs: 100, steps: steps('begin', 'read', ['work', 500], ['effect', 0], 'commit') },
+      ],
+      invariants: [{ kind: 'noOversell' }],
+    }));
+    const b = r.events.filter((e) => e.actor === 'B');
+    expect(b.find((e) => (e.command ?? '').startsWith('UPDATE items'))!.reply).toBe('ERROR 40001 could not serialize access due to concurrent update');
+    expect(b.at(-1)!.narration).toBe('B is done: the job failed.');
+  });
+});
