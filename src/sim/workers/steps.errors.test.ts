@@ -172,3 +172,16 @@ describe('a reservation\'s UPDATE that fails for another reason than the CHECK c
     expect(b.at(-1)!.narration).toBe('B is done: the job failed.');
   });
 });
+
+describe('an insertOnce INSERT that fails for another reason than 23505', () => {
+  it('on a connection the server closed, the insert is rejected and the job fails: no load of a winner\'s row', () => {
+    const job: Scenario['job'] = { kind: 'insertOnce', table: 'invoices', key: { order_id: 42 }, values: { amount: 100 } };
+    const r = runScenario(idleThen(job, [['effect', 0], 'commit']));
+    expect(after(r)).toEqual([
+      `INSERT INTO invoices (order_id, amount) VALUES (42, 100) RETURNING id → ${CLOSED} | A's insert is rejected: ${REASON}.`,
+      'connection.destroy() → closed | A discards connection c1: the server had closed it; the pool opens a new one.',
+      `outcome | A's job fails (${REASON}); its error path runs.`,
+      'outcome | A is done: the job failed.',
+    ]);
+  });
+});
