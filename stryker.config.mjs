@@ -21,8 +21,9 @@ export default {
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },
   mutate: [...(shard === '' ? SHARDS : [shard]).map((folder) => `src/sim/${folder}/**/*.ts`), '!src/sim/**/*.test.ts'],
   // The sandbox is a copy of the project: leave out what no sim test reads (fidelity/ stays:
-  // transcript.test.ts imports its preset replay).
-  ignorePatterns: ['dist', 'docs', 'e2e', 'bench', 'public', 'playwright-report', 'test-results', 'reports'],
+  // transcript.test.ts imports its preset replay). Other runs' sandboxes (`.stryker-tmp-*`, a focused
+  // run's own tempDirName) too: copying one while its run deletes it fails this run (ENOENT).
+  ignorePatterns: ['dist', 'docs', 'e2e', 'bench', 'public', 'playwright-report', 'test-results', 'reports', '.stryker-tmp*'],
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants such as the worker machine's definition) are tested too:
   // Stryker reloads the test environment for each, so they are slow but measured correctly.
