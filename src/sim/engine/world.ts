@@ -192,12 +192,10 @@ export interface JobLifecycle {
    * transaction is retried from its `begin` when `database.serializationRetries` allows.
    */
   fail(w: WorkerRuntime, reason: string, sqlState?: string): void;
-  /** The job has ended: connection back, renewals stopped, machine finished. */
-  finish(w: WorkerRuntime): void;
 }
 
 const NO_LIFECYCLE: JobLifecycle = {
-  start: missingLifecycle, done: missingLifecycle, skipRest: missingLifecycle, fail: missingLifecycle, finish: missingLifecycle,
+  start: missingLifecycle, done: missingLifecycle, skipRest: missingLifecycle, fail: missingLifecycle,
 };
 function missingLifecycle(): never {
   throw new Error('world.jobs is not set: runScenario sets it (createJobLifecycle in src/sim/workers/lifecycle.ts)');

@@ -24,7 +24,6 @@ export function createJobLifecycle(world: World): JobLifecycle {
     done: (w, delayMs = 0) => done(world, w, delayMs),
     skipRest: (w, outcome) => skipRest(world, w, outcome),
     fail: (w, reason, sqlState) => failJob(world, w, reason, sqlState),
-    finish: (w) => finishJob(world, w),
   };
 }
 
@@ -178,7 +177,6 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   soldOut: 'nothing left to reserve',
   failed: 'the job failed',
   stopped: 'it stopped because it could not keep its lease',
-  gaveUp: 'it gave up',
   skipped: 'it did not get the lock, so it skipped the job without an error',
   crashed: 'it crashed',
   noJob: 'there was no job in the queue for it',

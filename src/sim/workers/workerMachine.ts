@@ -43,7 +43,7 @@ export interface Beliefs {
 
 /** How a job ended. */
 /** `skipped`: the client (`client.onBusy: 'skip'`) did not get the lock (taken, or its store did not answer) and skipped the job without failing it. */
-export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'gaveUp' | 'skipped' | 'crashed' | 'noJob' | 'shutDown';
+export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'skipped' | 'crashed' | 'noJob' | 'shutDown';
 
 /** Teacher-named states (flattened from the machine's state value). */
 export type WorkerStateName = 'idle' | 'requesting' | 'waiting' | 'holding' | 'working' | 'performingEffect' | 'recordingCompletion' | 'releasing' | 'paused' | 'crashed' | 'done';

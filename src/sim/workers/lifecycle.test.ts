@@ -1,0 +1,64 @@
+/**
+ * The job lifecycle (lifecycle.ts): when a paused worker finishes, which step runs on a helper
+ * connection, and what the error path sends for a lock the worker never got.
+ */
+import { describe, expect, it } from 'vitest';
+import helperLock from '../scenario/fixtures/scenario-v2-helper-lock.json';
+import { parseScenario } from '../scenario/migrate';
+import { scenario, steps } from '../presets/build';
+import { runScenario, type RunResult } from '../engine/run';
+import type { Scenario } from '../scenario/schema';
+
+const parsed = (json: unknown): Scenario => {
+  const r = parseScenario(json);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.scenario;
+};
+const of = (r: RunResult, actor: string) => r.events.filter((e) => e.actor === actor);
+
+describe('a pause placed after the last step', () => {
+  const run = (pauseMs: number | null) => runScenario(scenario({
+    id: 'pause-at-end', title: 'pause at the end', description: 'A pauses after its last step.', lesson: 'leases', horizonMs: 20_000,
+    job: { kind: 'external', jobKey: 'nightly-export' },
+    workers: [{ id: 'A', startMs: 0, steps: steps('connect', ['work', 1_000]) }],
+    faults: pauseMs === null ? [] : [{ kind: 'pause', worker: 'A', step: 1, phase: 'after', pauseMs }],
+    invariants: [],
+  }));
+
+  it('holds the worker there: it returns its connection and is done only when it resumes', () => {
+    const done = (r: RunResult) => of(r, 'A').filter((e) => e.kind === 'outcome' || e.kind === 'pool').map((e) => `${e.atMs} ${e.command ?? e.kind}`);
+    expect(done(run(null))).toEqual(['0 pool.connect()', '1000 client.release()', '1000 outcome']);
+    expect(done(run(4_000))).toEqual(['0 pool.connect()', '5000 client.release()', '5000 outcome']);
+  });
+});
+
+describe('a step\'s helper', () => {
+  it('helper: true runs the step\'s SQL on a second connection from the pool; helper: false (or absent) on the worker\'s own', () => {
+    const withHelper = parsed(helperLock);
+    const own = parsed(JSON.parse(JSON.stringify(helperLock).replace('"helper": true', '"helper": false').replace('"helper":true', '"helper":false')));
+    expect(JSON.stringify(own)).not.toContain('"helper":true');
+    const borrows = (r: RunResult) => of(r, 'A').filter((e) => e.command === 'pool.connect()').map((e) => e.reply);
+    expect(borrows(runScenario(withHelper))).toHaveLength(2);
+    expect(borrows(runScenario(own))).toEqual(['c1']);
+  });
+});
+
+describe('the error path unlocks in finally only a lock the worker holds', () => {
+  it('B\'s lock wait is cancelled by lock_timeout (55P03): its finally block sends no pg_advisory_unlock for a lock it never got', () => {
+    const r = runScenario(scenario({
+      id: 'unlock-in-finally', title: 'unlock in finally', description: 'B gives up waiting for the session lock A holds.', lesson: 'locks', horizonMs: 20_000,
+      job: { kind: 'external', jobKey: 'nightly-export' },
+      mechanism: { lock: 'advisory-session', onError: 'unlockInFinally', acquireTimeoutMs: 500 },
+      database: { poolSize: 4 },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('connect', 'acquire', ['work', 3_000], 'release', 'disconnect') },
+        { id: 'B', startMs: 100, steps: steps('connect', 'acquire', ['work', 1_000], 'release', 'disconnect') },
+      ],
+      invariants: [{ kind: 'mutualExclusion' }],
+    }));
+    const b = of(r, 'B').map((e) => `${e.atMs} ${e.command ?? e.kind}${e.reply ? ` → ${e.reply}` : ''}`);
+    expect(b.some((x) => x.includes('ERROR 55P03'))).toBe(true);
+    expect(b.filter((x) => x.includes('pg_advisory_unlock'))).toEqual([]);
+    expect(of(r, 'B').at(-1)!.narration).toBe('B is done: the job failed.');
+  });
+});
