@@ -62,3 +62,20 @@ describe('the error path unlocks in finally only a lock the worker holds', () =>
     expect(of(r, 'B').at(-1)!.narration).toBe('B is done: the job failed.');
   });
 });
+
+describe('a fault placed after a step that ends the worker\'s flow', () => {
+  it('a job error after the work step: the error path runs and the job goes no further (no call to the destination)', () => {
+    const r = runScenario(scenario({
+      id: 'job-error-after', title: 'job error after a step', description: 'A throws after its work.', lesson: 'leases', horizonMs: 20_000,
+      job: { kind: 'external', jobKey: 'nightly-export' },
+      workers: [{ id: 'A', startMs: 0, steps: steps('connect', ['work', 1_000], ['effect', 100], 'disconnect') }],
+      faults: [{ kind: 'jobError', worker: 'A', step: 1, phase: 'after' }],
+      invariants: [],
+    }));
+    expect(r.events.filter((e) => e.kind === 'destination')).toEqual([]);
+    expect(of(r, 'A').filter((e) => e.kind === 'outcome').map((e) => `${e.atMs} ${e.narration}`)).toEqual([
+      "1000 A's job fails (an exception); its error path runs.",
+      '1000 A is done: the job failed.',
+    ]);
+  });
+});
