@@ -198,8 +198,9 @@ export class Database {
     const soft = hard ? null : findCycleThrough(edges, sessionId, true);
     if (!hard && !soft) return { kind: 'none' };
     if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH) === 'ok') return { kind: 'soft', cycle: soft, completions: this.wake() };
-    // PostgreSQL reports the checker's cycle in the state before any reordering (DeadLockCheck).
-    const cycle = (hard ?? soft) as WaitCycle;
+    // PostgreSQL reports the first cycle through the checker over all edges, hard and soft, in the
+    // state before any reordering (DeadLockCheck calls FindLockCycle once more for the DETAIL).
+    const cycle = findCycleThrough(edges, sessionId, true) as WaitCycle;
     this.dropWait(sessionId);
     this.abort(session);
     const own: DbCompletion = { sessionId, stmt: wait.stmt, reply: { status: 'error', error: deadlockDetected(deadlockDetail(cycle)) } };
@@ -211,8 +212,9 @@ export class Database {
    * `sessionId` (or, once queues were reordered, through a session a reordering moved or moved
    * ahead of) remains, try reversing each of its soft edges — the waiter moves just ahead of the
    * request it was queued behind, as TopoSort orders it — up to `depth` reversals. A cycle of hard
-   * edges found on the way means no reordering can help (PostgreSQL gives up: the checker gets
-   * 40P01 even when that hard cycle does not pass through it; checked on PostgreSQL 15).
+   * edges found on the way rules out that reordering only: the next soft edge is tried
+   * (DeadLockCheckRecurse: TestConfiguration's -1 ends one configuration; checked on PostgreSQL 15).
+   * A hard cycle through the checker itself before any reordering (`moved` empty) is a deadlock.
    * Returns 'ok' (the reordering is kept), 'hard' or 'fail' (queues restored).
    */
   private rearrange(sessionId: string, depth: number, moved: readonly string[] = []): 'ok' | 'hard' | 'fail' {
@@ -239,7 +241,6 @@ export class Database {
       const outcome = this.rearrange(sessionId, depth - 1, [...moved, e.from, e.to]);
       if (outcome === 'ok') return 'ok';
       entry.queue = before;
-      if (outcome === 'hard') return 'hard';
     }
     return 'fail';
   }

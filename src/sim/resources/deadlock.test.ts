@@ -230,14 +230,12 @@ describe('rearranging advisory wait queues (DeadLockCheckRecurse)', () => {
 });
 
 describe('the 40P01 DETAIL when the checker is on a hard cycle and, found first, a soft one', () => {
-  // BUG (reported, not fixed here: a source change needs a fidelity regeneration). PostgreSQL 15's
-  // DeadLockCheck reports the first cycle FindLockCycle meets over hard AND soft edges (deadlock.c:
-  // "Call FindLockCycle one more time, to record the correct deadlockDetails[] for the basic state
-  // with no rearrangements"); the model reports the hard cycle (`hard ?? soft` in checkDeadlock).
-  // Run on PostgreSQL 15 with a's deadlock_timeout 1.5 s and the others' 60 s: a gets the DETAIL
-  // below (b → c → a, c's shared request queued behind a's), c then gets its lock; the model
-  // names b → d → a instead. Victim and completions agree.
-  it.skip('names the first cycle over all edges, as PostgreSQL does', () => {
+  // PostgreSQL 15's DeadLockCheck reports the first cycle FindLockCycle meets over hard AND soft
+  // edges (deadlock.c: "Call FindLockCycle one more time, to record the correct deadlockDetails[]
+  // for the basic state with no rearrangements"). Run on PostgreSQL 15 with a's deadlock_timeout
+  // 1.5 s and the others' 60 s: a gets the DETAIL below (b → c → a, c's shared request queued
+  // behind a's), c then gets its lock. The model used to name the hard cycle b → d → a.
+  it('names the first cycle over all edges, as PostgreSQL does', () => {
     const db = setup('a', 'b', 'c', 'd');
     run(db, 'b', adv('pg_advisory_lock_shared', 1));
     run(db, 'c', adv('pg_advisory_lock_shared', 2));
@@ -261,13 +259,12 @@ describe('the 40P01 DETAIL when the checker is on a hard cycle and, found first,
 });
 
 describe('a soft cycle whose first reordering meets a hard cycle elsewhere, and whose second reordering resolves it', () => {
-  // BUG (reported, not fixed here). PostgreSQL 15's DeadLockCheckRecurse tries the next soft edge
-  // when a reordering leads to a hard cycle (TestConfiguration returns -1 for that configuration
-  // only); the model gives up at once (`rearrange` returns 'hard' up the recursion) and fails the
-  // checker. Run on PostgreSQL 15 with X's deadlock_timeout 1.5 s and the others' 60 s: no 40P01,
-  // X keeps waiting, T is granted its shared lock 2 (T's request moved ahead of X's); the model
-  // gives X a 40P01 instead. (R and Q deadlock each other; their own timers find that.)
-  it.skip('avoids the deadlock by moving T ahead of X, as PostgreSQL does', () => {
+  // PostgreSQL 15's DeadLockCheckRecurse tries the next soft edge when a reordering leads to a
+  // hard cycle (TestConfiguration returns -1 for that configuration only). Run on PostgreSQL 15
+  // with X's deadlock_timeout 1.5 s and the others' 60 s: no 40P01, X keeps waiting, T is granted
+  // its shared lock 2 (T's request moved ahead of X's). The model used to give up at the first
+  // hard cycle and fail X. (R and Q deadlock each other; their own timers find that.)
+  it('avoids the deadlock by moving T ahead of X, as PostgreSQL does', () => {
     const db = setup('X', 'P', 'R', 'Q', 'T');
     run(db, 'Q', adv('pg_advisory_lock_shared', 1));
     run(db, 'T', adv('pg_advisory_lock_shared', 1));
