@@ -197,7 +197,7 @@ export class Database {
     const hard = findCycleThrough(edges, sessionId, false);
     const soft = hard ? null : findCycleThrough(edges, sessionId, true);
     if (!hard && !soft) return { kind: 'none' };
-    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH) === 'ok') return { kind: 'soft', cycle: soft, completions: this.wake() };
+    if (soft && this.rearrange(sessionId, MAX_REARRANGE_DEPTH)) return { kind: 'soft', cycle: soft, completions: this.wake() };
     // PostgreSQL reports the first cycle through the checker over all edges, hard and soft, in the
     // state before any reordering (DeadLockCheck calls FindLockCycle once more for the DETAIL).
     const cycle = findCycleThrough(edges, sessionId, true) as WaitCycle;
@@ -214,19 +214,19 @@ export class Database {
    * request it was queued behind, as TopoSort orders it — up to `depth` reversals. A cycle of hard
    * edges found on the way rules out that reordering only: the next soft edge is tried
    * (DeadLockCheckRecurse: TestConfiguration's -1 ends one configuration; checked on PostgreSQL 15).
-   * A hard cycle through the checker itself before any reordering (`moved` empty) is a deadlock.
-   * Returns 'ok' (the reordering is kept), 'hard' or 'fail' (queues restored).
+   * (A hard cycle through the checker itself before any reordering is a deadlock: `checkDeadlock`
+   * does not call this then.) Returns true when a reordering removes every such cycle (it is
+   * kept), false when none does (queues restored).
    */
-  private rearrange(sessionId: string, depth: number, moved: readonly string[] = []): 'ok' | 'hard' | 'fail' {
+  private rearrange(sessionId: string, depth: number, moved: readonly string[] = []): boolean {
     const edges = waitForEdges(this.state);
     let cycle: WaitCycle | null = null;
     for (const node of [...moved, sessionId]) {
-      if (moved.length > 0 && findCycleThrough(edges, node, false)) return 'hard';
+      if (moved.length > 0 && findCycleThrough(edges, node, false)) return false;
       cycle = cycle ?? findCycleThrough(edges, node, true);
     }
-    if (!cycle) return 'ok';
-    if (!cycle.some((e) => e.kind === 'soft')) return 'hard';
-    if (depth === 0) return 'fail';
+    if (!cycle) return true;
+    if (depth === 0) return false;
     for (const e of cycle.filter((x) => x.kind === 'soft')) {
       const target = this.waitOf(e.from)?.target;
       if (target?.kind !== 'advisory') continue;
@@ -238,11 +238,10 @@ export class Database {
       const at = rest.findIndex((q) => q.sessionId === e.to);
       if (!moving || at < 0) continue;
       entry.queue = [...rest.slice(0, at), moving, ...rest.slice(at)];
-      const outcome = this.rearrange(sessionId, depth - 1, [...moved, e.from, e.to]);
-      if (outcome === 'ok') return 'ok';
+      if (this.rearrange(sessionId, depth - 1, [...moved, e.from, e.to])) return true;
       entry.queue = before;
     }
-    return 'fail';
+    return false;
   }
 
   /**
