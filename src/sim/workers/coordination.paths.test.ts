@@ -3,8 +3,8 @@
 // grant reaches a paused worker, when a try-lock or an unlock returns false, and for every reply a
 // lease command can get — an error (a Redis that answers `LOADING`: it is loading its dataset after
 // a restart and refuses every command), no reply (a partition), 0, or someone else's key.
-// Each test asserts the sentences, times and beliefs a user would see (semantics.md, "Redis leases",
-// "Advisory locks"; Redis docs SET, PEXPIRE, INCR; PostgreSQL "Advisory Lock Functions").
+// Each test asserts the sentences, times and beliefs a user would see (semantics.md, "Redis leases", "PostgreSQL advisory locks",
+// "Connection poolers (PgBouncer)"; Redis docs SET, PEXPIRE, INCR; PostgreSQL "Advisory Lock Functions").
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scenario, steps } from '../presets/build';
 import { findPreset } from '../presets';
