@@ -502,6 +502,9 @@ describe('the lease: release', () => {
     const r = runScenario(build({ mechanism: { lock: 'lease', release: 'del' }, client: { checkRelease: true }, faults: [{ kind: 'pause', worker: 'A', atMs: 1_000, pauseMs: 12_000 }, { kind: 'pause', worker: 'A', step: 2, phase: 'after', pauseMs: 1_000 }] }, worker(14_000)));
     expect(said(r, 'A').slice(-2)).toEqual(['14000 outcome | A\'s job fails (its release found lease:x no longer held with its token); its error path runs.', '14000 outcome | A is done: the job failed.']);
     expect(r.events.filter((e) => e.actor === 'A' && e.kind === 'fault').map((e) => e.atMs)).toEqual([1_000, 13_000]);
+    // Not even as a fault on a worker that is no longer running: the second pause never fires.
+    expect(r.events.some((e) => e.narration.includes('not running'))).toBe(false);
+    expect(r.faultTimesMs).toEqual([1_000, null]);
   });
 
   it('the error path\'s release of a lost lease: the job has already failed, so a checking client does not fail it again', () => {
