@@ -16,6 +16,13 @@ const variant = (id: string, fixed: boolean, mechanism: Partial<Mechanism>, rest
 const story = (r: RunResult, actor: string): string[] =>
   r.events.filter((e) => e.actor === actor && (e.command !== undefined || e.kind === 'outcome')).map((e) => `${e.atMs} ${e.command ?? e.kind}${e.reply ? ` → ${e.reply}` : ''} | ${e.narration}`);
 
+/** What `actor` believes right after its event that sent `command` (a run with `captureSnapshots`). */
+const beliefsAfter = (r: RunResult, actor: string, command: string) => {
+  const i = r.events.findIndex((e) => e.actor === actor && e.command === command);
+  expect(i).toBeGreaterThanOrEqual(0);
+  return r.snapshots![i]!.workers.find((w) => w.id === actor)!.beliefs;
+};
+
 describe('insertOnce', () => {
   it('ON CONFLICT DO NOTHING: the second INSERT waits for the first transaction, returns no row, and the worker loads the winner\'s row', () => {
     const r = runScenario(variant('invoice-race', false, { uniqueKey: true, onConflict: 'doNothing' }));
@@ -387,12 +394,6 @@ describe('beliefs and retries around acquire and release', () => {
 });
 
 describe('transaction end and what the worker believes', () => {
-  const beliefsAfter = (r: RunResult, actor: string, command: string) => {
-    const i = r.events.findIndex((e) => e.actor === actor && e.command === command);
-    expect(i).toBeGreaterThanOrEqual(0);
-    return r.snapshots![i]!.workers.find((w) => w.id === actor)!.beliefs;
-  };
-
   it('COMMIT and ROLLBACK end the transaction and, with a transaction-scoped advisory lock, the lock', () => {
     const r = runScenario(findPreset('session-lock-pool')!.withFix, { captureSnapshots: true });
     expect(beliefsAfter(r, 'B', 'SELECT pg_advisory_xact_lock(42)')).toMatchObject({ inTransaction: true, holdsLock: true });
@@ -622,12 +623,6 @@ describe('what a check finds, in words (each sentence pinned, not only through t
 });
 
 describe('what COMMIT says and counts', () => {
-  const beliefsAt = (r: RunResult, actor: string, command: string) => {
-    const i = r.events.findIndex((e) => e.actor === actor && e.command === command);
-    expect(i).toBeGreaterThanOrEqual(0);
-    return r.snapshots![i]!.workers.find((w) => w.id === actor)!.beliefs;
-  };
-
   it('a BEGIN that names READ COMMITTED (PostgreSQL\'s default) opens "a transaction", with no level in the words; another level is named', () => {
     const base = variant('balance-update', true, {});
     const at = (isolation: 'read committed' | 'serializable') => runScenario({ ...base, workers: base.workers.map((w) => ({ ...w, steps: w.steps.map((st) => (st.do === 'begin' ? { do: 'begin' as const, isolation } : st)) })) });
@@ -666,6 +661,6 @@ describe('what COMMIT says and counts', () => {
     expect(r.events.find((e) => e.actor === 'B' && e.kind === 'pool')!.reply).toBe('c1');
     const commitAt = r.events.findIndex((e) => e.actor === 'B' && e.command === 'COMMIT');
     expect(r.snapshots![commitAt]!.pgLocks.filter((l) => l.locktype === 'advisory').map((l) => `${l.sessionId} ${l.advisoryKey} ${l.granted}`)).toEqual(['c1 42 true']);
-    expect(beliefsAt(r, 'B', 'COMMIT')).toMatchObject({ inTransaction: false, holdsLock: false });
+    expect(beliefsAfter(r, 'B', 'COMMIT')).toMatchObject({ inTransaction: false, holdsLock: false });
   });
 });
