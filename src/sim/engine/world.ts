@@ -581,6 +581,9 @@ export class World {
     }
     let session = client;
     if (this.poolerResource.mode !== null) {
+      // PgBouncer closed this client connection when the server ended its server connection.
+      const ended = this.poolerResource.endedServerOf(client);
+      if (ended !== null) return this.sqlOnClosedConnection(w, ended, stmt, narrate, k);
       const server = this.linkServer(w, client, () => this.sql(w, stmt, narrate, k));
       if (server === null) return;
       session = server;
@@ -678,13 +681,18 @@ export class World {
         const w = owner === undefined ? undefined : this.workers.get(owner);
         const state = this.db.sessionState(session);
         const held = [...state.rowLocks.map((r) => `the row lock on ${r}`), ...state.advisoryLocks.map((l) => `advisory lock ${l.key}${l.sessionCount > 0 ? ' (session-level)' : ''}`)];
-        const completions = this.sqlResource.closeSession(session);
-        const reply = idleInTransactionTimeoutError();
         const who = this.sessionLabel(session);
+        const completions = this.sqlResource.closeSession(session);
+        // Behind PgBouncer the session is a server connection: PgBouncer closes the client linked to it as well.
+        const pooler = this.poolerResource.mode === null ? null : this.poolerResource.serverEnded(session);
+        if (pooler !== null) this.sessionOwner.delete(session);
+        const reply = idleInTransactionTimeoutError();
         const locks = held.length > 0 ? ` and every lock it held goes with it: ${held.join(', ')}` : '';
-        const narration = `idle_in_transaction_session_timeout (${fmtMs(limitMs)}): ${who}'s session sat idle inside its transaction that long, so PostgreSQL ends it; the transaction rolls back${locks}. ${who} does not know yet.`;
+        const closes = pooler === null ? '' : ` PgBouncer passes the FATAL on${pooler.client === null ? '' : ` and closes ${pooler.client}, the client connection linked to it ("server conn crashed?")`}; server connection ${pooler.replacement} takes ${session}'s place.`;
+        const narration = `idle_in_transaction_session_timeout (${fmtMs(limitMs)}): ${who}'s session sat idle inside its transaction that long, so PostgreSQL ends it; the transaction rolls back${locks}.${closes} ${who} does not know yet.`;
         this.emit(owner ?? 'db', 'sql', this.text ? narration : '', { reply: this.text ? `FATAL ${reply.code} ${reply.message}` : undefined, ...(w ? { worker: w } : {}), data: { t: 'sessionEnded', session } });
         this.deliverCompletions(completions);
+        for (const h of pooler?.completions ?? []) this.handOverServer(h);
       },
     });
   }
@@ -692,12 +700,15 @@ export class World {
   /**
    * The database session the worker's statements run on now: its connection's own (no pooler),
    * or the server connection PgBouncer has linked to its connection (null between transactions
-   * in transaction mode). Null without a connection.
+   * in transaction mode). Null without a connection, and null once the server has ended that
+   * session (`idle_in_transaction_session_timeout`, FATAL 25P03) while the client still holds the
+   * dead connection: there is no session to hold or wait for anything, and its next statement
+   * finds the connection closed (`sql`).
    */
   sessionOf(w: WorkerRuntime): string | null {
     const client = this.clientOf(w);
-    if (client === null || this.poolerResource.mode === null) return client;
-    return this.poolerResource.serverOf(client);
+    const session = client === null || this.poolerResource.mode === null ? client : this.poolerResource.serverOf(client);
+    return session !== null && this.db.hasSession(session) ? session : null;
   }
 
   /** The database session of the worker's own connection (never its helper's): see `sessionOf`. */
@@ -1076,6 +1087,8 @@ export class World {
   private closeClient(w: WorkerRuntime, client: string): void {
     const pooler = this.poolerResource;
     let completions: readonly Completion<Stmt, DbReply>[] = [];
+    // PgBouncer had closed this client when the server ended its server connection: nothing is left to reset.
+    const alreadyClosed = pooler.endedServerOf(client) !== null;
     const result = pooler.close(client, (sid) => {
       completions = this.sqlResource.closeSession(sid);
     });
@@ -1086,7 +1099,7 @@ export class World {
         ? `PgBouncer resets server connection ${r.server} with DISCARD ALL before putting it back: its session state goes, session advisory locks included.`
         : `${w.id} died inside a transaction, so PgBouncer closes server connection ${r.server} (the transaction rolls back, its locks go) and opens ${r.replacement}.`;
       this.emit('pooler', 'pool', said, { command: pooler.renderCommand({ op: 'close', client }), reply: pooler.renderReply(r), call: { resource: 'pooler', caller: w.id, command: { op: 'close', client }, reply: r } });
-    } else if (pooler.mode === 'transaction') {
+    } else if (pooler.mode === 'transaction' && !alreadyClosed) {
       const kept = pooler.snapshot().servers.flatMap(({ id }) => this.db.sessionState(id).advisoryLocks.filter((l) => l.sessionCount > 0).map((l) => `${id} still holds session advisory lock ${l.key}`));
       const tail = kept.length > 0 ? ` ${kept.join('; ')}.` : '';
       this.emit('pooler', 'pool', `PgBouncer had no server connection linked to ${client} (transaction mode, between transactions): nothing is reset.${tail}`, { call: { resource: 'pooler', caller: w.id, command: { op: 'close', client }, reply: r } });

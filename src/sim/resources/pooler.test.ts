@@ -65,6 +65,25 @@ describe('PoolerResource', () => {
     expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'ok', server: 's2' });
     expect(p.execute(0, 'D', { op: 'link', client: 'c4' }).reply).toEqual({ status: 'ok', server: 's3' });
   });
+
+  it('a server connection the server ended: its client is closed with it (nothing left to reset at close), a waiting client gets the new one', () => {
+    opened.length = 0;
+    const p = make();
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    p.execute(0, 'B', { op: 'link', client: 'c2' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'waits', position: 1 });
+    const ended = p.serverEnded('s1');
+    expect(ended).toEqual({ client: 'c1', replacement: 's3', completions: [{ caller: 'C', command: { op: 'link', client: 'c3' }, reply: { status: 'ok', server: 's3' } }] });
+    expect(opened).toEqual(['s1', 's2', 's3']);
+    expect(p.serverOf('c1')).toBeNull();
+    expect(p.endedServerOf('c1')).toBe('s1');
+    expect(p.endedServerOf('c2')).toBeNull();
+    const closed: string[] = [];
+    expect(p.close('c1', (id) => closed.push(id)).reply).toEqual({ status: 'none' });
+    expect(closed).toEqual([]);
+    expect(p.endedServerOf('c1')).toBeNull();
+    expect(p.snapshot().servers.map((x) => x.id)).toEqual(['s2', 's3']);
+  });
 });
 
 describe('a scenario behind PgBouncer', () => {

@@ -65,6 +65,8 @@ export class PoolerResource implements Resource<PoolerCmd, PoolerReply, PoolerSn
   private readonly links = new Map<string, string>();
   /** Worker → the client it waits for a server connection for. */
   private readonly waitingClient = new Map<string, string>();
+  /** Client connection → the server connection whose session the server ended under it (`serverEnded`): PgBouncer closed the client too. */
+  private readonly endedUnder = new Map<string, string>();
 
   constructor(
     readonly mode: PoolerMode | null,
@@ -117,6 +119,8 @@ export class PoolerResource implements Resource<PoolerCmd, PoolerReply, PoolerSn
    * World's, so that the statements the ended session let through reach their workers.
    */
   close(client: string, closeSession: (id: string) => void): Execution<PoolerCmd, PoolerReply> {
+    // PgBouncer had closed it already (`serverEnded`): nothing of its is left to reset.
+    if (this.endedUnder.delete(client)) return { reply: { status: 'none' }, completions: NO_COMPLETIONS };
     const server = this.links.get(client);
     if (server === undefined) return { reply: { status: 'none' }, completions: NO_COMPLETIONS };
     this.links.delete(client);
@@ -128,6 +132,30 @@ export class PoolerResource implements Resource<PoolerCmd, PoolerReply, PoolerSn
     closeSession(server);
     this.db.openSession(server);
     return { reply: { status: 'discarded', server }, completions: this.handoff(this.servers.giveBack(server)) };
+  }
+
+  /**
+   * PostgreSQL ended server connection `server`'s session (FATAL, e.g. 25P03 from
+   * `idle_in_transaction_session_timeout`; the caller has closed the session already). PgBouncer
+   * passes the FATAL on to the client linked to it and closes that client connection too
+   * (`server conn crashed?`), drops the server connection and opens another in its place (handed
+   * to the first waiting client, if any). Checked against PgBouncer 1.18 in transaction and
+   * session mode: the client's next statement finds its connection closed. Returns the client
+   * (null if none was linked) and the replacement's id.
+   */
+  serverEnded(server: string): { readonly client: string | null; readonly replacement: string; readonly completions: readonly Completion<PoolerCmd, PoolerReply>[] } {
+    const client = this.clientOf(server);
+    if (client !== null) {
+      this.links.delete(client);
+      this.endedUnder.set(client, server);
+    }
+    const h = this.servers.discard(server, () => undefined, 'last');
+    return { client, replacement: h?.connection ?? this.newest(), completions: this.handoff(h) };
+  }
+
+  /** The server connection whose end closed client connection `client` (`serverEnded`), until the client is closed; else null. */
+  endedServerOf(client: string): string | null {
+    return this.endedUnder.get(client) ?? null;
   }
 
   /** A worker stops waiting for a server connection (it crashed). */

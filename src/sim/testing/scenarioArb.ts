@@ -1,7 +1,7 @@
 /**
  * Test support (imported by property tests only, never by the app): fast-check arbitraries for
  * random valid-looking scenarios — a preset (either variant) with a random seed, start times,
- * mechanism switches, replication lag, a PgBouncer in front of the database (session or
+ * mechanism switches, replication lag, the database server's timeouts, isolation level and 40001 retries, a PgBouncer in front of the database (session or
  * transaction mode), a third of the time a connection topology (the workers in one or two
  * processes with a small pool each, some SQL steps run by a helper on a second connection), the
  * lease in etcd instead of Redis (`lockService`), half of the time another destination (a file store or
@@ -34,6 +34,20 @@ export const mechanismArb: fc.Arbitrary<Partial<Mechanism>> = fc.record({
   acquireTimeoutMs: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }),
   releaseInFinally: fc.boolean(),
 }, { requiredKeys: [] }) as fc.Arbitrary<Partial<Mechanism>>;
+
+/**
+ * The database server's settings (each optional, absent most of the time as in the presets):
+ * `deadlock_timeout`, `statement_timeout`, `idle_in_transaction_session_timeout` (short enough to
+ * end a session during a preset's `work` step), the isolation level and the framework's 40001
+ * retries. Without them no random scenario meets a session the server has ended.
+ */
+export const databaseSettingsArb: fc.Arbitrary<Partial<Scenario['database']>> = fc.record({
+  deadlockTimeoutMs: fc.integer({ min: 1, max: 3_000 }),
+  statementTimeoutMs: fc.integer({ min: 1, max: 5_000 }),
+  idleInTransactionSessionTimeoutMs: fc.integer({ min: 1, max: 5_000 }),
+  isolation: fc.constantFrom('read committed', 'repeatable read', 'serializable'),
+  serializationRetries: fc.integer({ min: 1, max: 3 }),
+}, { requiredKeys: [] }).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Partial<Scenario['database']>);
 
 /** Random connection topology (scenario version 2): how many processes, their pools, which worker goes where, which steps a helper runs. */
 export interface TopologyDraw {
@@ -120,6 +134,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       starts: fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: base.workers.length, maxLength: base.workers.length }),
       faults: fc.array(faultArb(base), { maxLength: 4 }),
       lag: fc.integer({ min: 0, max: 5_000 }),
+      dbSettings: databaseSettingsArb,
       // PgBouncer in front of the database (or the preset's own setting), 1–3 server connections.
       pooler: fc.option(fc.record({ mode: fc.constantFrom('session' as const, 'transaction' as const), serverConnections: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
       topology: topologyArb,
@@ -131,7 +146,7 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
       const s: Scenario = withTopology({
         ...base,
         destination: r.destination === undefined ? base.destination : { ...base.destination, ...r.destination },
-        database: r.pooler === undefined ? base.database : { ...base.database, pooler: r.pooler },
+        database: { ...base.database, ...r.dbSettings, ...(r.pooler === undefined ? {} : { pooler: r.pooler }) },
         seed: r.seed,
         mechanism: { ...base.mechanism, ...r.mechanism },
         lease: { ...base.lease, replicationLagMs: r.lag },

@@ -145,3 +145,47 @@ describe('validation names the field path', () => {
     expect(v.ok ? [] : v.errors.map((e) => e.path)).toEqual(['workers[1].steps[0].isolation']);
   });
 });
+
+/** One worker that opens a transaction, takes the lock and works for 5 s in it: the server ends its session at 2 s. */
+const endedUnderLock = (lock: 'advisory-xact' | 'advisory-session', plan: Scenario['workers'][number]['steps'], pooler?: 'transaction' | 'session'): Scenario => scenario({
+  id: 'idle-ended-lock', title: 'idle_in_transaction_session_timeout under a lock', description: 'A works for 5 s inside its transaction.', lesson: 'locks', horizonMs: 20_000,
+  job: { kind: 'external', jobKey: 'nightly-export' },
+  mechanism: { lock },
+  database: { poolSize: 4, idleInTransactionSessionTimeoutMs: 2_000, ...(pooler === undefined ? {} : { pooler: { mode: pooler, serverConnections: 1 } }) },
+  workers: [
+    { id: 'A', startMs: 0, steps: plan },
+    { id: 'B', startMs: 500, steps: steps('begin', 'acquire', ['work', 500], 'commit') },
+  ],
+  invariants: [{ kind: 'mutualExclusion' }],
+});
+
+describe('a worker whose session the server ended (idle_in_transaction_session_timeout)', () => {
+  // These threw "unknown session c1": the worker's next statement read the state of the ended session.
+  it('COMMIT of a transaction-scoped lock: fails with the FATAL and names no lock released with it', () => {
+    const r = runScenario(endedUnderLock('advisory-xact', steps('begin', 'acquire', ['work', 5_000], 'commit')));
+    const commit = cmd(r, 'A', 'COMMIT')[0]!;
+    expect(commit).toMatchObject({ atMs: 5_000, reply: 'FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)' });
+    expect(commit.narration).toBe('A\'s COMMIT fails (terminating connection due to idle-in-transaction timeout): the transaction is rolled back.');
+    expect(by(r, 'A').at(-1)!.narration).toBe('A is done: the job failed.');
+    // B got the lock when the server ended A's session, while A still believed it held it.
+    expect(cmd(r, 'B', 'SELECT pg_advisory_xact_lock')[1]).toMatchObject({ atMs: 2_000, reply: '(void)' });
+  });
+  it('unlock of a session-level lock: fails with the FATAL; A no longer believes it holds a lock', () => {
+    const r = runScenario(endedUnderLock('advisory-session', steps('connect', 'acquire', 'begin', ['work', 5_000], 'release')));
+    const unlock = cmd(r, 'A', 'SELECT pg_advisory_unlock')[0]!;
+    expect(unlock).toMatchObject({ atMs: 5_000, reply: 'FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)' });
+    expect(unlock.narration).toBe('A\'s unlock fails: terminating connection due to idle-in-transaction timeout.');
+    expect(unlock.beliefs).toMatchObject({ holdsLock: false, inTransaction: false });
+  });
+  it.each(['transaction', 'session'] as const)('behind PgBouncer (%s mode): PgBouncer closes the client linked to the ended server connection; a client waiting for a server connection gets the new one', (mode) => {
+    const r = runScenario(endedUnderLock('advisory-xact', steps('connect', 'begin', 'acquire', ['work', 5_000], 'commit', 'disconnect'), mode));
+    const ended = r.events.find((e) => e.data?.t === 'sessionEnded')!;
+    expect(ended.atMs).toBe(2_000);
+    expect(ended.narration).toContain('PgBouncer passes the FATAL on and closes c1, the client connection linked to it ("server conn crashed?"); server connection s2 takes s1\'s place. A does not know yet.');
+    expect(by(r, 'B').find((e) => e.narration.startsWith('PgBouncer hands'))).toMatchObject({ atMs: 2_000, narration: 'PgBouncer hands server connection s2 to B after 1.5 s in its queue.' });
+    expect(cmd(r, 'A', 'COMMIT')[0]).toMatchObject({ atMs: 5_000, reply: 'FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)' });
+    // PgBouncer had closed c1 already: closing it resets nothing, and no sentence says otherwise.
+    expect(r.events.filter((e) => e.actor === 'pooler' && e.atMs === 5_000)).toEqual([]);
+    expect(by(r, 'B').at(-1)!.narration).toBe('B is done: it completed the job.');
+  });
+});
