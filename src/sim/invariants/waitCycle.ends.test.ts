@@ -10,6 +10,7 @@
 import { runScenario } from '../engine/run';
 import type { Scenario } from '../scenario/schema';
 import { appWaitCycle } from '../testing/appWaitCycle';
+import { scenario } from '../presets/build';
 import { checkTrace } from './index';
 
 /** A waits for B's lease while holding the row lock B's `SELECT … FOR UPDATE` waits for (as waitCycle.test.ts). */
@@ -164,6 +165,31 @@ describe('noWaitCycle: a wait for a pooled connection, in words', () => {
   it('behind PgBouncer, a statement waiting for a server connection the lease waiter keeps', () => {
     const c = cycleOf({ ...appCycle, database: { poolSize: 2, pooler: { mode: 'transaction', serverConnections: 1 } } });
     expect(c.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a server connection from PgBouncer (all 1 in use: s1 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
+  });
+});
+
+describe('noWaitCycle: an advisory lock request on the cycle', () => {
+  /** A holds advisory lock 42 on c1 and its helper waits for a second connection of a pool of 2; B's `pg_advisory_lock(42)` on c2 waits for A. */
+  const helperCycle = (acquireTimeoutMs: number | null): Scenario => scenario({
+    id: 'advisory-helper-cycle', title: 'advisory helper cycle', description: 'A keeps c1 and waits for a connection B keeps; B waits for A\'s advisory lock.', lesson: 'locks', horizonMs: 10_000,
+    job: { kind: 'external', jobKey: 'nightly' },
+    mechanism: { lock: 'advisory-session', jobRecord: true, acquireTimeoutMs },
+    database: { poolSize: 2 },
+    processes: [{ id: 'p1', poolSize: 2 }],
+    workers: [
+      { id: 'A', startMs: 0, process: 'p1', steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'work', ms: 100 }, { do: 'check', helper: true }, { do: 'release' }] },
+      { id: 'B', startMs: 10, process: 'p1', steps: [{ do: 'connect' }, { do: 'acquire' }, { do: 'release' }] },
+    ],
+    invariants: [{ kind: 'noWaitCycle' }],
+  });
+  const ADVISORY_CYCLE = 'stuck: wait cycle A→B→A (A waits for a second connection from process p1\'s pool for its helper, while it keeps c1 (all 2 in use: c1 by A, c2 by B); B waits for advisory lock 42 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
+
+  it('lock_timeout (the acquire timeout of an advisory lock) is named as what may end it, and said to have ended it when it did', () => {
+    expect(cycleOf(helperCycle(null)).message).toBe(`${ADVISORY_CYCLE}, so its deadlock check does not break it`);
+    expect(cycleOf(helperCycle(30_000)).message).toBe(`${ADVISORY_CYCLE}, so its deadlock check does not break it; lock_timeout (30 s) may end it, failing a job`);
+    const ended = cycleOf(helperCycle(3_000));
+    expect(ended.message).toBe(`${ADVISORY_CYCLE}: it lasted until 3.01 s, when lock_timeout cancelled B's wait (55P03)`);
+    expect(ended.cited).toEqual(['10 B', '100 A', '3010 B']);
   });
 });
 

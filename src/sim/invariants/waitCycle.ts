@@ -59,6 +59,8 @@ interface Wait extends WaitCycleEdge {
   readonly eventId: string;
   /** For a wait for a lease: its key (the wait ends when that key is freed). */
   readonly key?: string;
+  /** A database wait of an advisory lock request: `mechanism.acquireTimeoutMs` is its `lock_timeout`. */
+  readonly lockRequest?: true;
 }
 
 /** A wait for any connection of a pool: the application's pool of a process (`process`; '' the shared one), or PgBouncer's server connections. */
@@ -204,9 +206,12 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       if (to !== undefined && (to !== e.actor || (fromHelper && clientOf(blocker) !== clientOf(sql.caller)))) {
         const on = `${dbWait.on.replace(`session ${blocker}`, `${to} (session ${blocker})`)}, in the database`;
         const helperConn = clientOf(sql.caller);
+        // Only a worker's lock request waits on an advisory lock (a try-lock never does).
+        const sqlCall = sql;
+        const lockRequest = sqlCall.command.op === 'advisory' ? { lockRequest: true as const } : {};
         waits.set(e.actor, fromHelper
-          ? { from: e.actor, to, on: 'db', what: `${on}, from its helper's connection ${helperConn}, while its own connection waits in the application for that helper`, viaHelper: helperConn, eventId: e.id }
-          : { from: e.actor, to, on: 'db', what: on, eventId: e.id });
+          ? { from: e.actor, to, on: 'db', what: `${on}, from its helper's connection ${helperConn}, while its own connection waits in the application for that helper`, viaHelper: helperConn, eventId: e.id, ...lockRequest }
+          : { from: e.actor, to, on: 'db', what: on, eventId: e.id, ...lockRequest });
       }
     }
     const etcdCall = etcdCallOf(e);
@@ -296,8 +301,8 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   /**
    * The limits the scenario sets that may end a cycle, failing a job: a process pool's acquire
    * timeout for a wait for its connections, the lock client's acquire timeout for a wait for a
-   * lease (`mechanism.acquireTimeoutMs`: it stops retrying), `statement_timeout` for a wait in the
-   * database.
+   * lease (`mechanism.acquireTimeoutMs`: it stops retrying), `lock_timeout` for an advisory lock
+   * request (`mechanism.acquireTimeoutMs`), `statement_timeout` for a wait in the database.
    */
   const breakers = (cycle: readonly Wait[]): string[] => {
     const out: string[] = [];
@@ -308,6 +313,8 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
       if (limitMs !== undefined) out.push(`process ${p!.process}'s acquire timeout (${fmtMs(limitMs)})`);
       const giveUpMs = w.on === 'lease' && (scenario.client?.onBusy ?? 'wait') === 'wait' ? scenario.mechanism.acquireTimeoutMs : undefined;
       if (giveUpMs !== undefined && giveUpMs !== null) out.push(`${w.from}'s acquire timeout (${fmtMs(giveUpMs)})`);
+      const lockTimeoutMs = w.lockRequest === true ? scenario.mechanism.acquireTimeoutMs : undefined;
+      if (lockTimeoutMs !== undefined && lockTimeoutMs !== null) out.push(`lock_timeout (${fmtMs(lockTimeoutMs)})`);
     }
     const st = scenario.database.statementTimeoutMs;
     if (st !== undefined && cycle.some((w) => w.on === 'db')) out.push(`statement_timeout (${fmtMs(st)})`);

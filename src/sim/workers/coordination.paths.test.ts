@@ -136,6 +136,21 @@ describe('pg_advisory_lock (client.onBusy "wait")', () => {
     expect(r.events.some((e) => e.actor === 'B' && (e.reply ?? '').includes('55P03'))).toBe(false);
   });
 
+  it('lock_timeout is the lock request\'s alone: a row-lock wait that follows a lock granted at once, with no step between, waits until the row is free', () => {
+    const r = runScenario(build({ job: { kind: 'debit', accountId: 1, initialBalance: 100 }, mechanism: { ...SESSION, rowLock: 'forUpdate', acquireTimeoutMs: 1_000 } }, [
+      { id: 'A', startMs: 0, amount: 10, steps: steps('connect', 'begin', 'read', ['work', 3_000], ['effect', 0], 'commit') },
+      { id: 'B', startMs: 100, amount: 20, steps: steps('connect', 'acquire', 'begin', 'read', ['effect', 0], 'commit', 'release') },
+    ]));
+    // The grant and the FOR UPDATE that waits both come at 100 ms; A commits at 3 s and B reads 90.
+    expect(commands(r, 'B', 'SELECT').map((e) => `${e.atMs} ${e.reply}`)).toEqual([
+      '100 (void)',
+      '100 waits (row lock on accounts row id=1 held by session c1)',
+      '3000 SELECT 1 → balance=90',
+      '3000 t',
+    ]);
+    expect(outcomes(r, 'B')).toEqual(['3000 B is done: it completed the job.']);
+  });
+
   it('a transaction-scoped lock taken twice is held twice (both counts are the session\'s)', () => {
     const r = runScenario(build({ mechanism: { lock: 'advisory-xact' } }, [{ id: 'A', startMs: 0, steps: steps('connect', 'begin', 'acquire', 'acquire', 'release', 'commit') }]));
     expect(said(r, 'A').slice(2, 5)).toEqual([

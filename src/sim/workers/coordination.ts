@@ -10,7 +10,7 @@ import { fmtMs } from '../engine/fmt';
 import type { AdvisoryFn } from '../resources/sqlTypes';
 import { lockTimeoutError } from '../resources/sqlErrors';
 import { redisClassOf, runRedis, runSql } from './replyClass';
-import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
+import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, holderBelief, ownerOfValue, scheduleRenewal, sequenceToken } from './leaseShared';
 import { acquireEtcdLease, keepAliveEtcdLease, releaseEtcdLease } from './etcdLease';
 
 /**
@@ -36,6 +36,9 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
     if (held > 1) return `${w.id} "acquires" advisory lock ${key} at once: ${heldBy(world, w)} already held it, and a session always gets its own lock again (now held ${held} times).`;
     return `${w.id} holds advisory lock ${key} ${scope}.`;
   };
+  // Whether the lock request has its reply: a grant at once runs the next steps before runSql returns,
+  // and a wait they start (a row lock's) is not this request's, so lock_timeout must not touch it.
+  let answered = false;
   runSql(world, w, { op: 'advisory', fn, key: { kind: 'bigint', key } }, {
     believe: (_r, c) => {
       if (c !== 'error') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
@@ -47,18 +50,19 @@ export function acquireCoordination(world: World, w: WorkerRuntime, k: () => voi
       ? `lock_timeout (${fmtMs(timeoutMs)}) cancels ${w.id}'s wait for advisory lock ${key}: ERROR 55P03.`
       : `${w.id}'s lock request fails: ${r.error.message}.`),
   }, (r) => {
+    answered = true;
     if (r.status === 'error') return failFromCoordination(world, w, r.error.message);
     if (world.stateOf(w) !== 'holding') world.send(w, 'GRANTED', { holdsLock: true, acquiredAtMs: world.nowMs });
     world.metrics.acquisitionLatencyMs.push(world.nowMs - started);
     w.requestStartMs = null;
     k();
   });
-  if (timeoutMs !== null && w.waitKind === 'db') {
-    // PostgreSQL's lock_timeout: the server cancels a statement that has waited this long for a lock.
+  if (timeoutMs !== null && !answered) {
+    // PostgreSQL's lock_timeout, set for the lock request only: the server cancels it if it has waited this long.
     const gen = w.gen;
     world.at(world.nowMs + timeoutMs, () => {
       const session = world.sessionOf(w);
-      if (w.gen !== gen || w.waitKind !== 'db' || session === null) return;
+      if (answered || w.gen !== gen || w.waitKind !== 'db' || session === null) return;
       world.deliverCompletions(world.sqlResource.cancelWaiting(session, lockTimeoutError()));
     });
   }
@@ -297,7 +301,7 @@ function renew(world: World, w: WorkerRuntime): void {
         const data = { t: 'lease', op: 'renewed', key: L.key, worker: w.id } as const;
         if (holder === token) return { text: `${w.id} renews with SET … PX: the key still held its token, so this only resets the TTL to ${fmtMs(L.ttlMs)}.`, data };
         if (holder === null) return { text: `${w.id}'s SET re-creates ${L.key}, which had expired: ${w.id} re-acquires after a gap in which another worker could have taken the lease and worked, and it cannot tell.`, data };
-        return { text: `${w.id}'s SET overwrites ${ownerOfValue(world, holder)}'s lease with its own token: ${ownerOfValue(world, holder)} still believes it owns ${L.key}.`, data };
+        return { text: `${w.id}'s SET overwrites ${ownerOfValue(world, holder)}'s lease with its own token: ${holderBelief(world, holder, L.key).text}.`, data };
       },
       none: () => ({ text: `${w.id}'s SET renewal is not applied.`, data: failed }),
       error: (r) => ({ text: `${w.id}'s SET renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
@@ -308,6 +312,8 @@ function renew(world: World, w: WorkerRuntime): void {
   if (world.scenario.mechanism.renewal === 'pexpire') {
     // Redis PEXPIRE: 1 if the key exists (whoever's it is), 0 if not. No owner check.
     const holder = world.leases.entries(world.nowMs).find((e) => e.key === L.key)?.value ?? null;
+    // Two owners only while the key's holder still believes it owns it (not once it crashed or finished).
+    const twoOwners = (h: string | null): string => { if (h === null) return ''; const b = holderBelief(world, h, L.key); return b.believes ? ' — two owners now' : ` (${b.text})`; };
     const pexpired = runRedis(world, w.id, { op: 'PEXPIRE', key: L.key, ms: L.ttlMs }, {
       believe: (_r, c) => {
         if (c === 'ok') return world.send(w, 'BELIEVE', { leaseBelievedUntilMs: world.nowMs + L.ttlMs });
@@ -317,7 +323,7 @@ function renew(world: World, w: WorkerRuntime): void {
       },
       ok: () => (holder === token
         ? { text: explained(`${w.id} extends its lease by ${fmtMs(L.ttlMs)} with a plain PEXPIRE`, ' (the key still holds its token, but PEXPIRE did not check that)'), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }
-        : { text: explained(`${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease`, `, not its own: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key} — two owners now`), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
+        : { text: explained(`${w.id}'s plain PEXPIRE extends ${ownerOfValue(world, holder)}'s lease`, `, not its own: PEXPIRE checks no owner, so ${w.id} goes on believing it owns ${L.key}${twoOwners(holder)}`), data: { t: 'lease', op: 'renewed', key: L.key, worker: w.id } }),
       none: () => ({ text: `${w.id}'s PEXPIRE replies 0: ${L.key} no longer exists (it expired). Unless ${w.id} checks, it keeps working.`, data: failed }),
       error: (r) => ({ text: `${w.id}'s PEXPIRE renewal fails (${r.message}): it cannot know whether it still owns the lease.`, data: failed }),
       timeout: () => ({ text: `${w.id}'s PEXPIRE renewal gets no answer: it cannot know whether it still owns the lease.`, data: failed }),
@@ -358,7 +364,7 @@ export function releaseLease(world: World, w: WorkerRuntime, k: () => void): voi
     const deleted = runRedis(world, w.id, { op: 'DEL', keys: [L.key] }, {
       believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
       ok: () => (holder !== token
-        ? { text: explained(`${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease`, `, not its own: ${ownerOf(holder)} still believes it owns ${L.key}`), data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
+        ? { text: explained(`${w.id} releases with plain DEL and deletes ${ownerOf(holder)}'s lease`, `, not its own${holder === null ? '' : `: ${holderBelief(world, holder, L.key).text}`}`), data: { t: 'lease', op: 'deleted', key: L.key, worker: w.id, deletedOwner: ownerOf(holder) } }
         : { text: `${w.id} releases its lease with DEL.`, data: { t: 'lease', op: 'released', key: L.key, worker: w.id } }),
       none: () => `${w.id} runs DEL but the key is already gone.${failsJob}`,
       error: (r) => `${w.id}'s DEL fails (${r.message}): it gives up its lease without knowing whether the key was deleted.`,
