@@ -22,7 +22,7 @@ import { fmtMs } from '../engine/fmt';
 import { explained } from '../engine/narration';
 import { ETCD_MIN_LEASE_TTL_S, ttlSecondsOf, type EtcdReply } from '../resources/lockService';
 import { etcdClassOf, runEtcd } from './replyClass';
-import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, ownerOfValue, scheduleRenewal, sequenceToken, type LastTry } from './leaseShared';
+import { compareToken, failOnLostRelease, gaveUpReason, highestTokenGranted, holderBelief, ownerOfValue, scheduleRenewal, sequenceToken, type LastTry } from './leaseShared';
 
 /** The lease TTL the client asks for, in seconds: `lease.ttlMs` rounded up (validation keeps it whole). */
 function ttlSeconds(world: World): number {
@@ -230,7 +230,7 @@ export function releaseEtcdLease(world: World, w: WorkerRuntime, k: () => void):
     const reply = runEtcd(world, w.id, { op: 'del', key }, {
       believe: () => world.send(w, 'BELIEVE', { ownsLease: false }),
       ok: () => (holder !== token
-        ? { text: explained(`${w.id} releases with a plain etcdctl del and deletes ${ownerOfValue(world, holder)}'s lock`, `, not its own: ${ownerOfValue(world, holder)} still believes it holds ${key}`), data: { t: 'lease', op: 'deleted', key, worker: w.id, deletedOwner: ownerOfValue(world, holder) } }
+        ? { text: explained(`${w.id} releases with a plain etcdctl del and deletes ${ownerOfValue(world, holder)}'s lock`, `, not its own${holder === null ? '' : `: ${holderBelief(world, holder, key, 'holds').text}`}`), data: { t: 'lease', op: 'deleted', key, worker: w.id, deletedOwner: ownerOfValue(world, holder) } }
         : { text: `${w.id} releases the lock with etcdctl del${lease === null ? '' : ` (its lease ${lease.id} stays until its TTL runs out, nothing keeps it alive now)`}.`, data: { t: 'lease', op: 'released', key, worker: w.id } }),
       none: () => `${w.id} runs etcdctl del but ${key} is already gone.${failsJob}`,
       error: (r) => `${w.id}'s etcdctl del fails (${r.message}): it gives up the lock without knowing whether the key was deleted.`,

@@ -129,3 +129,37 @@ describe('a stalled renewal timer', () => {
     expect(r.events.some((e) => e.atMs > 2_000 && e.narration.includes('stalled timer'))).toBe(false);
   });
 });
+
+describe('holderBelief: a sentence that takes or extends another worker\'s key says what its holder believes now', () => {
+  const line = (r: RunResult, actor: string, prefix: string) => r.events.find((e) => e.actor === actor && (e.command ?? '').startsWith(prefix))!;
+  /** A takes the lease (10 s TTL, no renewal); B's acquire gives up at 2 s and its error path deletes the key with plain DEL (`releaseInFinally`). */
+  const finallyDel = (faults: Scenario['faults'], aWorkMs = 5_000) => run({ mechanism: { lock: 'lease', release: 'del', releaseInFinally: true, acquireTimeoutMs: 2_000 }, faults }, [
+    { id: 'A', startMs: 0, steps: steps('acquire', ['work', aWorkMs], 'release') },
+    { id: 'B', startMs: 1_500, steps: steps('acquire', ['work', 500], 'release') },
+  ]);
+
+  it('a worker still at its job (paused or not) still believes it owns the lease', () => {
+    expect(line(finallyDel([]), 'B', 'DEL').narration).toBe('B releases with plain DEL and deletes A\'s lease, not its own: A still believes it owns lease:x.');
+    expect(line(finallyDel([{ kind: 'pause', worker: 'A', atMs: 1_000, pauseMs: 4_000 }]), 'B', 'DEL').narration).toBe('B releases with plain DEL and deletes A\'s lease, not its own: A still believes it owns lease:x.');
+  });
+  it('a worker that crashed for good believes nothing any more: the sentence says it had crashed', () => {
+    const r = finallyDel([{ kind: 'crash', worker: 'A', atMs: 1_000, restartAfterMs: null }]);
+    expect(line(r, 'B', 'DEL')).toMatchObject({ atMs: 3_500, narration: 'B releases with plain DEL and deletes A\'s lease, not its own: A had crashed.' });
+  });
+  it('a worker that finished its job without giving the key back (its DEL lost in a partition) had finished', () => {
+    const r = run({ mechanism: { lock: 'lease', release: 'del', releaseInFinally: true, acquireTimeoutMs: 2_000 }, faults: [{ kind: 'partition', worker: 'A', atMs: 900, durationMs: 2_000 }] }, [
+      { id: 'A', startMs: 0, steps: steps('acquire', ['work', 1_000], 'release') },
+      { id: 'B', startMs: 1_500, steps: steps('acquire', ['work', 500], 'release') },
+    ]);
+    expect(line(r, 'B', 'DEL').narration).toBe('B releases with plain DEL and deletes A\'s lease, not its own: A had finished its job.');
+  });
+  it('PEXPIRE extending a crashed worker\'s key makes no "two owners"', () => {
+    const pexpire = (faults: Scenario['faults']) => run({ mechanism: { lock: 'lease', renewal: 'pexpire' }, faults: [{ kind: 'expireLease', atMs: 2_000 }, ...faults] }, [
+      { id: 'A', startMs: 0, steps: steps('acquire', ['work', 6_000], 'release') },
+      { id: 'B', startMs: 2_500, steps: steps('acquire', ['work', 6_000], 'release') },
+    ]);
+    const extends_ = (r: RunResult) => r.events.find((e) => e.actor === 'A' && e.narration.startsWith('A\'s plain PEXPIRE extends B\'s lease'))!.narration;
+    expect(extends_(pexpire([]))).toBe('A\'s plain PEXPIRE extends B\'s lease, not its own: PEXPIRE checks no owner, so A goes on believing it owns lease:x — two owners now.');
+    expect(extends_(pexpire([{ kind: 'crash', worker: 'B', atMs: 2_800, restartAfterMs: null }]))).toBe('A\'s plain PEXPIRE extends B\'s lease, not its own: PEXPIRE checks no owner, so A goes on believing it owns lease:x (B had crashed).');
+  });
+});

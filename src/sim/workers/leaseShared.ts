@@ -114,6 +114,24 @@ export function scheduleRenewal(world: World, w: WorkerRuntime, fromMs: number, 
   world.at(Math.max(world.nowMs, fromMs + periodMs), due, w);
 }
 
+/**
+ * What the worker whose owner token is `value` believes about lease `key` now, for a sentence that
+ * deletes, overwrites or extends its key. `believes` is true only for a worker still at its job that
+ * believes it owns the lease (paused or not): `A still believes it owns lease:x` (`holds` for an etcd
+ * lock). Otherwise the text says why nobody acts on the key any more: `A had crashed`, `A had
+ * finished its job`, `A no longer believes it owns lease:x`, or — a token no worker carries now
+ * (its worker restarted with a new one) — `no worker at its job holds token …`.
+ */
+export function holderBelief(world: World, value: string, key: string, verb: 'owns' | 'holds' = 'owns'): { readonly believes: boolean; readonly text: string } {
+  const owner = [...world.workers.values()].find((o) => world.beliefs(o).ownerToken === value);
+  if (owner === undefined) return { believes: false, text: `no worker at its job holds token ${value}` };
+  const state = world.stateOf(owner);
+  if (state === 'crashed' || (state === 'done' && owner.outcome === 'crashed')) return { believes: false, text: `${owner.id} had crashed` };
+  if (state === 'done') return { believes: false, text: `${owner.id} had finished its job` };
+  if (!world.beliefs(owner).ownsLease) return { believes: false, text: `${owner.id} no longer believes it ${verb === 'owns' ? 'owns' : 'holds'} ${key}` };
+  return { believes: true, text: `${owner.id} still believes it ${verb} ${key}` };
+}
+
 /** Who holds a lease value: the worker whose owner token it is, `token …` otherwise, `nobody` for null. */
 export function ownerOfValue(world: World, value: string | null): string {
   if (value === null) return 'nobody';

@@ -18,7 +18,7 @@ import { PRESETS } from '../presets';
 import { runScenario, type RunResult } from '../engine/run';
 import { validateScenario } from '../scenario/validate';
 import type { Scenario } from '../scenario/schema';
-import { faultArb, leaseInEtcd, mechanismArb, topologyArb, withTopology } from '../testing/scenarioArb';
+import { databaseSettingsArb, faultArb, leaseInEtcd, mechanismArb, topologyArb, withTopology } from '../testing/scenarioArb';
 import type { TraceEvent } from '../engine/trace';
 import type { RedisCmd, RedisReply } from '../resources/redisTypes';
 import type { EtcdCmd, EtcdReply } from '../resources/lockService';
@@ -48,9 +48,18 @@ export function narrationContradictions(r: RunResult): string[] {
   const bad = (e: TraceEvent, why: string): void => void out.push(`${e.id} ${e.actor} "${e.narration}" [${e.reply ?? ''}]: ${why}`);
   let highestToken: number | null = null;
   const renewFailedEvents = new Set<string>();
+  // Each worker's state and whether it believes it owns its lease, as of its latest event.
+  const lastSeen = new Map<string, { state: string; ownsLease: boolean }>();
   for (const e of r.events) {
     const call = e.call as Call | undefined;
     const text = e.narration;
+    if (e.state !== undefined && e.beliefs !== undefined) lastSeen.set(e.actor, { state: e.state, ownsLease: e.beliefs.ownsLease });
+    // "A still believes it owns lease:x", "— two owners now": only of a worker at its job that does believe it.
+    const believer = /\b(\w+) still believes it (?:owns|holds)\b/.exec(text)?.[1];
+    if (believer !== undefined && r.scenario.workers.some((w) => w.id === believer)) {
+      const seen = lastSeen.get(believer);
+      if (seen === undefined || seen.state === 'crashed' || seen.state === 'done' || !seen.ownsLease) bad(e, `says ${believer} still believes it owns the lease, but ${believer} is ${seen === undefined ? 'unknown' : `${seen.state}${seen.ownsLease ? '' : ' and believes it does not'}`}`);
+    }
     if (e.data?.t === 'lease' && e.data.op === 'renewFailed') renewFailedEvents.add(e.id);
     // A granted token: INCR's or an etcd grant's revision (the event's data), or a database sequence's (the nextval reply).
     const sql = call?.resource === 'db' ? (call.command as Stmt).op === 'nextval' && (call.reply as DbReply).status === 'ok' ? (call.reply as Extract<DbReply, { status: 'ok' }>).rows[0]?.nextval : undefined : undefined;
@@ -147,11 +156,13 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       sharedKey: fc.boolean(),
       record: fc.boolean(),
       topology: topologyArb,
+      dbSettings: databaseSettingsArb,
       // One scenario in four keeps its lease in etcd (lockService).
       etcd: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     }).map((r): Scenario => (r.etcd ? leaseInEtcd : (x: Scenario) => x)(withTopology({
       ...base,
       seed: r.seed,
+      database: { ...base.database, ...r.dbSettings },
       job: base.job.kind === 'external' && r.sharedKey ? { ...base.job, jobKey: base.job.jobKey.replace('{worker}', 'shared') } : base.job,
       mechanism: { ...base.mechanism, ...r.mechanism },
       client: r.client,
