@@ -5,37 +5,11 @@
 import { Database, lockInWords, type DeadlockCheck } from './database';
 import { advisoryLockTag } from './deadlock';
 import { renderReply } from './renderSql';
-import type { AdvisoryFn, DbCompletion, Stmt, TableSpec } from './sqlTypes';
+import type { DbCompletion, Stmt } from './sqlTypes';
+import { BEGIN, ITEMS, ROLLBACK, adv, bump, dbWith, forUpdate, insInv, invTable, run } from '../testing/dbFixture';
 
-const items: TableSpec = {
-  name: 'items',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'stock', type: 'bigint' }],
-  primaryKey: ['id'],
-  initialRows: [{ id: 1, stock: 5 }, { id: 2, stock: 5 }],
-};
-const inv: TableSpec = {
-  name: 'inv',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'order_id', type: 'bigint' }],
-  primaryKey: ['id'],
-  unique: [{ name: 'inv_order_id_key', columns: ['order_id'] }],
-};
-
-const BEGIN: Stmt = { op: 'begin' };
-const ROLLBACK: Stmt = { op: 'rollback' };
-const adv = (fn: AdvisoryFn, key: number): Stmt => ({ op: 'advisory', fn, key: { kind: 'bigint', key } });
-const bump = (id: number): Stmt => ({ op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id } });
-const forUpdate = (id: number): Stmt => ({ op: 'select', table: 'items', columns: ['id'], where: { id }, lock: 'forUpdate' });
-const insInv = (id: number, order: number): Stmt => ({ op: 'insert', table: 'inv', values: { id, order_id: order } });
-
-function setup(...sessions: string[]): Database {
-  const db = new Database([items, inv]);
-  for (const s of sessions) db.openSession(s);
-  return db;
-}
-
-function run(db: Database, s: string, stmt: Stmt): string {
-  return renderReply(db.execute(s, stmt).reply);
-}
+const inv = invTable();
+const setup = (...sessions: string[]): Database => dbWith([ITEMS, inv], ...sessions);
 
 function deadlocked(check: DeadlockCheck): readonly DbCompletion[] {
   if (check.kind !== 'deadlock') throw new Error(`expected a deadlock, got ${check.kind}`);

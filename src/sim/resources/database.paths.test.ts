@@ -7,40 +7,12 @@ import { Database } from './database';
 import { pgLockLine } from './pgLocks';
 import { renderReply } from './renderSql';
 import { NO_TRANSACTION_WARNING } from './sqlErrors';
-import type { AdvisoryFn, DbCompletion, Stmt, TableSpec } from './sqlTypes';
+import type { DbCompletion, Stmt } from './sqlTypes';
+import { BEGIN, COMMIT, ITEMS, ROLLBACK, adv, bump, dbWith, insInv, invTable, run, setStock } from '../testing/dbFixture';
 
-const items: TableSpec = {
-  name: 'items',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'stock', type: 'bigint' }],
-  primaryKey: ['id'],
-  initialRows: [{ id: 1, stock: 5 }, { id: 2, stock: 5 }],
-};
-const inv: TableSpec = {
-  name: 'inv',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'order_id', type: 'bigint' }],
-  primaryKey: ['id'],
-  unique: [{ name: 'inv_order_id_key', columns: ['order_id'] }],
-  initialRows: [{ id: 1, order_id: 10 }],
-};
-
-const BEGIN: Stmt = { op: 'begin' };
-const COMMIT: Stmt = { op: 'commit' };
-const ROLLBACK: Stmt = { op: 'rollback' };
-const adv = (fn: AdvisoryFn, key: number): Stmt => ({ op: 'advisory', fn, key: { kind: 'bigint', key } });
-const setStock = (id: number, stock: number): Stmt => ({ op: 'update', table: 'items', set: { stock }, where: { id } });
-const bump = (id: number): Stmt => ({ op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id } });
-const insInv = (id: number, order: number): Stmt => ({ op: 'insert', table: 'inv', values: { id, order_id: order } });
+const inv = invTable([{ id: 1, order_id: 10 }]);
 const selectItems: Stmt = { op: 'select', table: 'items', where: {} };
-
-function setup(...sessions: string[]): Database {
-  const db = new Database([items, inv]);
-  for (const s of sessions) db.openSession(s);
-  return db;
-}
-
-function run(db: Database, s: string, stmt: Stmt): string {
-  return renderReply(db.execute(s, stmt).reply);
-}
+const setup = (...sessions: string[]): Database => dbWith([ITEMS, inv], ...sessions);
 
 const woken = (cs: readonly DbCompletion[]): string[] => cs.map((c) => `${c.sessionId} ${renderReply(c.reply)}`);
 

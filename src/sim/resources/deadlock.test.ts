@@ -5,39 +5,12 @@
 import { Database, lockInWords } from './database';
 import { findCycleThrough, sessionsOnHardCycles, type WaitEdge } from './deadlock';
 import { renderReply } from './renderSql';
-import type { AdvisoryFn, Stmt, TableSpec } from './sqlTypes';
+import { BEGIN, COMMIT, ITEMS, adv, bump, dbWith, forUpdate, invTable, run } from '../testing/dbFixture';
 
-const items: TableSpec = {
-  name: 'items',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'stock', type: 'bigint' }],
-  primaryKey: ['id'],
-  initialRows: [{ id: 1, stock: 5 }, { id: 2, stock: 5 }],
-};
 // A second table whose unique key is not its primary key, with rows whose rids repeat items' rids.
-const inv: TableSpec = {
-  name: 'inv',
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'order_id', type: 'bigint' }, { name: 'note', type: 'text' }],
-  primaryKey: ['id'],
-  unique: [{ name: 'inv_order_id_key', columns: ['order_id'] }],
-  initialRows: [{ id: 1, order_id: 10, note: 'a' }, { id: 2, order_id: 20, note: 'b' }],
-};
-
-const BEGIN: Stmt = { op: 'begin' };
-const COMMIT: Stmt = { op: 'commit' };
-const adv = (fn: AdvisoryFn, key: number): Stmt => ({ op: 'advisory', fn, key: { kind: 'bigint', key } });
-const bump = (id: number): Stmt => ({ op: 'update', table: 'items', set: { stock: { column: 'stock', add: 1 } }, where: { id } });
-const forUpdate = (id: number): Stmt => ({ op: 'select', table: 'items', columns: ['id'], where: { id }, lock: 'forUpdate' });
-
+const inv = invTable([{ id: 1, order_id: 10, note: 'a' }, { id: 2, order_id: 20, note: 'b' }], true);
 /** A database whose first session, `idle`, never opens a transaction (it comes first in the session list). */
-function setup(...sessions: string[]): Database {
-  const db = new Database([items, inv]);
-  for (const s of ['idle', ...sessions]) db.openSession(s);
-  return db;
-}
-
-function run(db: Database, s: string, stmt: Stmt): string {
-  return renderReply(db.execute(s, stmt).reply);
-}
+const setup = (...sessions: string[]): Database => dbWith([ITEMS, inv], 'idle', ...sessions);
 
 function graph(db: Database): string[] {
   return db.waitForGraph().map((e) => `${e.from}→${e.to} ${e.kind} ${e.mode} ${e.lock}`);
