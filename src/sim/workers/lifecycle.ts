@@ -175,6 +175,7 @@ const OUTCOME_TEXT: Record<WorkerOutcome, string> = {
   loadedExisting: 'it found the existing row and used it',
   alreadyDone: 'the job record said the work was already done',
   soldOut: 'nothing left to reserve',
+  noRow: 'its read got no row, so it had nothing to work on',
   failed: 'the job failed',
   stopped: 'it stopped because it could not keep its lease',
   skipped: 'it did not get the lock, so it skipped the job without an error',

@@ -45,10 +45,18 @@ describe('read-modify-write with row locks', () => {
       '10 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 0 | B gets no row (another transaction has it locked, and SKIP LOCKED skips it).',
       '10 COMMIT → COMMIT | B commits.',
       '10 client.release() → ok | B returns connection c2 to the pool.',
-      '10 outcome | B is done: nothing left to reserve.',
+      '10 outcome | B is done: its read got no row, so it had nothing to work on.',
     ]);
     expect(story(r, 'A')[2]).toBe('0 SELECT stock FROM items WHERE id = 7 FOR UPDATE SKIP LOCKED → SELECT 1 → stock=1 | A reads stock = 1 and locks the row until its transaction ends.');
     expect(r.verdict.held).toBe(true);
+  });
+
+  it('FOR UPDATE SKIP LOCKED on a debit: B gets no row and debits nothing, in a debit\'s words (not a reservation\'s)', () => {
+    const r = runScenario(variant('balance-update', false, { rowLock: 'forUpdateSkipLocked' }));
+    const b = story(r, 'B');
+    expect(b.find((l) => l.includes('SKIP LOCKED'))).toMatch(/→ SELECT 0 \| B gets no row \(another transaction has it locked, and SKIP LOCKED skips it\)\.$/);
+    expect(b.at(-1)).toMatch(/ outcome \| B is done: its read got no row, so it had nothing to work on\.$/);
+    expect(r.events.some((e) => e.actor === 'B' && (e.command ?? '').startsWith('UPDATE'))).toBe(false);
   });
 
   it('FOR UPDATE NOWAIT: B\'s read fails with 55P03, its error path rolls back', () => {

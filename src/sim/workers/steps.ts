@@ -203,7 +203,8 @@ function read(world: World, w: WorkerRuntime): void {
   }, (r) => {
     if (r.status === 'error') return world.jobs.fail(w, r.error.message, r.error.code);
     const v = r.status === 'ok' ? r.rows[0]?.[column] : undefined;
-    if (typeof v !== 'number') return world.jobs.skipRest(w, 'soldOut');
+    // No row (SKIP LOCKED skipped a locked one, or there is none): nothing to debit or reserve, whatever the stock.
+    if (typeof v !== 'number') return world.jobs.skipRest(w, 'noRow');
     if (job.kind === 'reserve' && v < job.quantity) return world.jobs.skipRest(w, 'soldOut');
     world.jobs.done(w);
   });

@@ -41,9 +41,14 @@ export interface Beliefs {
   readonly incarnation: number;
 }
 
-/** How a job ended. */
-/** `skipped`: the client (`client.onBusy: 'skip'`) did not get the lock (taken, or its store did not answer) and skipped the job without failing it. */
-export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'failed' | 'stopped' | 'skipped' | 'crashed' | 'noJob' | 'shutDown';
+/**
+ * How a job ended. `skipped`: the client (`client.onBusy: 'skip'`) did not get the lock (taken, or
+ * its store did not answer) and skipped the job without failing it. `soldOut`: a reservation found
+ * less stock than it needs (or the CHECK constraint rejected it, 23514). `noRow`: a debit's or
+ * reservation's read got no row (SKIP LOCKED skipped a locked one, or there is none), so it did
+ * nothing, whatever the stock or balance.
+ */
+export type WorkerOutcome = 'completed' | 'loadedExisting' | 'alreadyDone' | 'soldOut' | 'noRow' | 'failed' | 'stopped' | 'skipped' | 'crashed' | 'noJob' | 'shutDown';
 
 /** Teacher-named states (flattened from the machine's state value). */
 export type WorkerStateName = 'idle' | 'requesting' | 'waiting' | 'holding' | 'working' | 'performingEffect' | 'recordingCompletion' | 'releasing' | 'paused' | 'crashed' | 'done';

@@ -8,6 +8,7 @@ export const OUTCOME_WORDS: Record<WorkerOutcome, string> = {
   loadedExisting: 'loaded the existing row',
   alreadyDone: 'found the job already done',
   soldOut: 'found it sold out',
+  noRow: 'got no row to work on',
   failed: 'the job failed',
   stopped: 'stopped: it could not keep its lease',
   skipped: 'skipped the job (it did not get the lock)',
