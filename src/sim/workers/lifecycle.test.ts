@@ -78,4 +78,30 @@ describe('a fault placed after a step that ends the worker\'s flow', () => {
       '1000 A is done: the job failed.',
     ]);
   });
+
+  it('a job error whose error path waits (its unlock in finally queues for PgBouncer\'s one server connection): the steps after it never run meanwhile', () => {
+    const r = runScenario(scenario({
+      id: 'job-error-waits', title: 'job error, error path waits', description: 'A throws after its work; its unlock waits for B\'s transaction to give the server connection back.', lesson: 'locks', horizonMs: 20_000,
+      job: { kind: 'external', jobKey: 'nightly-export' },
+      mechanism: { lock: 'advisory-session', onError: 'unlockInFinally' },
+      database: { poolSize: 2, pooler: { mode: 'transaction', serverConnections: 1 } },
+      workers: [
+        { id: 'A', startMs: 0, steps: steps('connect', 'acquire', ['work', 1_000], ['effect', 100], 'release', 'disconnect') },
+        { id: 'B', startMs: 100, steps: steps('connect', 'begin', ['work', 3_000], 'commit', 'disconnect') },
+      ],
+      faults: [{ kind: 'jobError', worker: 'A', step: 2, phase: 'after' }],
+      invariants: [],
+    }));
+    expect(r.events.filter((e) => e.kind === 'destination')).toEqual([]);
+    // PgBouncer's queue events carry an empty command: they are shown by kind.
+    expect(of(r, 'A').filter((e) => e.atMs >= 1_000).map((e) => `${e.atMs} ${e.command || e.kind}`)).toEqual([
+      '1000 fault',
+      '1000 outcome',
+      '1000 pool',
+      '3100 pool',
+      '3100 SELECT pg_advisory_unlock(42)',
+      '3100 client.release()',
+      '3100 outcome',
+    ]);
+  });
 });
