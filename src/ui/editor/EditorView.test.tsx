@@ -162,6 +162,20 @@ describe('Scenario editor', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
+  it('a hand-edited draft that repeats a worker id: the refusal names it, and a fault\'s worker list offers the id once', () => {
+    vi.useFakeTimers();
+    store().loadPreset('unsafe-release', 'without');
+    renderIn(view, <EditorView />);
+    const before = store().composed;
+    const twice = { ...before, workers: [before.workers[0], { ...before.workers[1], id: before.workers[0]!.id }] };
+    fireEvent.change(json(), { target: { value: JSON.stringify(twice) } });
+    act(() => vi.advanceTimersByTime(JSON_DEBOUNCE_MS + 10));
+    expect(screen.getByTestId('json-problems')).toHaveTextContent(/workers\[1\]\.id/);
+    const worker = screen.getAllByLabelText('Worker')[0] as HTMLSelectElement;
+    expect([...worker.options].map((o) => o.value).filter((v) => v === 'A')).toEqual(['A']);
+    expect(store().composed).toBe(before);
+  });
+
   it('removing the step a fault is placed at keeps the run valid, re-places the fault and says so', async () => {
     const user = userEvent.setup();
     store().loadPreset('unsafe-release', 'without');

@@ -183,7 +183,8 @@ export function ScenarioForm({ ctx }: { ctx: FormCtx }) {
   const queueKind = queueKindRaw === 'sqs' || queueKindRaw === 'table' ? queueKindRaw : 'none';
   const faults = arr(getIn(d, ['faults']));
   const etcd = getIn(d, ['lockService', 'kind']) === 'etcd';
-  const workerIds = (workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean);
+  // Each id once: a hand-edited draft may repeat one (validation says so), and a fault's worker list offers it once.
+  const workerIds = [...new Set((workers ?? []).map((w) => (isObj(w) ? str(w.id, '') : '')).filter(Boolean))];
   const processes = arr(getIn(d, ['processes']));
   const processIds = (processes ?? []).map((x) => (isObj(x) ? str(x.id, '') : '')).filter(Boolean);
   // Opening Edit draws the first screen (the scenario, the job, the workers) in the click's frame,
