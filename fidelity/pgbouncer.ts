@@ -15,6 +15,12 @@
  * disagreement there would show as a reply that does not come: a 5 s bound fails the sequence).
  * Between sequences the pool is emptied (`KILL` + `RESUME` on PgBouncer's admin console), so each
  * sequence starts with no server connection, as the model does.
+ *
+ * `idleEnd` (hand-written cases only): the client, inside a transaction, lets
+ * `idle_in_transaction_session_timeout` end its server connection's session (`SET LOCAL … = 200ms`,
+ * then idle). The model closes that session and calls `PoolerResource.serverEnded`; PgBouncer
+ * passes the FATAL on and closes the client ("server conn crashed?"). Compared: the client's next
+ * statement finds its connection closed on both sides, and the other clients' routing and locks.
  */
 import pg from 'pg';
 import { Database } from '../src/sim/resources/database';
@@ -38,7 +44,8 @@ export const PGBOUNCER_CONFIG = {
 export type BouncerOp =
   | { readonly c: string; readonly op: 'begin' | 'commit' | 'rollback' | 'pid' }
   | { readonly c: string; readonly op: 'lock' | 'try' | 'unlock' | 'xact'; readonly key: number }
-  | { readonly c: string; readonly op: 'close' };
+  | { readonly c: string; readonly op: 'close' }
+  | { readonly c: string; readonly op: 'idleEnd' };
 
 export interface BouncerCase {
   readonly name: string;
@@ -87,6 +94,23 @@ export const BOUNCER_CASES: readonly BouncerCase[] = [
     ],
   },
   {
+    name: 'transaction mode: idle_in_transaction_session_timeout ends a server connection: PgBouncer closes its client, the locks go, the others get the other backend',
+    mode: 'transaction',
+    ops: [
+      { c: 'c1', op: 'lock', key: 7 }, { c: 'c1', op: 'begin' }, { c: 'c1', op: 'xact', key: 8 }, { c: 'c1', op: 'idleEnd' },
+      { c: 'c2', op: 'try', key: 7 }, { c: 'c2', op: 'try', key: 8 }, { c: 'c1', op: 'pid' }, { c: 'c1', op: 'close' },
+      { c: 'c3', op: 'begin' }, { c: 'c1', op: 'try', key: 8 }, { c: 'c3', op: 'commit' }, { c: 'c2', op: 'unlock', key: 7 },
+    ],
+  },
+  {
+    name: 'session mode: idle_in_transaction_session_timeout ends a client\'s server connection: its next statement finds the connection closed, a new connection gets a new backend',
+    mode: 'session',
+    ops: [
+      { c: 'c1', op: 'lock', key: 42 }, { c: 'c1', op: 'begin' }, { c: 'c2', op: 'try', key: 42 }, { c: 'c1', op: 'idleEnd' },
+      { c: 'c2', op: 'try', key: 42 }, { c: 'c1', op: 'try', key: 42 }, { c: 'c1', op: 'close' }, { c: 'c1', op: 'try', key: 42 }, { c: 'c2', op: 'unlock', key: 42 },
+    ],
+  },
+  {
     name: 'session mode: one backend per client; a closing client gets DISCARD ALL, which releases its session lock',
     mode: 'session',
     ops: [
@@ -124,7 +148,7 @@ function stmtsOf(op: BouncerOp): Stmt[] {
     case 'begin': return [{ op: 'begin' }];
     case 'commit': return [{ op: 'commit' }];
     case 'rollback': return [{ op: 'rollback' }];
-    case 'pid': case 'close': return [];
+    case 'pid': case 'close': case 'idleEnd': return [];
     default: return [{ op: 'advisory', fn: fnOf(op.op), key: { kind: 'bigint', key: op.key } }];
   }
 }
@@ -142,9 +166,13 @@ function sqlOf(op: BouncerOp): string {
     case 'rollback': return `${pid}; ROLLBACK`;
     case 'pid': return pid;
     case 'close': return '';
+    case 'idleEnd': return `SET LOCAL idle_in_transaction_session_timeout = '${IDLE_END_MS}ms'; ${pid}`;
     default: return `SELECT pg_backend_pid()::text AS pid, ${fnOf(op.op)}(${op.key})::text AS r`;
   }
 }
+
+/** The `idle_in_transaction_session_timeout` an `idleEnd` step sets for its transaction (ms). */
+const IDLE_END_MS = 200;
 
 /** What one step showed: the backend, the reply and the WARNING, in comparable words. */
 interface Seen {
@@ -190,6 +218,14 @@ class ModelBouncer {
   close(client: string): string {
     return this.pooler.close(client, (id) => void this.db.closeSession(id)).reply.status;
   }
+  /** The server ends the session of `client`'s server connection (idle_in_transaction_session_timeout); PgBouncer closes the client. */
+  idleEnd(client: string): string {
+    const server = this.pooler.serverOf(client);
+    if (server === null) throw new Error(`model: ${client} has no server connection to end`);
+    this.db.closeSession(server);
+    this.pooler.serverEnded(server);
+    return server;
+  }
   /** `<server> <key>` for every advisory lock held, sorted. */
   held(): string[] {
     return this.pooler.snapshot().servers.flatMap((s) => this.db.sessionState(s.id).advisoryLocks.filter((l) => l.sessionCount + l.xactCount > 0).map((l) => `${s.id} ${l.key}`)).sort();
@@ -200,12 +236,16 @@ class ModelBouncer {
 class RealClient {
   private client: pg.Client | null = null;
   notices: string[] = [];
+  /** Whether the connection has failed or ended (PgBouncer closed it). */
+  broken = false;
   constructor(private readonly port: number) {}
   async query(sql: string): Promise<pg.QueryResult[]> {
     if (this.client === null) {
       const c = new pg.Client({ host: PGBOUNCER_CONFIG.host, port: this.port, user: PG_CONFIG.user, database: PG_CONFIG.runDatabase ?? PG_CONFIG.database });
       c.on('notice', (n) => this.notices.push(`${n.severity ?? 'NOTICE'}:  ${n.message}`));
-      c.on('error', () => undefined);
+      c.on('error', () => { this.broken = true; });
+      c.on('end', () => { this.broken = true; });
+      this.broken = false;
       await c.connect();
       this.client = c;
     }
@@ -221,6 +261,12 @@ class RealClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+  /** Waits until PgBouncer has closed this connection (at most `timeoutMs`); true if it did. */
+  async awaitBroken(timeoutMs = 5000): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    while (!this.broken && Date.now() < until) await new Promise((res) => setTimeout(res, 10));
+    return this.broken;
   }
   async close(): Promise<void> {
     const c = this.client;
@@ -354,13 +400,45 @@ export async function runBouncerCase(c: BouncerCase): Promise<CaseResult> {
     for (const [i, step] of c.ops.entries()) {
       if (step.op === 'close') {
         const linked = model.pooler.serverOf(step.c);
+        const closedBefore = model.pooler.endedServerOf(step.c) !== null;
         const r = model.close(step.c);
         await real(step.c).close();
         await settlePool(port);
         // PgBouncer closed the server connection: its backend releases its locks only as it exits.
         const pid = linked === null ? undefined : pidOf.get(linked);
         if (r === 'serverClosed' && pid !== undefined) await awaitBackendExit(Number(pid));
-        transcript.push(`${i + 1}. ${step.c} closes → model: ${r === 'discarded' ? 'DISCARD ALL on its server connection' : r === 'serverClosed' ? 'server connection closed' : 'no server connection linked'}`);
+        transcript.push(`${i + 1}. ${step.c} closes → model: ${r === 'discarded' ? 'DISCARD ALL on its server connection' : r === 'serverClosed' ? 'server connection closed' : closedBefore ? 'PgBouncer had closed it already' : 'no server connection linked'}`);
+        continue;
+      }
+      if (step.op === 'idleEnd') {
+        const inTx = model.pooler.serverOf(step.c) !== null && model.db.inTransaction(model.pooler.serverOf(step.c)!);
+        if (!inTx || model.pooler.endedServerOf(step.c) !== null) {
+          transcript.push(`${i + 1}. ${step.c} idleEnd: left out (not in a transaction)`);
+          continue;
+        }
+        const client = real(step.c);
+        const results = await client.query(sqlOf(step));
+        const pid = String(results.find((x) => x.rows[0]?.pid !== undefined)?.rows[0]?.pid ?? '?');
+        const server = model.idleEnd(step.c);
+        const routing = map(server, pid);
+        if (routing !== null) problems.push(`step ${i + 1} (${step.c} idleEnd): ${routing}`);
+        // The server ends the backend after the timeout; PgBouncer then closes the client.
+        await awaitBackendExit(Number(pid));
+        const closed = await client.awaitBroken();
+        await settlePool(port);
+        transcript.push(`${i + 1}. ${step.c} ${sqlOf(step)}, then idle → model: ${server}'s session ended, ${step.c} closed; server: pid ${pid} ended, ${step.c} ${closed ? 'closed by PgBouncer' : 'still open'}`);
+        if (!closed) problems.push(`step ${i + 1} (${step.c} idleEnd): PgBouncer did not close the client connection whose server connection ended; the model closes it`);
+        continue;
+      }
+      if (model.pooler.endedServerOf(step.c) !== null) {
+        // The model's client connection was closed with its server connection: any statement finds it closed.
+        let answered = false;
+        try {
+          await real(step.c).query(sqlOf(step));
+          answered = true;
+        } catch { /* the connection is closed, as the model says */ }
+        transcript.push(`${i + 1}. ${step.c} ${sqlOf(step)} → model: connection closed; server: ${answered ? 'answered' : 'connection closed'}`);
+        if (answered) problems.push(`step ${i + 1} (${step.c} ${step.op}): the model finds the connection closed, the server answered`);
         continue;
       }
       if (!model.canRun(step.c)) {
