@@ -132,6 +132,22 @@ describe('noWaitCycle: which connections a pool wait waits for', () => {
     expect(c!.message).toBe('stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a connection from process web-1\'s pool (all 1 in use: c4 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it');
     expect(c!.cited).toEqual(['10 B', '100 A']);
   });
+  it('behind PgBouncer, a server connection closed with its client (a crash inside a transaction) is no longer anyone\'s: B waits only for the replacement A keeps', () => {
+    // Session mode, one server connection: C's client c1 closes at its crash inside a transaction, so PgBouncer closes s1 and opens s2.
+    const s: Scenario = {
+      ...appWaitCycle,
+      database: { poolSize: 3, pooler: { mode: 'session', serverConnections: 1 } },
+      workers: [{ id: 'C', startMs: 0, amount: 1, steps: [{ do: 'begin' }, { do: 'read' }, { do: 'work', ms: 1_000 }] }, { ...appWaitCycle.workers[0]!, startMs: 5 }, appWaitCycle.workers[1]!],
+      faults: [{ kind: 'crash', worker: 'C', atMs: 2, restartAfterMs: null }],
+    };
+    const r = runScenario(s);
+    expect(r.events.filter((e) => e.call?.resource === 'pooler').map((e) => `${e.atMs} ${e.actor} ${e.command} → ${e.reply}`)).toEqual(['2 pooler DISCARD ALL → s1 closed; s2 opened', '10 B  → waits (no idle server connection)']);
+    expect(cyclesOf(s)).toEqual([{
+      message: 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for a server connection from PgBouncer (all 1 in use: s2 by A)); PostgreSQL cannot see the wait outside the database, so its deadlock check does not break it',
+      cited: ['10 B', '105 A'],
+      cycle: [{ from: 'A', to: 'B', on: 'lease', what: 'B\'s lease lease:export' }, { from: 'B', to: 'A', on: 'pool', what: 'a server connection from PgBouncer (all 1 in use: s2 by A)' }],
+    }]);
+  });
 });
 
 describe('noWaitCycle: waits that are not on the cycle', () => {
