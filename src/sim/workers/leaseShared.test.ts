@@ -146,6 +146,22 @@ describe('holderBelief: a sentence that takes or extends another worker\'s key s
     const r = finallyDel([{ kind: 'crash', worker: 'A', atMs: 1_000, restartAfterMs: null }]);
     expect(line(r, 'B', 'DEL')).toMatchObject({ atMs: 3_500, narration: 'B releases with plain DEL and deletes A\'s lease, not its own: A had crashed.' });
   });
+  it('a crashed worker whose restart is still to come had crashed too', () => {
+    const r = finallyDel([{ kind: 'crash', worker: 'A', atMs: 1_000, restartAfterMs: 10_000 }]);
+    expect(line(r, 'B', 'DEL')).toMatchObject({ atMs: 3_500, narration: 'B releases with plain DEL and deletes A\'s lease, not its own: A had crashed.' });
+  });
+  it('a token no worker carries any more (its worker restarted and has not taken the lease again) is named as a token', () => {
+    const r = finallyDel([{ kind: 'crash', worker: 'A', atMs: 1_000, restartAfterMs: 1_000 }], 1_000);
+    const first = r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith('SET'))!.command!.split(' ')[2]!;
+    expect(line(r, 'B', 'DEL').narration).toBe(`B releases with plain DEL and deletes token ${first}'s lease, not its own: no worker at its job holds token ${first}.`);
+  });
+  it('a worker still at its job that gave its lease up (its DEL got no reply, so the key stayed) no longer believes it owns it', () => {
+    const r = run({ mechanism: { lock: 'lease', release: 'del', releaseInFinally: true, acquireTimeoutMs: 2_000 }, faults: [{ kind: 'partition', worker: 'A', atMs: 900, durationMs: 5_000 }] }, [
+      { id: 'A', startMs: 0, steps: steps('acquire', ['work', 1_000], 'release', ['work', 5_000]) },
+      { id: 'B', startMs: 1_500, steps: steps('acquire', ['work', 500], 'release') },
+    ]);
+    expect(line(r, 'B', 'DEL')).toMatchObject({ atMs: 3_500, narration: 'B releases with plain DEL and deletes A\'s lease, not its own: A no longer believes it owns lease:x.' });
+  });
   it('a worker that finished its job without giving the key back (its DEL lost in a partition) had finished', () => {
     const r = run({ mechanism: { lock: 'lease', release: 'del', releaseInFinally: true, acquireTimeoutMs: 2_000 }, faults: [{ kind: 'partition', worker: 'A', atMs: 900, durationMs: 2_000 }] }, [
       { id: 'A', startMs: 0, steps: steps('acquire', ['work', 1_000], 'release') },

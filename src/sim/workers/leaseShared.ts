@@ -124,12 +124,13 @@ export function scheduleRenewal(world: World, w: WorkerRuntime, fromMs: number, 
  */
 export function holderBelief(world: World, value: string, key: string, verb: 'owns' | 'holds' = 'owns'): { readonly believes: boolean; readonly text: string } {
   const owner = [...world.workers.values()].find((o) => world.beliefs(o).ownerToken === value);
-  if (owner === undefined) return { believes: false, text: `no worker at its job holds token ${value}` };
-  const state = world.stateOf(owner);
-  if (state === 'crashed' || (state === 'done' && owner.outcome === 'crashed')) return { believes: false, text: `${owner.id} had crashed` };
-  if (state === 'done') return { believes: false, text: `${owner.id} had finished its job` };
-  if (!world.beliefs(owner).ownsLease) return { believes: false, text: `${owner.id} no longer believes it ${verb === 'owns' ? 'owns' : 'holds'} ${key}` };
-  return { believes: true, text: `${owner.id} still believes it ${verb} ${key}` };
+  // A crashed worker stays 'crashed' until its restart (and for good without one); 'done' is a job that ended.
+  const state = owner === undefined ? null : world.stateOf(owner);
+  const lost = owner === undefined ? `no worker at its job holds token ${value}`
+    : state === 'crashed' ? `${owner.id} had crashed`
+      : state === 'done' ? `${owner.id} had finished its job`
+        : world.beliefs(owner).ownsLease ? null : `${owner.id} no longer believes it ${verb} ${key}`;
+  return lost === null ? { believes: true, text: `${owner!.id} still believes it ${verb} ${key}` } : { believes: false, text: lost };
 }
 
 /** Who holds a lease value: the worker whose owner token it is, `token …` otherwise, `nobody` for null. */
