@@ -36,7 +36,7 @@ const helperPool = (processes: NonNullable<Scenario['processes']>, workers: Scen
   job: { kind: 'external', jobKey: 'charge-{worker}' },
   database: { poolSize: 2 },
   destination: { kind: 'api', target: 'POST /v1/charges', checksFencing: false, honoursIdempotencyKeys: false },
-  processes, workers, invariants: [],
+  processes, workers, invariants: [{ kind: 'noWaitCycle' }],
   ...more,
 });
 
@@ -49,7 +49,7 @@ describe('noWaitCycle: a helper waits for its own caller\'s row lock (fixtures/s
     database: statementTimeoutMs === undefined ? { poolSize: 4 } : { poolSize: 4, statementTimeoutMs },
     processes: [{ id: 'web-1', poolSize: 4 }],
     workers: [{ id: 'A', process: 'web-1', startMs: 0, amount: 30, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'read' }, { do: 'effect', ms: 0, helper: true }, { do: 'commit' }, { do: 'disconnect' }] }],
-    invariants: [],
+    invariants: [{ kind: 'noWaitCycle' }],
   });
   const SELF = 'stuck: wait cycle A→A (A waits for row lock on accounts row id=1 held by A (session c1), in the database, from its helper\'s connection c2, while its own connection waits in the application for that helper); PostgreSQL cannot see the wait outside the database';
 
@@ -151,6 +151,31 @@ describe('noWaitCycle: which connections a pool wait waits for', () => {
 });
 
 describe('noWaitCycle: waits that are not on the cycle', () => {
+  it('a pool wait is stuck only if every holder stays stuck: A waits for p1\'s connections, kept by B (waiting for A\'s lease) and by D, whose statement waits for PgBouncer\'s one server connection that E, busy and not waiting, keeps', () => {
+    const s = scenario({
+      id: 'pool-chain', title: 'pool chain', description: 'A waits for a connection D gives back once E commits.', lesson: 'locks', horizonMs: 10_000,
+      job: { kind: 'external', jobKey: 'job-{worker}' },
+      mechanism: { lock: 'lease' },
+      database: { poolSize: 4, pooler: { mode: 'transaction', serverConnections: 1 } },
+      processes: [{ id: 'p1', poolSize: 2 }, { id: 'p2', poolSize: 1 }],
+      workers: [
+        { id: 'A', startMs: 0, process: 'p1', steps: [{ do: 'acquire' }, { do: 'work', ms: 20 }, { do: 'connect' }, { do: 'begin' }, { do: 'commit' }, { do: 'disconnect' }, { do: 'release' }] },
+        { id: 'B', startMs: 0, process: 'p1', steps: [{ do: 'connect' }, { do: 'work', ms: 40 }, { do: 'acquire' }, { do: 'release' }, { do: 'disconnect' }] },
+        { id: 'D', startMs: 5, process: 'p1', steps: [{ do: 'connect' }, { do: 'work', ms: 30 }, { do: 'begin' }, { do: 'commit' }, { do: 'disconnect' }] },
+        { id: 'E', startMs: 0, process: 'p2', steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'work', ms: 5_000 }, { do: 'commit' }, { do: 'disconnect' }] },
+      ],
+      invariants: [{ kind: 'noWaitCycle' }],
+    });
+    const r = runScenario(s);
+    // A waits for p1 (c1 by B, c2 by D) from 20 ms, D for a server connection from 35 ms, B for A's lease from 40 ms.
+    expect(r.events.filter((e) => e.data?.t === 'wait' && e.data.phase === 'begin').map((e) => `${e.atMs} ${e.actor} ${e.reply}`)).toEqual(['20 A waits (pool exhausted)', '35 D waits (no idle server connection)']);
+    expect(r.events.find((e) => e.actor === 'B' && e.reply === '(nil)')!.atMs).toBe(40);
+    // E commits at 5 s: D gets s1, finishes and gives c2 back, A gets it and releases the lease, B takes it.
+    expect(r.events.filter((e) => e.kind === 'outcome' && e.state === 'done').map((e) => `${e.atMs} ${e.actor}`)).toEqual(['5000 E', '5000 D', '5000 A', '5040 B']);
+    expect(r.verdict.status).toBe('held');
+    expect(cyclesOf(s)).toEqual([]);
+  });
+
   it('a third worker waiting for B\'s lease waits into the cycle A→B→A without being on it: one finding, for A and B', () => {
     const s: Scenario = { ...appWaitCycle, workers: [...appWaitCycle.workers, { id: 'C', startMs: 50, amount: 1, steps: [{ do: 'acquire' }, { do: 'release' }] }] };
     const r = runScenario(s);
