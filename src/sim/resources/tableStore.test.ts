@@ -225,4 +225,12 @@ describe('serial columns (bigserial)', () => {
     run(db, 'a', ROLLBACK);
     expect(run(db, 'a', insertReturningId(1))).toBe('INSERT 0 1 → id=2');
   });
+
+  it('a bigserial column is NOT NULL: an explicit NULL is 23502, and the first NULL column in table order is named (not the primary key order)', () => {
+    const serNotPk: TableSpec = { name: 'ser', columns: [{ name: 'id', type: 'bigint' }, { name: 'seq', type: 'bigint', serial: true }], primaryKey: ['id'] };
+    const db = dbWith([serNotPk, { name: 't', columns: [{ name: 'a', type: 'bigint' }, { name: 'b', type: 'bigint' }], primaryKey: ['b', 'a'] }], 'a');
+    expect(run(db, 'a', { op: 'insert', table: 'ser', values: { id: 1, seq: null } })).toBe('ERROR 23502 null value in column "seq" of relation "ser" violates not-null constraint (Failing row contains (1, null).)');
+    expect(run(db, 'a', { op: 'insert', table: 'ser', values: { id: 1 } })).toBe('INSERT 0 1');
+    expect(run(db, 'a', { op: 'insert', table: 't', values: { a: null, b: null } })).toBe('ERROR 23502 null value in column "a" of relation "t" violates not-null constraint (Failing row contains (null, null).)');
+  });
 });

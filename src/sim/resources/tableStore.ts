@@ -88,13 +88,15 @@ export function rowLabel(table: TableState, row: RowState): string {
 }
 
 /**
- * NOT NULL (primary key columns) then CHECK constraints (ordered by name, as PostgreSQL evaluates
- * them) on a new row version: 23502 / 23514, or null when the row passes. A NULL passes a CHECK.
+ * NOT NULL (primary key columns and serial columns, which `bigserial` declares NOT NULL; the first
+ * in column order, as PostgreSQL checks them) then CHECK constraints (ordered by name, as
+ * PostgreSQL evaluates them) on a new row version: 23502 / 23514, or null when the row passes. A
+ * NULL passes a CHECK.
  */
 export function constraintError(spec: TableSpec, values: Row): SqlError | null {
   const rowValues = columnNames(spec).map((c) => values[c] ?? null);
-  const nullPk = (spec.primaryKey ?? []).find((c) => (values[c] ?? null) === null);
-  if (nullPk !== undefined) return notNullViolation(spec.name, nullPk, rowValues);
+  const nullCol = spec.columns.find((c) => (c.serial === true || (spec.primaryKey ?? []).includes(c.name)) && (values[c.name] ?? null) === null);
+  if (nullCol !== undefined) return notNullViolation(spec.name, nullCol.name, rowValues);
   const checks = [...(spec.checks ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const check of checks) {
     const v = values[check.column] ?? null;
