@@ -187,6 +187,30 @@ describe('noWaitCycle: waits that are not on the cycle', () => {
     }]);
   });
 
+  it('behind PgBouncer, a server connection handed back at a COMMIT and not yet handed over is free: D waits for it, not for X, whose wait for D\'s lease is then no cycle', () => {
+    // Transaction mode, two server connections: s1 in A's transaction, s2 in X's, which retries D's lease; D's BEGIN waits for one from 20 ms.
+    const s = scenario({
+      id: 'pooler-handover', title: 'pooler hand-over', description: 'A\'s COMMIT hands s1 to D.', lesson: 'locks', horizonMs: 10_000,
+      job: { kind: 'external', jobKey: 'job-{worker}' },
+      mechanism: { lock: 'lease' },
+      database: { poolSize: 4, pooler: { mode: 'transaction', serverConnections: 2 } },
+      workers: [
+        { id: 'A', startMs: 0, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'work', ms: 100 }, { do: 'commit' }, { do: 'disconnect' }] },
+        { id: 'D', startMs: 0, steps: [{ do: 'acquire' }, { do: 'connect' }, { do: 'work', ms: 20 }, { do: 'begin' }, { do: 'commit' }, { do: 'disconnect' }, { do: 'release' }] },
+        { id: 'X', startMs: 5, steps: [{ do: 'connect' }, { do: 'begin' }, { do: 'acquire' }, { do: 'commit' }, { do: 'release' }, { do: 'disconnect' }] },
+      ],
+      invariants: [{ kind: 'noWaitCycle' }],
+    });
+    const r = runScenario(s);
+    expect(r.events.filter((e) => e.atMs === 100 && e.actor !== 'A').slice(0, 2).map((e) => `${e.actor} ${e.reply} | ${e.narration}`)).toEqual([
+      'D server connection s1 | PgBouncer hands server connection s1 to D after 80 ms in its queue.',
+      'D BEGIN | [backend s1] D opens a transaction.',
+    ]);
+    expect(r.events.find((e) => e.actor === 'X' && e.reply === 'OK')!.atMs).toBe(1_005);
+    expect(r.verdict.status).toBe('held');
+    expect(cyclesOf(s)).toEqual([]);
+  });
+
   it('a lease client cut off from Redis gets no reply, not a refusal: it does not know B holds the key, so it waits for no one and there is no cycle', () => {
     const s: Scenario = { ...appWaitCycle, horizonMs: 5_000, faults: [{ kind: 'partition', worker: 'A', atMs: 50, durationMs: 20_000 }] };
     const r = runScenario(s);
