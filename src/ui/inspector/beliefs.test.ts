@@ -34,4 +34,10 @@ describe('a job\'s outcome in words', () => {
   it('never shows the internal name (queue-redelivery with the fix: B found no job)', () => {
     expect(beliefsInWords({ ...initialBeliefs, outcome: 'noJob' }, 'lease:x')).toBe('outcome: found no job to do');
   });
+  it('a debit whose SKIP LOCKED read got no row says so, not "sold out" (a reservation\'s words)', () => {
+    const s = findPreset('balance-update')!.withoutFix;
+    const r = runScenario({ ...s, mechanism: { ...s.mechanism, rowLock: 'forUpdateSkipLocked' } });
+    const last = r.events.filter((e) => e.actor === 'B' && e.beliefs !== undefined).at(-1)!;
+    expect(beliefsInWords(last.beliefs!, s.lease.key)).toContain('outcome: got no row to work on');
+  });
 });
