@@ -193,6 +193,24 @@ describe('noWaitCycle: an advisory lock request on the cycle', () => {
   });
 });
 
+describe('noWaitCycle: a lock client that does not wait', () => {
+  const withClient = (client: Partial<NonNullable<Scenario['client']>>, etcd = false): Scenario => ({
+    ...appWaitCycle,
+    client: { ...appWaitCycle.client!, ...client },
+    ...(etcd ? { lockService: { kind: 'etcd' as const }, lease: { ...appWaitCycle.lease, ttlMs: 10_000 } } : {}),
+  });
+  const cycles = (s: Scenario) => runScenario(s).verdict.violations.filter((v) => v.invariant === 'noWaitCycle').map((v) => v.message);
+
+  it.each([false, true])('a client that tries once (skip, or retry with no retries) never waits: no cycle (etcd: %s)', (etcd) => {
+    expect(cycles(withClient({ onBusy: 'skip' }, etcd))).toEqual([]);
+    expect(cycles(withClient({ onBusy: 'retry', retries: 0 }, etcd))).toEqual([]);
+  });
+
+  it('a client that retries waits between its tries: the cycle lasted until it gave up', () => {
+    expect(cycles(withClient({ onBusy: 'retry', retries: 2 }))).toEqual([`${CYCLE}: it lasted until 2.1 s, when A rolled back, and B's statement went through`]);
+  });
+});
+
 describe('noWaitCycle: the lock in etcd', () => {
   it('a failed acquire transaction waits for the key\'s holder, as a refused SET NX does', () => {
     const c = cycleOf({ ...appCycle, lockService: { kind: 'etcd' }, lease: { ...appCycle.lease, ttlMs: 10_000 } });

@@ -125,6 +125,8 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
   /** Lease key → the worker believed to hold it, by the lease events. */
   const leaseHolder = new Map<string, string>();
   const waits = new Map<string, Wait>();
+  /** Refused tries for the lock in a row, per worker (reset by a grant, a crash or the job's end). */
+  const refusedTries = new Map<string, number>();
   const poolWaits = new Map<string, PoolWait>();
   const reported = new Set<string>();
   /** Lease key → how its last holder lost it, and when (a cycle through that lease may end there). */
@@ -192,6 +194,7 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     if (e.state === 'done' || e.state === 'crashed') {
       waits.delete(e.actor);
       poolWaits.delete(e.actor);
+      refusedTries.delete(e.actor);
     }
     if (e.data?.t === 'wait' && e.data.phase === 'end') {
       waits.delete(e.actor);
@@ -216,23 +219,49 @@ export function noWaitCycle({ scenario, listener }: CheckerContext): InvariantCh
     }
     const etcdCall = etcdCallOf(e);
     // An etcd lock's acquire transaction: a failed compare means the key is held (like SET NX → nil).
-    if (etcdCall?.command.op === 'txnAcquire' && etcdCall.reply.op === 'txnAcquire') {
+    if (etcdCall?.command.op === 'txnAcquire') {
       const { key } = etcdCall.command;
-      if (etcdCall.reply.succeeded) waits.delete(e.actor);
-      else waitForLease(e, key, (holder) => `${holder}'s lock ${key} (etcd)`);
+      if (etcdCall.reply.op === 'txnAcquire' && etcdCall.reply.succeeded) granted(e.actor);
+      else {
+        refused(e.actor);
+        if (etcdCall.reply.op === 'txnAcquire') waitForLease(e, key, (holder) => `${holder}'s lock ${key} (etcd)`);
+      }
     }
     const redisCall = redisCallOf(e);
     if (redisCall?.command.op === 'SET' && redisCall.command.nx === true) {
       const { key } = redisCall.command;
-      if (redisCall.reply.kind === 'ok') waits.delete(e.actor);
-      else if (redisCall.reply.kind === 'nil') waitForLease(e, key, (holder) => `${holder}'s lease ${key}`);
+      if (redisCall.reply.kind === 'ok') granted(e.actor);
+      else {
+        // A try that failed otherwise (an error, no reply) counts as a try too.
+        refused(e.actor);
+        if (redisCall.reply.kind === 'nil') waitForLease(e, key, (holder) => `${holder}'s lease ${key}`);
+      }
     }
   };
 
-  /** A try for `key` found it held: the worker now waits for its holder (unless it is the holder, or already waits for it). */
+  /** The worker got the lock: it waits no more, and its next refusal starts a new count of tries. */
+  const granted = (worker: string): void => {
+    waits.delete(worker);
+    refusedTries.delete(worker);
+  };
+
+  /** A try for the lock that did not take it. */
+  const refused = (worker: string): void => void refusedTries.set(worker, (refusedTries.get(worker) ?? 0) + 1);
+
+  /**
+   * A try for `key` found it held: the worker now waits for its holder (unless it is the holder, or
+   * already waits for it) — if it will try again. A client that does not wait (`client.onBusy`
+   * `skip`, or `retry` on its last try: `retries` + 1 tries in all) gives up at this refusal, so a
+   * refusal that is its first and last try starts no wait (etcdLease.ts and coordination.ts count
+   * tries the same way). A try the trace does not show (an etcd lease grant that failed) is not
+   * counted: the refusal is then taken for a wait, as for a client that waits.
+   */
   const waitForLease = (e: CheckedEvent, key: string, what: (holder: string) => string): void => {
+    const tries = refusedTries.get(e.actor) ?? 1;
+    const client = scenario.client;
+    const lastTry = client?.onBusy === 'skip' || (client?.onBusy === 'retry' && tries > client.retries);
     const holder = leaseHolder.get(key);
-    if (holder === undefined || holder === e.actor || waits.get(e.actor)?.to === holder) return;
+    if (holder === undefined || holder === e.actor || waits.get(e.actor)?.to === holder || (lastTry && !waits.has(e.actor))) return;
     waits.set(e.actor, { from: e.actor, to: holder, on: 'lease', what: what(holder), eventId: e.id, key });
   };
 
