@@ -206,6 +206,14 @@ describe('noWaitCycle: a lock client that does not wait', () => {
     expect(cycles(withClient({ onBusy: 'retry', retries: 0 }, etcd))).toEqual([]);
   });
 
+  it('a try that got no reply counts as a try: a refusal on the last one starts no wait', () => {
+    // A's first SET NX (100 ms) is cut off by a partition; its second and last (1.1 s) is refused.
+    const s = withClient({ onBusy: 'retry', retries: 1 });
+    const r = runScenario({ ...s, faults: [{ kind: 'partition', worker: 'A', atMs: 50, durationMs: 500 }] });
+    expect(r.events.filter((e) => e.actor === 'A' && (e.command ?? '').startsWith('SET')).map((e) => `${e.atMs} ${e.reply}`)).toEqual(['100 (no reply: connection timed out)', '1100 (nil)']);
+    expect(r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle')).toEqual([]);
+  });
+
   it('a client that retries waits between its tries: the cycle lasted until it gave up', () => {
     expect(cycles(withClient({ onBusy: 'retry', retries: 2 }))).toEqual([`${CYCLE}: it lasted until 2.1 s, when A rolled back, and B's statement went through`]);
   });
