@@ -84,6 +84,14 @@ describe('PoolerResource', () => {
     expect(p.endedServerOf('c1')).toBeNull();
     expect(p.snapshot().servers.map((x) => x.id)).toEqual(['s2', 's3']);
   });
+
+  it('a server connection the server ended with nobody waiting is replaced lazily: the next client gets the idle one before the new one', () => {
+    const p = make();
+    p.execute(0, 'A', { op: 'link', client: 'c1' });
+    expect(p.serverEnded('s1')).toEqual({ client: 'c1', replacement: 's3', completions: [] });
+    expect(p.execute(0, 'B', { op: 'link', client: 'c2' }).reply).toEqual({ status: 'ok', server: 's2' });
+    expect(p.execute(0, 'C', { op: 'link', client: 'c3' }).reply).toEqual({ status: 'ok', server: 's3' });
+  });
 });
 
 describe('a scenario behind PgBouncer', () => {
