@@ -59,6 +59,12 @@ describe('read-modify-write with row locks', () => {
     expect(r.events.some((e) => e.actor === 'B' && (e.command ?? '').startsWith('UPDATE'))).toBe(false);
   });
 
+  it('FOR UPDATE: the worker believes it holds the row lock from its read through its UPDATE, and not after COMMIT', () => {
+    const r = runScenario(variant('balance-update', true, {}));
+    const held = (command: string) => r.events.find((e) => e.actor === 'A' && (e.command ?? '').startsWith(command))!.beliefs!.holdsLock;
+    expect([held('SELECT balance'), held('UPDATE accounts'), held('COMMIT')]).toEqual([true, true, false]);
+  });
+
   it('FOR UPDATE NOWAIT: B\'s read fails with 55P03, its error path rolls back', () => {
     const r = runScenario(variant('inventory-reserve', false, { rowLock: 'forUpdateNowait' }));
     expect(story(r, 'B').slice(2)).toEqual([
