@@ -9,23 +9,16 @@
  */
 import { runScenario } from '../engine/run';
 import type { Scenario } from '../scenario/schema';
-import { appWaitCycle } from '../testing/appWaitCycle';
+import { APP_CYCLE_STUCK as CYCLE, appWaitCycle, waitCycleFindings } from '../testing/appWaitCycle';
 import { scenario } from '../presets/build';
-import { checkTrace } from './index';
 
 /** A waits for B's lease while holding the row lock B's `SELECT … FOR UPDATE` waits for (as waitCycle.test.ts). */
 const appCycle = appWaitCycle;
-const CYCLE = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
-
-/** The run's one wait-cycle finding, with the events it cites as "id at ms actor". */
+/** The run's one wait-cycle finding, with the events it cites as "ms actor" (the stored trace gives the same finding). */
 function cycleOf(s: Scenario) {
-  const r = runScenario(s);
-  const found = r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
+  const found = waitCycleFindings(s);
   expect(found).toHaveLength(1);
-  // The stored trace gives the same finding (event data only).
-  expect(checkTrace(s, r.events).filter((f) => f.invariant === 'noWaitCycle')).toEqual(found);
-  const f = found[0]!;
-  return { message: f.message, cited: f.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; }), cycle: f.cycle };
+  return found[0]!;
 }
 
 describe('noWaitCycle: what ends a cycle PostgreSQL cannot see', () => {

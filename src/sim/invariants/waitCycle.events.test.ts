@@ -7,10 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../engine/run';
 import type { CheckedEvent } from '../engine/trace';
 import type { Scenario } from '../scenario/schema';
-import { appWaitCycle } from '../testing/appWaitCycle';
+import { APP_CYCLE_STUCK as CYCLE, appWaitCycle } from '../testing/appWaitCycle';
 import { checkTrace } from './index';
 
-const CYCLE = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
 
 /**
  * The appWaitCycle run up to the instant the cycle is found (100 ms: A's SET NX is refused while

@@ -12,18 +12,8 @@ import { runScenario } from '../engine/run';
 import type { CheckedEvent } from '../engine/trace';
 import { scenario } from '../presets/build';
 import type { Scenario } from '../scenario/schema';
-import { appWaitCycle } from '../testing/appWaitCycle';
+import { APP_CYCLE_STUCK as CYCLE, appWaitCycle, waitCycleFindings as cyclesOf } from '../testing/appWaitCycle';
 import { checkTrace, checkersFor } from './index';
-
-const CYCLE = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
-
-/** The run's wait-cycle findings, each with the events it cites as "ms actor"; the stored trace gives the same findings. */
-function cyclesOf(s: Scenario) {
-  const r = runScenario(s);
-  const found = r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
-  expect(checkTrace(s, r.events).filter((f) => f.invariant === 'noWaitCycle')).toEqual(found);
-  return found.map((f) => ({ message: f.message, cited: f.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; }), cycle: f.cycle }));
-}
 
 /** A request in `process` that opens a transaction, calls the API for 200 ms and records the job through a helper on a second connection. */
 const helperRequest = (id: string, process: string, startMs: number): Scenario['workers'][number] => ({

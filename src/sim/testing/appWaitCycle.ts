@@ -7,6 +7,8 @@
  */
 import { findPreset } from '../presets';
 import type { Scenario } from '../scenario/schema';
+import { runScenario } from '../engine/run';
+import { checkTrace } from '../invariants';
 
 const base = findPreset('balance-update')!.withoutFix;
 
@@ -21,3 +23,17 @@ export const appWaitCycle: Scenario = {
   ],
   invariants: [{ kind: 'noLostUpdate' }],
 };
+
+/** The opening of `appWaitCycle`'s noWaitCycle finding (what follows says whether, and how, it ended). */
+export const APP_CYCLE_STUCK = 'stuck: wait cycle A→B→A (A waits for B\'s lease lease:export; B waits for row lock on accounts row id=1 held by A (session c1), in the database); PostgreSQL cannot see the wait outside the database';
+
+/**
+ * Runs `s` and returns its noWaitCycle findings, each with the events it cites as "ms actor";
+ * asserts (Vitest's `expect`) that re-checking the stored trace (`checkTrace`) gives the same findings.
+ */
+export function waitCycleFindings(s: Scenario) {
+  const r = runScenario(s);
+  const found = r.verdict.violations.filter((v) => v.invariant === 'noWaitCycle');
+  expect(checkTrace(s, r.events).filter((f) => f.invariant === 'noWaitCycle')).toEqual(found);
+  return found.map((f) => ({ message: f.message, cited: f.eventIds.map((id) => { const e = r.events.find((x) => x.id === id)!; return `${e.atMs} ${e.actor}`; }), cycle: f.cycle }));
+}
