@@ -139,9 +139,13 @@ describe('performed effects over hand-made events', () => {
 });
 
 describe('isOk', () => {
-  it('is a success whose command tag starts with the given one, without a WARNING', () => {
-    expect(isOk(ok('INSERT 0 1'), 'INSERT')).toBe(true);
+  it('is a success with exactly the given command tag (its row count included), without a WARNING', () => {
+    expect(isOk(ok('INSERT 0 1'), 'INSERT 0 1')).toBe(true);
     expect(isOk(ok('UPDATE 1'), 'UPDATE 1')).toBe(true);
+    // A tag is not a prefix: ten rows updated is not one, nor is a bare 'INSERT' the tag of one row.
+    expect(isOk(ok('UPDATE 10'), 'UPDATE 1')).toBe(false);
+    expect(isOk(ok('INSERT 0 10'), 'INSERT 0 1')).toBe(false);
+    expect(isOk(ok('INSERT 0 1'), 'INSERT')).toBe(false);
     expect(isOk({ status: 'ok', tag: 'SELECT 1', rows: [], warning: 'you don\'t own a lock of type ExclusiveLock' }, 'SELECT 1')).toBe(false);
     expect(isOk({ status: 'error', error: { code: '23505', message: 'duplicate key value violates unique constraint' } }, 'INSERT')).toBe(false);
   });
