@@ -19,7 +19,7 @@
  * Pure module over plain data: no DOM, no clock, no randomness.
  */
 import type { RowState, StmtProgress, TableState, WaitTarget } from './dbTypes';
-import { concurrentUpdateError, rowLockNotAvailable } from './sqlErrors';
+import { concurrentDeleteError, concurrentUpdateError, rowLockNotAvailable } from './sqlErrors';
 import type { Row, SetExpr, SqlError, SqlValue, Stmt } from './sqlTypes';
 import {
   addPendingRow,
@@ -186,8 +186,9 @@ function stepRow(ctx: ExecContext, stmt: ScanStmt, p: ScanProgress): Outcome | n
     if (bad) return fail(bad);
   }
   const row = ctx.table.rows.find((r) => r.rid === cand.rid);
-  // REPEATABLE READ: a row of the snapshot that a committed transaction has since deleted.
-  if (!row) return ctx.snapshot !== undefined ? fail(concurrentUpdateError()) : null;
+  // REPEATABLE READ: a row of the snapshot that a committed transaction has since deleted
+  // ("concurrent delete", not "update": heapam's TM_Deleted).
+  if (!row) return ctx.snapshot !== undefined ? fail(concurrentDeleteError()) : null;
   // Resumed after the version it waited for was replaced by a committed UPDATE: it follows the
   // update chain (see ScanProgress.followedUpdate and the tuple WaitTarget's viaUpdateChain).
   const chain = p.retry && p.waitedPos !== undefined && row.committed !== null && row.pos !== p.waitedPos;

@@ -87,6 +87,16 @@ export function concurrentUpdateError(): SqlError {
 }
 
 /**
+ * 40001 serialization_failure of REPEATABLE READ and SERIALIZABLE when the row an UPDATE, DELETE or
+ * `SELECT … FOR UPDATE` would change or lock was deleted by a transaction that committed after this
+ * transaction's snapshot (heapam's TM_Deleted; checked on PostgreSQL 15 with an UPDATE that waited
+ * for the deleting transaction). The transaction becomes aborted.
+ */
+export function concurrentDeleteError(): SqlError {
+  return { code: '40001', message: 'could not serialize access due to concurrent delete' };
+}
+
+/**
  * 40001 serialization_failure of SERIALIZABLE's read/write dependency check (predicate.c; checked
  * on PostgreSQL 15): `during` is `write` (the statement that closed a cycle with a committed
  * transaction fails); for a transaction doomed when the other side of a cycle committed first,
