@@ -115,6 +115,8 @@ describe('checkTrace', () => {
     expect(checkersFor(s).map((c) => c.kind)).toEqual(['uniqueBusinessKey', 'noWaitCycle', 'effectOnce']);
     const insertOnce: Scenario = { ...RACE, invariants: [{ kind: 'uniqueBusinessKey' }] };
     expect(checkersFor(insertOnce).map((c) => c.kind)).toEqual(['uniqueBusinessKey', 'noWaitCycle']);
+    // An insertOnce job that declares another invariant, neither effectOnce nor uniqueBusinessKey, still gets the note.
+    expect(checkersFor({ ...RACE, invariants: [{ kind: 'mutualExclusion' }] }).map((c) => c.kind)).toEqual(['mutualExclusion', 'noWaitCycle', 'effectOnce']);
   });
 });
 

@@ -63,6 +63,12 @@ describe('plain statements (READ COMMITTED, one session)', () => {
     expect(db.committedRows('fences')).toEqual([{ id: 1, fence: 10, n: 7 }, { id: 2, fence: null, n: null }]);
   });
 
+  it('SET n = NULL writes NULL (PostgreSQL 15: UPDATE 1, n is null)', () => {
+    const db = setup('A');
+    expect(q(db, 'A', { op: 'update', table: 'fences', set: { n: null }, where: { id: 1 } })).toBe('UPDATE 1');
+    expect(db.committedRows('fences')).toEqual([{ id: 1, fence: 10, n: null }, { id: 2, fence: null, n: null }]);
+  });
+
   it('DELETE removes the matching row', () => {
     const db = setup('A');
     expect(q(db, 'A', { op: 'delete', table: 'items', where: { id: 2 } })).toBe('DELETE 1');
@@ -176,8 +182,11 @@ describe('SERIALIZABLE checks of an UPDATE', () => {
     );
   });
 
-  it('B deleting what A read fails the same way', () => {
-    expect(skew().execute('B', { op: 'delete', table: 'accounts', where: { id: 1 } }).reply).toMatchObject({ status: 'error', error: { code: '40001' } });
+  it('B deleting what A read fails the same way, with the HINT PostgreSQL sends (psql: "HINT:  The transaction might succeed if retried.")', () => {
+    expect(skew().execute('B', { op: 'delete', table: 'accounts', where: { id: 1 } }).reply).toMatchObject({
+      status: 'error',
+      error: { code: '40001', hint: 'The transaction might succeed if retried.' },
+    });
   });
 
   it('B locking it with SELECT … FOR UPDATE is not a write: it succeeds, and so does COMMIT (PostgreSQL 15)', () => {
