@@ -71,6 +71,18 @@ describe('idle_in_transaction_session_timeout (database.idleInTransactionSession
     // A went on believing it held the lock while B worked: the critical section overlapped.
     expect(r.verdict.violations.map((v) => v.invariant)).toEqual(['mutualExclusion']);
   });
+  it('a job error after the server ended the session: the error path\'s ROLLBACK is the statement that finds it gone, and fails', () => {
+    const s: Scenario = { ...lockWait(), database: { poolSize: 4, idleInTransactionSessionTimeoutMs: 1_000 }, faults: [{ kind: 'jobError', worker: 'A', atMs: 3_000 }] };
+    const r = runScenario(s);
+    expect(r.events.find((e) => e.data?.t === 'sessionEnded')).toMatchObject({ atMs: 1_000, actor: 'A' });
+    const rollback = cmd(r, 'A', 'ROLLBACK');
+    expect(rollback).toHaveLength(1);
+    expect(rollback[0]).toMatchObject({
+      atMs: 3_000,
+      reply: 'FATAL 25P03 terminating connection due to idle-in-transaction timeout (server closed the connection unexpectedly)',
+      narration: "A's ROLLBACK fails: terminating connection due to idle-in-transaction timeout.",
+    });
+  });
   it('leaves a session that is never idle that long alone, and a session outside a transaction', () => {
     const r = runScenario(idleInTxn(6_000));
     expect(r.events.some((e) => e.data?.t === 'sessionEnded')).toBe(false);
