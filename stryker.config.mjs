@@ -1,12 +1,13 @@
 // @ts-check
 /**
  * Mutation testing of the simulation core (`npm run mutate`; `npm run mutate:quick` re-tests only
- * what changed since the last run). Not part of CI: a full run of the ~9,500 mutants takes about
- * 3.5 hours on 2 quiet cores (each mutant costs one Vitest run, ~2.5 s of which is collecting the
- * test files that cover it). MUTATE_SHARD=resources|invariants|workers mutates one folder and
- * keeps its own report and incremental file (reports/mutation/mutation-<shard>.json), so a long
- * run can be done a folder at a time (`npm run mutate:shards`) and a stopped one loses one shard
- * at most; `npm run mutate:survivors` reads every report there.
+ * what changed since the last run). Not part of CI: a full run of the ~9,800 mutants takes about
+ * 3.5 hours on the shared 2 cores (each mutant costs one Vitest run of the test files that cover
+ * it: ~1 s for a `resources` mutant, ~3.5 s for one in `workers/steps.ts`, which
+ * most tests cover; measured on 5 December 2026, see docs/mutation-score.md).
+ * MUTATE_SHARD=resources|invariants|workers mutates one folder and keeps its own report and
+ * incremental file (reports/mutation/mutation-<shard>.json), so a long run can be done a folder
+ * at a time (`npm run mutate:shards`) and a stopped one loses one shard at most; `npm run mutate:survivors` reads every report there.
  * Equivalent mutants that survive on purpose are listed in docs/mutation-survivors.md.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */

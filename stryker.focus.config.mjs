@@ -16,5 +16,8 @@ export default {
   dryRunTimeoutMinutes: 30,
   incremental: true,
   reporters: ['clear-text', 'json'],
+  // Its own report, so a focused run never overwrites a full run's reports/mutation/mutation.json;
+  // `npm run mutate:survivors` reads both and, per source file, counts the newer.
+  jsonReporter: { fileName: 'reports/mutation/mutation-focus.json' },
   clearTextReporter: { ...base.clearTextReporter, reportMutants: false },
 };

@@ -27,8 +27,9 @@ export default defineConfig({
     include: ['src/sim/**/*.test.ts'],
     // Tests of the layers above resources/invariants/workers that run the whole simulation many
     // times over (the fault search, its odds, the controls' facts and status: 30 of the 39 s these
-    // files take). They cover nearly every mutant, so each survivor paid for them all; without them
-    // a full run fits in well under an hour on 2 cores. Leaving tests out can only lose kills: the
+    // files take). They cover nearly every mutant, so each survivor paid for them all; without them a
+    // mutant's run is seconds shorter (a full run still takes hours: README.md, "Mutation testing").
+    // Leaving tests out can only lose kills: the
     // score measured this way is a lower bound of the whole suite's.
     exclude: [
       'src/sim/search/search.test.ts',
